@@ -1,0 +1,84 @@
+package queens
+
+import (
+	"context"
+	"runtime"
+	"time"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// Options tune Count. The zero value counts with the fastest method and
+// kernel on every core.
+type Options struct {
+	Method  Method // "" means Constellations
+	Depth   int    // 0: automatic
+	Workers int    // 0: every logical core
+	Kernel  string // "" or "auto": the fastest this CPU supports
+	Unique  bool   // also count solutions up to symmetry
+	// OnDone is passed to the engine: called once per finished task.
+	OnDone func(id int, r count.Result) error
+}
+
+// Result is a finished count.
+type Result struct {
+	N       int            `json:"n"`
+	Total   count.Uint128  `json:"total"`
+	Unique  *count.Uint128 `json:"unique,omitempty"`
+	Seconds float64        `json:"seconds"`
+	Workers int            `json:"workers"`
+	Tasks   int            `json:"tasks"`
+	Depth   int            `json:"depth"`
+	Nodes   count.Uint128  `json:"nodes"`
+	Method  Method         `json:"method"`
+	Kernel  string         `json:"kernel"`
+}
+
+// Count counts the solutions of the n-queens problem. If ctx is cancelled
+// it returns ctx's error and no result: a partial total is never returned
+// as if it were the answer.
+func Count(ctx context.Context, n int, opt Options) (Result, error) {
+	start := time.Now()
+	if opt.Method == "" {
+		opt.Method = Constellations
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	k, err := kernel.Lookup(opt.Kernel)
+	if err != nil {
+		return Result{}, err
+	}
+	p, err := NewPlan(n, opt.Method, opt.Depth, workers)
+	if err != nil {
+		return Result{}, err
+	}
+	tot, err := count.Run(ctx, count.All(len(p.Tasks)), p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{
+		N: n, Total: tot.Count, Workers: workers, Tasks: len(p.Tasks), Depth: p.Depth,
+		Nodes: tot.Nodes, Method: p.Method, Kernel: k.Name,
+	}
+	if opt.Unique {
+		u := count.U128(uniqueFrom(n, tot.Count.Lo))
+		if !tot.Count.IsUint64() {
+			u = uniqueBig(n, tot.Count)
+		}
+		res.Unique = &u
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// uniqueBig is uniqueFrom for totals beyond 64 bits.
+func uniqueBig(n int, total count.Uint128) count.Uint128 {
+	r90, r180 := symmetricCounts(n)
+	s := total.Add64(r90).Add64(r90).Add64(r180).Big()
+	s.Rsh(s, 3)
+	u, _ := count.ParseUint128(s.String())
+	return u
+}

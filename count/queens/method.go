@@ -1,0 +1,173 @@
+package queens
+
+import "fmt"
+
+// Method is a way of cutting the search into weighted tasks.
+type Method string
+
+const (
+	// Constellations pre-places the queens of the four border lines (top
+	// and bottom row, left and right column), keeps one placement per
+	// class under the 8 symmetries of the square and weights it by the
+	// size of its class. Every solution has exactly one border placement,
+	// so the weighted sum is exact with no test at the leaves, and the
+	// border queens below the current row prune the search from its first
+	// row on. The default, and the fastest.
+	Constellations Method = "constellations"
+	// Halving is the classic method: the first row's queen in the left
+	// half, counted twice by mirror symmetry (the middle column of an odd
+	// board once), and the first rows enumerated as prefix tasks. Kept as
+	// the baseline the benchmarks compare against.
+	Halving Method = "halving"
+)
+
+// Methods lists the methods, default first.
+var Methods = []Method{Constellations, Halving}
+
+// ParseMethod checks a method name.
+func ParseMethod(s string) (Method, error) {
+	for _, m := range Methods {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown method %q (choose %s or %s)", s, Constellations, Halving)
+}
+
+// halvingTasks lists the placements of the first `depth` rows, first row in
+// the left half (weight 2) or, on an odd board, the middle column (weight
+// 1: its mirror image is a placement of the same kind).
+func halvingTasks(n, depth int) []Task {
+	var out []Task
+	for c := 0; c < (n+1)/2; c++ {
+		t := Task{Weight: 2}
+		if n%2 == 1 && c == n/2 {
+			t.Weight = 1
+		}
+		t.place(0, c)
+		out = t.expand(n, depth-1, out)
+	}
+	return out
+}
+
+// symmetries are the 8 maps of the square onto itself, as functions of
+// (row, col) on an n×n board.
+var symmetries = [8]func(n, r, c int) (int, int){
+	func(n, r, c int) (int, int) { return r, c },
+	func(n, r, c int) (int, int) { return c, n - 1 - r },
+	func(n, r, c int) (int, int) { return n - 1 - r, n - 1 - c },
+	func(n, r, c int) (int, int) { return n - 1 - c, r },
+	func(n, r, c int) (int, int) { return r, n - 1 - c },
+	func(n, r, c int) (int, int) { return n - 1 - r, c },
+	func(n, r, c int) (int, int) { return c, r },
+	func(n, r, c int) (int, int) { return n - 1 - c, n - 1 - r },
+}
+
+// border is a placement of the border queens: the column of the top row's
+// queen (a), of the bottom row's (b), the row of the left column's (l) and
+// of the right column's (q). Corner queens serve two lines.
+type border struct{ a, b, l, q int }
+
+func (x border) key(n int) int { return ((x.a*n+x.b)*n+x.l)*n + x.q }
+
+func (x border) queens(n int) [][2]int {
+	qs := [][2]int{{0, x.a}}
+	add := func(r, c int) {
+		for _, p := range qs {
+			if p[0] == r && p[1] == c {
+				return
+			}
+		}
+		qs = append(qs, [2]int{r, c})
+	}
+	add(n-1, x.b)
+	add(x.l, 0)
+	add(x.q, n-1)
+	return qs
+}
+
+// valid reports whether the border queens are consistent (a corner queen is
+// the queen of both its lines) and attack no one.
+func (x border) valid(n int) bool {
+	if (x.a == 0) != (x.l == 0) || (x.a == n-1) != (x.q == 0) ||
+		(x.b == 0) != (x.l == n-1) || (x.b == n-1) != (x.q == n-1) {
+		return false
+	}
+	qs := x.queens(n)
+	for i := range qs {
+		for j := i + 1; j < len(qs); j++ {
+			dr, dc := qs[i][0]-qs[j][0], qs[i][1]-qs[j][1]
+			if dr == 0 || dc == 0 || dr == dc || dr == -dc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// image returns the border placement that symmetry g maps x to.
+func (x border) image(n int, g int) border {
+	var y border
+	for _, p := range x.queens(n) {
+		r, c := symmetries[g](n, p[0], p[1])
+		if r == 0 {
+			y.a = c
+		}
+		if r == n-1 {
+			y.b = c
+		}
+		if c == 0 {
+			y.l = r
+		}
+		if c == n-1 {
+			y.q = r
+		}
+	}
+	return y
+}
+
+// constellationTasks lists one border placement per symmetry class,
+// weighted by the size of the class, each split further over its next
+// `extra` free rows.
+func constellationTasks(n, extra int) []Task {
+	var out []Task
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			for l := 0; l < n; l++ {
+				for q := 0; q < n; q++ {
+					x := border{a, b, l, q}
+					if !x.valid(n) {
+						continue
+					}
+					k := x.key(n)
+					canonical := true
+					var seen [8]int
+					orbit := 0
+					for g := 0; g < 8 && canonical; g++ {
+						yk := x.image(n, g).key(n)
+						if yk < k {
+							canonical = false
+						}
+						dup := false
+						for _, s := range seen[:orbit] {
+							dup = dup || s == yk
+						}
+						if !dup {
+							seen[orbit] = yk
+							orbit++
+						}
+					}
+					if !canonical {
+						continue
+					}
+					t := Task{Weight: uint8(orbit)}
+					for _, p := range x.queens(n) {
+						t.place(p[0], p[1])
+					}
+					out = t.expand(n, extra, out)
+				}
+			}
+		}
+	}
+	return out
+}

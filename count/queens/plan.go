@@ -1,0 +1,144 @@
+// Package queens counts the solutions of the n-queens problem: the ways to
+// place n queens on an n×n board so that no two share a row, a column or a
+// diagonal (OEIS A000170), and the solutions up to the board's 8
+// symmetries (A002562).
+//
+// A count is planned as a list of independent weighted tasks (see Method),
+// run by the engine in package count on all cores, each task counted by a
+// kernel from package kernel. Plan, Count and the known OEIS values are the
+// API; the cmd/nqueens command is a thin layer over them.
+package queens
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// MaxN is the largest n the counter accepts; kernels keep every mask in 64
+// bits.
+const MaxN = kernel.MaxN
+
+// MaxDepth is the deepest split a plan accepts: prefix rows for Halving,
+// extra rows beyond the border queens for Constellations.
+const MaxDepth = 8
+
+// maxTasks bounds the task list so that a deep split cannot eat memory.
+const maxTasks = 4 << 20
+
+// Plan is a count cut into tasks. The same N, Method and Depth always give
+// the same tasks in the same order, so a task id means the same subtree
+// in every run: checkpoints and shards rely on it.
+type Plan struct {
+	N      int
+	Method Method
+	// Depth is the split depth used (see MaxDepth).
+	Depth int
+	Tasks []Task
+}
+
+// NewPlan cuts the n-queens count into tasks. depth 0 chooses the split
+// from n and the number of workers: enough tasks to keep every worker busy
+// to the end, few enough that the list stays cheap.
+func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
+	if n < 1 || n > MaxN {
+		return nil, fmt.Errorf("n = %d is out of range: the counter handles 1 to %d", n, MaxN)
+	}
+	if depth < 0 || depth > MaxDepth {
+		return nil, fmt.Errorf("depth %d is out of range: choose 1 to %d, or 0 for automatic", depth, MaxDepth)
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	switch method {
+	case Halving:
+		if depth > n {
+			return nil, fmt.Errorf("depth %d is out of range: a board of %d rows has at most %d prefix rows", depth, n, n)
+		}
+	case Constellations:
+		if n >= 2 && depth > n-4 && depth > 0 {
+			return nil, fmt.Errorf("depth %d is out of range: %d×%d constellations leave at most %d rows to split", depth, n, n, max(n-4, 0))
+		}
+	default:
+		return nil, fmt.Errorf("unknown method %q", method)
+	}
+	p := &Plan{N: n, Method: method, Depth: depth}
+	if depth > 0 {
+		p.Tasks = p.tasks(depth)
+		if len(p.Tasks) > maxTasks {
+			return nil, fmt.Errorf("depth %d splits n = %d into %d tasks, more than the %d allowed: choose a smaller depth", depth, n, len(p.Tasks), maxTasks)
+		}
+		return p, nil
+	}
+	// Automatic: deepen until there are enough tasks for the slowest
+	// worker to finish close to the others.
+	want := 64 * workers
+	d := 0
+	if method == Halving {
+		d = 1
+	}
+	for {
+		p.Depth = d
+		p.Tasks = p.tasks(d)
+		if len(p.Tasks) >= want || d >= autoMaxDepth(n, method) {
+			return p, nil
+		}
+		d++
+	}
+}
+
+func autoMaxDepth(n int, m Method) int {
+	if m == Halving {
+		return min(n, 5)
+	}
+	return max(0, min(n-4, 3))
+}
+
+func (p *Plan) tasks(depth int) []Task {
+	if p.Method == Halving {
+		return halvingTasks(p.N, depth)
+	}
+	return constellationTasks(p.N, depth)
+}
+
+// Task returns a kernel frame for task id and its weight.
+func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
+	t := &p.Tasks[id]
+	t.frame(p.N, f)
+	return uint64(t.Weight)
+}
+
+// Counter returns the function that counts one task with kernel k, for
+// count.Run.
+func (p *Plan) Counter(k kernel.Kernel) count.TaskFunc {
+	return func(id int) (count.Result, error) {
+		var f kernel.Frame
+		w := p.Frame(id, &f)
+		sol, nodes := k.Count(&f)
+		return count.Result{Count: sol * w, Nodes: nodes}, nil
+	}
+}
+
+// Hash identifies the plan's task list: n, method, depth and every task.
+// Journals and shard files carry it, so results of different plans are
+// never mixed.
+func (p *Plan) Hash() string {
+	h := sha256.New()
+	var buf [8]byte
+	for _, v := range []int{p.N, p.Depth, len(p.Tasks)} {
+		binary.LittleEndian.PutUint64(buf[:], uint64(v))
+		h.Write(buf[:])
+	}
+	h.Write([]byte(p.Method))
+	for i := range p.Tasks {
+		t := &p.Tasks[i]
+		h.Write([]byte{t.Placed, t.Weight})
+		h.Write(t.Rows[:t.Placed])
+		h.Write(t.Cols[:t.Placed])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}

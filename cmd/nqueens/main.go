@@ -88,11 +88,26 @@ func usage(w io.Writer) {
 
 // parseFlags parses flags that may come before, between or after the
 // positional arguments (nqueens count 16 --json), and returns the
-// positional ones. Errors are already printed by the flag set.
+// positional ones. A negative number is an argument, not a flag, so that
+// "count -3" is told its size is out of range. Errors are printed as one
+// line; -h prints the flags.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
 	var pos []string
 	for {
+		for len(args) > 0 && isNegativeNumber(args[0]) {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
 		if err := fs.Parse(args); err != nil {
+			fs.SetOutput(out)
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+			} else {
+				fmt.Fprintf(out, "nqueens %s: %v (see 'nqueens %s -h')\n", fs.Name(), err, fs.Name())
+			}
 			return nil, err
 		}
 		args = fs.Args()
@@ -107,13 +122,18 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+func isNegativeNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return len(s) > 1 && s[0] == '-' && err == nil
+}
+
 // newFlags returns a flag set that reports errors instead of exiting and
 // prints its usage to e.stderr.
 func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: nqueens %s %s\n\nflags:\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "usage: nqueens %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"time"
 
@@ -49,7 +50,7 @@ func Count(ctx context.Context, n int, opt Options) (Result, error) {
 	}
 	k, err := kernel.Lookup(opt.Kernel)
 	if err != nil {
-		return Result{}, err
+		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	p, err := NewPlan(n, opt.Method, opt.Depth, workers)
 	if err != nil {

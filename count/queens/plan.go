@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 
 	"github.com/nqcount/nqcount/count"
@@ -26,6 +27,10 @@ const MaxN = kernel.MaxN
 // MaxDepth is the deepest split a plan accepts: prefix rows for Halving,
 // extra rows beyond the border queens for Constellations.
 const MaxDepth = 8
+
+// ErrInvalid marks errors caused by arguments out of range (n, depth,
+// method, kernel), as opposed to failures while counting.
+var ErrInvalid = errors.New("invalid argument")
 
 // maxTasks bounds the task list so that a deep split cannot eat memory.
 const maxTasks = 4 << 20
@@ -46,10 +51,10 @@ type Plan struct {
 // to the end, few enough that the list stays cheap.
 func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
 	if n < 1 || n > MaxN {
-		return nil, fmt.Errorf("n = %d is out of range: the counter handles 1 to %d", n, MaxN)
+		return nil, fmt.Errorf("%w: n = %d is out of range: the counter handles 1 to %d", ErrInvalid, n, MaxN)
 	}
 	if depth < 0 || depth > MaxDepth {
-		return nil, fmt.Errorf("depth %d is out of range: choose 1 to %d, or 0 for automatic", depth, MaxDepth)
+		return nil, fmt.Errorf("%w: depth %d is out of range: choose 1 to %d, or 0 for automatic", ErrInvalid, depth, MaxDepth)
 	}
 	if workers < 1 {
 		workers = 1
@@ -57,20 +62,20 @@ func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
 	switch method {
 	case Halving:
 		if depth > n {
-			return nil, fmt.Errorf("depth %d is out of range: a board of %d rows has at most %d prefix rows", depth, n, n)
+			return nil, fmt.Errorf("%w: depth %d is out of range: a board of %d rows has at most %d prefix rows", ErrInvalid, depth, n, n)
 		}
 	case Constellations:
 		if n >= 2 && depth > n-4 && depth > 0 {
-			return nil, fmt.Errorf("depth %d is out of range: %d×%d constellations leave at most %d rows to split", depth, n, n, max(n-4, 0))
+			return nil, fmt.Errorf("%w: depth %d is out of range: %d×%d constellations leave at most %d rows to split", ErrInvalid, depth, n, n, max(n-4, 0))
 		}
 	default:
-		return nil, fmt.Errorf("unknown method %q", method)
+		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
 	}
 	p := &Plan{N: n, Method: method, Depth: depth}
 	if depth > 0 {
 		p.Tasks = p.tasks(depth)
 		if len(p.Tasks) > maxTasks {
-			return nil, fmt.Errorf("depth %d splits n = %d into %d tasks, more than the %d allowed: choose a smaller depth", depth, n, len(p.Tasks), maxTasks)
+			return nil, fmt.Errorf("%w: depth %d splits n = %d into %d tasks, more than the %d allowed: choose a smaller depth", ErrInvalid, depth, n, len(p.Tasks), maxTasks)
 		}
 		return p, nil
 	}

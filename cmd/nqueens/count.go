@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
+)
+
+func init() {
+	register(&command{name: "count", summary: "count the solutions for an n×n board", run: runCount})
+}
+
+// countReport is the --json output of count. Totals are JSON numbers with
+// every digit exact; read them as big integers, not float64.
+type countReport struct {
+	queens.Result
+	Known        *uint64  `json:"known,omitempty"`
+	KnownUnique  *uint64  `json:"known_unique,omitempty"`
+	Matches      *bool    `json:"matches_known,omitempty"`
+	NodesPerSec  float64  `json:"nodes_per_second"`
+	ResumedTasks int      `json:"resumed_tasks"`
+	Shard        string   `json:"shard,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+}
+
+func runCount(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "count", "N [flags]")
+	var (
+		opt     queens.Options
+		method  string
+		jsonOut bool
+		verbose bool
+	)
+	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
+	fs.IntVar(&opt.Depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
+	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations or halving")
+	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
+	fs.BoolVar(&opt.Unique, "unique", false, "also count solutions up to rotation and reflection (A002562)")
+	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&verbose, "v", false, "describe the CPU and the kernel chosen on stderr")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		e.errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
+		return exitUsage
+	}
+	n, err := parseN(pos[0], 1, queens.MaxN)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitUsage
+	}
+	if opt.Workers < 1 {
+		e.errorf("--workers %d: need at least 1", opt.Workers)
+		return exitUsage
+	}
+	if opt.Method, err = queens.ParseMethod(method); err != nil {
+		e.errorf("--method: %v", err)
+		return exitUsage
+	}
+	if verbose {
+		describeCPU(e.stderr)
+	}
+	res, err := queens.Count(ctx, n, opt)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			e.errorf("interrupted: no total printed, since finished tasks alone would give a wrong one")
+			return exitInterrupted
+		}
+		e.errorf("%v", err)
+		if errors.Is(err, queens.ErrInvalid) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	rep := report(res)
+	if jsonOut {
+		enc := json.NewEncoder(e.stdout)
+		if err := enc.Encode(rep); err != nil {
+			e.errorf("writing result: %v", err)
+			return exitFail
+		}
+	} else {
+		printHuman(e, rep)
+	}
+	if rep.Matches != nil && !*rep.Matches {
+		e.errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		return exitFail
+	}
+	return exitOK
+}
+
+// report adds the known values and derived figures to a result.
+func report(res queens.Result) countReport {
+	rep := countReport{Result: res}
+	if res.Seconds > 0 {
+		nodes, _ := res.Nodes.Big().Float64()
+		rep.NodesPerSec = nodes / res.Seconds
+	}
+	if k, ok := queens.Known(res.N); ok {
+		rep.Known = &k
+		m := res.Total.Cmp(count.U128(k)) == 0
+		if ku, ok := queens.KnownUnique(res.N); ok && res.Unique != nil {
+			rep.KnownUnique = &ku
+			m = m && res.Unique.Cmp(count.U128(ku)) == 0
+		}
+		rep.Matches = &m
+	}
+	return rep
+}
+
+func printHuman(e *env, r countReport) {
+	w := e.stdout
+	check := ""
+	switch {
+	case r.Matches == nil:
+		check = " (no published value to compare with)"
+	case *r.Matches:
+		check = " (matches OEIS A000170)"
+	default:
+		check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *r.Known)
+	}
+	fmt.Fprintf(w, "n = %d: %s solutions%s\n", r.N, r.Total, check)
+	if r.Unique != nil {
+		fmt.Fprintf(w, "unique up to symmetry: %s", r.Unique)
+		if r.KnownUnique != nil {
+			fmt.Fprintf(w, " (OEIS A002562: %d)", *r.KnownUnique)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "time %.3f s, %d workers, %d tasks (%s, depth %d), kernel %s, %s nodes/s\n",
+		r.Seconds, r.Workers, r.Tasks, r.Method, r.Depth, r.Kernel, humanRate(r.NodesPerSec))
+}
+
+func humanRate(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.2f G", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.1f M", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.1f k", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+func init() {
+	register(&command{name: "cpu", summary: "show the CPU, its features and the kernels", run: runCPU})
+}
+
+func runCPU(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "cpu", "")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 0 {
+		e.errorf("cpu takes no arguments")
+		return exitUsage
+	}
+	describeCPU(e.stdout)
+	return exitOK
+}
+
+func describeCPU(w io.Writer) {
+	c := cpuid.CPU
+	fmt.Fprintf(w, "cpu: %s (%d logical cores, %d physical; GOMAXPROCS %d)\n", c.BrandName, c.LogicalCores, c.PhysicalCores, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s\n", kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3))
+	fmt.Fprintf(w, "features used by kernels:")
+	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT, cpuid.AVX2} {
+		mark := "-"
+		if c.Supports(f) {
+			mark = "+"
+		}
+		fmt.Fprintf(w, " %s%s", mark, f)
+	}
+	fmt.Fprintf(w, "\nGOAMD64 level of this CPU: v%d\n", c.X64Level())
+	best := kernel.Best()
+	fmt.Fprintln(w, "kernels:")
+	for _, k := range kernel.All() {
+		state := "supported"
+		if !k.Supported() {
+			state = "not supported here"
+		}
+		if k.Name == best.Name {
+			state = "chosen"
+		}
+		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.Name, state, k.Doc)
+	}
+}
+
+func kib(b int) string {
+	if b <= 0 {
+		return "?"
+	}
+	if b >= 1<<20 {
+		return fmt.Sprintf("%d MiB", b>>20)
+	}
+	return fmt.Sprintf("%d KiB", b>>10)
+}

@@ -1,0 +1,49 @@
+package queens
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// BenchmarkCount measures whole counts per n, method, kernel and worker
+// count, named so that benchstat can compare columns, e.g.
+//
+//	go test -run '^$' -bench 'Count/n=16' -count 6 ./count/queens | benchstat -col /kernel -
+func BenchmarkCount(b *testing.B) {
+	workers := []int{1}
+	if p := runtime.GOMAXPROCS(0); p > 1 {
+		workers = append(workers, p)
+	}
+	for n := 12; n <= 16; n++ {
+		for _, m := range Methods {
+			for _, k := range kernel.All() {
+				if !k.Supported() {
+					continue
+				}
+				for _, w := range workers {
+					name := fmt.Sprintf("n=%d/method=%s/kernel=%s/workers=%d", n, m, k.Name, w)
+					b.Run(name, func(b *testing.B) {
+						var nodes, sols float64
+						for b.Loop() {
+							r, err := Count(context.Background(), n, Options{Method: m, Kernel: k.Name, Workers: w})
+							if err != nil {
+								b.Fatal(err)
+							}
+							nf, _ := r.Nodes.Big().Float64()
+							sf, _ := r.Total.Big().Float64()
+							nodes += nf
+							sols += sf
+						}
+						s := b.Elapsed().Seconds()
+						b.ReportMetric(nodes/s, "nodes/s")
+						b.ReportMetric(sols/s, "solutions/s")
+					})
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,321 @@
+package queens
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// referenceCount is the textbook algorithm: recursion over rows with
+// boolean arrays for columns and diagonals. Slow and obviously correct.
+func referenceCount(n int) uint64 {
+	col := make([]bool, n)
+	d1 := make([]bool, 2*n)
+	d2 := make([]bool, 2*n)
+	var place func(r int) uint64
+	place = func(r int) uint64 {
+		if r == n {
+			return 1
+		}
+		var s uint64
+		for c := 0; c < n; c++ {
+			if col[c] || d1[r+c] || d2[r-c+n] {
+				continue
+			}
+			col[c], d1[r+c], d2[r-c+n] = true, true, true
+			s += place(r + 1)
+			col[c], d1[r+c], d2[r-c+n] = false, false, false
+		}
+		return s
+	}
+	return place(0)
+}
+
+// forEachKernel runs body once per registered kernel that this CPU can
+// run, and reports the ones it cannot.
+func forEachKernel(t *testing.T, body func(t *testing.T, k kernel.Kernel)) {
+	for _, k := range kernel.All() {
+		t.Run("kernel="+k.Name, func(t *testing.T) {
+			if !k.Supported() {
+				t.Skipf("kernel %s needs %s, which this CPU lacks", k.Name, k.Doc)
+			}
+			body(t, k)
+		})
+	}
+}
+
+func mustCount(t *testing.T, n int, opt Options) Result {
+	t.Helper()
+	r, err := Count(context.Background(), n, opt)
+	if err != nil {
+		t.Fatalf("n=%d %+v: %v", n, opt, err)
+	}
+	return r
+}
+
+func maxTestN(t *testing.T, full int) int {
+	if testing.Short() {
+		return full - 2
+	}
+	return full
+}
+
+func TestCountMatchesOEIS(t *testing.T) {
+	for _, m := range Methods {
+		for n := 1; n <= maxTestN(t, 15); n++ {
+			t.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(t *testing.T) {
+				r := mustCount(t, n, Options{Method: m, Unique: n <= 14})
+				want, _ := Known(n)
+				if r.Total != count.U128(want) {
+					t.Errorf("total %s, want %d", r.Total, want)
+				}
+				if r.Unique != nil {
+					wu, _ := KnownUnique(n)
+					if *r.Unique != count.U128(wu) {
+						t.Errorf("unique %s, want %d", r.Unique, wu)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestEveryKernelMatchesOEIS(t *testing.T) {
+	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
+		for _, m := range Methods {
+			for n := 1; n <= 14; n++ {
+				r := mustCount(t, n, Options{Method: m, Kernel: k.Name})
+				if want, _ := Known(n); r.Total != count.U128(want) {
+					t.Errorf("method=%s n=%d: total %s, want %d", m, n, r.Total, want)
+				}
+			}
+		}
+	})
+}
+
+func TestAgainstReference(t *testing.T) {
+	for n := 1; n <= 10; n++ {
+		want := referenceCount(n)
+		for _, m := range Methods {
+			if r := mustCount(t, n, Options{Method: m}); r.Total != count.U128(want) {
+				t.Errorf("method=%s n=%d: %s, reference says %d", m, n, r.Total, want)
+			}
+		}
+	}
+}
+
+func TestTotalIndependentOfDepthAndWorkers(t *testing.T) {
+	const n = 11
+	want, _ := Known(n)
+	for _, m := range Methods {
+		depths := []int{1, 2, 3, 4}
+		if m == Constellations {
+			depths = []int{0, 1, 2, 3}
+		}
+		for _, d := range depths {
+			for _, w := range []int{1, 2, 3, 7} {
+				t.Run(fmt.Sprintf("method=%s/depth=%d/workers=%d", m, d, w), func(t *testing.T) {
+					r := mustCount(t, n, Options{Method: m, Depth: d, Workers: w})
+					if r.Total != count.U128(want) {
+						t.Errorf("total %s, want %d", r.Total, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestTasksDeterministicDisjointCovering(t *testing.T) {
+	const n = 10
+	for _, m := range Methods {
+		p1, err := NewPlan(n, m, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p2, _ := NewPlan(n, m, 2, 1)
+		if p1.Hash() != p2.Hash() || len(p1.Tasks) != len(p2.Tasks) {
+			t.Fatalf("%s: two plans of the same parameters differ", m)
+		}
+		p3, _ := NewPlan(n, m, 1, 1)
+		if p1.Hash() == p3.Hash() {
+			t.Fatalf("%s: plans of different depth share a hash", m)
+		}
+		// Disjoint: no two tasks place the same queens.
+		seen := map[string]int{}
+		for i, task := range p1.Tasks {
+			key := fmt.Sprint(task.Queens())
+			if j, dup := seen[key]; dup {
+				t.Fatalf("%s: tasks %d and %d are the same subtree %s", m, i, j, key)
+			}
+			seen[key] = i
+		}
+		// Covering: the weighted task counts add up to the total, and
+		// each task's completions are real solutions containing its queens.
+		var sum uint64
+		k := kernel.Best()
+		for id := range p1.Tasks {
+			var f kernel.Frame
+			w := p1.Frame(id, &f)
+			c, _ := k.Count(&f)
+			sum += c * w
+		}
+		if want, _ := Known(n); sum != want {
+			t.Fatalf("%s: tasks add up to %d, want %d", m, sum, want)
+		}
+	}
+}
+
+// TestTaskCountsAgainstBruteForce checks each constellation task alone:
+// its count must equal the number of solutions that contain its queens.
+func TestTaskCountsAgainstBruteForce(t *testing.T) {
+	const n = 8
+	sols := allSolutions(n)
+	for _, m := range Methods {
+		p, _ := NewPlan(n, m, 1, 1)
+		for id, task := range p.Tasks {
+			var f kernel.Frame
+			p.Frame(id, &f)
+			got, _ := kernel.Best().Count(&f)
+			var want uint64
+			for _, s := range sols {
+				ok := true
+				for _, q := range task.Queens() {
+					ok = ok && s[q[0]] == q[1]
+				}
+				if ok {
+					want++
+				}
+			}
+			if got != want {
+				t.Fatalf("%s task %d %v: kernel %d, brute force %d", m, id, task.Queens(), got, want)
+			}
+		}
+	}
+}
+
+func allSolutions(n int) [][]int {
+	var out [][]int
+	cols := make([]int, n)
+	var place func(r int)
+	place = func(r int) {
+		if r == n {
+			out = append(out, append([]int(nil), cols...))
+			return
+		}
+		for c := 0; c < n; c++ {
+			ok := true
+			for r2 := 0; r2 < r; r2++ {
+				d := cols[r2] - c
+				ok = ok && d != 0 && d != r-r2 && d != r2-r
+			}
+			if ok {
+				cols[r] = c
+				place(r + 1)
+			}
+		}
+	}
+	place(0)
+	return out
+}
+
+func TestSymmetricCountsAgainstBruteForce(t *testing.T) {
+	for n := 2; n <= 10; n++ {
+		var r90, r180 uint64
+		for _, s := range allSolutions(n) {
+			half, quarter := true, true
+			for r, c := range s {
+				half = half && s[n-1-r] == n-1-c
+				quarter = quarter && s[c] == n-1-r
+			}
+			if half {
+				r180++
+			}
+			if quarter {
+				r90++
+			}
+		}
+		g90, g180 := symmetricCounts(n)
+		if g90 != r90 || g180 != r180 {
+			t.Errorf("n=%d: R90 %d R180 %d, brute force %d %d", n, g90, g180, r90, r180)
+		}
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, c := range []struct {
+		n   int
+		opt Options
+	}{
+		{0, Options{}}, {-3, Options{}}, {MaxN + 1, Options{}},
+		{8, Options{Depth: MaxDepth + 1}}, {8, Options{Depth: -1}},
+		{8, Options{Method: "spiral"}}, {8, Options{Kernel: "nope"}},
+		{5, Options{Method: Constellations, Depth: 2}},
+	} {
+		if _, err := Count(context.Background(), c.n, c.opt); !errors.Is(err, ErrInvalid) {
+			t.Errorf("n=%d %+v: err = %v, want ErrInvalid", c.n, c.opt, err)
+		}
+	}
+}
+
+func TestCancelledCountReturnsNoTotal(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r, err := Count(ctx, 13, Options{}); !errors.Is(err, context.Canceled) || r.Total != (count.Uint128{}) {
+		t.Fatalf("got %+v, %v", r, err)
+	}
+}
+
+// TestBuiltInTablesMatchShared compares the built-in OEIS tables with the
+// reference copies in ../shared/oeis.
+func TestBuiltInTablesMatchShared(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "oeis")
+	for _, tc := range []struct {
+		file  string
+		known func(int) (uint64, bool)
+	}{{"A000170.txt", Known}, {"A002562.txt", KnownUnique}} {
+		f, err := os.Open(filepath.Join(dir, tc.file))
+		if err != nil {
+			t.Skipf("reference data not found (%v): clone the project beside ../shared to run this check", err)
+		}
+		lines := 0
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) != 2 || strings.HasPrefix(fields[0], "#") {
+				continue
+			}
+			n, _ := strconv.Atoi(fields[0])
+			v, _ := strconv.ParseUint(fields[1], 10, 64)
+			if got, ok := tc.known(n); !ok || got != v {
+				t.Errorf("%s n=%d: built-in %d, shared %d", tc.file, n, got, v)
+			}
+			lines++
+		}
+		f.Close()
+		if lines != MaxKnown {
+			t.Errorf("%s: %d values, want %d", tc.file, lines, MaxKnown)
+		}
+	}
+}
+
+func TestAutoDepthGivesEnoughTasks(t *testing.T) {
+	for _, m := range Methods {
+		p, err := NewPlan(16, m, 0, runtime.GOMAXPROCS(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Tasks) < 16*runtime.GOMAXPROCS(0) {
+			t.Errorf("%s: only %d tasks for %d workers", m, len(p.Tasks), runtime.GOMAXPROCS(0))
+		}
+	}
+}

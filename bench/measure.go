@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// Job is one configuration timed once per round.
+type Job struct {
+	Lang    string    `json:"lang"` // "go" or "c"
+	N       int       `json:"n"`
+	Method  string    `json:"method"`
+	Kernel  string    `json:"kernel,omitempty"`
+	Workers int       `json:"workers"`
+	Seconds []float64 `json:"seconds"` // wall time, one per round, in the order run
+	Nodes   uint64    `json:"nodes,omitempty"`
+}
+
+func (j *Job) key() string {
+	return fmt.Sprintf("%s/n=%d/method=%s/kernel=%s/workers=%d", j.Lang, j.N, j.Method, j.Kernel, j.Workers)
+}
+
+// Median is the median wall time in seconds (0 before any round).
+func (j *Job) Median() float64 { return median(j.Seconds) }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Env describes the machine and tools.
+type Env struct {
+	CPU         string   `json:"cpu"`
+	LogicalCPUs int      `json:"logical_cpus"`
+	Features    []string `json:"features"`
+	X64Level    int      `json:"x64_level,omitempty"`
+	GoVersion   string   `json:"go_version"`
+	GOMAXPROCS  int      `json:"gomaxprocs"`
+	CC          string   `json:"cc,omitempty"` // first line of cc --version
+	LoadBefore  string   `json:"load_before,omitempty"`
+	LoadAfter   string   `json:"load_after,omitempty"`
+}
+
+// Results is everything one run measured.
+type Results struct {
+	Date        time.Time     `json:"date"`
+	Took        time.Duration `json:"took_ns"`
+	Command     string        `json:"command"`
+	Env         Env           `json:"env"`
+	Rounds      int           `json:"rounds"`
+	MinN        int           `json:"min_n"`
+	MaxN        int           `json:"max_n"`
+	BestKernel  string        `json:"best_kernel"`
+	Kernels     []string      `json:"kernels"`               // supported, timed
+	Unsupported []string      `json:"unsupported,omitempty"` // registered, not runnable here
+	ScalingN    []int         `json:"scaling_n"`
+	MaxWorkers  int           `json:"max_workers"`
+	CNote       string        `json:"c_note,omitempty"` // why the C baseline is missing
+	Jobs        []*Job        `json:"jobs"`
+	RSS         []RSSRun      `json:"rss"`
+}
+
+// find returns the job with these parameters, or nil.
+func (r *Results) find(lang string, n int, method queens.Method, kern string, workers int) *Job {
+	for _, j := range r.Jobs {
+		if j.Lang == lang && j.N == n && j.Method == string(method) && j.Kernel == kern && j.Workers == workers {
+			return j
+		}
+	}
+	return nil
+}
+
+// measure runs the whole benchmark.
+func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
+	start := time.Now()
+	res := &Results{
+		Date: start.UTC(), Command: cfg.commandLine(), Rounds: cfg.rounds, MinN: cfg.minN, MaxN: cfg.maxN,
+		Env: environment(), BestKernel: kernel.Best().Name, MaxWorkers: runtime.GOMAXPROCS(0),
+	}
+	res.Env.LoadBefore = loadAverage()
+	for _, k := range kernel.All() {
+		if k.Supported() {
+			res.Kernels = append(res.Kernels, k.Name)
+		} else {
+			res.Unsupported = append(res.Unsupported, k.Name)
+		}
+	}
+	for _, n := range []int{16, 17} {
+		if n >= cfg.minN && n <= cfg.maxN {
+			res.ScalingN = append(res.ScalingN, n)
+		}
+	}
+	if len(res.ScalingN) == 0 {
+		res.ScalingN = []int{cfg.maxN}
+	}
+	fmt.Fprintf(log, "bench: %s, %d logical CPUs, GOMAXPROCS %d, %s; kernels %s (best %s)\n",
+		res.Env.CPU, res.Env.LogicalCPUs, res.Env.GOMAXPROCS, res.Env.GoVersion, strings.Join(res.Kernels, ", "), res.BestKernel)
+
+	tmp, err := os.MkdirTemp("", "nqbench")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	root, err := moduleRoot(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	// The C baseline, compiled before any timing.
+	var cbin string
+	if cfg.noC {
+		res.CNote = "skipped (--no-c)"
+	} else {
+		cbin, res.Env.CC, res.CNote, err = buildBaseline(ctx, cfg.cc, filepath.Join(root, "bench", "baseline", "baseline.c"), tmp)
+		if err != nil {
+			return nil, err
+		}
+		if cbin != "" {
+			if err := checkBaseline(ctx, cbin, min(cfg.minN, 11)); err != nil {
+				return nil, err
+			}
+		} else {
+			fmt.Fprintf(log, "bench: C baseline %s\n", res.CNote)
+		}
+	}
+
+	// The configurations, each listed once.
+	seen := map[string]bool{}
+	add := func(j *Job) {
+		if !seen[j.key()] {
+			seen[j.key()] = true
+			res.Jobs = append(res.Jobs, j)
+		}
+	}
+	cons, half := string(queens.Constellations), string(queens.Halving)
+	for n := cfg.minN; n <= cfg.maxN; n++ {
+		for _, k := range res.Kernels {
+			add(&Job{Lang: "go", N: n, Method: cons, Kernel: k, Workers: 1})
+		}
+		add(&Job{Lang: "go", N: n, Method: half, Kernel: res.BestKernel, Workers: 1})
+		if cbin != "" {
+			add(&Job{Lang: "c", N: n, Method: half, Workers: 1})
+		}
+	}
+	for _, n := range res.ScalingN {
+		for w := 1; w <= res.MaxWorkers; w++ {
+			add(&Job{Lang: "go", N: n, Method: cons, Kernel: res.BestKernel, Workers: w})
+		}
+	}
+
+	// Interleaved rounds: every configuration once per round, the order
+	// rotated from round to round so that none always runs first or
+	// right after the heaviest one.
+	total := len(res.Jobs) * cfg.rounds
+	done := 0
+	for r := 0; r < cfg.rounds; r++ {
+		off := r * len(res.Jobs) / cfg.rounds
+		for i := range res.Jobs {
+			j := res.Jobs[(i+off)%len(res.Jobs)]
+			done++
+			var s float64
+			if j.Lang == "c" {
+				s, err = timeC(ctx, cbin, j.N)
+			} else {
+				s, err = timeGo(ctx, j)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", j.key(), err)
+			}
+			j.Seconds = append(j.Seconds, s)
+			fmt.Fprintf(log, "round %d/%d [%d/%d] %-60s %9.4f s\n", r+1, cfg.rounds, done, total, j.key(), s)
+		}
+	}
+
+	// Peak memory of the command-line counter.
+	res.RSS, err = measureRSS(ctx, root, tmp, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	res.Env.LoadAfter = loadAverage()
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// timeGo counts once in this process and checks the total.
+func timeGo(ctx context.Context, j *Job) (float64, error) {
+	runtime.GC()
+	t0 := time.Now()
+	r, err := queens.Count(ctx, j.N, queens.Options{Method: queens.Method(j.Method), Kernel: j.Kernel, Workers: j.Workers})
+	s := time.Since(t0).Seconds()
+	if err != nil {
+		return 0, err
+	}
+	if err := checkCount(j.N, r.Total); err != nil {
+		return 0, err
+	}
+	j.Nodes = r.Nodes.Lo
+	return s, nil
+}
+
+// checkCount fails loudly when a total disagrees with OEIS A000170.
+func checkCount(n int, got count.Uint128) error {
+	want, ok := queens.Known(n)
+	if !ok {
+		return fmt.Errorf("n = %d: no known value to check the count against", n)
+	}
+	if got.Cmp(count.U128(want)) != 0 {
+		return fmt.Errorf("WRONG COUNT: n = %d gave %s, OEIS A000170 says %d", n, got, want)
+	}
+	return nil
+}
+
+func environment() Env {
+	c := cpuid.CPU
+	e := Env{
+		CPU: strings.TrimSpace(c.BrandName), LogicalCPUs: runtime.NumCPU(),
+		GoVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, GOMAXPROCS: runtime.GOMAXPROCS(0),
+		X64Level: c.X64Level(),
+	}
+	if e.CPU == "" {
+		e.CPU = "unknown CPU"
+	}
+	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512VL, cpuid.AVX512BW, cpuid.ASIMD, cpuid.SVE} {
+		if c.Supports(f) {
+			e.Features = append(e.Features, f.String())
+		}
+	}
+	return e
+}
+
+// loadAverage reads the 1, 5 and 15 minute load averages where the system
+// has them.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// moduleRoot is the folder of the module's go.mod.
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run the benchmark inside the nqcount module (go run ./bench)")
+	}
+	return filepath.Dir(mod), nil
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// RSSRun is the peak resident memory of one nqueens count process.
+type RSSRun struct {
+	N        int     `json:"n"`
+	Workers  int     `json:"workers"`
+	Seconds  float64 `json:"seconds"`
+	Finished bool    `json:"finished"` // false: stopped by the probe's time limit
+	PeakMiB  float64 `json:"peak_mib"` // 0 when the system does not say
+}
+
+// measureRSS builds the nqueens command and reads the peak RSS of a full
+// count at the largest benchmarked n, then of a count at cfg.rssProbeN
+// stopped after cfg.rssProbe (plan and worker pool are set up in the first
+// instants, so the peak is reached long before).
+func measureRSS(ctx context.Context, root, tmp string, cfg config, log io.Writer) ([]RSSRun, error) {
+	bin := filepath.Join(tmp, "nqueens")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/nqueens")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building nqueens: %v\n%s", err, out)
+	}
+	var runs []RSSRun
+	r, err := rssRun(ctx, bin, cfg.maxN, 0)
+	if err != nil {
+		return nil, err
+	}
+	runs = append(runs, r)
+	fmt.Fprintf(log, "peak RSS of nqueens count %d: %.1f MiB (%.2f s)\n", r.N, r.PeakMiB, r.Seconds)
+	if cfg.rssProbe > 0 && cfg.rssProbeN > cfg.maxN {
+		r, err := rssRun(ctx, bin, cfg.rssProbeN, cfg.rssProbe)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+		fmt.Fprintf(log, "peak RSS of nqueens count %d (stopped after %s): %.1f MiB\n", r.N, cfg.rssProbe, r.PeakMiB)
+	}
+	return runs, nil
+}
+
+// rssRun runs "nqueens count n --json" on every core. With limit > 0 the
+// process is interrupted after that long if still running; otherwise it
+// must finish and its count must match the OEIS.
+func rssRun(ctx context.Context, bin string, n int, limit time.Duration) (RSSRun, error) {
+	cmd := exec.CommandContext(ctx, bin, "count", fmt.Sprint(n), "--json")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return RSSRun{}, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	stopped := false
+	if limit > 0 {
+		select {
+		case err = <-done:
+		case <-time.After(limit):
+			stopped = true
+			if interrupt(cmd.Process) != nil {
+				_ = cmd.Process.Kill()
+			}
+			err = <-done
+		}
+	} else {
+		err = <-done
+	}
+	r := RSSRun{N: n, Seconds: time.Since(t0).Seconds(), Finished: !stopped}
+	if cmd.ProcessState != nil {
+		if b, ok := maxRSS(cmd.ProcessState); ok {
+			r.PeakMiB = float64(b) / (1 << 20)
+		}
+	}
+	if stopped {
+		return r, nil
+	}
+	if err != nil {
+		return r, fmt.Errorf("nqueens count %d: %v\n%s", n, err, errb.Bytes())
+	}
+	var rep struct {
+		Total   json.Number `json:"total"`
+		Workers int         `json:"workers"`
+	}
+	d := json.NewDecoder(&out)
+	d.UseNumber()
+	if err := d.Decode(&rep); err != nil {
+		return r, fmt.Errorf("nqueens count %d --json: %v", n, err)
+	}
+	r.Workers = rep.Workers
+	want, _ := knownString(n)
+	if rep.Total.String() != want {
+		return r, fmt.Errorf("WRONG COUNT: nqueens count %d printed %s, OEIS A000170 says %s", n, rep.Total, want)
+	}
+	return r, nil
+}
+
+func interrupt(p *os.Process) error { return p.Signal(os.Interrupt) }

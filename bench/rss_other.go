@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// maxRSS is not available on this system.
+func maxRSS(*os.ProcessState) (int64, bool) { return 0, false }

@@ -2,6 +2,7 @@ package solutions
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -156,32 +157,33 @@ func TestVerifyRejects(t *testing.T) {
 }
 
 func TestSolve(t *testing.T) {
-	cols, m, err := Solve(8, Auto, 0)
+	ctx := context.Background()
+	cols, m, err := Solve(ctx, 8, Auto, 0)
 	if err != nil || m != BySearch || fmt.Sprint(cols) != "[0 4 7 5 2 6 1 3]" {
 		t.Errorf("Solve(8) = %v, %v, %v", cols, m, err)
 	}
 	for _, m := range []Method{Auto, BySearch, ByConstruction} {
 		for _, n := range []int{2, 3} {
-			if _, _, err := Solve(n, m, 0); !errors.Is(err, ErrNoSolution) {
+			if _, _, err := Solve(ctx, n, m, 0); !errors.Is(err, ErrNoSolution) {
 				t.Errorf("Solve(%d, %s): %v", n, m, err)
 			}
 		}
-		if cols, _, err := Solve(1, m, 0); err != nil || len(cols) != 1 {
+		if cols, _, err := Solve(ctx, 1, m, 0); err != nil || len(cols) != 1 {
 			t.Errorf("Solve(1, %s) = %v, %v", m, cols, err)
 		}
 	}
 	// Auto on n = 30 exceeds the default node limit and constructs.
-	if _, m, err := Solve(30, Auto, 0); err != nil || m != ByConstruction {
+	if _, m, err := Solve(ctx, 30, Auto, 0); err != nil || m != ByConstruction {
 		t.Errorf("Solve(30) by %s: %v", m, err)
 	}
-	if _, m, err := Solve(1000, Auto, 0); err != nil || m != ByConstruction {
+	if _, m, err := Solve(ctx, 1000, Auto, 0); err != nil || m != ByConstruction {
 		t.Errorf("Solve(1000) by %s: %v", m, err)
 	}
-	if _, _, err := Solve(100, BySearch, 0); err == nil {
+	if _, _, err := Solve(ctx, 100, BySearch, 0); err == nil {
 		t.Error("search on n = 100 accepted")
 	}
-	if _, _, err := Search(30, 1000); !errors.Is(err, ErrNodeLimit) {
-		t.Errorf("Search(30, 1000): %v", err)
+	if _, _, err := Search(ctx, 30, 1000); !errors.Is(err, ErrNodeLimit) {
+		t.Errorf("Search(ctx, 30, 1000): %v", err)
 	}
 	for _, s := range []string{"auto", "SEARCH", " construct"} {
 		if _, err := ParseMethod(s); err != nil {
@@ -190,6 +192,14 @@ func TestSolve(t *testing.T) {
 	}
 	if _, err := ParseMethod("magic"); err == nil {
 		t.Error("ParseMethod(magic) accepted")
+	}
+}
+
+func TestSearchCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Search(ctx, 40, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled search: %v", err)
 	}
 }
 

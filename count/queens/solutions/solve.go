@@ -1,6 +1,7 @@
 package solutions
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -40,15 +41,23 @@ func ParseMethod(s string) (Method, error) {
 // Search returns the lexicographically first solution for n queens,
 // 1 <= n <= MaxN, found by backtracking, and the number of queens it placed.
 // It gives up with ErrNodeLimit after maxNodes placements (0: no limit),
-// and returns ErrNoSolution for n = 2 and 3.
-func Search(n int, maxNodes uint64) ([]int, uint64, error) {
+// returns ctx's error if ctx is cancelled first, and returns ErrNoSolution
+// for n = 2 and 3.
+func Search(ctx context.Context, n int, maxNodes uint64) ([]int, uint64, error) {
 	e, err := NewEnumerator(n)
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	e.SetNodeLimit(maxNodes)
+	defer context.AfterFunc(ctx, e.Stop)()
 	if e.Next() {
 		return append([]int(nil), e.Cols()...), e.Nodes(), nil
+	}
+	if e.Err() == ErrStopped {
+		return nil, e.Nodes(), ctx.Err()
 	}
 	if e.Err() != nil {
 		return nil, e.Nodes(), e.Err()
@@ -60,8 +69,8 @@ func Search(n int, maxNodes uint64) ([]int, uint64, error) {
 // (BySearch or ByConstruction). With Auto and BySearch, maxNodes limits the
 // search (0: DefaultNodeLimit for Auto, no limit for BySearch). Every
 // solution is checked with Verify before it is returned. n = 2 and 3 give
-// ErrNoSolution.
-func Solve(n int, m Method, maxNodes uint64) ([]int, Method, error) {
+// ErrNoSolution. A search stops with ctx's error when ctx is cancelled.
+func Solve(ctx context.Context, n int, m Method, maxNodes uint64) ([]int, Method, error) {
 	if n < 1 {
 		return nil, m, fmt.Errorf("n = %d: a board needs at least one row", n)
 	}
@@ -75,7 +84,7 @@ func Solve(n int, m Method, maxNodes uint64) ([]int, Method, error) {
 		}
 		used = ByConstruction
 		if n <= AutoSearchMax {
-			cols, _, err = Search(n, maxNodes)
+			cols, _, err = Search(ctx, n, maxNodes)
 			used = BySearch
 			if err == ErrNodeLimit {
 				cols, err = Construct(n)
@@ -88,7 +97,7 @@ func Solve(n int, m Method, maxNodes uint64) ([]int, Method, error) {
 		if n > MaxN {
 			return nil, m, fmt.Errorf("n = %d is too large to search: search handles 1 to %d (use the construction)", n, MaxN)
 		}
-		cols, _, err = Search(n, maxNodes)
+		cols, _, err = Search(ctx, n, maxNodes)
 	case ByConstruction:
 		cols, err = Construct(n)
 	default:

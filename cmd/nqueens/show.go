@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/nqcount/nqcount/count/queens/solutions"
@@ -117,13 +116,4 @@ func (t *tracer) close() {
 		fmt.Fprintf(t.w, "… trace cut after %d lines (raise --trace-limit, or 0 for no limit)\n", t.limit)
 	}
 	t.w.Flush()
-}
-
-// formatList is the formats for help texts.
-func formatList() string {
-	s := make([]string, len(solutions.Formats))
-	for i, f := range solutions.Formats {
-		s[i] = string(f)
-	}
-	return strings.Join(s, ", ")
 }

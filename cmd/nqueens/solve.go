@@ -24,7 +24,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "solve", "N [--method auto|search|construct] [--format F] [--ascii] [--svg FILE] [--trace]")
 	var o showFlags
 	o.add(fs, string(solutions.Cols))
-	methodName := fs.String("method", "auto", fmt.Sprintf("`how`: search (the lexicographically first solution, n <= %d), construct (O(n)), or auto (search for n <= %d, within the node limit, else construct)", solutions.MaxN, solutions.AutoSearchMax))
+	methodName := fs.String("method", "auto", fmt.Sprintf("`method`: search (the lexicographically first solution, n <= %d), construct (O(n)), or auto (search for n <= %d, within the node limit, else construct)", solutions.MaxN, solutions.AutoSearchMax))
 	maxNodes := fs.Uint64("max-nodes", 0, fmt.Sprintf("give a search up after this many placed queens (0: %d for auto, no limit for search)", solutions.DefaultNodeLimit))
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -433,3 +433,19 @@ func BenchmarkPrintCols14(b *testing.B) {
 		p.Flush()
 	}
 }
+
+func TestNoAllocationPerSolution(t *testing.T) {
+	e, _ := NewEnumerator(12)
+	p := NewPrinter(io.Discard, Cols, false)
+	u, _ := NewUniqueEnumerator(12)
+	allocs := testing.AllocsPerRun(1000, func() {
+		if !e.Next() || !u.Next() {
+			t.Fatal("ran out of solutions")
+		}
+		p.Print(e.Cols())
+		p.Print(u.Cols())
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per solution", allocs)
+	}
+}

@@ -79,15 +79,33 @@ loop:
 	JEQ   leaf
 	TESTQ R9, R9
 	JZ    loop
+	// Save this level, then use its registers to look one row further:
+	// if the row after the child's is full whatever the child places,
+	// the child is dead and is not entered.
 	MOVQ  AX, REC_AVAIL(SP)(DI*1)
 	MOVQ  BX, REC_COLS(SP)(DI*1)
 	MOVQ  DX, REC_LD(SP)(DI*1)
 	MOVQ  SI, REC_RD(SP)(DI*1)
+	MOVQ  (REC_SHIFT+64)(SP)(DI*1), AX
+	SHLXQ AX, CX, BX
+	SHRXQ AX, R13, DX
+	ORQ   (REC_INJ+64)(SP)(DI*1), BX
+	ORQ   R12, BX
+	ORQ   DX, BX
+	ANDNQ R8, BX, BX
+	JZ    dead
 	ADDQ  $64, DI
 	MOVQ  R9, AX
 	MOVQ  R12, BX
 	MOVQ  CX, DX
 	MOVQ  R13, SI
+	JMP   loop
+
+dead:
+	MOVQ  REC_AVAIL(SP)(DI*1), AX
+	MOVQ  REC_COLS(SP)(DI*1), BX
+	MOVQ  REC_LD(SP)(DI*1), DX
+	MOVQ  REC_RD(SP)(DI*1), SI
 	JMP   loop
 
 leaf:

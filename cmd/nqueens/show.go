@@ -1,0 +1,119 @@
+package main
+
+// Helpers shared by the solutions and solve commands: output format flags,
+// the broken-pipe policy, the --trace printer and --svg files.
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/nqcount/nqcount/count/queens/solutions"
+)
+
+// showFlags are the output flags of solutions and solve.
+type showFlags struct {
+	format     string
+	ascii      bool
+	trace      bool
+	traceLimit int
+	svg        string
+}
+
+func (o *showFlags) add(fs *flag.FlagSet, defaultFormat string) {
+	fs.StringVar(&o.format, "format", defaultFormat, "output `format`: cols, coords, board or json")
+	fs.BoolVar(&o.ascii, "ascii", false, "draw boards with Q and . instead of ♛ and ·")
+	fs.BoolVar(&o.trace, "trace", false, "show the search step by step on stderr (stdout is unchanged)")
+	fs.IntVar(&o.traceLimit, "trace-limit", 200, "at most this many trace `lines` (0: no limit)")
+	fs.StringVar(&o.svg, "svg", "", "also draw the (first) solution as an SVG chessboard in `FILE`")
+}
+
+// check validates the flags for boards of size n; it returns the format
+// or an error for a usage message.
+func (o *showFlags) check(n int) (solutions.Format, error) {
+	f, err := solutions.ParseFormat(o.format)
+	if err != nil {
+		return "", err
+	}
+	if f == solutions.Board && n > solutions.MaxBoardN {
+		return "", fmt.Errorf("--format board draws boards up to %d wide; use cols, coords or json for n = %d", solutions.MaxBoardN, n)
+	}
+	if o.svg != "" && n > solutions.MaxBoardN {
+		return "", fmt.Errorf("--svg draws boards up to %d wide, not n = %d", solutions.MaxBoardN, n)
+	}
+	if o.traceLimit < 0 {
+		return "", fmt.Errorf("--trace-limit must be 0 (no limit) or more, not %d", o.traceLimit)
+	}
+	return f, nil
+}
+
+// catchSIGPIPE makes writes to a closed pipe on stdout fail with EPIPE
+// instead of killing the process, so that 'nqueens solutions 14 | head'
+// can end quietly with status 0. Call the returned function when done.
+func catchSIGPIPE() func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	return func() { signal.Stop(ch) }
+}
+
+// outputExit turns an error writing results to stdout into an exit code:
+// a reader that went away (broken pipe) is a normal end.
+func outputExit(e *env, err error) int {
+	if errors.Is(err, syscall.EPIPE) {
+		return exitOK
+	}
+	e.errorf("writing output: %v", err)
+	return exitFail
+}
+
+// writeSVG draws cols into the file path.
+func writeSVG(path string, cols []int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = solutions.WriteSVG(f, cols)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// tracer prints trace events on w up to a number of lines.
+type tracer struct {
+	w     *bufio.Writer
+	limit int // 0: none
+	lines int
+	cut   bool
+}
+
+func newTracer(w io.Writer, limit int) *tracer {
+	return &tracer{w: bufio.NewWriter(w), limit: limit}
+}
+
+func (t *tracer) line(s string) {
+	if t.limit > 0 && t.lines >= t.limit {
+		t.cut = true
+		return
+	}
+	t.lines++
+	t.w.WriteString(s)
+	t.w.WriteByte('\n')
+}
+
+// flush writes pending lines; call it before stdout gets output so that
+// a terminal shows both streams in order.
+func (t *tracer) flush() { t.w.Flush() }
+
+// close writes the note about a cut trace, if any, and flushes.
+func (t *tracer) close() {
+	if t.cut {
+		fmt.Fprintf(t.w, "… trace cut after %d lines (raise --trace-limit, or 0 for no limit)\n", t.limit)
+	}
+	t.w.Flush()
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/solutions"
+)
+
+// maxList is the largest board 'solutions' lists: the counter's range.
+const maxList = queens.MaxN
+
+func init() {
+	register(&command{
+		name:    "solutions",
+		summary: "list the solutions (all, --limit K, or --unique), in cols, coords, board or json",
+		run:     runSolutions,
+	})
+}
+
+func runSolutions(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "solutions", "N [--limit K] [--unique] [--format F] [--ascii] [--svg FILE] [--trace]")
+	var o showFlags
+	o.add(fs, string(solutions.Cols))
+	limit := fs.Int("limit", 0, "list at most `K` solutions (0: all)")
+	unique := fs.Bool("unique", false, "list one solution per symmetry class: the lexicographically smallest of its 8 images")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		e.errorf("solutions takes one board size, e.g. 'nqueens solutions 8' (got %d arguments)", len(pos))
+		return exitUsage
+	}
+	n, err := parseN(pos[0], 1, maxList)
+	if err != nil {
+		if big, aerr := strconv.Atoi(strings.TrimSpace(pos[0])); aerr == nil && big > maxList {
+			e.errorf("solutions lists boards up to n = %d (the counter's range; there are far too many beyond); use 'nqueens solve %d' for one solution", maxList, big)
+		} else {
+			e.errorf("%v", err)
+		}
+		return exitUsage
+	}
+	format, err := o.check(n)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitUsage
+	}
+	switch {
+	case *limit < 0:
+		e.errorf("--limit must be 0 (all) or more, not %d", *limit)
+		return exitUsage
+	case o.trace && *limit == 0:
+		e.errorf("--trace needs --limit K: the trace of a whole enumeration is far too long")
+		return exitUsage
+	case o.trace && *unique:
+		e.errorf("--trace shows the plain search; it cannot be combined with --unique")
+		return exitUsage
+	}
+	if *limit == 0 && n >= 18 {
+		warnHuge(e, n, *unique)
+	}
+	defer catchSIGPIPE()()
+
+	p := solutions.NewPrinter(e.stdout, format, o.ascii)
+	svgDone := false
+	emit := func(cols []int) error {
+		if o.svg != "" && !svgDone {
+			svgDone = true
+			if err := writeSVG(o.svg, cols); err != nil {
+				return svgError{err}
+			}
+		}
+		return p.Print(cols)
+	}
+
+	var stopped bool
+	if o.trace {
+		stopped, err = traceSolutions(ctx, e, n, *limit, o.traceLimit, p, emit)
+	} else {
+		stopped, err = listSolutions(ctx, n, *limit, *unique, emit)
+	}
+	if err == nil {
+		err = p.Flush()
+	}
+	if se, ok := err.(svgError); ok {
+		p.Flush()
+		e.errorf("writing %s: %v", o.svg, se.err)
+		return exitFail
+	}
+	if err != nil {
+		return outputExit(e, err)
+	}
+	if stopped {
+		e.errorf("interrupted after %d solutions", p.Count())
+		return exitInterrupted
+	}
+	if o.svg != "" && !svgDone {
+		e.errorf("n = %d has no solution: nothing drawn in %s", n, o.svg)
+		return exitFail
+	}
+	return exitOK
+}
+
+// svgError marks a failure to write the --svg file, which is not an
+// output error.
+type svgError struct{ err error }
+
+func (s svgError) Error() string { return s.err.Error() }
+
+// listSolutions streams the solutions to emit; stopped reports an
+// interruption.
+func listSolutions(ctx context.Context, n, limit int, unique bool, emit func([]int) error) (stopped bool, err error) {
+	newEnum := solutions.NewEnumerator
+	if unique {
+		newEnum = solutions.NewUniqueEnumerator
+	}
+	en, err := newEnum(n)
+	if err != nil {
+		return false, err
+	}
+	defer context.AfterFunc(ctx, en.Stop)()
+	for k := 0; en.Next(); {
+		if err := emit(en.Cols()); err != nil {
+			return false, err
+		}
+		if k++; k == limit {
+			return false, nil
+		}
+	}
+	return en.Err() != nil, nil
+}
+
+// traceSolutions runs the traced search up to limit solutions: the trace
+// on stderr, the solutions through emit.
+func traceSolutions(ctx context.Context, e *env, n, limit, traceLimit int, p *solutions.Printer, emit func([]int) error) (stopped bool, err error) {
+	t := newTracer(e.stderr, traceLimit)
+	defer t.close()
+	terr := solutions.Trace(n, limit, func(ev solutions.Event) bool {
+		if ctx.Err() != nil {
+			stopped = true
+			return false
+		}
+		t.line(ev.String())
+		if ev.Kind == solutions.Found {
+			t.flush()
+			if err = emit(ev.Cols); err == nil {
+				err = p.Flush()
+			}
+			return err == nil
+		}
+		return true
+	})
+	if err == nil {
+		err = terr
+	}
+	return stopped, err
+}
+
+// warnHuge tells the user, on stderr, how long a full listing is.
+func warnHuge(e *env, n int, unique bool) {
+	total, ok := queens.Known(n)
+	what := "solutions"
+	if unique {
+		total, ok = queens.KnownUnique(n)
+		what = "unique solutions"
+	}
+	if ok {
+		e.errorf("note: n = %d has %s %s; listing them all takes a long time (use --limit K)", n, groupDigits(total), what)
+	} else {
+		e.errorf("note: the number of solutions for n = %d is not known (more than 10^17); listing them all would never end (use --limit K)", n)
+	}
+}
+
+// groupDigits writes x with thousands separators.
+func groupDigits(x uint64) string {
+	s := strconv.FormatUint(x, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

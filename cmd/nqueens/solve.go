@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nqcount/nqcount/count/queens/solutions"
+)
+
+// maxSolve is the largest board 'solve' answers: 10 million queens take a
+// few hundred megabytes at most and about a second.
+const maxSolve = 10_000_000
+
+func init() {
+	register(&command{
+		name:    "solve",
+		summary: "print one solution: the first by search for small n, constructed in O(n) for large n",
+		run:     runSolve,
+	})
+}
+
+func runSolve(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "solve", "N [--method auto|search|construct] [--format F] [--ascii] [--svg FILE] [--trace]")
+	var o showFlags
+	o.add(fs, string(solutions.Cols))
+	methodName := fs.String("method", "auto", fmt.Sprintf("`method`: search (the lexicographically first solution, n <= %d), construct (O(n)), or auto (search for n <= %d, within the node limit, else construct)", solutions.MaxN, solutions.AutoSearchMax))
+	maxNodes := fs.Uint64("max-nodes", 0, fmt.Sprintf("give a search up after this many placed queens (0: %d for auto, no limit for search)", solutions.DefaultNodeLimit))
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		e.errorf("solve takes one board size, e.g. 'nqueens solve 8' (got %d arguments)", len(pos))
+		return exitUsage
+	}
+	n, err := parseN(pos[0], 1, maxSolve)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitUsage
+	}
+	format, err := o.check(n)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitUsage
+	}
+	method, err := solutions.ParseMethod(*methodName)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitUsage
+	}
+	if method == solutions.BySearch && n > solutions.MaxN {
+		e.errorf("--method search handles n up to %d; use --method construct (or auto) for n = %d", solutions.MaxN, n)
+		return exitUsage
+	}
+	if o.trace && (method == solutions.ByConstruction || method == solutions.Auto && n > solutions.AutoSearchMax) {
+		e.errorf("--trace shows a backtracking search: the construction has none; use --method search (n <= %d)", solutions.MaxN)
+		return exitUsage
+	}
+	defer catchSIGPIPE()()
+
+	var cols []int
+	if o.trace {
+		cols, err = traceSolve(ctx, e, n, method, *maxNodes, o.traceLimit)
+	} else {
+		cols, _, err = solutions.Solve(ctx, n, method, *maxNodes)
+	}
+	switch {
+	case errors.Is(err, solutions.ErrNoSolution):
+		if format == solutions.JSON {
+			fmt.Fprintf(e.stdout, "{\"n\":%d,\"cols\":null}\n", n)
+		} else {
+			fmt.Fprintf(e.stdout, "no solution for n = %d\n", n)
+		}
+		return exitFail
+	case errors.Is(err, solutions.ErrNodeLimit):
+		e.errorf("the search gave up after %d placed queens; raise --max-nodes or use --method construct", *maxNodes)
+		return exitFail
+	case ctx.Err() != nil:
+		e.errorf("interrupted")
+		return exitInterrupted
+	case err != nil:
+		e.errorf("%v", err)
+		return exitFail
+	}
+	if o.svg != "" {
+		if err := writeSVG(o.svg, cols); err != nil {
+			e.errorf("writing %s: %v", o.svg, err)
+			return exitFail
+		}
+	}
+	p := solutions.NewPrinter(e.stdout, format, o.ascii)
+	if err := p.Print(cols); err != nil {
+		return outputExit(e, err)
+	}
+	if err := p.Flush(); err != nil {
+		return outputExit(e, err)
+	}
+	return exitOK
+}
+
+// traceSolve runs the search with its trace on stderr. For Auto, a search
+// that hits the node limit falls back to the construction, as Solve does.
+func traceSolve(ctx context.Context, e *env, n int, m solutions.Method, maxNodes uint64, traceLimit int) ([]int, error) {
+	if maxNodes == 0 && m == solutions.Auto {
+		maxNodes = solutions.DefaultNodeLimit
+	}
+	t := newTracer(e.stderr, traceLimit)
+	var cols []int
+	var nodes uint64
+	var err error
+	terr := solutions.Trace(n, 1, func(ev solutions.Event) bool {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+			return false
+		}
+		t.line(ev.String())
+		switch ev.Kind {
+		case solutions.Found:
+			cols = append([]int(nil), ev.Cols...)
+		case solutions.Place:
+			if nodes++; nodes == maxNodes {
+				err = solutions.ErrNodeLimit
+				return false
+			}
+		}
+		return true
+	})
+	if terr != nil {
+		err = terr
+	}
+	if err == nil && cols == nil {
+		err = solutions.ErrNoSolution
+	}
+	if err == solutions.ErrNodeLimit && m == solutions.Auto {
+		t.line(fmt.Sprintf("search gave up after %d placed queens: constructing a solution instead", nodes))
+		cols, err = solutions.Construct(n)
+	}
+	t.close()
+	if err != nil {
+		return nil, err
+	}
+	if verr := solutions.Verify(cols); verr != nil {
+		return nil, fmt.Errorf("internal error: solution fails verification: %v", verr)
+	}
+	return cols, nil
+}

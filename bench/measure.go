@@ -31,6 +31,9 @@ type Job struct {
 }
 
 func (j *Job) key() string {
+	if j.Lang == "c" {
+		return fmt.Sprintf("c/n=%d/method=%s", j.N, j.Method)
+	}
 	return fmt.Sprintf("%s/n=%d/method=%s/kernel=%s/workers=%d", j.Lang, j.N, j.Method, j.Kernel, j.Workers)
 }
 
@@ -166,6 +169,16 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	for _, n := range res.ScalingN {
 		for w := 1; w <= res.MaxWorkers; w++ {
 			add(&Job{Lang: "go", N: n, Method: cons, Kernel: res.BestKernel, Workers: w})
+		}
+	}
+
+	// One untimed count per Go configuration at the smallest n, so that
+	// the first timed round does not pay for cold code and caches.
+	for _, j := range res.Jobs {
+		if j.Lang == "go" && j.N == cfg.minN {
+			if _, err := timeGo(ctx, &Job{N: j.N, Method: j.Method, Kernel: j.Kernel, Workers: j.Workers}); err != nil {
+				return nil, fmt.Errorf("warm-up %s: %w", j.key(), err)
+			}
 		}
 	}
 

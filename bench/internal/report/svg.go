@@ -48,11 +48,12 @@ func (c *Chart) SVG() []byte {
 		ymax = niceCeil(ymax)
 	}
 	pw, ph := float64(width-left-right), float64(height-top-bott)
+	pad := 0.04 * pw // keeps the end points off the frame
 	sx := func(x float64) float64 {
 		if xmax == xmin {
 			return float64(left) + pw/2
 		}
-		return float64(left) + (x-xmin)/(xmax-xmin)*pw
+		return float64(left) + pad + (x-xmin)/(xmax-xmin)*(pw-2*pad)
 	}
 	sy := func(y float64) float64 {
 		if c.LogY {
@@ -79,14 +80,15 @@ func (c *Chart) SVG() []byte {
 	pf(`<rect x="%d" y="%d" width="%.0f" height="%.0f" fill="none" stroke="#333"/>`+"\n", left, top, pw, ph)
 	pf(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", float64(left)+pw/2, height-12, esc(c.XLabel))
 	pf(`<text transform="translate(16 %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", float64(top)+ph/2, esc(c.YLabel))
-	// Lines, markers and legend.
-	for i, s := range c.Series {
-		col := palette[i%len(palette)]
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-			col = "#777"
+	// Lines and markers, then the legend on a white box above them.
+	style := func(i int) (col, dash string) {
+		if c.Series[i].Dashed {
+			return "#777", ` stroke-dasharray="6 4"`
 		}
+		return palette[i%len(palette)], ""
+	}
+	for i, s := range c.Series {
+		col, dash := style(i)
 		var pts bytes.Buffer
 		for _, p := range s.Points {
 			if c.LogY && p.Y <= 0 {
@@ -95,14 +97,18 @@ func (c *Chart) SVG() []byte {
 			fmt.Fprintf(&pts, "%.1f,%.1f ", sx(p.X), sy(p.Y))
 		}
 		pf(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", col, dash, bytes.TrimSpace(pts.Bytes()))
-		if !s.Dashed {
-			for _, p := range s.Points {
-				if c.LogY && p.Y <= 0 {
-					continue
-				}
+		for _, p := range s.Points {
+			if !s.Dashed && !(c.LogY && p.Y <= 0) {
 				pf(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", sx(p.X), sy(p.Y), col)
 			}
 		}
+	}
+	if len(c.Series) > 0 {
+		pf(`<rect x="%d" y="%d" width="%d" height="%d" fill="white" fill-opacity="0.85" stroke="#ccc"/>`+"\n",
+			left+4, top+4, legendWidth(c.Series), 16*len(c.Series)+4)
+	}
+	for i, s := range c.Series {
+		col, dash := style(i)
 		ly := top + 14 + 16*i
 		pf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>`+"\n", left+10, ly, left+30, ly, col, dash)
 		pf(`<text x="%d" y="%d" dominant-baseline="middle">%s</text>`+"\n", left+36, ly, esc(s.Name))
@@ -135,12 +141,31 @@ func (c *Chart) bounds() (xmin, xmax, ymin, ymax float64) {
 	return
 }
 
-// yTicks returns decades on a log axis, about five round steps otherwise.
+// legendWidth is a rough width for the legend box: 7 px per character.
+func legendWidth(ss []Series) int {
+	w := 0
+	for _, s := range ss {
+		w = max(w, len([]rune(s.Name)))
+	}
+	return 40 + 7*w
+}
+
+// yTicks returns decades on a log axis (with 2 and 5 times each decade
+// when the axis spans three decades or less), about five round steps on a
+// linear one.
 func (c *Chart) yTicks(lo, hi float64) []float64 {
 	var t []float64
 	if c.LogY {
+		mults := []float64{1}
+		if hi/lo <= 1001 {
+			mults = []float64{1, 2, 5}
+		}
 		for y := lo; y <= hi*1.0001; y *= 10 {
-			t = append(t, y)
+			for _, m := range mults {
+				if m*y <= hi*1.0001 {
+					t = append(t, m*y)
+				}
+			}
 		}
 		return t
 	}

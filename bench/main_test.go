@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/nqcount/nqcount/bench/internal/report"
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
+)
+
+// TestQuickRun runs the whole runner in --quick mode into a temporary
+// folder: hand-written text around the marked block must survive, the
+// charts and the JSON must be written, and where a C compiler exists the
+// baseline must have been timed (its counts are checked by the runner).
+func TestQuickRun(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "RESULTS.md")
+	hand := "# Results\n\nHand-written intro.\n\n" + report.Begin + "\nstale\n" + report.End + "\n\nHand-written outro.\n"
+	if err := os.WriteFile(out, []byte(hand), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"--quick", "--out", out, "--charts", filepath.Join(dir, "docs"), "--json", filepath.Join(dir, "r.json")}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+	}
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	for _, want := range []string{
+		"Hand-written intro.", "Hand-written outro.", "### Bars (issue 3)", "### Kernels", "### Workers",
+		"### Peak memory", "docs/throughput.svg", "docs/speedup.svg", "go run ./bench --quick", runtime.Version(),
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("RESULTS.md lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "stale") {
+		t.Errorf("the old block was not replaced")
+	}
+	for _, f := range []string{"throughput.svg", "speedup.svg"} {
+		if b, err := os.ReadFile(filepath.Join(dir, "docs", f)); err != nil || !bytes.HasPrefix(b, []byte("<svg")) {
+			t.Errorf("chart %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "bar: <50 MiB, measured:") {
+		t.Errorf("bars not printed:\n%s", &stdout)
+	}
+
+	var res struct {
+		Results
+		Bars []Bar `json:"bars"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.MaxN != 14 || res.Rounds != 1 {
+		t.Errorf("--quick ran n ≤ %d with %d rounds, want 14 and 1", res.MaxN, res.Rounds)
+	}
+	cJobs := 0
+	for _, j := range res.Jobs {
+		if len(j.Seconds) != 1 || j.Seconds[0] <= 0 {
+			t.Errorf("%s: times %v", j.key(), j.Seconds)
+		}
+		if j.Lang == "c" {
+			cJobs++
+		}
+	}
+	if _, err := exec.LookPath("cc"); err == nil {
+		if res.CNote != "" || cJobs != res.MaxN-res.MinN+1 {
+			t.Errorf("cc exists but the C baseline ran %d times (note %q)", cJobs, res.CNote)
+		}
+	} else {
+		t.Logf("no cc here: C baseline skipped (%s)", res.CNote)
+	}
+	if len(res.RSS) != 1 || !res.RSS[0].Finished {
+		t.Errorf("RSS runs: %+v", res.RSS)
+	}
+}
+
+// TestBaselineCounts compiles the C baseline and checks it on every board
+// from 1 to 13 against the OEIS, odd boards included.
+func TestBaselineCounts(t *testing.T) {
+	root, err := moduleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, _, note, err := buildBaseline(context.Background(), "cc", filepath.Join(root, "bench", "baseline", "baseline.c"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bin == "" {
+		t.Skip(note)
+	}
+	if err := checkBaseline(context.Background(), bin, 13); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A wrong count must stop the run with a loud message.
+func TestWrongCountFails(t *testing.T) {
+	if err := checkCount(8, count.U128(92)); err != nil {
+		t.Fatal(err)
+	}
+	err := checkCount(8, count.U128(91))
+	if err == nil || !strings.Contains(err.Error(), "WRONG COUNT") {
+		t.Fatalf("checkCount(8, 91) = %v", err)
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	fake := filepath.Join(t.TempDir(), "fake")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 42\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := timeC(context.Background(), fake, 8); err == nil || !strings.Contains(err.Error(), "WRONG COUNT") {
+		t.Fatalf("timeC with a wrong baseline: %v", err)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	var errb bytes.Buffer
+	cfg, err := parseFlags([]string{"--quick", "--max-n", "17"}, &errb)
+	if err != nil || cfg.maxN != 14 || cfg.rounds != 1 || cfg.rssProbe != 0 {
+		t.Errorf("--quick: %+v, %v", cfg, err)
+	}
+	cfg, err = parseFlags([]string{"--n18"}, &errb)
+	if err != nil || cfg.maxN != 18 || cfg.rounds != 3 {
+		t.Errorf("--n18: %+v, %v", cfg, err)
+	}
+	if cfg.commandLine() != "go run ./bench --n18" {
+		t.Errorf("command line %q", cfg.commandLine())
+	}
+	for _, bad := range [][]string{{"--max-n", "40"}, {"--min-n", "15", "--max-n", "14"}, {"--rounds", "0"}, {"extra"}, {"--bogus"}} {
+		if _, err := parseFlags(bad, &errb); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMedianAndBars(t *testing.T) {
+	if m := median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median odd = %v", m)
+	}
+	if m := median([]float64{4, 1, 2, 3}); m != 2.5 {
+		t.Errorf("median even = %v", m)
+	}
+	r := &Results{BestKernel: "k", MaxWorkers: 2, RSS: []RSSRun{{N: 17, PeakMiB: 12}, {N: 20, PeakMiB: 14}}}
+	c, h := string(queens.Constellations), string(queens.Halving)
+	r.Jobs = []*Job{
+		{Lang: "go", N: 17, Method: c, Kernel: "k", Workers: 1, Seconds: []float64{10, 9, 11}},
+		{Lang: "go", N: 17, Method: c, Kernel: "k", Workers: 2, Seconds: []float64{5.1, 5.2, 5}},
+		{Lang: "c", N: 17, Method: h, Workers: 1, Seconds: []float64{31, 30, 29}},
+		{Lang: "go", N: 16, Method: c, Kernel: "k", Workers: 1, Seconds: []float64{2}},
+		{Lang: "c", N: 16, Method: h, Workers: 1, Seconds: []float64{4}},
+	}
+	bars := r.bars()
+	want := []struct{ measured, result string }{{"3.00×", "PASS"}, {"2.00×", "FAIL"}, {"1.96", "PASS"}, {"14.0 MiB (max over n = 17, n = 20)", "PASS"}}
+	if len(bars) != len(want) {
+		t.Fatalf("%d bars", len(bars))
+	}
+	for i, w := range want {
+		if bars[i].Measured != w.measured || bars[i].Result != w.result {
+			t.Errorf("bar %d (%s): %s %s, want %s %s", i, bars[i].Name, bars[i].Measured, bars[i].Result, w.measured, w.result)
+		}
+	}
+	r.CNote = "skipped (--no-c)"
+	if b := r.bars()[0]; b.Result != "n/a" {
+		t.Errorf("bar without C: %+v", b)
+	}
+}

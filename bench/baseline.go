@@ -35,44 +35,46 @@ func buildBaseline(ctx context.Context, cc, src, dir string) (bin, version, note
 	return bin, version, "", nil
 }
 
-// runC runs the baseline once and returns its count and wall time.
-func runC(ctx context.Context, bin string, n int) (count.Uint128, float64, error) {
+// runC runs the baseline once and returns its count, wall time and CPU
+// time (user + system).
+func runC(ctx context.Context, bin string, n int) (got count.Uint128, wall, cpu float64, err error) {
 	cmd := exec.CommandContext(ctx, bin, fmt.Sprint(n))
 	t0 := time.Now()
 	out, err := cmd.Output()
-	s := time.Since(t0).Seconds()
+	wall = time.Since(t0).Seconds()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			err = fmt.Errorf("%v: %s", err, ee.Stderr)
 		}
-		return count.Uint128{}, 0, fmt.Errorf("C baseline n = %d: %w", n, err)
+		return got, 0, 0, fmt.Errorf("C baseline n = %d: %w", n, err)
 	}
-	got, err := count.ParseUint128(strings.TrimSpace(string(out)))
+	cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	got, err = count.ParseUint128(strings.TrimSpace(string(out)))
 	if err != nil {
-		return count.Uint128{}, 0, fmt.Errorf("C baseline n = %d printed %q: %w", n, out, err)
+		return got, 0, 0, fmt.Errorf("C baseline n = %d printed %q: %w", n, out, err)
 	}
-	return got, s, nil
+	return got, wall, cpu, nil
 }
 
 // timeC times one run of the baseline, process start included, and checks
 // its count.
-func timeC(ctx context.Context, bin string, n int) (float64, error) {
-	got, s, err := runC(ctx, bin, n)
+func timeC(ctx context.Context, bin string, n int) (wall, cpu float64, err error) {
+	got, wall, cpu, err := runC(ctx, bin, n)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := checkCount(n, got); err != nil {
-		return 0, fmt.Errorf("C baseline: %w", err)
+		return 0, 0, fmt.Errorf("C baseline: %w", err)
 	}
-	return s, nil
+	return wall, cpu, nil
 }
 
 // checkBaseline checks the baseline on every board from 1 to max, odd and
 // even, before it is timed.
 func checkBaseline(ctx context.Context, bin string, max int) error {
 	for n := 1; n <= max; n++ {
-		got, _, err := runC(ctx, bin, n)
+		got, _, _, err := runC(ctx, bin, n)
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func TestWrongCountFails(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 42\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := timeC(context.Background(), fake, 8); err == nil || !strings.Contains(err.Error(), "WRONG COUNT") {
+	if _, _, err := timeC(context.Background(), fake, 8); err == nil || !strings.Contains(err.Error(), "WRONG COUNT") {
 		t.Fatalf("timeC with a wrong baseline: %v", err)
 	}
 }
@@ -169,7 +169,7 @@ func TestMedianAndBars(t *testing.T) {
 		{Lang: "c", N: 16, Method: h, Workers: 1, Seconds: []float64{4}},
 	}
 	bars := r.bars()
-	want := []struct{ measured, result string }{{"3.00×", "PASS"}, {"2.00×", "FAIL"}, {"1.96", "PASS"}, {"14.0 MiB (max over n = 17, n = 20)", "PASS"}}
+	want := []struct{ measured, result string }{{"3.10×", "PASS"}, {"2.00×", "FAIL"}, {"1.96", "PASS"}, {"14.0 MiB (max over n = 17, n = 20)", "PASS"}}
 	if len(bars) != len(want) {
 		t.Fatalf("%d bars", len(bars))
 	}
@@ -177,6 +177,11 @@ func TestMedianAndBars(t *testing.T) {
 		if bars[i].Measured != w.measured || bars[i].Result != w.result {
 			t.Errorf("bar %d (%s): %s %s, want %s %s", i, bars[i].Name, bars[i].Measured, bars[i].Result, w.measured, w.result)
 		}
+	}
+	// Paired by round: a round where everything ran slower does not
+	// distort the ratio.
+	if v := paired([]float64{2, 40, 3}, []float64{1, 20, 1}); v != 2 {
+		t.Errorf("paired = %v, want 2", v)
 	}
 	r.CNote = "skipped (--no-c)"
 	if b := r.bars()[0]; b.Result != "n/a" {

@@ -26,7 +26,8 @@ type Job struct {
 	Method  string    `json:"method"`
 	Kernel  string    `json:"kernel,omitempty"`
 	Workers int       `json:"workers"`
-	Seconds []float64 `json:"seconds"` // wall time, one per round, in the order run
+	Seconds []float64 `json:"seconds"`               // wall time, one per round
+	CPU     []float64 `json:"cpu_seconds,omitempty"` // user+system CPU time, one per round (where the system says)
 	Nodes   uint64    `json:"nodes,omitempty"`
 }
 
@@ -156,8 +157,13 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 			res.Jobs = append(res.Jobs, j)
 		}
 	}
+	// Grouped by board size, so that the configurations compared with
+	// each other (kernels, halving, C, more workers) run one right after
+	// the other and see the same load on the machine.
 	cons, half := string(queens.Constellations), string(queens.Halving)
+	var groups [][]*Job
 	for n := cfg.minN; n <= cfg.maxN; n++ {
+		before := len(res.Jobs)
 		for _, k := range res.Kernels {
 			add(&Job{Lang: "go", N: n, Method: cons, Kernel: k, Workers: 1})
 		}
@@ -165,44 +171,53 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 		if cbin != "" {
 			add(&Job{Lang: "c", N: n, Method: half, Workers: 1})
 		}
-	}
-	for _, n := range res.ScalingN {
-		for w := 1; w <= res.MaxWorkers; w++ {
-			add(&Job{Lang: "go", N: n, Method: cons, Kernel: res.BestKernel, Workers: w})
+		if slices.Contains(res.ScalingN, n) {
+			for w := 2; w <= res.MaxWorkers; w++ {
+				add(&Job{Lang: "go", N: n, Method: cons, Kernel: res.BestKernel, Workers: w})
+			}
 		}
+		groups = append(groups, res.Jobs[before:])
 	}
 
 	// One untimed count per Go configuration at the smallest n, so that
 	// the first timed round does not pay for cold code and caches.
 	for _, j := range res.Jobs {
 		if j.Lang == "go" && j.N == cfg.minN {
-			if _, err := timeGo(ctx, &Job{N: j.N, Method: j.Method, Kernel: j.Kernel, Workers: j.Workers}); err != nil {
+			if _, _, err := timeGo(ctx, &Job{N: j.N, Method: j.Method, Kernel: j.Kernel, Workers: j.Workers}); err != nil {
 				return nil, fmt.Errorf("warm-up %s: %w", j.key(), err)
 			}
 		}
 	}
 
-	// Interleaved rounds: every configuration once per round, the order
-	// rotated from round to round so that none always runs first or
-	// right after the heaviest one.
+	// Interleaved rounds: every configuration once per round. From round
+	// to round the groups are rotated, so that no size always runs first,
+	// and every other round runs each group backwards, so that neither
+	// side of a comparison always goes first.
 	total := len(res.Jobs) * cfg.rounds
 	done := 0
 	for r := 0; r < cfg.rounds; r++ {
-		off := r * len(res.Jobs) / cfg.rounds
-		for i := range res.Jobs {
-			j := res.Jobs[(i+off)%len(res.Jobs)]
-			done++
-			var s float64
-			if j.Lang == "c" {
-				s, err = timeC(ctx, cbin, j.N)
-			} else {
-				s, err = timeGo(ctx, j)
+		for g := range groups {
+			group := slices.Clone(groups[(g+r*len(groups)/cfg.rounds)%len(groups)])
+			if r%2 == 1 {
+				slices.Reverse(group)
 			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", j.key(), err)
+			for _, j := range group {
+				done++
+				var wall, cpu float64
+				if j.Lang == "c" {
+					wall, cpu, err = timeC(ctx, cbin, j.N)
+				} else {
+					wall, cpu, err = timeGo(ctx, j)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", j.key(), err)
+				}
+				j.Seconds = append(j.Seconds, wall)
+				if cpu > 0 {
+					j.CPU = append(j.CPU, cpu)
+				}
+				fmt.Fprintf(log, "round %d/%d [%d/%d] %-55s %9.4f s wall %9.4f s cpu\n", r+1, cfg.rounds, done, total, j.key(), wall, cpu)
 			}
-			j.Seconds = append(j.Seconds, s)
-			fmt.Fprintf(log, "round %d/%d [%d/%d] %-60s %9.4f s\n", r+1, cfg.rounds, done, total, j.key(), s)
 		}
 	}
 
@@ -216,20 +231,25 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	return res, nil
 }
 
-// timeGo counts once in this process and checks the total.
-func timeGo(ctx context.Context, j *Job) (float64, error) {
+// timeGo counts once in this process and checks the total. It returns the
+// wall time and the process's CPU time over the count (0 where unknown).
+func timeGo(ctx context.Context, j *Job) (wall, cpu float64, err error) {
 	runtime.GC()
+	c0 := selfCPU()
 	t0 := time.Now()
 	r, err := queens.Count(ctx, j.N, queens.Options{Method: queens.Method(j.Method), Kernel: j.Kernel, Workers: j.Workers})
-	s := time.Since(t0).Seconds()
+	wall = time.Since(t0).Seconds()
+	if c0 > 0 {
+		cpu = selfCPU() - c0
+	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := checkCount(j.N, r.Total); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	j.Nodes = r.Nodes.Lo
-	return s, nil
+	return wall, cpu, nil
 }
 
 // checkCount fails loudly when a total disagrees with OEIS A000170.

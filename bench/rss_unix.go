@@ -20,3 +20,13 @@ func maxRSS(ps *os.ProcessState) (int64, bool) {
 	}
 	return int64(ru.Maxrss) * 1024, true // KiB on Linux and the BSDs
 }
+
+// selfCPU is the user plus system CPU time of this process so far, in
+// seconds.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}

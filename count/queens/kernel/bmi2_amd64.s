@@ -77,11 +77,10 @@ loop:
 	ANDNQ R8, R9, R9
 	CMPQ  DI, LASTOFF(SP)
 	JEQ   leaf
-	TESTQ R9, R9
-	JZ    loop
 	// Save this level, then use its registers to look one row further:
 	// if the row after the child's is full whatever the child places,
-	// the child is dead and is not entered.
+	// the child is dead and is not entered. A child with no open square
+	// at all is folded into the same test (CMOV), so one branch decides.
 	MOVQ  AX, REC_AVAIL(SP)(DI*1)
 	MOVQ  BX, REC_COLS(SP)(DI*1)
 	MOVQ  DX, REC_LD(SP)(DI*1)
@@ -93,6 +92,9 @@ loop:
 	ORQ   R12, BX
 	ORQ   DX, BX
 	ANDNQ R8, BX, BX
+	TESTQ R9, R9
+	CMOVQEQ R9, BX
+	TESTQ BX, BX
 	JZ    dead
 	ADDQ  $64, DI
 	MOVQ  R9, AX

@@ -178,6 +178,18 @@ func TestMedianAndBars(t *testing.T) {
 			t.Errorf("bar %d (%s): %s %s, want %s %s", i, bars[i].Name, bars[i].Measured, bars[i].Result, w.measured, w.result)
 		}
 	}
+	r.Jobs[1].CPU = []float64{8, 10, 9.5}
+	if b := r.bars()[2]; b.CPU != "1.90 cores used of 2" {
+		t.Errorf("speed-up cross-check %q", b.CPU)
+	}
+	r.Env = Env{LogicalCPUs: 2, LoadBefore: "0.30 0.2 0.1", LoadAfter: "0.9 0.5 0.2"}
+	if r.busy() {
+		t.Errorf("load 0.3/0.9 on 2 CPUs called busy")
+	}
+	r.Env.LoadAfter = "1.5 1 1"
+	if !r.busy() {
+		t.Errorf("load 1.5 on 2 CPUs not called busy")
+	}
 	// Paired by round: a round where everything ran slower does not
 	// distort the ratio.
 	if v := paired([]float64{2, 40, 3}, []float64{1, 20, 1}); v != 2 {

@@ -120,6 +120,9 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	}
 	fmt.Fprintf(log, "bench: %s, %d logical CPUs, GOMAXPROCS %d, %s; kernels %s (best %s)\n",
 		res.Env.CPU, res.Env.LogicalCPUs, res.Env.GOMAXPROCS, res.Env.GoVersion, strings.Join(res.Kernels, ", "), res.BestKernel)
+	if res.busy() {
+		fmt.Fprintf(log, "bench: warning: load average %s on %d logical CPUs; other processes will compete for the cores\n", res.Env.LoadBefore, res.Env.LogicalCPUs)
+	}
 
 	tmp, err := os.MkdirTemp("", "nqbench")
 	if err != nil {

@@ -68,6 +68,12 @@ func (r *Results) vsCCPU(n int, method queens.Method, kern string) float64 {
 	return paired(cpu(r.find("c", n, queens.Halving, "", 1)), cpu(r.find("go", n, method, kern, 1)))
 }
 
+// coresUsed is the median over rounds of CPU time over wall time: how
+// many cores the configuration actually got (0 when unknown).
+func coresUsed(j *Job) float64 {
+	return paired(cpu(j), wall(j))
+}
+
 // speedup is the time on 1 worker over the time on w workers, paired by
 // round.
 func (r *Results) speedup(n, w int) float64 {
@@ -117,6 +123,9 @@ func (r *Results) bars() []Bar {
 		bar.Measured, bar.Result = "not measured (needs --max-n ≥ 17)", "n/a"
 	default:
 		bar.Measured, bar.Value, bar.Result = fmt.Sprintf("%.2f", v), v, judge(v >= target)
+		if c := coresUsed(r.find("go", 17, queens.Constellations, r.BestKernel, p)); c > 0 {
+			bar.CPU = fmt.Sprintf("%.2f cores used of %d", c, p)
+		}
 	}
 	bars = append(bars, bar)
 	bar = Bar{Name: "peak RSS of nqueens count", Target: "<50 MiB"}
@@ -140,7 +149,7 @@ func printBars(w io.Writer, bars []Bar) {
 	for _, b := range bars {
 		cpu := ""
 		if b.CPU != "" {
-			cpu = " (in CPU time: " + b.CPU + ")"
+			cpu = " (CPU time: " + b.CPU + ")"
 		}
 		fmt.Fprintf(w, "  %s: bar: %s, measured: %s %s%s\n", b.Name, b.Target, b.Measured, b.Result, cpu)
 	}
@@ -212,9 +221,13 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	} else {
 		env.AddRow("C", "baseline "+r.CNote)
 	}
-	env.AddRow("Method", fmt.Sprintf("%d interleaved round(s), configuration order rotated each round; median wall time, range over rounds", r.Rounds))
+	env.AddRow("Method", fmt.Sprintf("%d interleaved round(s); configurations grouped by n, groups rotated and reversed from round to round; median wall time and range over rounds; ratios paired within rounds", r.Rounds))
 	if r.Env.LoadBefore != "" {
-		env.AddRow("Load average (1, 5, 15 min)", fmt.Sprintf("%s before, %s after", r.Env.LoadBefore, r.Env.LoadAfter))
+		busy := ""
+		if r.busy() {
+			busy = fmt.Sprintf(" — **busy machine**: the load exceeded half of the %d logical CPUs, so other processes competed for the cores and absolute times, and the speed-up above all, are pessimistic", r.Env.LogicalCPUs)
+		}
+		env.AddRow("Load average (1, 5, 15 min)", fmt.Sprintf("%s before, %s after%s", r.Env.LoadBefore, r.Env.LoadAfter, busy))
 	}
 	env.AddRow("Kernels", fmt.Sprintf("%s timed (best: %s)%s", strings.Join(r.Kernels, ", "), r.BestKernel, unsupported(r.Unsupported)))
 	b.WriteString(env.String())
@@ -230,7 +243,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		bt.AddRow(x.Name, x.Target, x.Measured, "**"+x.Result+"**", c)
 	}
 	b.WriteString(bt.String())
-	pf("\nA ratio against C is the C baseline's time over Go's: how many times faster Go is. Ratios and speed-ups are the median over rounds of the ratio within each round, where the two configurations ran one right after the other; the bars are judged on wall time, and the same ratio in CPU time (user + system, which time-sharing with other processes barely affects) is shown as a cross-check.\n\n")
+	pf("\nA ratio against C is the C baseline's time over Go's: how many times faster Go is. Ratios and speed-ups are the median over rounds of the ratio within each round, where the two configurations ran one right after the other; the bars are judged on wall time, and the same ratio in CPU time (user + system, which time-sharing with other processes barely affects) is shown as a cross-check. For the speed-up, the cross-check is how many cores the count actually got (CPU time over wall time): well under the number of workers means other processes held the cores.\n\n")
 	b.WriteString(r.stamp())
 
 	pf("\n### Kernels (constellations, 1 worker)\n\n")
@@ -264,15 +277,21 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	b.WriteString(r.stamp())
 
 	pf("\n### Workers (constellations, %s)\n\n", r.BestKernel)
-	wt := report.Table{Header: []string{"n", "workers", "median s", "range s", "speed-up", "efficiency"}, Align: "rrrrrr"}
+	wt := report.Table{Header: []string{"n", "workers", "median s", "range s", "speed-up", "efficiency", "cores used"}, Align: "rrrrrrr"}
 	for _, n := range r.ScalingN {
 		for w := 1; w <= r.MaxWorkers; w++ {
-			med, rng := spread(r.find("go", n, queens.Constellations, r.BestKernel, w))
+			j := r.find("go", n, queens.Constellations, r.BestKernel, w)
+			med, rng := spread(j)
 			s := r.speedup(n, w)
-			wt.AddRow(fmt.Sprint(n), fmt.Sprint(w), med, rng, fmt.Sprintf("%.2f", s), fmt.Sprintf("%.0f%%", 100*s/float64(w)))
+			used := "–"
+			if c := coresUsed(j); c > 0 {
+				used = fmt.Sprintf("%.2f", c)
+			}
+			wt.AddRow(fmt.Sprint(n), fmt.Sprint(w), med, rng, fmt.Sprintf("%.2f", s), fmt.Sprintf("%.0f%%", 100*s/float64(w)), used)
 		}
 	}
 	b.WriteString(wt.String())
+	pf("\n_Cores used_ is CPU time over wall time (median over rounds): how much of the machine the count actually got.\n")
 	pf("\n![speed-up against workers](%s)\n\n", filepath.ToSlash(filepath.Join(chartDir, "speedup.svg")))
 	b.WriteString(r.stamp())
 
@@ -281,7 +300,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	for _, x := range r.RSS {
 		run := "complete, count checked"
 		if !x.Finished {
-			run = fmt.Sprintf("stopped after %.0f s (the plan and the worker pool are set up at the start)", x.Seconds)
+			run = fmt.Sprintf("interrupted after %.0f s, not finished (the plan and the worker pool are set up at the start)", x.Limit)
 		}
 		rt.AddRow(fmt.Sprint(x.N), run, fmtSec(x.Seconds), fmt.Sprintf("%.1f", x.PeakMiB))
 	}
@@ -289,6 +308,18 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	pf("\nPeak resident set size from the kernel's rusage of the child process (`ProcessState.SysUsage`).\n\n")
 	b.WriteString(r.stamp())
 	return b.String()
+}
+
+// busy reports whether the 1-minute load average before or after the run
+// exceeded half the logical CPUs.
+func (r *Results) busy() bool {
+	for _, l := range []string{r.Env.LoadBefore, r.Env.LoadAfter} {
+		var one float64
+		if _, err := fmt.Sscan(l, &one); err == nil && one > float64(r.Env.LogicalCPUs)/2 {
+			return true
+		}
+	}
+	return false
 }
 
 func unsupported(names []string) string {

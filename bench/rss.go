@@ -17,8 +17,9 @@ type RSSRun struct {
 	N        int     `json:"n"`
 	Workers  int     `json:"workers"`
 	Seconds  float64 `json:"seconds"`
-	Finished bool    `json:"finished"` // false: stopped by the probe's time limit
-	PeakMiB  float64 `json:"peak_mib"` // 0 when the system does not say
+	Finished bool    `json:"finished"`        // false: stopped by the probe's time limit
+	Limit    float64 `json:"limit,omitempty"` // the probe's time limit in seconds
+	PeakMiB  float64 `json:"peak_mib"`        // 0 when the system does not say
 }
 
 // measureRSS builds the nqueens command and reads the peak RSS of a full
@@ -78,7 +79,7 @@ func rssRun(ctx context.Context, bin string, n int, limit time.Duration) (RSSRun
 	} else {
 		err = <-done
 	}
-	r := RSSRun{N: n, Seconds: time.Since(t0).Seconds(), Finished: !stopped}
+	r := RSSRun{N: n, Seconds: time.Since(t0).Seconds(), Finished: !stopped, Limit: limit.Seconds()}
 	if cmd.ProcessState != nil {
 		if b, ok := maxRSS(cmd.ProcessState); ok {
 			r.PeakMiB = float64(b) / (1 << 20)

@@ -186,7 +186,7 @@ func TestMedianAndBars(t *testing.T) {
 	if r.busy() {
 		t.Errorf("load 0.3/0.9 on 2 CPUs called busy")
 	}
-	r.Env.LoadAfter = "1.5 1 1"
+	r.Env.LoadBefore = "1.5 1 1"
 	if !r.busy() {
 		t.Errorf("load 1.5 on 2 CPUs not called busy")
 	}

@@ -225,9 +225,9 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	if r.Env.LoadBefore != "" {
 		busy := ""
 		if r.busy() {
-			busy = fmt.Sprintf(" — **busy machine**: the load exceeded half of the %d logical CPUs, so other processes competed for the cores and absolute times, and the speed-up above all, are pessimistic", r.Env.LogicalCPUs)
+			busy = fmt.Sprintf(" — **busy machine**: the load exceeded half of the %d logical CPUs, so other processes competed for the cores: absolute times, and the speed-up above all, are pessimistic", r.Env.LogicalCPUs)
 		}
-		env.AddRow("Load average (1, 5, 15 min)", fmt.Sprintf("%s before, %s after%s", r.Env.LoadBefore, r.Env.LoadAfter, busy))
+		env.AddRow("Load average (1, 5, 15 min)", fmt.Sprintf("%s before, %s after (the runner's own load included)%s", r.Env.LoadBefore, r.Env.LoadAfter, busy))
 	}
 	env.AddRow("Kernels", fmt.Sprintf("%s timed (best: %s)%s", strings.Join(r.Kernels, ", "), r.BestKernel, unsupported(r.Unsupported)))
 	b.WriteString(env.String())
@@ -310,16 +310,12 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	return b.String()
 }
 
-// busy reports whether the 1-minute load average before or after the run
-// exceeded half the logical CPUs.
+// busy reports whether the 1-minute load average before the run exceeded
+// half the logical CPUs. (The load after it includes the runner's own.)
 func (r *Results) busy() bool {
-	for _, l := range []string{r.Env.LoadBefore, r.Env.LoadAfter} {
-		var one float64
-		if _, err := fmt.Sscan(l, &one); err == nil && one > float64(r.Env.LogicalCPUs)/2 {
-			return true
-		}
-	}
-	return false
+	var one float64
+	_, err := fmt.Sscan(r.Env.LoadBefore, &one)
+	return err == nil && one > float64(r.Env.LogicalCPUs)/2
 }
 
 func unsupported(names []string) string {

@@ -44,8 +44,9 @@ func (c *Chart) SVG() []byte {
 		ymin = math.Pow(10, math.Floor(math.Log10(ymin)))
 		ymax = math.Pow(10, math.Ceil(math.Log10(ymax)))
 	} else {
-		ymin = 0
-		ymax = niceCeil(ymax)
+		// Headroom above the highest point, rounded to a tick.
+		step := niceCeil(ymax / 5)
+		ymin, ymax = 0, math.Ceil(ymax*1.05/step)*step
 	}
 	pw, ph := float64(width-left-right), float64(height-top-bott)
 	pad := 0.04 * pw // keeps the end points off the frame

@@ -333,7 +333,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	} else {
 		rep = countReport{Result: qres, Shard: shardName}
 		f := &shard.File{
-			Run: map[string]string{"n": meta["n"], "method": meta["method"], "depth": meta["depth"], "version": meta["version"]},
+			Run:  map[string]string{"n": meta["n"], "method": meta["method"], "depth": meta["depth"], "version": meta["version"]},
 			Hash: p.Hash(), Tasks: len(p.Tasks), Shard: lo.index, Shards: lo.k, Seconds: qres.Seconds,
 		}
 		for _, id := range ids {

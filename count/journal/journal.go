@@ -108,15 +108,17 @@ type Journal struct {
 	records  []Record
 	repaired int64
 
-	mu    sync.Mutex
-	f     *os.File
-	crc   uint32
-	seen  []bool
-	buf   []byte
-	dirty bool
-	err   error // first write or sync error; sticky
-	stop  chan struct{}
-	done  chan struct{}
+	syncMu  sync.Mutex // serialises fsyncs and the final close
+	mu      sync.Mutex // guards the fields below
+	closing bool
+	f       *os.File
+	crc     uint32
+	seen    []bool
+	buf     []byte
+	dirty   bool
+	err     error // first write or sync error; sticky
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 // Open opens the journal at path for the run h, creating it if it does not
@@ -428,22 +430,26 @@ func (j *Journal) Append(r Record) error {
 	return nil
 }
 
-// Sync forces the records written so far to disk.
+// Sync forces the records written so far to disk. Appends go on while it
+// waits for the disk.
 func (j *Journal) Sync() error {
+	j.syncMu.Lock()
+	defer j.syncMu.Unlock()
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.syncLocked()
-}
-
-func (j *Journal) syncLocked() error {
-	if j.err != nil || j.f == nil || !j.dirty {
-		return j.err
-	}
-	if err := j.f.Sync(); err != nil {
-		j.err = fmt.Errorf("journal %s: %w", j.path, err)
-		return j.err
-	}
+	f, dirty, err := j.f, j.dirty, j.err
 	j.dirty = false
+	j.mu.Unlock()
+	if err != nil || f == nil || !dirty {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		if j.err == nil {
+			j.err = fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		return j.err
+	}
 	return nil
 }
 
@@ -468,16 +474,19 @@ func (j *Journal) syncLoop(iv time.Duration) {
 // Close syncs and closes the journal and releases its lock.
 func (j *Journal) Close() error {
 	j.mu.Lock()
-	if j.f == nil {
-		j.mu.Unlock()
+	open := j.f != nil && !j.closing
+	j.closing = true
+	j.mu.Unlock()
+	if !open {
 		return nil
 	}
-	j.mu.Unlock()
 	close(j.stop)
 	<-j.done
+	err := j.Sync()
+	j.syncMu.Lock()
+	defer j.syncMu.Unlock()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	err := j.syncLocked()
 	if cerr := j.f.Close(); err == nil {
 		err = cerr
 	}

@@ -57,10 +57,11 @@ func newProgress(mode string, w io.Writer, terminal bool, interval time.Duration
 	}
 	if terminal {
 		p.interval = 250 * time.Millisecond
-		p.bar = progressbar.NewOptions(p.tasks,
+		// The bar measures expected work in thousandths, like the
+		// percentage of the plain lines; the description gives the tasks.
+		p.bar = progressbar.NewOptions(barMax,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetWidth(24),
-			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(false),
 			progressbar.OptionSetElapsedTime(false),
 			progressbar.OptionThrottle(200*time.Millisecond),
@@ -129,23 +130,31 @@ func (p *progress) end() {
 func (p *progress) show() {
 	if p.bar != nil {
 		p.bar.Describe(p.status())
-		p.bar.Set(int(p.done.Load()))
+		p.bar.Set(int(p.fraction() * barMax))
 		return
 	}
 	fmt.Fprintf(p.w, "progress: %s\n", p.status())
+}
+
+// barMax is the bar's full scale.
+const barMax = 1000
+
+// fraction is the part of the expected work done, resumed tasks included.
+func (p *progress) fraction() float64 {
+	if p.estTotal == 0 {
+		return 1
+	}
+	return float64(p.estDone.Load()) / float64(p.estTotal)
 }
 
 // status is "1234/5000 tasks (24.7%), 1.20 G nodes/s, ETA 3m12s".
 func (p *progress) status() string {
 	el := time.Since(p.start)
 	done, estDone, estNew := p.done.Load(), p.estDone.Load(), p.estNew.Load()
-	frac := 1.0
-	if p.estTotal > 0 {
-		frac = float64(estDone) / float64(p.estTotal)
-	}
-	s := fmt.Sprintf("%d/%d tasks (%.1f%%), %snodes/s", done, p.tasks, 100*frac, humanRate(float64(p.nodesNew.Load())/el.Seconds())+" ")
+	rate := humanRate(float64(p.nodesNew.Load())/el.Seconds()) + " nodes/s"
+	s := fmt.Sprintf("%d/%d tasks (%.1f%%), %s", done, p.tasks, 100*p.fraction(), rate)
 	if p.bar != nil {
-		s = fmt.Sprintf("(%.1f%%) %snodes/s", 100*frac, humanRate(float64(p.nodesNew.Load())/el.Seconds())+" ")
+		s = fmt.Sprintf("%d/%d tasks, %s", done, p.tasks, rate)
 	}
 	if estNew > 0 && estDone < p.estTotal {
 		eta := time.Duration(float64(el) * float64(p.estTotal-estDone) / float64(estNew))

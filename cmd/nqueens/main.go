@@ -52,6 +52,9 @@ func (e *env) errorf(format string, args ...any) {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal cancels ctx and starts a clean stop; restoring the
+	// default handling then lets a second one end the process at once.
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, &env{stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 	stop()
 	os.Exit(code)

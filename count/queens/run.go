@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"sort"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -40,6 +41,9 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 		if id < 0 || id >= len(p.Tasks) {
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, len(p.Tasks)-1)
 		}
+	}
+	if workers > 1 {
+		ids = p.LargestFirst(ids)
 	}
 	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
 	if err != nil {
@@ -102,4 +106,21 @@ func frontier(f *kernel.Frame, d int, cols, ld, rd uint64, limit int) uint64 {
 		sum += frontier(f, d+1, cols|bit, (ld|bit)<<s|f.Inject[d+1], (rd|bit)>>s, limit)
 	}
 	return sum
+}
+
+// LargestFirst returns the ids reordered by decreasing estimated cost
+// (ties by id), so that the big tasks start first and the run does not
+// end with one worker finishing a large task while the others idle. The
+// order changes nothing but the schedule: every id is still counted once.
+func (p *Plan) LargestFirst(ids []int) []int {
+	est := p.Estimates()
+	out := append([]int(nil), ids...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if est[a] != est[b] {
+			return est[a] > est[b]
+		}
+		return a < b
+	})
+	return out
 }

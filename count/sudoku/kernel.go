@@ -83,10 +83,10 @@ func init() {
 
 // kstate is the whole search state; it is copied on branching (240 bytes).
 type kstate struct {
-	f    [27]uint32 // candidates, digit*3+band
-	done [27]uint32 // f as it was when last propagated
-	free [3]uint32  // unsolved cells per band
-	rows [3]uint32  // unsolved (digit,row) pairs per band: bit digit*3+row%3
+	f     [27]uint32 // candidates, digit*3+band
+	free  [3]uint32  // unsolved cells per band
+	rows  [3]uint32  // unsolved (digit,row) pairs per band: bit digit*3+row%3
+	dirty uint32     // words of f changed since last propagated: bit digit*3+band
 }
 
 // kernel is a reusable solver: it counts solutions up to a limit and keeps
@@ -103,8 +103,8 @@ type kernel struct {
 func (s *kstate) init(g *Grid) bool {
 	for i := range s.f {
 		s.f[i] = bandMask
-		s.done[i] = 0
 	}
+	s.dirty = bandMask
 	for b := 0; b < 3; b++ {
 		s.free[b] = bandMask
 		s.rows[b] = bandMask
@@ -135,57 +135,46 @@ func (s *kstate) init(g *Grid) bool {
 // propagate applies the band rules until nothing changes. It returns false
 // on a contradiction.
 func (s *kstate) propagate() bool {
-	for {
-		changed := false
-		for d := 0; d < 9; d++ {
-			for b := 0; b < 3; b++ {
-				k := d*3 + b
-				a := s.f[k]
-				if a == s.done[k] {
-					continue
-				}
-				changed = true
-				sh := uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18&511])<<6
-				a &= complexTab[sh&511]
-				if a == 0 {
-					return false
-				}
-				s.f[k] = a
-				s.done[k] = a
-				single := uint32(singleTab[a&511]) | uint32(singleTab[a>>9&511])<<1 | uint32(singleTab[a>>18&511])<<2
-				sh3 := uint(d * 3)
-				newly := single & (s.rows[b] >> sh3) & 7
-				if newly == 0 {
-					continue
-				}
-				s.rows[b] &^= newly << sh3
-				cells := a & rowsTab[newly]
-				s.free[b] &^= cells
-				nc := ^cells
-				for d2 := 0; d2 < 9; d2++ {
-					if d2 != d {
-						s.f[d2*3+b] &= nc
-					}
-				}
-				cols := (cells | cells>>9 | cells>>18) & 511
-				cm := ^(cols * 0x40201)
-				switch b {
-				case 0:
-					s.f[k+1] &= cm
-					s.f[k+2] &= cm
-				case 1:
-					s.f[k-1] &= cm
-					s.f[k+1] &= cm
-				default:
-					s.f[k-2] &= cm
-					s.f[k-1] &= cm
-				}
+	for s.dirty != 0 {
+		k := bits.TrailingZeros32(s.dirty)
+		s.dirty &= s.dirty - 1
+		a := s.f[k%27]
+		sh := uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18&511])<<6
+		a &= complexTab[sh&511]
+		if a == 0 {
+			return false
+		}
+		s.f[k%27] = a
+		single := uint32(singleTab[a&511]) | uint32(singleTab[a>>9&511])<<1 | uint32(singleTab[a>>18&511])<<2
+		d, b := k/3, k%3
+		sh3 := uint(d * 3)
+		newly := single & (s.rows[b] >> sh3) & 7
+		if newly == 0 {
+			continue
+		}
+		s.rows[b] &^= newly << sh3
+		cells := a & rowsTab[newly]
+		s.free[b] &^= cells
+		var dirty uint32
+		for d2 := 0; d2 < 9; d2++ {
+			x := d2*3 + b
+			if d2 != d && s.f[x]&cells != 0 {
+				s.f[x] &^= cells
+				dirty |= 1 << x
 			}
 		}
-		if !changed {
-			return true
+		cols := (cells | cells>>9 | cells>>18) & 511
+		cm := cols * 0x40201
+		k0 := d * 3
+		for b2 := 0; b2 < 3; b2++ {
+			if b2 != b && s.f[k0+b2]&cm != 0 {
+				s.f[k0+b2] &^= cm
+				dirty |= 1 << (k0 + b2)
+			}
 		}
+		s.dirty |= dirty
 	}
+	return true
 }
 
 // singles finds naked singles (cells with one candidate) and hidden singles
@@ -215,6 +204,7 @@ func (s *kstate) singles() (found, ok bool) {
 			for d := 0; d < 9; d++ {
 				if s.f[d*3+b]&bit != 0 {
 					s.f[d*3+b] &^= rowOf[p] &^ bit
+					s.dirty |= 1 << (d*3 + b)
 					found = true
 					break
 				}
@@ -235,9 +225,11 @@ func (s *kstate) singles() (found, ok bool) {
 			return false, false
 		}
 		// Columns present in exactly one band, each in exactly one row.
-		only0 := c0 &^ (c1 | c2)
-		only1 := c1 &^ (c0 | c2)
-		only2 := c2 &^ (c0 | c1)
+		// Columns where the digit is already placed are left out.
+		sc := s.solvedCols(d)
+		only0 := c0 &^ (c1 | c2 | sc)
+		only1 := c1 &^ (c0 | c2 | sc)
+		only2 := c2 &^ (c0 | c1 | sc)
 		if only0 != 0 && !s.hiddenCol(k, a0, only0, &found) {
 			return false, false
 		}
@@ -249,6 +241,16 @@ func (s *kstate) singles() (found, ok bool) {
 		}
 	}
 	return found, true
+}
+
+// solvedCols returns the 9-bit set of columns where digit d is placed.
+func (s *kstate) solvedCols(d int) uint32 {
+	sh := uint(d * 3)
+	var m uint32
+	for b := 0; b < 3; b++ {
+		m |= s.f[d*3+b] & rowsTab[^(s.rows[b]>>sh)&7]
+	}
+	return (m | m>>9 | m>>18) & 511
 }
 
 // hiddenCol places digit k/3 in band k%3 where a column among cols has a
@@ -271,6 +273,7 @@ func (s *kstate) hiddenCol(k int, a, cols uint32, found *bool) bool {
 			continue // row already down to this cell
 		}
 		s.f[k] &^= r &^ m
+		s.dirty |= 1 << k
 		a = s.f[k]
 		*found = true
 	}
@@ -312,11 +315,13 @@ func (k *kernel) search(s *kstate) {
 			if last >= 0 {
 				c := *s
 				c.f[last*3+b] &^= rowOf[p] &^ bit
+				c.dirty |= 1 << (last*3 + b)
 				k.search(&c)
 				if k.count >= k.limit {
 					return
 				}
 				s.f[last*3+b] &^= bit
+				s.dirty |= 1 << (last*3 + b)
 			}
 			last = d
 		}
@@ -324,6 +329,7 @@ func (k *kernel) search(s *kstate) {
 			return
 		}
 		s.f[last*3+b] &^= rowOf[p] &^ bit
+		s.dirty |= 1 << (last*3 + b)
 	}
 }
 

@@ -37,3 +37,5 @@ func SolveAll(gs []Grid, limit uint64, workers int) []Result {
 	wg.Wait()
 	return res
 }
+
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }

@@ -1,6 +1,9 @@
 package sudoku
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // The solver kernel keeps, for every digit and every band (three rows), a
 // 27-bit mask of the cells of that band where the digit may still go: 27
@@ -92,6 +95,8 @@ type kstate struct {
 // kernel is a reusable solver: it counts solutions up to a limit and keeps
 // the first one found.
 type kernel struct {
+	stop  *atomic.Bool // if set and true, the search halts (checked every 1024 nodes)
+	halt  bool         // the search was halted by stop
 	limit uint64
 	count uint64
 	nodes uint64
@@ -287,7 +292,10 @@ func (s *kstate) solved() bool { return s.rows[0]|s.rows[1]|s.rows[2] == 0 }
 func (k *kernel) search(s *kstate) {
 	for {
 		k.nodes++
-		if !s.propagate() {
+		if k.stop != nil && k.nodes&1023 == 0 && k.stop.Load() {
+			k.halt = true
+		}
+		if k.halt || !s.propagate() {
 			return
 		}
 		if s.solved() {
@@ -317,7 +325,7 @@ func (k *kernel) search(s *kstate) {
 				c.f[last*3+b] &^= rowOf[p] &^ bit
 				c.dirty |= 1 << (last*3 + b)
 				k.search(&c)
-				if k.count >= k.limit {
+				if k.count >= k.limit || k.halt {
 					return
 				}
 				s.f[last*3+b] &^= bit

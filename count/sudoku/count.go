@@ -110,17 +110,17 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 		if found.Load() >= limit {
 			return count.Result{}, nil
 		}
-		k := kernel{stop: &stop, limit: limit}
+		k := kernel{stop: &stop, limit: limit, shared: &found}
 		s := frontier[id]
 		k.search(&s)
-		if k.halt {
-			return count.Result{}, ctx.Err()
+		if err := ctx.Err(); err != nil && k.halt {
+			return count.Result{}, err
 		}
 		if k.count > 0 && firstTask.Load() == nil {
 			sol := solGrid(&k.sol)
 			firstTask.CompareAndSwap(nil, &sol)
 		}
-		found.Add(k.count)
+		k.publish()
 		return count.Result{Count: k.count, Nodes: k.nodes}, nil
 	}, count.Options{Workers: workers})
 	if err != nil {

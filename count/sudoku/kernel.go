@@ -95,12 +95,14 @@ type kstate struct {
 // kernel is a reusable solver: it counts solutions up to a limit and keeps
 // the first one found.
 type kernel struct {
-	stop  *atomic.Bool // if set and true, the search halts (checked every 1024 nodes)
-	halt  bool         // the search was halted by stop
-	limit uint64
-	count uint64
-	nodes uint64
-	sol   [27]uint32 // f of the first solution
+	stop    *atomic.Bool   // if set and true, the search halts (checked every 1024 nodes)
+	halt    bool           // the search stopped: limit reached or stop set
+	shared  *atomic.Uint64 // if set, a total shared with parallel searches, also held to limit
+	flushed uint64         // part of count already added to shared
+	limit   uint64
+	count   uint64
+	nodes   uint64
+	sol     [27]uint32 // f of the first solution
 }
 
 // init sets up s for the givens of g. It returns false if two givens
@@ -325,7 +327,7 @@ func (k *kernel) search(s *kstate) {
 				c.f[last*3+b] &^= rowOf[p] &^ bit
 				c.dirty |= 1 << (last*3 + b)
 				k.search(&c)
-				if k.count >= k.limit || k.halt {
+				if k.halt {
 					return
 				}
 				s.f[last*3+b] &^= bit
@@ -384,6 +386,23 @@ func (k *kernel) found(s *kstate) {
 		k.sol = s.f
 	}
 	k.count++
+	if k.count >= k.limit {
+		k.halt = true
+	} else if k.shared != nil && k.count-k.flushed >= 1024 {
+		// Publish progress so that parallel tasks stop at a shared limit.
+		if k.shared.Add(k.count-k.flushed) >= k.limit {
+			k.halt = true
+		}
+		k.flushed = k.count
+	}
+}
+
+// publish adds the solutions not yet published to the shared total.
+func (k *kernel) publish() {
+	if k.shared != nil && k.count > k.flushed {
+		k.shared.Add(k.count - k.flushed)
+		k.flushed = k.count
+	}
 }
 
 // grid converts the candidate masks of a solved state to a grid.

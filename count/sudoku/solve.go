@@ -18,6 +18,7 @@ func (sv *Solver) Solve(g *Grid, limit uint64) (n uint64, sol Grid) {
 	}
 	sv.k.limit = limit
 	sv.k.count = 0
+	sv.k.halt = false
 	if !sv.s.init(g) {
 		return 0, sol
 	}

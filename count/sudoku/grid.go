@@ -13,6 +13,7 @@ package sudoku
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Grid is a 9x9 sudoku grid, row by row; 0 is an empty cell, 1-9 a digit.
@@ -95,11 +96,8 @@ func Parse(s string) (Grid, error) {
 			n++
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '|' || c == '-' || c == '+':
 		default:
-			col := i + 1
-			if c >= 0x80 || c < 0x20 {
-				return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", col, c)}
-			}
-			return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", col, string(c))}
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", utf8.RuneCountInString(s[:i])+1, string(r))}
 		}
 	}
 	if n != 81 {

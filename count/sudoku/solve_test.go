@@ -106,3 +106,36 @@ func TestCountSergMulti(t *testing.T) {
 func TestCountEdgeCases(t *testing.T) {
 	checkAnswers(t, loadAnswers(t, "edge-cases.answers.txt"), true)
 }
+
+// TestSampleAnswers needs no shared data: testdata holds a sample of it.
+func TestSampleAnswers(t *testing.T) {
+	f, err := os.Open("testdata/sample.answers.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var as []answer
+	rd := NewReader(f)
+	data, _ := os.ReadFile("testdata/sample.answers.txt")
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		fl := strings.Split(l, ":")
+		n, _ := strconv.ParseUint(fl[1], 10, 64)
+		it, ok := rd.Next()
+		if !ok || it.Err != nil {
+			t.Fatalf("reader: %+v", it)
+		}
+		a := answer{puzzle: it.Grid, count: n}
+		if len(fl) > 2 {
+			a.solution = fl[2]
+		}
+		as = append(as, a)
+	}
+	if len(as) < 50 {
+		t.Fatalf("only %d sample puzzles", len(as))
+	}
+	checkAnswers(t, as, true)
+	checkAnswers(t, as, false)
+}

@@ -7,35 +7,42 @@ import (
 
 // refCount is a slow, obviously correct reference counter for an n x n
 // sudoku (n = bw*bh) with boxes bw wide and bh high: plain backtracking over
-// the cells in order, checking row, column and box by scanning.
+// the cells in order, with a mask of used digits per row, column and box.
 func refCount(g []uint8, bw, bh int) uint64 {
 	n := bw * bh
+	row, col, box := make([]uint32, n), make([]uint32, n), make([]uint32, n)
+	boxOf := func(i int) int { return i/n/bh*bh + i%n/bw }
 	for i, v := range g {
 		if v != 0 {
-			continue
+			row[i/n] |= 1 << v
+			col[i%n] |= 1 << v
+			box[boxOf(i)] |= 1 << v
 		}
-		r, c := i/n, i%n
+	}
+	var rec func(i int) uint64
+	rec = func(i int) uint64 {
+		for i < len(g) && g[i] != 0 {
+			i++
+		}
+		if i == len(g) {
+			return 1
+		}
+		r, c, b := i/n, i%n, boxOf(i)
 		var total uint64
-		for d := uint8(1); d <= uint8(n); d++ {
-			ok := true
-			for j := 0; j < n && ok; j++ {
-				if g[r*n+j] == d || g[j*n+c] == d {
-					ok = false
-				}
-				br, bc := r/bh*bh+j/bw, c/bw*bw+j%bw
-				if g[br*n+bc] == d {
-					ok = false
-				}
+		for d := 1; d <= n; d++ {
+			m := uint32(1) << d
+			if (row[r]|col[c]|box[b])&m != 0 {
+				continue
 			}
-			if ok {
-				g[i] = d
-				total += refCount(g, bw, bh)
-				g[i] = 0
-			}
+			row[r], col[c], box[b] = row[r]|m, col[c]|m, box[b]|m
+			g[i] = uint8(d)
+			total += rec(i + 1)
+			g[i] = 0
+			row[r], col[c], box[b] = row[r]&^m, col[c]&^m, box[b]&^m
 		}
 		return total
 	}
-	return 1
+	return rec(0)
 }
 
 func TestRefCount4x4(t *testing.T) {
@@ -45,7 +52,7 @@ func TestRefCount4x4(t *testing.T) {
 }
 
 // manySolutions is a solved grid with only its first band and first stack
-// kept: 2,995 solutions (the reference counter takes ~0.2 s).
+// kept: 2,995 solutions.
 const manySolutions = "468931527751624839392578461134......289......675......846......513......927......"
 
 // nearEmpty has its first row only: about 1.1e16 solutions.

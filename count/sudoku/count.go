@@ -110,9 +110,9 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 		if found.Load() >= limit {
 			return count.Result{}, nil
 		}
-		k := kernel{stop: &stop, limit: limit, shared: &found}
-		s := frontier[id]
-		k.search(&s)
+		k := &kernel{stop: &stop, limit: limit, shared: &found}
+		k.stack[0] = frontier[id]
+		k.search(0)
 		if err := ctx.Err(); err != nil && k.halt {
 			return count.Result{}, err
 		}

@@ -103,6 +103,7 @@ type kernel struct {
 	count   uint64
 	nodes   uint64
 	sol     [27]uint32 // f of the first solution
+	stack   [82]kstate // search states by depth
 }
 
 // init sets up s for the givens of g. It returns false if two givens
@@ -291,7 +292,13 @@ func (s *kstate) hiddenCol(k int, a, cols uint32, found *bool) bool {
 func (s *kstate) solved() bool { return s.rows[0]|s.rows[1]|s.rows[2] == 0 }
 
 // search counts the solutions below s, stopping at k.limit.
-func (k *kernel) search(s *kstate) {
+//
+// The state to search is k.stack[depth]; a branch copies it to
+// k.stack[depth+1]. Each level places a digit in an empty cell, so the
+// depth stays below 81. (A recursive function taking a *kstate to a local
+// copy would move every copy to the heap.)
+func (k *kernel) search(depth int) {
+	s := &k.stack[depth]
 	for {
 		k.nodes++
 		if k.stop != nil && k.nodes&1023 == 0 && k.stop.Load() {
@@ -323,10 +330,11 @@ func (k *kernel) search(s *kstate) {
 				continue
 			}
 			if last >= 0 {
-				c := *s
+				c := &k.stack[depth+1]
+				*c = *s
 				c.f[last*3+b] &^= rowOf[p] &^ bit
 				c.dirty |= 1 << (last*3 + b)
-				k.search(&c)
+				k.search(depth + 1)
 				if k.halt {
 					return
 				}

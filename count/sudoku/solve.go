@@ -5,7 +5,6 @@ package sudoku
 // own), and solving allocates nothing.
 type Solver struct {
 	k kernel
-	s kstate
 }
 
 // Solve counts the solutions of g up to limit (limit 0 means 2: enough to
@@ -19,10 +18,10 @@ func (sv *Solver) Solve(g *Grid, limit uint64) (n uint64, sol Grid) {
 	sv.k.limit = limit
 	sv.k.count = 0
 	sv.k.halt = false
-	if !sv.s.init(g) {
+	if !sv.k.stack[0].init(g) {
 		return 0, sol
 	}
-	sv.k.search(&sv.s)
+	sv.k.search(0)
 	if sv.k.count > 0 {
 		sol = solGrid(&sv.k.sol)
 	}

@@ -163,24 +163,27 @@ func (s *kstate) propagate() bool {
 		s.rows[b] &^= newly << sh3
 		cells := a & rowsTab[newly]
 		s.free[b] &^= cells
-		var dirty uint32
-		for d2 := 0; d2 < 9; d2++ {
-			x := d2*3 + b
-			if d2 != d && s.f[x]&cells != 0 {
-				s.f[x] &^= cells
-				dirty |= 1 << x
-			}
+		// Branch-free: a word is marked dirty iff it lost a bit;
+		// (v + 2^32-1) >> 32 is 1 iff the 27-bit v is not 0.
+		var dirty uint64
+		for x := b; x < 27; x += 3 {
+			v := s.f[x] & cells
+			s.f[x] &^= v
+			dirty |= (uint64(v) + 0xFFFFFFFF) >> 32 << x
 		}
+		s.f[k] = a // keep the digit's own cells
+		dirty &^= 1 << k
 		cols := (cells | cells>>9 | cells>>18) & 511
 		cm := cols * 0x40201
 		k0 := d * 3
-		for b2 := 0; b2 < 3; b2++ {
-			if b2 != b && s.f[k0+b2]&cm != 0 {
-				s.f[k0+b2] &^= cm
-				dirty |= 1 << (k0 + b2)
+		for x := k0; x < k0+3; x++ {
+			if x != k {
+				v := s.f[x] & cm
+				s.f[x] &^= v
+				dirty |= (uint64(v) + 0xFFFFFFFF) >> 32 << x
 			}
 		}
-		s.dirty |= dirty
+		s.dirty |= uint32(dirty)
 	}
 	return true
 }

@@ -82,7 +82,10 @@ func BenchmarkSolve(b *testing.B) {
 			gs := loadGrids(b, set)
 			b.Run("workers=1", func(b *testing.B) {
 				var sv Solver
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				b.ResetTimer()
+				cpu0 := threadCPU()
 				start := time.Now()
 				n := 0
 				for i := 0; i < b.N; i++ {
@@ -94,6 +97,9 @@ func BenchmarkSolve(b *testing.B) {
 					n += len(gs)
 				}
 				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
+				if cpu := threadCPU() - cpu0; cpu > 0 {
+					b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
+				}
 			})
 			w := runtime.GOMAXPROCS(0)
 			b.Run("workers=all", func(b *testing.B) {

@@ -44,6 +44,19 @@ func (g Grid) GridString() string {
 	return sb.String()
 }
 
+// MarshalText writes the grid as String does, so that it is a JSON string.
+func (g Grid) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText reads a grid with Parse.
+func (g *Grid) UnmarshalText(b []byte) error {
+	v, err := Parse(string(b))
+	if err != nil {
+		return err
+	}
+	*g = v
+	return nil
+}
+
 // Clues returns the number of filled cells.
 func (g Grid) Clues() int {
 	n := 0
@@ -67,6 +80,7 @@ type ParseError struct {
 	Msg string
 }
 
+// Error returns the message, with "line N: " in front when Line is set.
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)

@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -165,4 +166,20 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestGridJSON(t *testing.T) {
+	g, _ := Parse(top1)
+	gen := Generated{Puzzle: g, Solution: g, Level: Intermediate}
+	b, err := json.Marshal(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Generated
+	if err := json.Unmarshal(b, &back); err != nil || back != gen {
+		t.Fatalf("%s -> %+v, %v", b, back, err)
+	}
+	if !strings.Contains(string(b), `"puzzle":"`+top1+`"`) || !strings.Contains(string(b), `"level":"intermediate"`) {
+		t.Errorf("JSON %s", b)
+	}
 }

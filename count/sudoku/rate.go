@@ -37,6 +37,19 @@ func (l Level) String() string {
 	return fmt.Sprintf("Level(%d)", int(l))
 }
 
+// MarshalText writes the level's name.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a level's name with ParseLevel.
+func (l *Level) UnmarshalText(b []byte) error {
+	v, err := ParseLevel(string(b))
+	if err != nil {
+		return err
+	}
+	*l = v
+	return nil
+}
+
 // ParseLevel reads a level name: singles, hidden, intermediate or hard.
 func ParseLevel(s string) (Level, error) {
 	for l, n := range levelNames {
@@ -310,6 +323,7 @@ type ErrNotUnique struct {
 	Solutions uint64
 }
 
+// Error says whether there is no solution or more than one.
 func (e *ErrNotUnique) Error() string {
 	if e.Solutions == 0 {
 		return "puzzle has no solution"

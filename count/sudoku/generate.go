@@ -23,9 +23,12 @@ type GenerateOptions struct {
 
 // Generated is one generated puzzle.
 type Generated struct {
-	Puzzle   Grid  `json:"puzzle"`
-	Solution Grid  `json:"solution"`
-	Level    Level `json:"level"`
+	// Puzzle has exactly one solution.
+	Puzzle Grid `json:"puzzle"`
+	// Solution is the puzzle's solution.
+	Solution Grid `json:"solution"`
+	// Level is the puzzle's rating, the level asked for.
+	Level Level `json:"level"`
 	// Index is the puzzle's position in the run; with the seed it
 	// identifies the puzzle.
 	Index int `json:"index"`

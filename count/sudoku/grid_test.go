@@ -78,7 +78,8 @@ func TestReader(t *testing.T) {
 		"123\n" + // line 18
 		top1 + " unique\n" + // line 19: this tool's line output
 		`{"solutions":1}` + "\n" + // line 20
-		"..3.\n.....\n\n" // line 21: a truncated grid? no: a bad row
+		"..3.\n.....\n" + // lines 21-22: bad rows
+		"..3......\n" + top1 + "\n" // lines 23-24: an unfinished grid, then a puzzle
 	rd := NewReader(strings.NewReader(input))
 	type res struct {
 		line int
@@ -93,6 +94,8 @@ func TestReader(t *testing.T) {
 		{20, false, `line 20: JSON object without a "puzzle" field`},
 		{21, false, "line 21: 4 cells"},
 		{22, false, "line 22: 5 cells"},
+		{23, false, "line 23: grid of 1 rows, want 9"},
+		{24, true, ""},
 	}
 	var got []Item
 	for {

@@ -35,6 +35,7 @@ type Reader struct {
 	line  int
 	rows  []string // pending rows of a grid layout
 	start int      // line of the first pending row
+	back  *string  // a line read but not yet handled
 }
 
 // NewReader returns a Reader reading from r.
@@ -47,9 +48,17 @@ func NewReader(r io.Reader) *Reader {
 // Next returns the next puzzle or bad puzzle. ok is false at the end of
 // the input; then Err reports a read error, if any.
 func (r *Reader) Next() (it Item, ok bool) {
-	for r.sc.Scan() {
-		r.line++
-		l := strings.TrimSpace(r.sc.Text())
+	for {
+		var l string
+		if r.back != nil {
+			l, r.back = *r.back, nil
+		} else {
+			if !r.sc.Scan() {
+				break
+			}
+			r.line++
+			l = strings.TrimSpace(r.sc.Text())
+		}
 		if l == "" {
 			if len(r.rows) > 0 {
 				return r.flushGrid(), true
@@ -59,14 +68,20 @@ func (r *Reader) Next() (it Item, ok bool) {
 		if l[0] == '#' {
 			continue
 		}
-		if l[0] == '{' && len(r.rows) == 0 {
-			return r.jsonItem(l), true
-		}
 		field := l
 		if i := strings.IndexAny(field, ": \t"); i >= 0 {
 			field = field[:i]
 		}
-		if len(r.rows) == 0 && len(field) > 9 {
+		if len(r.rows) > 0 && (l[0] == '{' || len(field) > 9) {
+			// A one-line puzzle after an unfinished grid: report the
+			// grid, then read the line again.
+			r.back = &l
+			return r.flushGrid(), true
+		}
+		if l[0] == '{' {
+			return r.jsonItem(l), true
+		}
+		if len(field) > 9 {
 			g, err := Parse(field)
 			return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}, true
 		}

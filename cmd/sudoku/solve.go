@@ -50,24 +50,42 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	defer o.flush()
 	rd := sudoku.NewReader(in)
 	code := exitOK
+	// A reader goroutine parses the next batch while this one is solved
+	// on every core; results are written in input order.
 	const batchSize = 4096
-	items := make([]sudoku.Item, 0, batchSize)
+	batches := make(chan []sudoku.Item, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(batches)
+		for {
+			items := make([]sudoku.Item, 0, batchSize)
+			for len(items) < batchSize {
+				it, ok := rd.Next()
+				if !ok {
+					break
+				}
+				items = append(items, it)
+			}
+			if len(items) == 0 {
+				return
+			}
+			select {
+			case batches <- items:
+			case <-stop:
+				return
+			}
+		}
+	}()
 	grids := make([]sudoku.Grid, 0, batchSize)
-	more := true
-	for more {
+	for items := range batches {
 		if ctx.Err() != nil {
 			o.flush()
 			e.errorf("interrupted")
 			return exitInterrupted
 		}
-		items, grids = items[:0], grids[:0]
-		for len(items) < batchSize {
-			it, ok := rd.Next()
-			if !ok {
-				more = false
-				break
-			}
-			items = append(items, it)
+		grids = grids[:0]
+		for _, it := range items {
 			if it.Err == nil {
 				grids = append(grids, it.Grid)
 			}

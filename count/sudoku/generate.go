@@ -48,12 +48,12 @@ func Generate(opt GenerateOptions, index int) Generated {
 	if lv == 0 {
 		lv = Hard
 	}
-	rng := rand.New(rand.NewPCG(opt.Seed, uint64(index)*0x9E3779B97F4A7C15+1))
+	rng := &rnd{rand.NewPCG(opt.Seed, uint64(index)*0x9E3779B97F4A7C15+1)}
 	var sv Solver
 	for tries := 1; ; tries++ {
 		sol := randomGrid(rng)
 		p := sol
-		order := rng.Perm(81)
+		order := rng.perm81()
 		for _, c := range order {
 			c2 := c
 			if opt.Symmetric {
@@ -125,7 +125,7 @@ func GenerateN(ctx context.Context, opt GenerateOptions, first, n, workers int, 
 
 // randomGrid returns a random completed grid: backtracking over the cells
 // in order with the digits in random order.
-func randomGrid(rng *rand.Rand) Grid {
+func randomGrid(rng *rnd) Grid {
 	for {
 		var g Grid
 		var row, col, box [9]uint16
@@ -136,7 +136,7 @@ func randomGrid(rng *rand.Rand) Grid {
 	}
 }
 
-func fill(g *Grid, i int, row, col, box *[9]uint16, rng *rand.Rand, budget *int) bool {
+func fill(g *Grid, i int, row, col, box *[9]uint16, rng *rnd, budget *int) bool {
 	if i == 81 {
 		return true
 	}
@@ -149,7 +149,7 @@ func fill(g *Grid, i int, row, col, box *[9]uint16, rng *rand.Rand, budget *int)
 	free := 0x1FF &^ (row[r] | col[c] | box[b])
 	for free != 0 {
 		// Pick a random candidate.
-		k := rng.IntN(bits.OnesCount16(free))
+		k := rng.intN(bits.OnesCount16(free))
 		m := free
 		for ; k > 0; k-- {
 			m &= m - 1
@@ -169,4 +169,35 @@ func fill(g *Grid, i int, row, col, box *[9]uint16, rng *rand.Rand, budget *int)
 		g[i] = 0
 	}
 	return false
+}
+
+// rnd draws from a PCG source with its own bounded-integer and shuffle
+// algorithms (not math/rand's, which a Go release may change), so that a
+// seed gives the same puzzles on every Go version.
+type rnd struct{ src *rand.PCG }
+
+// intN returns a uniform integer in [0, n), n > 0 (Lemire's method).
+func (r *rnd) intN(n int) int {
+	bound := uint64(n)
+	hi, lo := bits.Mul64(r.src.Uint64(), bound)
+	if lo < bound {
+		thresh := -bound % bound
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.src.Uint64(), bound)
+		}
+	}
+	return int(hi)
+}
+
+// perm81 returns a uniform random permutation of 0..80 (Fisher-Yates).
+func (r *rnd) perm81() []int {
+	p := make([]int, 81)
+	for i := range p {
+		p[i] = i
+	}
+	for i := 80; i > 0; i-- {
+		j := r.intN(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
 }

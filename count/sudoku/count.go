@@ -17,7 +17,9 @@ type CountOptions struct {
 	Limit uint64
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
-	// Tasks is the number of prefix tasks to aim for; 0 means 64 per worker.
+	// Tasks is the number of prefix tasks to aim for. 0 means 64 per
+	// worker, after a short single-threaded try that finishes most puzzles
+	// without splitting; a positive value always splits.
 	Tasks int
 }
 
@@ -66,6 +68,25 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 	if !root.init(&g) {
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
+	}
+	// Most puzzles are done in well under a millisecond: try alone first,
+	// with a node budget, and split only if that runs out.
+	if opt.Tasks <= 0 {
+		k := &kernel{limit: limit, maxNodes: quickNodes}
+		k.stack[0] = root
+		k.search(0)
+		if !k.halt || k.count >= limit {
+			res.Count = count.U128(k.count)
+			res.Nodes = count.U128(k.nodes)
+			res.LimitReached = opt.Limit != 0 && k.count >= limit
+			if k.count > 0 {
+				sol := solGrid(&k.sol)
+				res.Solution = &sol
+			}
+			res.Tasks = 1
+			res.Seconds = time.Since(start).Seconds()
+			return res, nil
+		}
 	}
 	// Expand level by level until there are enough tasks.
 	var first *Grid
@@ -142,6 +163,10 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
+
+// quickNodes is the node budget of Count's first, single-threaded try
+// (about a millisecond).
+const quickNodes = 4096
 
 type settleState int
 

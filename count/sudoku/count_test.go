@@ -74,8 +74,9 @@ func TestCountAgainstReference(t *testing.T) {
 		}
 		gs := g
 		want := refCount(gs[:], 3, 3)
-		for _, w := range []int{1, 2} {
-			res, err := Count(context.Background(), g, CountOptions{Workers: w})
+		for _, opt := range []CountOptions{{Workers: 1}, {Workers: 2}, {Workers: 2, Tasks: 100}} {
+			w := opt.Workers
+			res, err := Count(context.Background(), g, opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -95,15 +95,16 @@ type kstate struct {
 // kernel is a reusable solver: it counts solutions up to a limit and keeps
 // the first one found.
 type kernel struct {
-	stop    *atomic.Bool   // if set and true, the search halts (checked every 1024 nodes)
-	halt    bool           // the search stopped: limit reached or stop set
-	shared  *atomic.Uint64 // if set, a total shared with parallel searches, also held to limit
-	flushed uint64         // part of count already added to shared
-	limit   uint64
-	count   uint64
-	nodes   uint64
-	sol     [27]uint32 // f of the first solution
-	stack   [82]kstate // search states by depth
+	stop     *atomic.Bool   // if set and true, the search halts (checked every 1024 nodes)
+	halt     bool           // the search stopped: limit reached or stop set
+	shared   *atomic.Uint64 // if set, a total shared with parallel searches, also held to limit
+	flushed  uint64         // part of count already added to shared
+	maxNodes uint64         // if not 0, halt after about this many nodes
+	limit    uint64
+	count    uint64
+	nodes    uint64
+	sol      [27]uint32 // f of the first solution
+	stack    [82]kstate // search states by depth
 }
 
 // init sets up s for the givens of g. It returns false if two givens
@@ -304,7 +305,7 @@ func (k *kernel) search(depth int) {
 	s := &k.stack[depth]
 	for {
 		k.nodes++
-		if k.stop != nil && k.nodes&1023 == 0 && k.stop.Load() {
+		if k.nodes&1023 == 0 && ((k.stop != nil && k.stop.Load()) || (k.maxNodes != 0 && k.nodes >= k.maxNodes)) {
 			k.halt = true
 		}
 		if k.halt || !s.propagate() {

@@ -186,3 +186,29 @@ func TestGridJSON(t *testing.T) {
 		t.Errorf("JSON %s", b)
 	}
 }
+
+func FuzzReader(f *testing.F) {
+	g, _ := Parse(top1)
+	f.Add(top1 + "\n" + g.GridString() + "\n{\"puzzle\":\"" + top1 + "\"}\n# c\n123\n")
+	f.Add("..3......\n" + top1 + ":1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		rd := NewReader(strings.NewReader(s))
+		last := 0
+		for n := 0; ; n++ {
+			it, ok := rd.Next()
+			if !ok {
+				break
+			}
+			if n > len(s) {
+				t.Fatal("more items than input bytes")
+			}
+			if it.Line < last {
+				t.Fatalf("line %d after line %d", it.Line, last)
+			}
+			last = it.Line
+			if it.Err == nil && it.Grid.Check() != nil {
+				t.Fatalf("accepted a clashing grid %s", it.Grid)
+			}
+		}
+	})
+}

@@ -183,3 +183,16 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("exit %d, want %d: %s", code, exitInterrupted, e.String())
 	}
 }
+
+func TestCountManySolutions(t *testing.T) {
+	// A solved grid with only its first band and first stack kept: 2,995
+	// solutions, the figure the reference counter in count/sudoku's tests
+	// finds by plain backtracking.
+	p := "468931527751624839392578461134......289......675......846......513......927......"
+	for _, w := range []string{"1", "2"} {
+		code, out, errOut := call(t, "", "count", "--workers", w, p)
+		if code != exitOK || out != p+" 2995\n" {
+			t.Errorf("workers %s: exit %d, %q %q", w, code, out, errOut)
+		}
+	}
+}

@@ -147,13 +147,13 @@ func (s *kstate) propagate() bool {
 	for s.dirty != 0 {
 		k := bits.TrailingZeros32(s.dirty)
 		s.dirty &= s.dirty - 1
-		a := s.f[k%27]
+		a := s.f[k]
 		sh := uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18&511])<<6
 		a &= complexTab[sh&511]
 		if a == 0 {
 			return false
 		}
-		s.f[k%27] = a
+		s.f[k] = a
 		single := uint32(singleTab[a&511]) | uint32(singleTab[a>>9&511])<<1 | uint32(singleTab[a>>18&511])<<2
 		d, b := k/3, k%3
 		sh3 := uint(d * 3)

@@ -198,7 +198,7 @@ func (s *kstate) settle() settleState {
 // branch appends to out one child of a settled, open s for each candidate
 // of a cell with the fewest candidates.
 func (s *kstate) branch(out []kstate) []kstate {
-	b, p, ok := s.pickCell()
+	b, p, _, ok := s.pickCell()
 	if !ok {
 		return out
 	}

@@ -322,10 +322,27 @@ func (k *kernel) search(depth int) {
 		if found {
 			continue
 		}
-		// Guess on a cell with the fewest candidates.
-		b, p, ok := s.pickCell()
+		// Guess on a cell with the fewest candidates; without a
+		// two-candidate cell, on a digit with two places left in a row.
+		b, p, two, ok := s.pickCell()
 		if !ok {
 			return
+		}
+		if !two {
+			if k2, x, found := s.pickRowPair(); found {
+				bx := uint32(1) << x
+				c := &k.stack[depth+1]
+				*c = *s
+				c.f[k2] &^= rowOf[x] &^ bx
+				c.dirty |= 1 << k2
+				k.search(depth + 1)
+				if k.halt {
+					return
+				}
+				s.f[k2] &^= bx
+				s.dirty |= 1 << k2
+				continue
+			}
 		}
 		bit := uint32(1) << p
 		last := -1
@@ -357,7 +374,7 @@ func (k *kernel) search(depth int) {
 
 // pickCell returns an unsolved cell with the fewest candidates: the first
 // with two, else with three, else the first unsolved cell.
-func (s *kstate) pickCell() (b int, p uint, ok bool) {
+func (s *kstate) pickCell() (b int, p uint, two, ok bool) {
 	var best3b = -1
 	var best3 uint32
 	for b := 0; b < 3; b++ {
@@ -374,7 +391,7 @@ func (s *kstate) pickCell() (b int, p uint, ok bool) {
 			r1 |= x
 		}
 		if two := u & r2 &^ r3; two != 0 {
-			return b, uint(bits.TrailingZeros32(two)), true
+			return b, uint(bits.TrailingZeros32(two)), true, true
 		}
 		if best3b < 0 {
 			if three := u & r3 &^ r4; three != 0 {
@@ -383,11 +400,35 @@ func (s *kstate) pickCell() (b int, p uint, ok bool) {
 		}
 	}
 	if best3b >= 0 {
-		return best3b, uint(bits.TrailingZeros32(best3)), true
+		return best3b, uint(bits.TrailingZeros32(best3)), false, true
 	}
 	for b := 0; b < 3; b++ {
 		if u := s.free[b]; u != 0 {
-			return b, uint(bits.TrailingZeros32(u)), true
+			return b, uint(bits.TrailingZeros32(u)), false, true
+		}
+	}
+	return 0, 0, false, false
+}
+
+// pickRowPair finds an unsolved row where a digit has exactly two places
+// and returns its word and the first place.
+func (s *kstate) pickRowPair() (k int, p uint, ok bool) {
+	for d := 0; d < 9; d++ {
+		for b := 0; b < 3; b++ {
+			open := s.rows[b] >> uint(d*3) & 7
+			if open == 0 {
+				continue
+			}
+			a := s.f[d*3+b]
+			for r := uint(0); r < 3; r++ {
+				if open>>r&1 == 0 {
+					continue
+				}
+				m := a >> (9 * r) & 511
+				if bits.OnesCount32(m) == 2 {
+					return d*3 + b, 9*r + uint(bits.TrailingZeros32(m)), true
+				}
+			}
 		}
 	}
 	return 0, 0, false

@@ -21,8 +21,10 @@ import (
 // from the other eight digits and its column from the digit's other two
 // bands. Naked singles and hidden singles in columns are found
 // bit-parallel across digits and bands. When nothing more follows, the
-// search guesses on a cell with the fewest candidates, copying the small
-// state for one branch and reusing it for the other: no allocations.
+// search guesses on a cell with two candidates, else on a digit with two
+// places in a row, else on a cell with the fewest candidates, copying the
+// small state for one branch (onto a per-kernel stack) and reusing it for
+// the other: no allocations.
 
 const bandMask = 1<<27 - 1
 

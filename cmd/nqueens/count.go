@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "count", summary: "count the solutions for an n×n board", run: runCount})
+	register(&command{Name: "count", Summary: "count the solutions for an n×n board", Run: runCount})
 }
 
 // countReport is the --json output of count. Totals are JSON numbers with
@@ -50,33 +50,33 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&lo.shard, "shard", "", "count only shard `I/K` (I from 0 to K-1), or 'env' to read it from SLURM_ARRAY_TASK_ID/COUNT/MIN or JOB_COMPLETION_INDEX")
 	fs.IntVar(&lo.shards, "shards", 0, "number of shards K, with --shard env when the environment does not say (Kubernetes)")
 	fs.StringVar(&lo.out, "out", "", "with --shard: write the shard's result to `FILE`, for 'nqueens merge'")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 1 {
-		e.errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
+		e.Errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
 		return exitUsage
 	}
 	n, err := parseN(pos[0], 1, queens.MaxN)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if opt.Workers < 1 {
-		e.errorf("--workers %d: need at least 1", opt.Workers)
+		e.Errorf("--workers %d: need at least 1", opt.Workers)
 		return exitUsage
 	}
 	if opt.Method, err = queens.ParseMethod(method); err != nil {
-		e.errorf("--method: %v", err)
+		e.Errorf("--method: %v", err)
 		return exitUsage
 	}
 	if err := lo.check(os.Getenv); err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if verbose {
-		describeCPU(e.stderr)
+		describeCPU(e.Stderr)
 	}
 	lo.args = args
 	return countLong(ctx, e, n, opt, lo, jsonOut)
@@ -102,7 +102,7 @@ func report(res queens.Result) countReport {
 }
 
 func printHuman(e *env, r countReport) {
-	w := e.stdout
+	w := e.Stdout
 	check := ""
 	switch {
 	case r.Matches == nil:

@@ -12,20 +12,20 @@ import (
 )
 
 func init() {
-	register(&command{name: "cpu", summary: "show the CPU, its features and the kernels", run: runCPU})
+	register(&command{Name: "cpu", Summary: "show the CPU, its features and the kernels", Run: runCPU})
 }
 
 func runCPU(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "cpu", "")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 0 {
-		e.errorf("cpu takes no arguments")
+		e.Errorf("cpu takes no arguments")
 		return exitUsage
 	}
-	describeCPU(e.stdout)
+	describeCPU(e.Stdout)
 	return exitOK
 }
 

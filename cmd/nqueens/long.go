@@ -169,10 +169,10 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // recording to a checkpoint journal, with progress reports.
 func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
 	start := time.Now()
-	terminal := isTerminal(e0.stderr)
-	e := &env{stdout: e0.stdout, stderr: &syncWriter{w: e0.stderr}}
+	terminal := isTerminal(e0.Stderr)
+	e := &env{Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
 	if _, err := kernel.Lookup(opt.Kernel); err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	planWorkers := opt.Workers
@@ -182,7 +182,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	}
 	p, err := queens.NewPlan(n, opt.Method, opt.Depth, planWorkers)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		if errors.Is(err, queens.ErrInvalid) {
 			return exitUsage
 		}
@@ -221,14 +221,14 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	if lo.checkpoint != "" {
 		j, err = journal.Open(lo.checkpoint, journal.Header{Hash: p.Hash(), Tasks: len(p.Tasks), Meta: meta}, journal.Options{})
 		if err != nil {
-			e.errorf("--checkpoint: %v", err)
+			e.Errorf("--checkpoint: %v", err)
 			return exitFail
 		}
 		defer j.Close()
 		if b := j.Repaired(); b > 0 {
 			w := fmt.Sprintf("%s: dropped a torn last record (%d bytes, from a crash); that task is counted again", lo.checkpoint, b)
 			warnings = append(warnings, w)
-			e.errorf("warning: %s", w)
+			e.Errorf("warning: %s", w)
 		}
 		mine := make([]bool, len(p.Tasks))
 		for _, id := range ids {
@@ -237,7 +237,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		done := make([]bool, len(p.Tasks))
 		for _, r := range j.Records() {
 			if !mine[r.ID] {
-				e.errorf("--checkpoint: %s records task %d, which is not in this run: refusing to mix it in", lo.checkpoint, r.ID)
+				e.Errorf("--checkpoint: %s records task %d, which is not in this run: refusing to mix it in", lo.checkpoint, r.ID)
 				return exitFail
 			}
 			done[r.ID] = true
@@ -253,13 +253,13 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 					todo = append(todo, id)
 				}
 			}
-			fmt.Fprintf(e.stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", lo.checkpoint, resumed.Tasks, len(ids))
+			fmt.Fprintf(e.Stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", lo.checkpoint, resumed.Tasks, len(ids))
 		}
 	}
 
 	var prog *progress
 	if lo.progress != "off" {
-		prog = newProgress(lo.progress, e.stderr, terminal, lo.every, est, ids)
+		prog = newProgress(lo.progress, e.Stderr, terminal, lo.every, est, ids)
 		if j != nil {
 			for _, r := range j.Records() {
 				prog.resumed(r.ID)
@@ -284,9 +284,9 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	stopNotice := context.AfterFunc(ctx, func() {
 		defer close(noticeDone)
 		if j != nil {
-			e.errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once (the checkpoint stays valid)")
+			e.Errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once (the checkpoint stays valid)")
 		} else {
-			e.errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once")
+			e.Errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once")
 		}
 	})
 	prog.begin()
@@ -303,14 +303,14 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			if j != nil {
-				e.errorf("interrupted: %d of %d tasks are recorded in %s; resume with:\n  %s",
+				e.Errorf("interrupted: %d of %d tasks are recorded in %s; resume with:\n  %s",
 					resumed.Tasks+int(newDone.Load()), len(ids), lo.checkpoint, resumeCommand(lo.args))
 			} else {
-				e.errorf("interrupted: no total printed, since finished tasks alone would give a wrong one (count with --checkpoint FILE to be able to resume)")
+				e.Errorf("interrupted: no total printed, since finished tasks alone would give a wrong one (count with --checkpoint FILE to be able to resume)")
 			}
 			return exitInterrupted
 		}
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		if errors.Is(err, queens.ErrInvalid) {
 			return exitUsage
 		}
@@ -338,13 +338,13 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		}
 		for _, id := range ids {
 			if !finished[id] {
-				e.errorf("internal error: task %d of shard %s has no result", id, shardName)
+				e.Errorf("internal error: task %d of shard %s has no result", id, shardName)
 				return exitFail
 			}
 			f.Results = append(f.Results, shard.TaskResult{ID: id, Count: results[id].Count, Nodes: results[id].Nodes})
 		}
 		if err := shard.Write(lo.out, f); err != nil {
-			e.errorf("--out: %v", err)
+			e.Errorf("--out: %v", err)
 			return exitFail
 		}
 	}
@@ -355,23 +355,23 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		rep.NodesPerSec = nodes / qres.Seconds
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {
-			e.errorf("writing result: %v", err)
+		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil {
+			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
 	} else if lo.k > 0 {
-		fmt.Fprintf(e.stdout, "shard %s (numbered from 0) of n = %d: %d of %d tasks, partial total %s; written to %s\n",
+		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d tasks, partial total %s; written to %s\n",
 			shardName, n, len(ids), len(p.Tasks), qres.Total, lo.out)
-		fmt.Fprintf(e.stdout, "time %.3f s, %d workers, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
+		fmt.Fprintf(e.Stdout, "time %.3f s, %d workers, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
 			qres.Seconds, qres.Workers, qres.Kernel, humanRate(rep.NodesPerSec), lo.k)
 	} else {
 		printHuman(e, rep)
 		if rep.ResumedTasks > 0 {
-			fmt.Fprintf(e.stdout, "%d of the %d tasks were resumed from %s\n", rep.ResumedTasks, rep.Tasks, lo.checkpoint)
+			fmt.Fprintf(e.Stdout, "%d of the %d tasks were resumed from %s\n", rep.ResumedTasks, rep.Tasks, lo.checkpoint)
 		}
 	}
 	if rep.Matches != nil && !*rep.Matches {
-		e.errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
 		return exitFail
 	}
 	return exitOK

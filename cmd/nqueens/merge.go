@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "merge", summary: "add up the result files of 'count --shard' into the total", run: runMerge})
+	register(&command{Name: "merge", Summary: "add up the result files of 'count --shard' into the total", Run: runMerge})
 }
 
 // mergeReport is the --json output of merge.
@@ -40,36 +40,36 @@ func runMerge(_ context.Context, e *env, args []string) int {
 	var jsonOut, unique bool
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&unique, "unique", false, "also give the count up to rotation and reflection (A002562)")
-	files, err := parseFlags(fs, args)
+	files, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(files) == 0 {
-		e.errorf("merge takes the shard result files (usage: nqueens merge FILES...)")
+		e.Errorf("merge takes the shard result files (usage: nqueens merge FILES...)")
 		return exitUsage
 	}
 	var fs2 []*shard.File
 	for _, name := range files {
 		f, err := shard.Read(name)
 		if err != nil {
-			e.errorf("%v", err)
+			e.Errorf("%v", err)
 			return exitFail
 		}
 		fs2 = append(fs2, f)
 	}
 	m, err := shard.Merge(files, fs2)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitFail
 	}
 	n, err1 := strconv.Atoi(m.Run["n"])
 	depth, err2 := strconv.Atoi(m.Run["depth"])
 	if err := errors.Join(err1, err2); err != nil || n < 1 || n > queens.MaxN {
-		e.errorf("%s: the run's board size %q or depth %q is not valid: not an n-queens shard", files[0], m.Run["n"], m.Run["depth"])
+		e.Errorf("%s: the run's board size %q or depth %q is not valid: not an n-queens shard", files[0], m.Run["n"], m.Run["depth"])
 		return exitFail
 	}
 	for _, w := range m.Warnings {
-		e.errorf("warning: %s", w)
+		e.Errorf("warning: %s", w)
 	}
 	rep := mergeReport{
 		N: n, Method: m.Run["method"], Depth: depth, Hash: m.Hash, Version: m.Run["version"],
@@ -90,8 +90,8 @@ func runMerge(_ context.Context, e *env, args []string) int {
 		rep.Matches = &ok
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {
-			e.errorf("writing result: %v", err)
+		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil {
+			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
 	} else {
@@ -102,14 +102,14 @@ func runMerge(_ context.Context, e *env, args []string) int {
 				check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *rep.Known)
 			}
 		}
-		fmt.Fprintf(e.stdout, "n = %d: %s solutions%s\n", n, rep.Total, check)
+		fmt.Fprintf(e.Stdout, "n = %d: %s solutions%s\n", n, rep.Total, check)
 		if rep.Unique != nil {
-			fmt.Fprintf(e.stdout, "unique up to symmetry: %s\n", rep.Unique)
+			fmt.Fprintf(e.Stdout, "unique up to symmetry: %s\n", rep.Unique)
 		}
-		fmt.Fprintf(e.stdout, "merged %d shards, %d tasks (%s, depth %d), %.3f s of shard time\n", m.Shards, m.Tasks, rep.Method, depth, m.Seconds)
+		fmt.Fprintf(e.Stdout, "merged %d shards, %d tasks (%s, depth %d), %.3f s of shard time\n", m.Shards, m.Tasks, rep.Method, depth, m.Seconds)
 	}
 	if rep.Matches != nil && !*rep.Matches {
-		e.errorf("the merged count disagrees with the OEIS: this is a bug, please report it")
+		e.Errorf("the merged count disagrees with the OEIS: this is a bug, please report it")
 		return exitFail
 	}
 	return exitOK

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "count", summary: "count the solutions of puzzles exactly, on every core", run: runCount})
+	register(&command{Name: "count", Summary: "count the solutions of puzzles exactly, on every core", Run: runCount})
 }
 
 type countJSON struct {
@@ -28,7 +28,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	var c common
 	c.add(fs)
 	limit := fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
@@ -37,7 +37,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	}
 	in, name, closeIn, err := input(e, pos)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	defer closeIn()
@@ -61,10 +61,10 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			o.flush()
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				e.errorf("interrupted")
+				e.Errorf("interrupted")
 				return exitInterrupted
 			}
-			e.errorf("%s:%d: %v", name, it.Line, err)
+			e.Errorf("%s:%d: %v", name, it.Line, err)
 			code = exitFail
 			continue
 		}
@@ -81,7 +81,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	}
 	if err := rd.Err(); err != nil {
 		o.flush()
-		e.errorf("%s: %v", name, err)
+		e.Errorf("%s: %v", name, err)
 		return exitFail
 	}
 	return code

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "generate", summary: "generate unique puzzles of a difficulty, reproducibly from a seed", run: runGenerate})
+	register(&command{Name: "generate", Summary: "generate unique puzzles of a difficulty, reproducibly from a seed", Run: runGenerate})
 }
 
 type generateJSON struct {
@@ -33,7 +33,7 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	seed := fs.Uint64("seed", 0, "random seed; the same seed and flags give the same puzzles (0: pick one and report it)")
 	first := fs.Int("first", 0, "index of the first puzzle (to continue a run)")
 	sym := fs.Bool("symmetric", false, "make clue patterns symmetric under a half turn")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
@@ -41,21 +41,21 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	if len(pos) > 0 {
-		e.errorf("generate takes no arguments, got %q", pos[0])
+		e.Errorf("generate takes no arguments, got %q", pos[0])
 		return exitUsage
 	}
 	lv, err := sudoku.ParseLevel(*level)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if *n < 0 || *first < 0 {
-		e.errorf("--count and --first must be 0 or more")
+		e.Errorf("--count and --first must be 0 or more")
 		return exitUsage
 	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
-		e.errorf("note: --seed %d reproduces this run", *seed)
+		e.Errorf("note: --seed %d reproduces this run", *seed)
 	}
 	o := newOut(e, c.format)
 	defer o.flush()
@@ -69,10 +69,10 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		o.flush()
 		if errors.Is(err, context.Canceled) {
-			e.errorf("interrupted")
+			e.Errorf("interrupted")
 			return exitInterrupted
 		}
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitFail
 	}
 	return exitOK

@@ -28,11 +28,11 @@ func (c *common) check(e *env) bool {
 	switch c.format {
 	case "line", "grid", "json":
 	default:
-		e.errorf("unknown --format %q: choose line, grid or json", c.format)
+		e.Errorf("unknown --format %q: choose line, grid or json", c.format)
 		return false
 	}
 	if c.workers < 0 {
-		e.errorf("--workers %d: want 0 (every core) or more", c.workers)
+		e.Errorf("--workers %d: want 0 (every core) or more", c.workers)
 		return false
 	}
 	return true
@@ -46,7 +46,7 @@ func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err
 		return nil, "", nil, fmt.Errorf("one input at a time, got %d: %s", len(args), strings.Join(args, " "))
 	}
 	if len(args) == 0 || args[0] == "-" {
-		return e.stdin, "stdin", func() {}, nil
+		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
 	if _, statErr := os.Stat(a); statErr != nil && len(a) >= 17 && strings.Trim(a, ".0123456789") == "" {
@@ -66,7 +66,7 @@ type out struct {
 }
 
 func newOut(e *env, format string) *out {
-	return &out{w: bufio.NewWriterSize(e.stdout, 64*1024), format: format}
+	return &out{w: bufio.NewWriterSize(e.Stdout, 64*1024), format: format}
 }
 
 // record writes one result: grid is the grid to show in line and grid
@@ -93,7 +93,7 @@ func (o *out) flush() error { return o.w.Flush() }
 // note reports the clue count of puzzles that cannot be unique.
 func noteClues(e *env, name string, line int, g sudoku.Grid) {
 	if n := g.Clues(); n <= 16 {
-		e.errorf("%s:%d: note: %d clues; a puzzle needs at least 17 to have a unique solution", name, line, n)
+		e.Errorf("%s:%d: note: %d clues; a puzzle needs at least 17 to have a unique solution", name, line, n)
 	}
 }
 
@@ -111,7 +111,7 @@ func badItem(e *env, name string, it sudoku.Item) {
 	if pe, ok := it.Err.(*sudoku.ParseError); ok {
 		msg = pe.Msg
 	}
-	e.errorf("%s:%d: %s (skipped)", name, it.Line, msg)
+	e.Errorf("%s:%d: %s (skipped)", name, it.Line, msg)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -17,7 +17,7 @@ const top1Sol = "468931527751624839392578461134756298289413675675289314846192753
 func call(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &o, stderr: &e}, args)
+	code = run(context.Background(), &env{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e}, args)
 	return code, o.String(), e.String()
 }
 
@@ -178,7 +178,7 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	code := run(ctx, &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e}, []string{"count", strings.Repeat(".", 81)})
+	code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"count", strings.Repeat(".", 81)})
 	if code != exitInterrupted {
 		t.Errorf("exit %d, want %d: %s", code, exitInterrupted, e.String())
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "rate", summary: "rate puzzles by the solving techniques they need", run: runRate})
+	register(&command{Name: "rate", Summary: "rate puzzles by the solving techniques they need", Run: runRate})
 }
 
 type rateJSON struct {
@@ -23,7 +23,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "rate", "[FILE|-|PUZZLE]")
 	var c common
 	c.add(fs)
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
@@ -32,7 +32,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 	}
 	in, name, closeIn, err := input(e, pos)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	defer closeIn()
@@ -43,7 +43,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 	for {
 		if ctx.Err() != nil {
 			o.flush()
-			e.errorf("interrupted")
+			e.Errorf("interrupted")
 			return exitInterrupted
 		}
 		it, ok := rd.Next()
@@ -59,7 +59,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 		lv, err := sudoku.Rate(it.Grid)
 		if err != nil {
 			o.flush()
-			e.errorf("%s:%d: cannot rate: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
+			e.Errorf("%s:%d: cannot rate: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
 			code = exitFail
 			continue
 		}
@@ -69,7 +69,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 	}
 	if err := rd.Err(); err != nil {
 		o.flush()
-		e.errorf("%s: %v", name, err)
+		e.Errorf("%s: %v", name, err)
 		return exitFail
 	}
 	return code

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "solve", summary: "solve every puzzle of a file and say if it is unique", run: runSolve})
+	register(&command{Name: "solve", Summary: "solve every puzzle of a file and say if it is unique", Run: runSolve})
 }
 
 type solveJSON struct {
@@ -33,7 +33,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "solve", "[FILE|-|PUZZLE]")
 	var c common
 	c.add(fs)
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
@@ -42,7 +42,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	}
 	in, name, closeIn, err := input(e, pos)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	defer closeIn()
@@ -81,7 +81,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	for items := range batches {
 		if ctx.Err() != nil {
 			o.flush()
-			e.errorf("interrupted")
+			e.Errorf("interrupted")
 			return exitInterrupted
 		}
 		grids = grids[:0]
@@ -116,7 +116,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	}
 	if err := rd.Err(); err != nil {
 		o.flush()
-		e.errorf("%s: %v", name, err)
+		e.Errorf("%s: %v", name, err)
 		return exitFail
 	}
 	return code

@@ -4,7 +4,13 @@ go 1.26.0
 
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/sync v0.25.0
+	golang.org/x/term v0.44.0
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/sys v0.46.0 // indirect
+)

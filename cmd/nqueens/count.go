@@ -2,17 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"time"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 )
 
 func init() {
-	register(&command{name: "count", summary: "count the solutions for an n×n board", run: runCount})
+	register(&command{Name: "count", Summary: "count the solutions for an n×n board", Run: runCount})
 }
 
 // countReport is the --json output of count. Totals are JSON numbers with
@@ -35,6 +35,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		method  string
 		jsonOut bool
 		verbose bool
+		lo      longOptions
 	)
 	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
 	fs.IntVar(&opt.Depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
@@ -43,57 +44,42 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&opt.Unique, "unique", false, "also count solutions up to rotation and reflection (A002562)")
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&verbose, "v", false, "describe the CPU and the kernel chosen on stderr")
-	pos, err := parseFlags(fs, args)
+	fs.StringVar(&lo.checkpoint, "checkpoint", "", "record finished tasks in `FILE`; rerunning the same command resumes from it")
+	fs.StringVar(&lo.progress, "progress", "auto", "progress on stderr: auto (a live line on a terminal, else a line every --progress-every on long runs), on or off")
+	fs.DurationVar(&lo.every, "progress-every", 10*time.Second, "interval of the progress lines when stderr is not a terminal")
+	fs.StringVar(&lo.shard, "shard", "", "count only shard `I/K` (I from 0 to K-1), or 'env' to read it from SLURM_ARRAY_TASK_ID/COUNT/MIN or JOB_COMPLETION_INDEX")
+	fs.IntVar(&lo.shards, "shards", 0, "number of shards K, with --shard env when the environment does not say (Kubernetes)")
+	fs.StringVar(&lo.out, "out", "", "with --shard: write the shard's result to `FILE`, for 'nqueens merge'")
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 1 {
-		e.errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
+		e.Errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
 		return exitUsage
 	}
 	n, err := parseN(pos[0], 1, queens.MaxN)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if opt.Workers < 1 {
-		e.errorf("--workers %d: need at least 1", opt.Workers)
+		e.Errorf("--workers %d: need at least 1", opt.Workers)
 		return exitUsage
 	}
 	if opt.Method, err = queens.ParseMethod(method); err != nil {
-		e.errorf("--method: %v", err)
+		e.Errorf("--method: %v", err)
+		return exitUsage
+	}
+	if err := lo.check(os.Getenv); err != nil {
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if verbose {
-		describeCPU(e.stderr)
+		describeCPU(e.Stderr)
 	}
-	res, err := queens.Count(ctx, n, opt)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			e.errorf("interrupted: no total printed, since finished tasks alone would give a wrong one")
-			return exitInterrupted
-		}
-		e.errorf("%v", err)
-		if errors.Is(err, queens.ErrInvalid) {
-			return exitUsage
-		}
-		return exitFail
-	}
-	rep := report(res)
-	if jsonOut {
-		enc := json.NewEncoder(e.stdout)
-		if err := enc.Encode(rep); err != nil {
-			e.errorf("writing result: %v", err)
-			return exitFail
-		}
-	} else {
-		printHuman(e, rep)
-	}
-	if rep.Matches != nil && !*rep.Matches {
-		e.errorf("the count disagrees with the OEIS: this is a bug, please report it")
-		return exitFail
-	}
-	return exitOK
+	lo.args = args
+	return countLong(ctx, e, n, opt, lo, jsonOut)
 }
 
 // report adds the known values and derived figures to a result.
@@ -116,7 +102,7 @@ func report(res queens.Result) countReport {
 }
 
 func printHuman(e *env, r countReport) {
-	w := e.stdout
+	w := e.Stdout
 	check := ""
 	switch {
 	case r.Matches == nil:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
 
@@ -12,29 +13,30 @@ import (
 )
 
 func init() {
-	register(&command{name: "cpu", summary: "show the CPU, its features and the kernels", run: runCPU})
+	register(&command{Name: "cpu", Summary: "show the CPU, its features and the kernels", Run: runCPU})
 }
 
 func runCPU(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "cpu", "")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 0 {
-		e.errorf("cpu takes no arguments")
+		e.Errorf("cpu takes no arguments")
 		return exitUsage
 	}
-	describeCPU(e.stdout)
+	describeCPU(e.Stdout)
 	return exitOK
 }
 
 func describeCPU(w io.Writer) {
 	c := cpuid.CPU
 	fmt.Fprintf(w, "cpu: %s (%d logical cores, %d physical; GOMAXPROCS %d)\n", c.BrandName, c.LogicalCores, c.PhysicalCores, runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s\n", kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3))
-	fmt.Fprintf(w, "features used by kernels:")
-	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT, cpuid.AVX2} {
+	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s (a kernel's working set is %d bytes a worker, well inside L1d)\n",
+		kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3), unsafe.Sizeof(kernel.Frame{})+2048)
+	fmt.Fprintf(w, "features the kernels use:")
+	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2} {
 		mark := "-"
 		if c.Supports(f) {
 			mark = "+"

@@ -11,7 +11,7 @@ import (
 // runCLI runs the command in-process and returns its exit code and output.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = run(context.Background(), &env{stdout: &out, stderr: &errb}, args)
+	code = run(context.Background(), &env{Stdout: &out, Stderr: &errb}, args)
 	return code, out.String(), errb.String()
 }
 
@@ -92,7 +92,7 @@ func TestCancelledCountExits130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := run(ctx, &env{stdout: &out, stderr: &errb}, []string{"count", "14"})
+	code := run(ctx, &env{Stdout: &out, Stderr: &errb}, []string{"count", "14"})
 	if code != exitInterrupted || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}

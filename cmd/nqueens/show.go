@@ -67,7 +67,7 @@ func outputExit(e *env, err error) int {
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK
 	}
-	e.errorf("writing output: %v", err)
+	e.Errorf("writing output: %v", err)
 	return exitFail
 }
 

@@ -14,9 +14,9 @@ const maxList = queens.MaxN
 
 func init() {
 	register(&command{
-		name:    "solutions",
-		summary: "list the solutions (all, --limit K, or --unique), in cols, coords, board or json",
-		run:     runSolutions,
+		Name:    "solutions",
+		Summary: "list the solutions (all, --limit K, or --unique), in cols, coords, board or json",
+		Run:     runSolutions,
 	})
 }
 
@@ -26,37 +26,37 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 	o.add(fs, string(solutions.Cols))
 	limit := fs.Int("limit", 0, "list at most `K` solutions (0: all)")
 	unique := fs.Bool("unique", false, "list one solution per symmetry class: the lexicographically smallest of its 8 images")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 1 {
-		e.errorf("solutions takes one board size, e.g. 'nqueens solutions 8' (got %d arguments)", len(pos))
+		e.Errorf("solutions takes one board size, e.g. 'nqueens solutions 8' (got %d arguments)", len(pos))
 		return exitUsage
 	}
 	n, err := parseN(pos[0], 1, maxList)
 	if err != nil {
 		if big, aerr := strconv.Atoi(strings.TrimSpace(pos[0])); aerr == nil && big > maxList {
-			e.errorf("solutions lists boards up to n = %d (the counter's range; there are far too many beyond); use 'nqueens solve %d' for one solution", maxList, big)
+			e.Errorf("solutions lists boards up to n = %d (the counter's range; there are far too many beyond); use 'nqueens solve %d' for one solution", maxList, big)
 		} else {
-			e.errorf("%v", err)
+			e.Errorf("%v", err)
 		}
 		return exitUsage
 	}
 	format, err := o.check(n)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	switch {
 	case *limit < 0:
-		e.errorf("--limit must be 0 (all) or more, not %d", *limit)
+		e.Errorf("--limit must be 0 (all) or more, not %d", *limit)
 		return exitUsage
 	case o.trace && *limit == 0:
-		e.errorf("--trace needs --limit K: the trace of a whole enumeration is far too long")
+		e.Errorf("--trace needs --limit K: the trace of a whole enumeration is far too long")
 		return exitUsage
 	case o.trace && *unique:
-		e.errorf("--trace shows the plain search; it cannot be combined with --unique")
+		e.Errorf("--trace shows the plain search; it cannot be combined with --unique")
 		return exitUsage
 	}
 	if *limit == 0 && n >= 18 {
@@ -64,7 +64,7 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 	}
 	defer catchSIGPIPE()()
 
-	p := solutions.NewPrinter(e.stdout, format, o.ascii)
+	p := solutions.NewPrinter(e.Stdout, format, o.ascii)
 	svgDone := false
 	emit := func(cols []int) error {
 		if o.svg != "" && !svgDone {
@@ -87,18 +87,18 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 	}
 	if se, ok := err.(svgError); ok {
 		p.Flush()
-		e.errorf("writing %s: %v", o.svg, se.err)
+		e.Errorf("writing %s: %v", o.svg, se.err)
 		return exitFail
 	}
 	if err != nil {
 		return outputExit(e, err)
 	}
 	if stopped {
-		e.errorf("interrupted after %d solutions", p.Count())
+		e.Errorf("interrupted after %d solutions", p.Count())
 		return exitInterrupted
 	}
 	if o.svg != "" && !svgDone {
-		e.errorf("n = %d has no solution: nothing drawn in %s", n, o.svg)
+		e.Errorf("n = %d has no solution: nothing drawn in %s", n, o.svg)
 		return exitFail
 	}
 	return exitOK
@@ -136,7 +136,7 @@ func listSolutions(ctx context.Context, n, limit int, unique bool, emit func([]i
 // traceSolutions runs the traced search up to limit solutions: the trace
 // on stderr, the solutions through emit.
 func traceSolutions(ctx context.Context, e *env, n, limit, traceLimit int, p *solutions.Printer, emit func([]int) error) (stopped bool, err error) {
-	t := newTracer(e.stderr, traceLimit)
+	t := newTracer(e.Stderr, traceLimit)
 	defer t.close()
 	terr := solutions.Trace(n, limit, func(ev solutions.Event) bool {
 		if ctx.Err() != nil {
@@ -168,9 +168,9 @@ func warnHuge(e *env, n int, unique bool) {
 		what = "unique solutions"
 	}
 	if ok {
-		e.errorf("note: n = %d has %s %s; listing them all takes a long time (use --limit K)", n, groupDigits(total), what)
+		e.Errorf("note: n = %d has %s %s; listing them all takes a long time (use --limit K)", n, groupDigits(total), what)
 	} else {
-		e.errorf("note: the number of solutions for n = %d is not known (more than 10^17); listing them all would never end (use --limit K)", n)
+		e.Errorf("note: the number of solutions for n = %d is not known (more than 10^17); listing them all would never end (use --limit K)", n)
 	}
 }
 

@@ -22,7 +22,7 @@ import (
 func runShow(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), &env{stdout: &out, stderr: &errb}, args)
+	code := run(context.Background(), &env{Stdout: &out, Stderr: &errb}, args)
 	return code, out.String(), errb.String()
 }
 
@@ -203,7 +203,7 @@ func TestHugeListingWarns(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	code = run(ctx, &env{stdout: &o, stderr: &e}, []string{"solutions", "28"})
+	code = run(ctx, &env{Stdout: &o, Stderr: &e}, []string{"solutions", "28"})
 	if code != exitInterrupted || !strings.Contains(e.String(), "not known") {
 		t.Errorf("interrupted solutions 28: %d %q", code, e.String())
 	}
@@ -245,7 +245,7 @@ func (epipe) Write([]byte) (int, error) { return 0, syscall.EPIPE }
 func TestBrokenPipeWriter(t *testing.T) {
 	for _, args := range [][]string{{"solutions", "10"}, {"solve", "100000"}, {"solutions", "6", "--trace", "--limit", "3"}} {
 		var e bytes.Buffer
-		code := run(context.Background(), &env{stdout: epipe{}, stderr: io.Discard}, args)
+		code := run(context.Background(), &env{Stdout: epipe{}, Stderr: io.Discard}, args)
 		if code != exitOK || e.Len() != 0 {
 			t.Errorf("%v into a broken pipe: exit %d, %q", args, code, e.String())
 		}

@@ -14,9 +14,9 @@ const maxSolve = 10_000_000
 
 func init() {
 	register(&command{
-		name:    "solve",
-		summary: "print one solution: the first by search for small n, constructed in O(n) for large n",
-		run:     runSolve,
+		Name:    "solve",
+		Summary: "print one solution: the first by search for small n, constructed in O(n) for large n",
+		Run:     runSolve,
 	})
 }
 
@@ -26,35 +26,35 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	o.add(fs, string(solutions.Cols))
 	methodName := fs.String("method", "auto", fmt.Sprintf("`method`: search (the lexicographically first solution, n <= %d), construct (O(n)), or auto (search for n <= %d, within the node limit, else construct)", solutions.MaxN, solutions.AutoSearchMax))
 	maxNodes := fs.Uint64("max-nodes", 0, fmt.Sprintf("give a search up after this many placed queens (0: %d for auto, no limit for search)", solutions.DefaultNodeLimit))
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 1 {
-		e.errorf("solve takes one board size, e.g. 'nqueens solve 8' (got %d arguments)", len(pos))
+		e.Errorf("solve takes one board size, e.g. 'nqueens solve 8' (got %d arguments)", len(pos))
 		return exitUsage
 	}
 	n, err := parseN(pos[0], 1, maxSolve)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	format, err := o.check(n)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	method, err := solutions.ParseMethod(*methodName)
 	if err != nil {
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if method == solutions.BySearch && n > solutions.MaxN {
-		e.errorf("--method search handles n up to %d; use --method construct (or auto) for n = %d", solutions.MaxN, n)
+		e.Errorf("--method search handles n up to %d; use --method construct (or auto) for n = %d", solutions.MaxN, n)
 		return exitUsage
 	}
 	if o.trace && (method == solutions.ByConstruction || method == solutions.Auto && n > solutions.AutoSearchMax) {
-		e.errorf("--trace shows a backtracking search: the construction has none; use --method search (n <= %d)", solutions.MaxN)
+		e.Errorf("--trace shows a backtracking search: the construction has none; use --method search (n <= %d)", solutions.MaxN)
 		return exitUsage
 	}
 	defer catchSIGPIPE()()
@@ -68,28 +68,28 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	switch {
 	case errors.Is(err, solutions.ErrNoSolution):
 		if format == solutions.JSON {
-			fmt.Fprintf(e.stdout, "{\"n\":%d,\"cols\":null}\n", n)
+			fmt.Fprintf(e.Stdout, "{\"n\":%d,\"cols\":null}\n", n)
 		} else {
-			fmt.Fprintf(e.stdout, "no solution for n = %d\n", n)
+			fmt.Fprintf(e.Stdout, "no solution for n = %d\n", n)
 		}
 		return exitFail
 	case errors.Is(err, solutions.ErrNodeLimit):
-		e.errorf("the search gave up after %d placed queens; raise --max-nodes or use --method construct", *maxNodes)
+		e.Errorf("the search gave up after %d placed queens; raise --max-nodes or use --method construct", *maxNodes)
 		return exitFail
 	case ctx.Err() != nil:
-		e.errorf("interrupted")
+		e.Errorf("interrupted")
 		return exitInterrupted
 	case err != nil:
-		e.errorf("%v", err)
+		e.Errorf("%v", err)
 		return exitFail
 	}
 	if o.svg != "" {
 		if err := writeSVG(o.svg, cols); err != nil {
-			e.errorf("writing %s: %v", o.svg, err)
+			e.Errorf("writing %s: %v", o.svg, err)
 			return exitFail
 		}
 	}
-	p := solutions.NewPrinter(e.stdout, format, o.ascii)
+	p := solutions.NewPrinter(e.Stdout, format, o.ascii)
 	if err := p.Print(cols); err != nil {
 		return outputExit(e, err)
 	}
@@ -105,7 +105,7 @@ func traceSolve(ctx context.Context, e *env, n int, m solutions.Method, maxNodes
 	if maxNodes == 0 && m == solutions.Auto {
 		maxNodes = solutions.DefaultNodeLimit
 	}
-	t := newTracer(e.stderr, traceLimit)
+	t := newTracer(e.Stderr, traceLimit)
 	var cols []int
 	var nodes uint64
 	var err error

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "verify", summary: "recount n = 1..N and compare with the OEIS tables", run: runVerify})
+	register(&command{Name: "verify", Summary: "recount n = 1..N and compare with the OEIS tables", Run: runVerify})
 }
 
 func runVerify(ctx context.Context, e *env, args []string) int {
@@ -25,24 +25,24 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
 	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations or halving")
 	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
-	pos, err := parseFlags(fs, args)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(pos) != 0 {
-		e.errorf("verify takes no arguments (did you mean --max %s?)", pos[0])
+		e.Errorf("verify takes no arguments (did you mean --max %s?)", pos[0])
 		return exitUsage
 	}
 	if maxN < 1 || maxN > queens.MaxKnown {
-		e.errorf("--max %d is out of range: choose 1 to %d (no value is known beyond)", maxN, queens.MaxKnown)
+		e.Errorf("--max %d is out of range: choose 1 to %d (no value is known beyond)", maxN, queens.MaxKnown)
 		return exitUsage
 	}
 	if opt.Workers < 1 {
-		e.errorf("--workers %d: need at least 1", opt.Workers)
+		e.Errorf("--workers %d: need at least 1", opt.Workers)
 		return exitUsage
 	}
 	if opt.Method, err = queens.ParseMethod(method); err != nil {
-		e.errorf("--method: %v", err)
+		e.Errorf("--method: %v", err)
 		return exitUsage
 	}
 	opt.Unique = true
@@ -51,10 +51,10 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		res, err := queens.Count(ctx, n, opt)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
-				e.errorf("interrupted at n = %d", n)
+				e.Errorf("interrupted at n = %d", n)
 				return exitInterrupted
 			}
-			e.errorf("n = %d: %v", n, err)
+			e.Errorf("n = %d: %v", n, err)
 			return exitFail
 		}
 		k, _ := queens.Known(n)
@@ -65,12 +65,12 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 			status = fmt.Sprintf("MISMATCH: expected %d total, %d unique", k, ku)
 			bad++
 		}
-		fmt.Fprintf(e.stdout, "n = %2d  total %20s  unique %19s  %8.3f s  %s\n", n, res.Total, res.Unique, res.Seconds, status)
+		fmt.Fprintf(e.Stdout, "n = %2d  total %20s  unique %19s  %8.3f s  %s\n", n, res.Total, res.Unique, res.Seconds, status)
 	}
 	if bad > 0 {
-		e.errorf("%d of %d counts disagree with the OEIS", bad, maxN)
+		e.Errorf("%d of %d counts disagree with the OEIS", bad, maxN)
 		return exitFail
 	}
-	fmt.Fprintf(e.stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
+	fmt.Fprintf(e.Stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
 	return exitOK
 }

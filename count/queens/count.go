@@ -44,31 +44,22 @@ func Count(ctx context.Context, n int, opt Options) (Result, error) {
 	if opt.Method == "" {
 		opt.Method = Constellations
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	k, err := kernel.Lookup(opt.Kernel)
-	if err != nil {
+	if _, err := kernel.Lookup(opt.Kernel); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	p, err := NewPlan(n, opt.Method, opt.Depth, workers)
+	p, err := NewPlan(n, opt.Method, opt.Depth, opt.Workers)
 	if err != nil {
 		return Result{}, err
 	}
-	tot, err := count.Run(ctx, count.All(len(p.Tasks)), p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
+	res, err := CountTasks(ctx, p, count.All(len(p.Tasks)), opt)
 	if err != nil {
 		return Result{}, err
-	}
-	res := Result{
-		N: n, Total: tot.Count, Workers: workers, Tasks: len(p.Tasks), Depth: p.Depth,
-		Nodes: tot.Nodes, Method: p.Method, Kernel: k.Name,
 	}
 	if opt.Unique {
-		u := count.U128(uniqueFrom(n, tot.Count.Lo))
-		if !tot.Count.IsUint64() {
-			u = uniqueBig(n, tot.Count)
-		}
+		u := UniqueFrom(n, res.Total)
 		res.Unique = &u
 	}
 	res.Seconds = time.Since(start).Seconds()

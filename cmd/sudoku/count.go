@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+func init() {
+	register(&command{Name: "count", Summary: "count the solutions of puzzles exactly, on every core", Run: runCount})
+}
+
+type countJSON struct {
+	Line         int           `json:"line"`
+	Puzzle       string        `json:"puzzle"`
+	Solution     string        `json:"solution,omitempty"`
+	Solutions    count.Uint128 `json:"solutions"`
+	LimitReached bool          `json:"limit_reached,omitempty"`
+	Tasks        int           `json:"tasks"`
+	Nodes        count.Uint128 `json:"nodes"`
+	Seconds      float64       `json:"seconds"`
+}
+
+func runCount(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "count", "[FILE|-|PUZZLE]")
+	var c common
+	c.add(fs)
+	limit := fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if !c.check(e) {
+		return exitUsage
+	}
+	in, name, closeIn, err := input(e, pos)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
+	defer closeIn()
+	o := newOut(e, c.format)
+	defer o.flush()
+	rd := sudoku.NewReader(in)
+	code := exitOK
+	for {
+		it, ok := rd.Next()
+		if !ok {
+			break
+		}
+		if it.Err != nil {
+			o.flush()
+			badItem(e, name, it)
+			code = exitFail
+			continue
+		}
+		noteClues(e, name, it.Line, it.Grid)
+		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
+		if err != nil {
+			o.flush()
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				e.Errorf("interrupted")
+				return exitInterrupted
+			}
+			e.Errorf("%s:%d: %v", name, it.Line, err)
+			code = exitFail
+			continue
+		}
+		word := res.Count.String()
+		if res.LimitReached {
+			word += " (limit reached)"
+		}
+		js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
+			Tasks: res.Tasks, Nodes: res.Nodes, Seconds: res.Seconds}
+		if res.Solution != nil {
+			js.Solution = res.Solution.String()
+		}
+		o.record(it.Grid, "line "+itoa(it.Line)+": "+word+" solutions", word, js)
+	}
+	if err := rd.Err(); err != nil {
+		o.flush()
+		e.Errorf("%s: %v", name, err)
+		return exitFail
+	}
+	return code
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+func init() {
+	register(&command{Name: "rate", Summary: "rate puzzles by the solving techniques they need", Run: runRate})
+}
+
+type rateJSON struct {
+	Line      int    `json:"line"`
+	Puzzle    string `json:"puzzle"`
+	Solution  string `json:"solution"`
+	Solutions uint64 `json:"solutions"`
+	Level     string `json:"level"`
+	Clues     int    `json:"clues"`
+}
+
+func runRate(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "rate", "[FILE|-|PUZZLE]")
+	var c common
+	c.add(fs)
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if !c.check(e) {
+		return exitUsage
+	}
+	in, name, closeIn, err := input(e, pos)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
+	defer closeIn()
+	o := newOut(e, c.format)
+	defer o.flush()
+	rd := sudoku.NewReader(in)
+	code := exitOK
+	for {
+		if ctx.Err() != nil {
+			o.flush()
+			e.Errorf("interrupted")
+			return exitInterrupted
+		}
+		it, ok := rd.Next()
+		if !ok {
+			break
+		}
+		if it.Err != nil {
+			o.flush()
+			badItem(e, name, it)
+			code = exitFail
+			continue
+		}
+		lv, err := sudoku.Rate(it.Grid)
+		if err != nil {
+			o.flush()
+			e.Errorf("%s:%d: cannot rate: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
+			code = exitFail
+			continue
+		}
+		_, sol := sudoku.Solve(it.Grid, 1)
+		js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Level: lv.String(), Clues: it.Grid.Clues()}
+		o.record(it.Grid, "line "+itoa(it.Line)+": "+lv.String(), lv.String(), js)
+	}
+	if err := rd.Err(); err != nil {
+		o.flush()
+		e.Errorf("%s: %v", name, err)
+		return exitFail
+	}
+	return code
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+func init() {
+	register(&command{Name: "solve", Summary: "solve every puzzle of a file and say if it is unique", Run: runSolve})
+}
+
+type solveJSON struct {
+	Line      int    `json:"line"`
+	Puzzle    string `json:"puzzle"`
+	Solution  string `json:"solution,omitempty"`
+	Solutions uint64 `json:"solutions"`
+	Status    string `json:"status"`
+	Clues     int    `json:"clues"`
+}
+
+func status(n uint64) string {
+	switch n {
+	case 0:
+		return "none"
+	case 1:
+		return "unique"
+	}
+	return "several"
+}
+
+func runSolve(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "solve", "[FILE|-|PUZZLE]")
+	var c common
+	c.add(fs)
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if !c.check(e) {
+		return exitUsage
+	}
+	in, name, closeIn, err := input(e, pos)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
+	defer closeIn()
+	o := newOut(e, c.format)
+	defer o.flush()
+	rd := sudoku.NewReader(in)
+	code := exitOK
+	// A reader goroutine parses the next batch while this one is solved
+	// on every core; results are written in input order.
+	const batchSize = 4096
+	batches := make(chan []sudoku.Item, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(batches)
+		for {
+			items := make([]sudoku.Item, 0, batchSize)
+			for len(items) < batchSize {
+				it, ok := rd.Next()
+				if !ok {
+					break
+				}
+				items = append(items, it)
+			}
+			if len(items) == 0 {
+				return
+			}
+			select {
+			case batches <- items:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	grids := make([]sudoku.Grid, 0, batchSize)
+	for items := range batches {
+		if ctx.Err() != nil {
+			o.flush()
+			e.Errorf("interrupted")
+			return exitInterrupted
+		}
+		grids = grids[:0]
+		for _, it := range items {
+			if it.Err == nil {
+				grids = append(grids, it.Grid)
+			}
+		}
+		res := sudoku.SolveAll(grids, 2, c.workers)
+		j := 0
+		for _, it := range items {
+			if it.Err != nil {
+				o.flush()
+				badItem(e, name, it)
+				code = exitFail
+				continue
+			}
+			r := res[j]
+			j++
+			noteClues(e, name, it.Line, it.Grid)
+			st := status(r.Count)
+			shown := r.Solution
+			js := solveJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: r.Count, Status: st, Clues: it.Grid.Clues()}
+			if r.Count == 0 {
+				shown = it.Grid
+				code = exitFail
+			} else {
+				js.Solution = r.Solution.String()
+			}
+			o.record(shown, "line "+itoa(it.Line)+": "+st, st, js)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		o.flush()
+		e.Errorf("%s: %v", name, err)
+		return exitFail
+	}
+	return code
+}

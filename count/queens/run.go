@@ -1,0 +1,126 @@
+package queens
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// StableWorkers is the worker count to plan with (NewPlan's last argument)
+// when a plan must not depend on the machine: a checkpointed run resumed
+// with other --workers, or shards on different machines, must cut the
+// count into the same tasks.
+const StableWorkers = 32
+
+// CountTasks counts only the tasks of p whose ids are listed, reporting
+// each finished one to opt.OnDone; opt.Method and opt.Depth are ignored
+// (the plan fixes them) and opt.Unique is ignored (the unique count needs
+// the whole total: see UniqueFrom). The result's Total, Nodes and Tasks
+// cover the listed tasks only, so it is the answer only when ids lists
+// every task. Resumed runs and shards are built on it.
+//
+// If ctx is cancelled it returns ctx's error and no result; the tasks that
+// finished before have been reported to OnDone.
+func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, error) {
+	start := time.Now()
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	k, err := kernel.Lookup(opt.Kernel)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	for _, id := range ids {
+		if id < 0 || id >= len(p.Tasks) {
+			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, len(p.Tasks)-1)
+		}
+	}
+	if workers > 1 {
+		ids = p.LargestFirst(ids)
+	}
+	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{
+		N: p.N, Total: tot.Count, Workers: workers, Tasks: tot.Tasks, Depth: p.Depth,
+		Nodes: tot.Nodes, Method: p.Method, Kernel: k.Name, Seconds: time.Since(start).Seconds(),
+	}, nil
+}
+
+// UniqueFrom returns the number of solutions up to symmetry (A002562)
+// from the total number of solutions of the n×n board (A000170).
+func UniqueFrom(n int, total count.Uint128) count.Uint128 {
+	if total.IsUint64() {
+		return count.U128(uniqueFrom(n, total.Lo))
+	}
+	return uniqueBig(n, total)
+}
+
+// estimateBudget bounds the nodes Estimates visits over the whole plan.
+const estimateBudget = 1 << 24
+
+// Estimates returns a cheap, deterministic estimate of each task's cost:
+// the number of partial placements a few rows into its search (the
+// frontier of a depth-limited search), which grows with the size of the
+// subtree below. The depth is chosen from the number of tasks so that the
+// whole plan costs a few million nodes at most. Shards are balanced by it
+// and progress reports weight tasks by it.
+func (p *Plan) Estimates() []uint64 {
+	levels := 4
+	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
+		levels--
+	}
+	est := make([]uint64, len(p.Tasks))
+	var f kernel.Frame
+	for id := range p.Tasks {
+		p.Frame(id, &f)
+		if f.Free == 0 {
+			est[id] = 1
+			continue
+		}
+		est[id] = frontier(&f, 0, f.Cols, f.LD, f.RD, levels) + 1
+	}
+	return est
+}
+
+// frontier counts the placements reachable at free row min(limit,
+// f.Free-1), moving between rows as the kernels do.
+func frontier(f *kernel.Frame, d int, cols, ld, rd uint64, limit int) uint64 {
+	avail := f.Full &^ (cols | ld | rd)
+	if d == limit || d == f.Free-1 {
+		return uint64(bits.OnesCount64(avail))
+	}
+	var sum uint64
+	s := f.Shift[d] & 63
+	for avail != 0 {
+		bit := avail & -avail
+		avail ^= bit
+		sum += frontier(f, d+1, cols|bit, (ld|bit)<<s|f.Inject[d+1], (rd|bit)>>s, limit)
+	}
+	return sum
+}
+
+// LargestFirst returns the ids reordered by decreasing estimated cost
+// (ties by id), so that the big tasks start first and the run does not
+// end with one worker finishing a large task while the others idle. The
+// order changes nothing but the schedule: every id is still counted once.
+func (p *Plan) LargestFirst(ids []int) []int {
+	est := p.Estimates()
+	out := append([]int(nil), ids...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if est[a] != est[b] {
+			return est[a] > est[b]
+		}
+		return a < b
+	})
+	return out
+}

@@ -1,0 +1,82 @@
+package queens
+
+import (
+	"context"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/nqcount/nqcount/count"
+)
+
+func TestCountTasksPartition(t *testing.T) {
+	for _, m := range []Method{Constellations, Halving} {
+		p, err := NewPlan(12, m, 2, StableWorkers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := p.Estimates()
+		var even, odd []int
+		for id := range p.Tasks {
+			if est[id] == 0 {
+				t.Fatalf("%s: task %d has estimate 0", m, id)
+			}
+			if id%2 == 0 {
+				even = append(even, id)
+			} else {
+				odd = append(odd, id)
+			}
+		}
+		var mu sync.Mutex
+		seen := 0
+		opt := Options{Workers: 2, OnDone: func(int, count.Result) error { mu.Lock(); seen++; mu.Unlock(); return nil }}
+		a, err := CountTasks(context.Background(), p, even, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := CountTasks(context.Background(), p, odd, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Known(12)
+		if got := a.Total.Add(b.Total); got != count.U128(want) || seen != len(p.Tasks) || a.Tasks+b.Tasks != len(p.Tasks) {
+			t.Fatalf("%s: %s, %d tasks seen", m, got, seen)
+		}
+		if u, _ := KnownUnique(12); UniqueFrom(12, a.Total.Add(b.Total)) != count.U128(u) {
+			t.Fatalf("%s: unique wrong", m)
+		}
+	}
+	p, _ := NewPlan(8, Halving, 1, 1)
+	if _, err := CountTasks(context.Background(), p, []int{99}, Options{}); err == nil {
+		t.Fatal("id out of range accepted")
+	}
+}
+
+// The estimates must rank tasks roughly like their true cost.
+func TestEstimatesCorrelate(t *testing.T) {
+	p, _ := NewPlan(13, Constellations, 0, StableWorkers)
+	est := p.Estimates()
+	var mu sync.Mutex
+	nodes := make([]uint64, len(p.Tasks))
+	if _, err := CountTasks(context.Background(), p, count.All(len(p.Tasks)), Options{Workers: 2, OnDone: func(id int, r count.Result) error {
+		mu.Lock()
+		nodes[id] = r.Nodes
+		mu.Unlock()
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	// Pearson correlation of estimate and nodes.
+	var se, sn, see, snn, sen float64
+	for i := range est {
+		e, n := float64(est[i]), float64(nodes[i])
+		se, sn, see, snn, sen = se+e, sn+n, see+e*e, snn+n*n, sen+e*n
+	}
+	k := float64(len(est))
+	cov := sen/k - se/k*sn/k
+	r := cov / math.Sqrt((see/k-se/k*se/k)*(snn/k-sn/k*sn/k))
+	t.Logf("correlation of estimate and nodes over %d tasks: %.3f", len(est), r)
+	if r < 0.7 {
+		t.Errorf("estimates correlate poorly with cost: r = %.3f", r)
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package sudoku
+
+import "time"
+
+// threadCPU is not measured on this system.
+func threadCPU() time.Duration { return 0 }
+
+// processCPU is not measured on this system.
+func processCPU() time.Duration { return 0 }

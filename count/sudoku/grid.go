@@ -1,0 +1,160 @@
+// Package sudoku solves, counts, rates and generates 9x9 sudoku puzzles.
+//
+// The solver (Solve, CountSolutions, Solver) is a bitmask kernel with one
+// 27-bit candidate mask per digit and band, band-wise propagation, naked
+// and hidden singles, and guessing on a cell with the fewest candidates; it
+// never allocates. Count splits one puzzle's search into prefix tasks run
+// on all cores by package count's engine. Rate is a human-style logical
+// solver that applies techniques in order of difficulty; Generate makes
+// puzzles with exactly one solution at a requested level, reproducible from
+// a seed. Parse and Reader read puzzles in the usual formats and check them.
+package sudoku
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Grid is a 9x9 sudoku grid, row by row; 0 is an empty cell, 1-9 a digit.
+type Grid [81]uint8
+
+// String returns the grid on one line of 81 characters, '.' for empty.
+func (g Grid) String() string {
+	var b [81]byte
+	for i, v := range g {
+		if v == 0 {
+			b[i] = '.'
+		} else {
+			b[i] = '0' + v
+		}
+	}
+	return string(b[:])
+}
+
+// GridString returns the grid as 9 lines of 9 characters, each ending in
+// a newline, '.' for empty: the layout Parse and Reader read back.
+func (g Grid) GridString() string {
+	var sb strings.Builder
+	s := g.String()
+	for r := 0; r < 9; r++ {
+		sb.WriteString(s[r*9 : r*9+9])
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// MarshalText writes the grid as String does, so that it is a JSON string.
+func (g Grid) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText reads a grid with Parse.
+func (g *Grid) UnmarshalText(b []byte) error {
+	v, err := Parse(string(b))
+	if err != nil {
+		return err
+	}
+	*g = v
+	return nil
+}
+
+// Clues returns the number of filled cells.
+func (g Grid) Clues() int {
+	n := 0
+	for _, v := range g {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// CellName returns the name of cell i (0..80) as rRcC, both from 1.
+func CellName(i int) string { return fmt.Sprintf("r%dc%d", i/9+1, i%9+1) }
+
+// ParseError says what is wrong with a puzzle's text.
+type ParseError struct {
+	// Line is the 1-based line of the input where the puzzle starts; 0 if
+	// the puzzle did not come from a file.
+	Line int
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error returns the message, with "line N: " in front when Line is set.
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Parse reads one puzzle: 81 cells row by row, '.' or '0' for an empty
+// cell, '1'-'9' for a given. Spaces, tabs, newlines, '|', '-' and '+'
+// between cells are ignored, so the 9-line grid layout (with or without
+// box borders) is read too. It rejects a wrong number of cells, other
+// characters and givens that clash in a row, column or box, naming the
+// cells. Puzzles with 16 or fewer clues are accepted (see Grid.Clues):
+// none has a unique solution, but they may still be solved or counted.
+func Parse(s string) (Grid, error) {
+	var g Grid
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' || c == '0' || (c >= '1' && c <= '9'):
+			if n < 81 {
+				if c != '.' {
+					g[n] = c - '0'
+				}
+			}
+			n++
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '|' || c == '-' || c == '+':
+		default:
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", utf8.RuneCountInString(s[:i])+1, string(r))}
+		}
+	}
+	if n != 81 {
+		return g, &ParseError{Msg: fmt.Sprintf("%d cells, want 81", n)}
+	}
+	if err := g.Check(); err != nil {
+		return g, err
+	}
+	return g, nil
+}
+
+// Check returns an error naming the first two givens that clash in a row,
+// column or box, or a value out of range; nil if there is none.
+func (g *Grid) Check() error {
+	for i, v := range g {
+		if v > 9 {
+			return &ParseError{Msg: fmt.Sprintf("%s holds %d, not a digit 1-9", CellName(i), v)}
+		}
+	}
+	for i := 0; i < 81; i++ {
+		v := g[i]
+		if v == 0 {
+			continue
+		}
+		r, c := i/9, i%9
+		for j := i + 1; j < 81; j++ {
+			if g[j] != v {
+				continue
+			}
+			r2, c2 := j/9, j%9
+			var where string
+			switch {
+			case r == r2:
+				where = fmt.Sprintf("row %d", r+1)
+			case c == c2:
+				where = fmt.Sprintf("column %d", c+1)
+			case r/3 == r2/3 && c/3 == c2/3:
+				where = fmt.Sprintf("box %d", r/3*3+c/3+1)
+			default:
+				continue
+			}
+			return &ParseError{Msg: fmt.Sprintf("givens clash: %s and %s are both %d in %s", CellName(i), CellName(j), v, where)}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# slurm-array.sh — count n-queens as a Slurm job array of K shards, with the
+# merge as a job that starts when every shard has succeeded.
+#
+# Submit (the script submits itself twice: the array, then the merge):
+#
+#   N=20 K=64 scripts/slurm-array.sh            # from a login node
+#
+# Shards are numbered from 0: the array is --array=0-(K-1), and
+# 'nqueens count --shard env' reads SLURM_ARRAY_TASK_ID (less
+# SLURM_ARRAY_TASK_MIN, so an array 1-K works too) and
+# SLURM_ARRAY_TASK_COUNT. Each shard keeps a checkpoint journal, so a
+# requeued or preempted task (--requeue) resumes where it stopped. A shard
+# that failed can be rerun alone (sbatch --array=I ...) and the merge run
+# again by hand: nqueens merge $OUT/shard-*.json
+#
+# Environment: N, K, OUT (shared directory, default $PWD/nqueens-$N),
+# NQUEENS (path of the binary on the compute nodes), CPUS (per shard),
+# TIME (per shard), PARTITION, NQ_ARGS (extra count flags).
+#SBATCH --job-name=nqueens
+#SBATCH --requeue
+#SBATCH --open-mode=append
+set -euo pipefail
+
+N=${N:?set N, the board size}
+K=${K:?set K, the number of shards}
+OUT=${OUT:-$PWD/nqueens-$N}
+NQUEENS=${NQUEENS:-$(command -v nqueens || echo ./nqueens)}
+CPUS=${CPUS:-8}
+TIME=${TIME:-24:00:00}
+
+case "${1:-submit}" in
+submit)
+	mkdir -p "$OUT"
+	part=()
+	[ -n "${PARTITION:-}" ] && part=(--partition "$PARTITION")
+	export N K OUT NQUEENS NQ_ARGS="${NQ_ARGS:-}"
+	array=$(sbatch --parsable "${part[@]}" --array="0-$((K - 1))" \
+		--cpus-per-task="$CPUS" --time="$TIME" \
+		--output="$OUT/shard-%a.log" --export=ALL "$0" shard)
+	array=${array%%;*}
+	merge=$(sbatch --parsable "${part[@]}" --dependency="afterok:$array" \
+		--cpus-per-task=1 --time=00:10:00 \
+		--output="$OUT/merge.log" --export=ALL "$0" merge)
+	echo "submitted shards as job $array (array 0-$((K - 1))), merge as job $merge"
+	echo "results: $OUT/shard-*.json, total: $OUT/merge.log and $OUT/total.json"
+	;;
+shard)
+	i=$((SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0}))
+	# shellcheck disable=SC2086
+	exec "$NQUEENS" count "$N" --shard env --workers "${SLURM_CPUS_PER_TASK:-$CPUS}" \
+		--out "$OUT/shard-$i.json" --checkpoint "$OUT/shard-$i.journal" ${NQ_ARGS:-}
+	;;
+merge)
+	files=()
+	for ((i = 0; i < K; i++)); do files+=("$OUT/shard-$i.json"); done
+	"$NQUEENS" merge --json "${files[@]}" >"$OUT/total.json"
+	"$NQUEENS" merge "${files[@]}"
+	;;
+*)
+	echo "usage: N=... K=... $0 [submit|shard|merge]" >&2
+	exit 2
+	;;
+esac

@@ -70,20 +70,24 @@ type border struct{ a, b, l, q int }
 
 func (x border) key(n int) int { return ((x.a*n+x.b)*n+x.l)*n + x.q }
 
-func (x border) queens(n int) [][2]int {
-	qs := [][2]int{{0, x.a}}
+// queens lists the distinct border queens (two to four: a corner queen
+// serves two lines) in a fixed array, so that enumerating the n^4
+// candidate placements allocates nothing.
+func (x border) queens(n int) (qs [4][2]int, k int) {
 	add := func(r, c int) {
-		for _, p := range qs {
+		for _, p := range qs[:k] {
 			if p[0] == r && p[1] == c {
 				return
 			}
 		}
-		qs = append(qs, [2]int{r, c})
+		qs[k] = [2]int{r, c}
+		k++
 	}
+	add(0, x.a)
 	add(n-1, x.b)
 	add(x.l, 0)
 	add(x.q, n-1)
-	return qs
+	return qs, k
 }
 
 // valid reports whether the border queens are consistent (a corner queen is
@@ -93,9 +97,9 @@ func (x border) valid(n int) bool {
 		(x.b == 0) != (x.l == n-1) || (x.b == n-1) != (x.q == n-1) {
 		return false
 	}
-	qs := x.queens(n)
-	for i := range qs {
-		for j := i + 1; j < len(qs); j++ {
+	qs, k := x.queens(n)
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
 			dr, dc := qs[i][0]-qs[j][0], qs[i][1]-qs[j][1]
 			if dr == 0 || dc == 0 || dr == dc || dr == -dc {
 				return false
@@ -108,7 +112,8 @@ func (x border) valid(n int) bool {
 // image returns the border placement that symmetry g maps x to.
 func (x border) image(n int, g int) border {
 	var y border
-	for _, p := range x.queens(n) {
+	qs, k := x.queens(n)
+	for _, p := range qs[:k] {
 		r, c := symmetries[g](n, p[0], p[1])
 		if r == 0 {
 			y.a = c
@@ -161,7 +166,8 @@ func constellationTasks(n, extra int) []Task {
 						continue
 					}
 					t := Task{Weight: uint8(orbit)}
-					for _, p := range x.orient(n).queens(n) {
+					qs, k := x.orient(n).queens(n)
+					for _, p := range qs[:k] {
 						t.place(p[0], p[1])
 					}
 					out = t.expand(n, extra, out)

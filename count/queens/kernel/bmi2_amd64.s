@@ -59,6 +59,7 @@ fill:
 loop:
 	TESTQ AX, AX
 	JZ    back
+next:
 	BLSIQ AX, R13
 	XORQ  R13, AX
 	INCQ  R11
@@ -101,7 +102,7 @@ loop:
 	MOVQ  R12, BX
 	MOVQ  CX, DX
 	MOVQ  R13, SI
-	JMP   loop
+	JMP   next // a child is entered only with a square to try
 
 dead:
 	MOVQ  REC_AVAIL(SP)(DI*1), AX

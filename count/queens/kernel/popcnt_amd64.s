@@ -57,6 +57,7 @@ fill:
 loop:
 	TESTQ AX, AX
 	JZ    back
+next:
 	MOVQ  AX, R13
 	NEGQ  R13
 	ANDQ  AX, R13
@@ -101,7 +102,7 @@ loop:
 	MOVQ  R13, BX
 	MOVQ  R12, DX
 	MOVQ  R9, SI
-	JMP   loop
+	JMP   next // a child is entered only with a square to try
 
 dead:
 	MOVQ  REC_AVAIL(SP)(DI*1), AX

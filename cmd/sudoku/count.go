@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/sudoku"
@@ -24,27 +25,15 @@ type countJSON struct {
 }
 
 func runCount(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "count", "[FILE|-|PUZZLE]")
-	var c common
-	c.add(fs)
-	limit := fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
-	pos, err := parseFlags(e, fs, args)
-	if err != nil {
-		return flagExit(err)
+	var limit *uint64
+	s, code := openSession(e, "count", args, func(fs *flag.FlagSet) {
+		limit = fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
+	})
+	if s == nil {
+		return code
 	}
-	if !c.check(e) {
-		return exitUsage
-	}
-	in, name, closeIn, err := input(e, pos)
-	if err != nil {
-		e.Errorf("%v", err)
-		return exitUsage
-	}
-	defer closeIn()
-	o := newOut(e, c.format)
-	defer o.flush()
-	rd := sudoku.NewReader(in)
-	code := exitOK
+	defer s.close()
+	c, name, o, rd := s.c, s.name, s.o, s.rd
 	for {
 		it, ok := rd.Next()
 		if !ok {

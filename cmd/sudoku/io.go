@@ -115,3 +115,47 @@ func badItem(e *env, name string, it sudoku.Item) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// session is what solve, count and rate share: their common flags, the
+// input, the output and a reader of its puzzles.
+type session struct {
+	c       common
+	name    string // the input's name in messages
+	o       *out
+	rd      *sudoku.Reader
+	closeIn func()
+}
+
+// openSession parses the flags of subcommand cmd (own adds the command's
+// own flags), opens the input the arguments name and the output. When it
+// returns a nil session the command ends with the code returned.
+func openSession(e *env, cmd string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
+	fs := newFlags(e, cmd, "[FILE|-|PUZZLE]")
+	s := &session{}
+	s.c.add(fs)
+	if own != nil {
+		own(fs)
+	}
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return nil, flagExit(err)
+	}
+	if !s.c.check(e) {
+		return nil, exitUsage
+	}
+	in, name, closeIn, err := input(e, pos)
+	if err != nil {
+		e.Errorf("%v", err)
+		return nil, exitUsage
+	}
+	s.name, s.closeIn = name, closeIn
+	s.o = newOut(e, s.c.format)
+	s.rd = sudoku.NewReader(in)
+	return s, exitOK
+}
+
+// close flushes the output and closes the input.
+func (s *session) close() {
+	s.o.flush()
+	s.closeIn()
+}

@@ -20,26 +20,12 @@ type rateJSON struct {
 }
 
 func runRate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "rate", "[FILE|-|PUZZLE]")
-	var c common
-	c.add(fs)
-	pos, err := parseFlags(e, fs, args)
-	if err != nil {
-		return flagExit(err)
+	s, code := openSession(e, "rate", args, nil)
+	if s == nil {
+		return code
 	}
-	if !c.check(e) {
-		return exitUsage
-	}
-	in, name, closeIn, err := input(e, pos)
-	if err != nil {
-		e.Errorf("%v", err)
-		return exitUsage
-	}
-	defer closeIn()
-	o := newOut(e, c.format)
-	defer o.flush()
-	rd := sudoku.NewReader(in)
-	code := exitOK
+	defer s.close()
+	name, o, rd := s.name, s.o, s.rd
 	for {
 		if ctx.Err() != nil {
 			o.flush()

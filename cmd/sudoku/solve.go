@@ -30,26 +30,12 @@ func status(n uint64) string {
 }
 
 func runSolve(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "solve", "[FILE|-|PUZZLE]")
-	var c common
-	c.add(fs)
-	pos, err := parseFlags(e, fs, args)
-	if err != nil {
-		return flagExit(err)
+	s, code := openSession(e, "solve", args, nil)
+	if s == nil {
+		return code
 	}
-	if !c.check(e) {
-		return exitUsage
-	}
-	in, name, closeIn, err := input(e, pos)
-	if err != nil {
-		e.Errorf("%v", err)
-		return exitUsage
-	}
-	defer closeIn()
-	o := newOut(e, c.format)
-	defer o.flush()
-	rd := sudoku.NewReader(in)
-	code := exitOK
+	defer s.close()
+	c, name, o, rd := s.c, s.name, s.o, s.rd
 	// A reader goroutine parses the next batch while this one is solved
 	// on every core; results are written in input order.
 	const batchSize = 4096

@@ -110,7 +110,8 @@ func (p *Plan) tasks(depth int) []Task {
 	return constellationTasks(p.N, depth)
 }
 
-// Task returns a kernel frame for task id and its weight.
+// Frame fills f with the kernel frame of task id and returns the task's
+// weight: how many solutions each completion stands for.
 func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
 	t := &p.Tasks[id]
 	t.frame(p.N, f)

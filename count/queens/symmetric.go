@@ -24,7 +24,6 @@ func uniqueFrom(n int, total uint64) uint64 {
 // symmetricCounts returns R90 and R180 for an n×n board.
 func symmetricCounts(n int) (r90, r180 uint64) {
 	s := symSearch{n: n}
-	s.quarter = false
 	r180 = s.search(0)
 	s = symSearch{n: n, quarter: true}
 	r90 = s.search(0)
@@ -52,9 +51,6 @@ func (s *symSearch) search(r int) uint64 {
 	var total uint64
 	for c := 0; c < n; c++ {
 		orbit := s.orbit(r, c)
-		if orbit == nil {
-			continue
-		}
 		saved := [4]uint64{s.rows, s.cols, s.diag, s.anti}
 		ok := true
 		for _, p := range orbit {
@@ -71,9 +67,9 @@ func (s *symSearch) search(r int) uint64 {
 	return total
 }
 
-// orbit lists the distinct squares (r,c) is mapped to, or nil when the
-// orbit has two squares on one row or column (a queen would attack its own
-// image).
+// orbit lists the distinct squares (r,c) is mapped to by the turns
+// searched for. An orbit whose squares attack each other is rejected by
+// put when it is placed.
 func (s *symSearch) orbit(r, c int) [][2]int {
 	n := s.n
 	pts := [][2]int{{r, c}, {n - 1 - r, n - 1 - c}}

@@ -33,11 +33,10 @@ func symmetricCounts(n int) (r90, r180 uint64) {
 // symSearch places whole orbits of queens under a half turn (or a quarter
 // turn) row by row, skipping rows an earlier orbit already filled.
 type symSearch struct {
-	n               int
-	quarter         bool
-	rows, cols      uint64
-	diag, anti      uint64 // r+c and r-c+n-1
-	placedR, placeC [4]int
+	n          int
+	quarter    bool
+	rows, cols uint64
+	diag, anti uint64 // r+c and r-c+n-1
 }
 
 func (s *symSearch) search(r int) uint64 {

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/kernel"
@@ -44,6 +45,9 @@ type Plan struct {
 	// Depth is the split depth used (see MaxDepth).
 	Depth int
 	Tasks []Task
+
+	estOnce sync.Once
+	est     []uint64 // Estimates, computed once
 }
 
 // NewPlan cuts the n-queens count into tasks. depth 0 chooses the split

@@ -73,7 +73,15 @@ const estimateBudget = 1 << 24
 // subtree below. The depth is chosen from the number of tasks so that the
 // whole plan costs a few million nodes at most. Shards are balanced by it
 // and progress reports weight tasks by it.
+//
+// The estimates are computed once per plan and shared: callers must not
+// modify the slice.
 func (p *Plan) Estimates() []uint64 {
+	p.estOnce.Do(func() { p.est = p.estimates() })
+	return p.est
+}
+
+func (p *Plan) estimates() []uint64 {
 	levels := 4
 	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
 		levels--

@@ -90,28 +90,30 @@ func (p *Plan) estimates() []uint64 {
 	var f kernel.Frame
 	for id := range p.Tasks {
 		p.Frame(id, &f)
-		if f.Free == 0 {
-			est[id] = 1
-			continue
-		}
-		est[id] = frontier(&f, 0, f.Cols, f.LD, f.RD, levels) + 1
+		est[id] = frontier(f, levels) + 1
 	}
 	return est
 }
 
-// frontier counts the placements reachable at free row min(limit,
-// f.Free-1), moving between rows as the kernels do.
-func frontier(f *kernel.Frame, d int, cols, ld, rd uint64, limit int) uint64 {
-	avail := f.Full &^ (cols | ld | rd)
-	if d == limit || d == f.Free-1 {
+// frontier counts the placements reachable `limit` free rows into the
+// search of f, filling rows top down, or the solutions when fewer rows
+// remain.
+func frontier(f kernel.Frame, limit int) uint64 {
+	if f.Rows == 0 {
+		return 1
+	}
+	r := bits.TrailingZeros64(f.Rows)
+	avail := f.Open(r)
+	if limit == 0 || f.Rows&(f.Rows-1) == 0 {
 		return uint64(bits.OnesCount64(avail))
 	}
 	var sum uint64
-	s := f.Shift[d] & 63
 	for avail != 0 {
 		bit := avail & -avail
 		avail ^= bit
-		sum += frontier(f, d+1, cols|bit, (ld|bit)<<s|f.Inject[d+1], (rd|bit)>>s, limit)
+		g := f
+		g.Place(r, bits.TrailingZeros64(bit))
+		sum += frontier(g, limit-1)
 	}
 	return sum
 }

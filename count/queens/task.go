@@ -1,6 +1,8 @@
 package queens
 
 import (
+	"math/bits"
+
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -35,53 +37,12 @@ func (t *Task) place(r, c int) {
 	t.Placed++
 }
 
-// frame fills f with the search state of task t on an n×n board: the
-// rows without a queen become the free rows, and every pre-placed queen
-// blocks its column and both of its diagonals as whole lines, also where
-// the queen lies below the first free row.
+// frame fills f with the search state of task t on an n×n board: its
+// queens placed, the rows without a queen free.
 func (t *Task) frame(n int, f *kernel.Frame) {
-	var filled uint64
+	f.Empty(n)
 	for i := 0; i < int(t.Placed); i++ {
-		filled |= 1 << t.Rows[i]
-	}
-	var free [kernel.MaxN]int
-	nf := 0
-	for r := 0; r < n; r++ {
-		if filled>>uint(r)&1 == 0 {
-			free[nf] = r
-			nf++
-		}
-	}
-	*f = kernel.Frame{Full: 1<<uint(n) - 1, Free: nf}
-	for i := range f.Shift {
-		f.Shift[i] = 1
-	}
-	if nf == 0 {
-		return
-	}
-	f0 := free[0]
-	var inject uint64 // board rows where an LD line enters at column 0
-	for i := 0; i < int(t.Placed); i++ {
-		pr, pc := int(t.Rows[i]), int(t.Cols[i])
-		f.Cols |= 1 << uint(pc)
-		if rc := pc + pr - f0; rc >= 0 && rc < 64 {
-			f.RD |= 1 << uint(rc)
-		}
-		if lc := pc - pr + f0; lc >= 0 {
-			if lc < 64 {
-				f.LD |= 1 << uint(lc)
-			}
-		} else {
-			inject |= 1 << uint(pr-pc)
-		}
-	}
-	for d := 0; d+1 < nf; d++ {
-		f.Shift[d] = uint8(free[d+1] - free[d])
-		for x := free[d] + 1; x <= free[d+1]; x++ {
-			if inject>>uint(x)&1 != 0 {
-				f.Inject[d+1] |= 1 << uint(free[d+1]-x)
-			}
-		}
+		f.Place(int(t.Rows[i]), int(t.Cols[i]))
 	}
 }
 
@@ -93,16 +54,11 @@ func (t Task) expand(n, rows int, out []Task) []Task {
 	}
 	var f kernel.Frame
 	t.frame(n, &f)
-	if f.Free == 0 {
+	if f.Rows == 0 {
 		return append(out, t)
 	}
-	row := 0
-	for ; row < n; row++ {
-		if !t.hasRow(row) {
-			break
-		}
-	}
-	avail := f.Full &^ (f.Cols | f.LD | f.RD)
+	row := bits.TrailingZeros64(f.Rows)
+	avail := f.Open(row)
 	for c := 0; c < n; c++ {
 		if avail>>uint(c)&1 == 1 {
 			child := t

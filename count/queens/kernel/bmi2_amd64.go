@@ -4,14 +4,11 @@ package kernel
 
 import "github.com/klauspost/cpuid/v2"
 
-// countBMI2 is the generic kernel in assembly, for CPUs with BMI1, BMI2
-// and POPCNT (x86-64-v3 and later): BLSI isolates the next queen, SHLX and
-// SHRX shift by a register without tying up CX, ANDN forms the open
-// squares, POPCNT counts the last row; every value of the loop lives in a
-// register, where the Go compiler spills three of them per node.
+// dynBMI2 is the generic kernel's search in assembly, for CPUs with BMI1,
+// BMI2 and POPCNT (x86-64-v3 and later); see bmi2_amd64.s.
 //
 //go:noescape
-func countBMI2(f *Frame) (solutions, nodes uint64)
+func dynBMI2(s *start) (solutions, nodes uint64)
 
 func init() {
 	register(Kernel{
@@ -21,6 +18,6 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT)
 		},
-		Count: countBMI2,
+		Count: withRoot(dynBMI2),
 	})
 }

@@ -2,119 +2,146 @@
 
 #include "textflag.h"
 
-// Per-level records in the local frame, 64 bytes each:
-//   0 avail, 8 cols, 16 ld, 24 rd  (saved state of the level)
-//   32 shift to the next free row, 40 Inject of the next free row
+// Per-level records in the local frame, 64 bytes each: the squares of the
+// level's row still to try (saved when a child is chosen), and the level's
+// masks, free rows and row, saved when the level is entered.
 #define REC_AVAIL 0
 #define REC_COLS 8
-#define REC_LD 16
-#define REC_RD 24
-#define REC_SHIFT 32
-#define REC_INJ 40
-#define LASTOFF 2048
+#define REC_D1 16
+#define REC_D2 24
+#define REC_ROWS 32
+#define REC_R 40
+#define REC_NR 48
+#define FULL 2048
+#define NMIN 2056
 
-// func countBMI2(f *Frame) (solutions, nodes uint64)
+// CAND looks at the next free row of R9 for the child (R14 cols, R15 d1,
+// R13 d2): a row with no open square kills the child; otherwise the row
+// with the fewest open squares so far is kept (DX its count, R8 the row,
+// AX its squares), the first one on a tie.
+#define CAND \
+	TESTQ   R9, R9 \
+	JZ      chosen \
+	TZCNTQ  R9, CX \
+	BLSRQ   R9, R9 \
+	MOVQ    NMIN(SP), R12 \
+	SUBQ    CX, R12 \
+	SHRXQ   CX, R15, BX \
+	SHRXQ   R12, R13, SI \
+	ORQ     SI, BX \
+	ORQ     R14, BX \
+	ANDNQ   FULL(SP), BX, BX \
+	JZ      dead \
+	POPCNTQ BX, SI \
+	CMPQ    SI, DX \
+	CMOVQCS SI, DX \
+	CMOVQCS CX, R8 \
+	CMOVQCS BX, AX
+
+// func dynBMI2(s *start) (solutions, nodes uint64)
+//
+// The generic kernel's search in assembly for CPUs with BMI1, BMI2 and
+// POPCNT: BLSI takes the next queen, SHLX/SHRX shift by the row without
+// tying up CX, TZCNT and BLSR walk the free rows, ANDN forms open squares,
+// POPCNT counts them, and CMOVs keep the most constrained row without a
+// branch.
 //
 // Registers in the loop:
-//   AX avail  BX cols  DX ld  SI rd  DI level offset (d*64)  R8 full
-//   R10 solutions  R11 nodes  CX R9 R12 R13 scratch
-TEXT ·countBMI2(SB), $2056-24
-	MOVQ f+0(FP), R9
-	MOVQ 0(R9), R8
-	MOVQ 8(R9), BX
-	MOVQ 16(R9), DX
-	MOVQ 24(R9), SI
-	MOVQ 32(R9), CX
+//   AX avail  BX cols  DX d1  SI d2  R9 free rows  CX row  R12 N-1-row
+//   DI level offset (d*64)  R10 solutions  R11 nodes
+//   R14 R15 R13 the child's cols, d1, d2  R8 scratch
+// (ABI0 assembly may use R14 and R15: the ABI wrapper restores g and the
+// zero register on return.) The choice of a child's row reuses AX..R12,
+// which are saved in the level's record and reloaded after.
+TEXT ·dynBMI2(SB), $2064-24
+	MOVQ s+0(FP), R8
+	MOVQ 56(R8), R9
+	MOVQ R9, FULL(SP)
+	MOVQ 64(R8), R9
+	MOVQ R9, NMIN(SP)
+	MOVQ 0(R8), AX
+	MOVQ 8(R8), BX
+	MOVQ 16(R8), DX
+	MOVQ 24(R8), SI
+	MOVQ 32(R8), R9
+	MOVQ 40(R8), CX
+	MOVQ 48(R8), R12
+	XORQ DI, DI
 	XORQ R10, R10
 	XORQ R11, R11
-	TESTQ CX, CX
-	JZ   empty
-	MOVQ BX, AX
-	ORQ  DX, AX
-	ORQ  SI, AX
-	ANDNQ R8, AX, AX
-	CMPQ CX, $1
-	JEQ  onerow
-
-	// Copy Shift[d] and Inject[d+1] into the records for d = 0..free-2,
-	// and remember the offset of level free-2: children of that level
-	// are counted, not entered.
-	SUBQ $2, CX
-	MOVQ CX, R12
-	SHLQ $6, R12
-	MOVQ R12, LASTOFF(SP)
-	XORQ R12, R12
-	XORQ DI, DI
-fill:
-	MOVBQZX 40(R9)(R12*1), R13
-	MOVQ R13, REC_SHIFT(SP)(DI*1)
-	MOVQ 80(R9)(R12*8), R13
-	MOVQ R13, REC_INJ(SP)(DI*1)
-	INCQ R12
-	ADDQ $64, DI
-	CMPQ R12, CX
-	JLE  fill
-	XORQ DI, DI
+	MOVQ BX, REC_COLS(SP)
+	MOVQ DX, REC_D1(SP)
+	MOVQ SI, REC_D2(SP)
+	MOVQ R9, REC_ROWS(SP)
+	MOVQ CX, REC_R(SP)
+	MOVQ R12, REC_NR(SP)
 
 loop:
 	TESTQ AX, AX
 	JZ    back
+
 next:
 	BLSIQ AX, R13
 	XORQ  R13, AX
 	INCQ  R11
-	MOVQ  REC_SHIFT(SP)(DI*1), R9
-	MOVQ  DX, CX
-	ORQ   R13, CX
-	SHLXQ R9, CX, CX
-	ORQ   REC_INJ(SP)(DI*1), CX
-	MOVQ  BX, R12
-	ORQ   R13, R12
+	MOVQ  BX, R14
+	ORQ   R13, R14
+	SHLXQ CX, R13, R15
+	ORQ   DX, R15
+	SHLXQ R12, R13, R13
 	ORQ   SI, R13
-	SHRXQ R9, R13, R13
-	MOVQ  CX, R9
-	ORQ   R12, R9
-	ORQ   R13, R9
-	ANDNQ R8, R9, R9
-	CMPQ  DI, LASTOFF(SP)
-	JEQ   leaf
-	// Save this level, then use its registers to look one row further:
-	// if the row after the child's is full whatever the child places,
-	// the child is dead and is not entered. A child with no open square
-	// at all is folded into the same test (CMOV), so one branch decides.
+	BLSRQ R9, R8
+	JZ    leaf
+
 	MOVQ  AX, REC_AVAIL(SP)(DI*1)
-	MOVQ  BX, REC_COLS(SP)(DI*1)
-	MOVQ  DX, REC_LD(SP)(DI*1)
-	MOVQ  SI, REC_RD(SP)(DI*1)
-	MOVQ  (REC_SHIFT+64)(SP)(DI*1), AX
-	SHLXQ AX, CX, BX
-	SHRXQ AX, R13, DX
-	ORQ   (REC_INJ+64)(SP)(DI*1), BX
-	ORQ   R12, BX
-	ORQ   DX, BX
-	ANDNQ R8, BX, BX
-	TESTQ R9, R9
-	CMOVQEQ R9, BX
-	TESTQ BX, BX
-	JZ    dead
+	MOVQ  $99, DX
+	CAND
+	CAND
+	CAND
+	CAND
+	CAND
+
+chosen:
+	MOVQ  REC_ROWS(SP)(DI*1), R9
+	BTRQ  R8, R9
+	MOVQ  R8, CX
+	MOVQ  NMIN(SP), R12
+	SUBQ  CX, R12
 	ADDQ  $64, DI
-	MOVQ  R9, AX
-	MOVQ  R12, BX
-	MOVQ  CX, DX
+	MOVQ  R14, BX
+	MOVQ  R15, DX
 	MOVQ  R13, SI
-	JMP   next // a child is entered only with a square to try
+	MOVQ  BX, REC_COLS(SP)(DI*1)
+	MOVQ  DX, REC_D1(SP)(DI*1)
+	MOVQ  SI, REC_D2(SP)(DI*1)
+	MOVQ  R9, REC_ROWS(SP)(DI*1)
+	MOVQ  CX, REC_R(SP)(DI*1)
+	MOVQ  R12, REC_NR(SP)(DI*1)
+	JMP   next // the chosen row has a square to try
 
 dead:
 	MOVQ  REC_AVAIL(SP)(DI*1), AX
 	MOVQ  REC_COLS(SP)(DI*1), BX
-	MOVQ  REC_LD(SP)(DI*1), DX
-	MOVQ  REC_RD(SP)(DI*1), SI
+	MOVQ  REC_D1(SP)(DI*1), DX
+	MOVQ  REC_D2(SP)(DI*1), SI
+	MOVQ  REC_ROWS(SP)(DI*1), R9
+	MOVQ  REC_R(SP)(DI*1), CX
+	MOVQ  REC_NR(SP)(DI*1), R12
 	JMP   loop
 
 leaf:
-	POPCNTQ R9, R9
-	ADDQ  R9, R10
-	ADDQ  R9, R11
+	// One free row is left after the child's: count its open squares.
+	TZCNTQ R9, R8
+	SHRXQ R8, R15, R15
+	NEGQ  R8
+	ADDQ  NMIN(SP), R8
+	SHRXQ R8, R13, R13
+	ORQ   R14, R15
+	ORQ   R13, R15
+	ANDNQ FULL(SP), R15, R15
+	POPCNTQ R15, R15
+	ADDQ  R15, R10
+	ADDQ  R15, R11
 	JMP   loop
 
 back:
@@ -123,17 +150,12 @@ back:
 	SUBQ  $64, DI
 	MOVQ  REC_AVAIL(SP)(DI*1), AX
 	MOVQ  REC_COLS(SP)(DI*1), BX
-	MOVQ  REC_LD(SP)(DI*1), DX
-	MOVQ  REC_RD(SP)(DI*1), SI
+	MOVQ  REC_D1(SP)(DI*1), DX
+	MOVQ  REC_D2(SP)(DI*1), SI
+	MOVQ  REC_ROWS(SP)(DI*1), R9
+	MOVQ  REC_R(SP)(DI*1), CX
+	MOVQ  REC_NR(SP)(DI*1), R12
 	JMP   loop
-
-onerow:
-	POPCNTQ AX, R10
-	MOVQ  R10, R11
-	JMP   done
-
-empty:
-	MOVQ  $1, R10
 
 done:
 	MOVQ  R10, solutions+8(FP)

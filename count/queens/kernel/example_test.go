@@ -14,7 +14,7 @@ func ExampleLookup() {
 		panic(err)
 	}
 	var f kernel.Frame
-	f.Plain(6, 0, 0, 0, 6)
+	f.Empty(6)
 	solutions, _ := k.Count(&f)
 	fmt.Println(k.Name, solutions)
 	// Output: generic 4

@@ -4,60 +4,48 @@ import "math/bits"
 
 // generic is the portable kernel: plain Go, no assumption on the CPU.
 //
-// It is an explicit-stack backtracker with a one-row lookahead. The stack keeps, per free row, the
-// squares still to try there and the masks they were computed from; the
-// last free row is never entered, its open squares are counted with one
+// An explicit-stack backtracker: the stack keeps, per level, the squares
+// of its row still to try and the masks they were computed from. The last
+// free row is never entered; its open squares are counted with one
 // population count.
-func generic(f *Frame) (solutions, nodes uint64) {
-	if f.Free == 0 {
-		return 1, 0
+func generic(s *start) (solutions, nodes uint64) {
+	type level struct {
+		avail, cols, d1, d2, rows uint64
+		r, nr                     uint64
 	}
-	full := f.Full
-	cols, ld, rd := f.Cols, f.LD, f.RD
-	avail := full &^ (cols | ld | rd)
-	last := f.Free - 1
-	if last == 0 {
-		c := uint64(bits.OnesCount64(avail))
-		return c, c
-	}
-	type level struct{ avail, cols, ld, rd uint64 }
 	var stack [MaxN]level
+	full, nmin := s.full, s.nmin
+	n := int(nmin) + 1
+	cur := level{s.avail, s.cols, s.d1, s.d2, s.rows, s.r, s.nr}
 	d := 0
 	for {
-		if avail == 0 {
+		if cur.avail == 0 {
 			if d == 0 {
 				return solutions, nodes
 			}
 			d--
-			l := &stack[d&(MaxN-1)]
-			avail, cols, ld, rd = l.avail, l.cols, l.ld, l.rd
+			cur = stack[d&(MaxN-1)]
 			continue
 		}
-		bit := avail & -avail
-		avail ^= bit
+		bit := cur.avail & -cur.avail
+		cur.avail ^= bit
 		nodes++
-		s := f.Shift[d&(MaxN-1)] & 63
-		ncols := cols | bit
-		nld := (ld|bit)<<s | f.Inject[(d+1)&(MaxN-1)]
-		nrd := (rd | bit) >> s
-		next := full &^ (ncols | nld | nrd)
-		if d+1 == last {
-			c := uint64(bits.OnesCount64(next))
+		nc := cur.cols | bit
+		nd1 := cur.d1 | bit<<(cur.r&63)
+		nd2 := cur.d2 | bit<<(cur.nr&63)
+		if cur.rows&(cur.rows-1) == 0 {
+			lr := uint(bits.TrailingZeros64(cur.rows))
+			c := uint64(bits.OnesCount64(full &^ (nc | nd1>>lr | nd2>>((nmin-uint64(lr))&63))))
 			solutions += c
 			nodes += c
 			continue
 		}
-		if next == 0 {
+		r, a := choose(n, full, nc, nd1, nd2, cur.rows)
+		if a == 0 {
 			continue
 		}
-		// Look one row further: if the row after next is already full
-		// whatever queen goes in the next row, the whole subtree is
-		// dead. A few operations here save about a sixth of the nodes.
-		s2 := f.Shift[(d+1)&(MaxN-1)] & 63
-		if full&^(ncols|nld<<s2|f.Inject[(d+2)&(MaxN-1)]|nrd>>s2) != 0 {
-			stack[d&(MaxN-1)] = level{avail, cols, ld, rd}
-			d++
-			avail, cols, ld, rd = next, ncols, nld, nrd
-		}
+		stack[d&(MaxN-1)] = cur
+		d++
+		cur = level{a, nc, nd1, nd2, cur.rows &^ (1 << uint(r)), uint64(r), nmin - uint64(r)}
 	}
 }

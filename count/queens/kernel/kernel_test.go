@@ -1,48 +1,48 @@
 package kernel
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
 )
 
-// The assembly kernels read Frame by fixed offsets.
-func TestFrameLayout(t *testing.T) {
-	var f Frame
+// The assembly kernels read start by fixed offsets.
+func TestStartLayout(t *testing.T) {
+	var s start
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"Full", unsafe.Offsetof(f.Full), 0},
-		{"Cols", unsafe.Offsetof(f.Cols), 8},
-		{"LD", unsafe.Offsetof(f.LD), 16},
-		{"RD", unsafe.Offsetof(f.RD), 24},
-		{"Free", unsafe.Offsetof(f.Free), 32},
-		{"Shift", unsafe.Offsetof(f.Shift), 40},
-		{"Inject", unsafe.Offsetof(f.Inject), 72},
+		{"avail", unsafe.Offsetof(s.avail), 0},
+		{"cols", unsafe.Offsetof(s.cols), 8},
+		{"d1", unsafe.Offsetof(s.d1), 16},
+		{"d2", unsafe.Offsetof(s.d2), 24},
+		{"rows", unsafe.Offsetof(s.rows), 32},
+		{"r", unsafe.Offsetof(s.r), 40},
+		{"nr", unsafe.Offsetof(s.nr), 48},
+		{"full", unsafe.Offsetof(s.full), 56},
+		{"nmin", unsafe.Offsetof(s.nmin), 64},
 	} {
 		if c.got != c.want {
-			t.Errorf("Frame.%s at offset %d, the assembly expects %d", c.name, c.got, c.want)
+			t.Errorf("start.%s at offset %d, the assembly expects %d", c.name, c.got, c.want)
 		}
 	}
 }
 
-// randomFrame makes an arbitrary frame: not necessarily one a plan would
-// produce, but every kernel must still count it the same way.
+// randomFrame makes an arbitrary frame: queens anywhere (attacking each
+// other or not) and some rows free. Not necessarily one a plan would make,
+// but every kernel must still count it the same way.
 func randomFrame(r *rand.Rand) Frame {
 	n := 1 + r.IntN(MaxN)
 	var f Frame
-	f.Full = 1<<uint(n) - 1
-	f.Cols = r.Uint64() & r.Uint64() & f.Full
-	f.LD = r.Uint64() & r.Uint64() & r.Uint64()
-	f.RD = r.Uint64() & r.Uint64() & r.Uint64()
+	f.Empty(n)
+	for q := r.IntN(n + 1); q > 0; q-- {
+		f.Place(r.IntN(n), r.IntN(n))
+	}
 	// Few free rows keep the search small whatever the masks.
-	f.Free = r.IntN(min(n, 5) + 1)
-	for i := range f.Shift {
-		f.Shift[i] = uint8(1 + r.IntN(3))
-		if r.IntN(4) == 0 {
-			f.Inject[i] = 1 << uint(r.IntN(4))
-		}
+	for f.Rows != 0 && bits.OnesCount64(f.Rows) > 5 {
+		f.Rows &^= 1 << uint(r.IntN(n))
 	}
 	return f
 }

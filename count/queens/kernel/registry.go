@@ -34,7 +34,7 @@ func init() {
 		Doc:       "portable Go, any CPU",
 		Rank:      0,
 		Supported: func() bool { return true },
-		Count:     generic,
+		Count:     withRoot(generic),
 	})
 }
 

@@ -100,6 +100,7 @@ next:
 	CAND
 	CAND
 	CAND
+	CAND
 
 chosen:
 	MOVQ  REC_ROWS(SP)(DI*1), R9

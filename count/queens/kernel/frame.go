@@ -13,9 +13,10 @@
 // one with the fewest open squares next, the most constrained first. Rows
 // are free to be filled in any order because the masks are absolute (a bit
 // per column and one per diagonal of the board), not shifted row by row.
-// On the constellation tasks this visits 1.7 to 2.6 times fewer nodes than
-// filling the rows top down, and a row with no open square cuts the branch
-// at once.
+// On the constellation tasks this visits about half the nodes of filling
+// the rows top down with a one-row lookahead (n = 14: 2.2 M against 4.2 M;
+// n = 16: 78 M against 169 M), and a row with no open square cuts the
+// branch at once.
 package kernel
 
 import "math/bits"

@@ -10,42 +10,57 @@ import "math/bits"
 // population count.
 func generic(s *start) (solutions, nodes uint64) {
 	type level struct {
-		avail, cols, d1, d2, rows uint64
-		r, nr                     uint64
+		avail, cols, d1, d2, rows, r uint64
 	}
 	var stack [MaxN]level
 	full, nmin := s.full, s.nmin
-	n := int(nmin) + 1
-	cur := level{s.avail, s.cols, s.d1, s.d2, s.rows, s.r, s.nr}
+	avail, cols, d1, d2, rows, r := s.avail, s.cols, s.d1, s.d2, s.rows, s.r
 	d := 0
 	for {
-		if cur.avail == 0 {
+		if avail == 0 {
 			if d == 0 {
 				return solutions, nodes
 			}
 			d--
-			cur = stack[d&(MaxN-1)]
+			l := &stack[d&(MaxN-1)]
+			avail, cols, d1, d2, rows, r = l.avail, l.cols, l.d1, l.d2, l.rows, l.r
 			continue
 		}
-		bit := cur.avail & -cur.avail
-		cur.avail ^= bit
+		bit := avail & -avail
+		avail ^= bit
 		nodes++
-		nc := cur.cols | bit
-		nd1 := cur.d1 | bit<<(cur.r&63)
-		nd2 := cur.d2 | bit<<(cur.nr&63)
-		if cur.rows&(cur.rows-1) == 0 {
-			lr := uint(bits.TrailingZeros64(cur.rows))
-			c := uint64(bits.OnesCount64(full &^ (nc | nd1>>lr | nd2>>((nmin-uint64(lr))&63))))
+		nc := cols | bit
+		nd1 := d1 | bit<<(r&63)
+		nd2 := d2 | bit<<((nmin-r)&63)
+		if rows&(rows-1) == 0 {
+			lr := uint64(bits.TrailingZeros64(rows))
+			c := uint64(bits.OnesCount64(full &^ (nc | nd1>>lr | nd2>>((nmin-lr)&63))))
 			solutions += c
 			nodes += c
 			continue
 		}
-		r, a := choose(n, full, nc, nd1, nd2, cur.rows)
-		if a == 0 {
+		// The most constrained of the first Look free rows (choose,
+		// written out: the Go compiler does not inline a loop).
+		var br, ba uint64
+		best := 99
+		rf := rows
+		for i := 0; i < Look && rf != 0; i++ {
+			t := uint64(bits.TrailingZeros64(rf))
+			rf &= rf - 1
+			o := full &^ (nc | nd1>>t | nd2>>((nmin-t)&63))
+			if o == 0 {
+				ba = 0
+				break
+			}
+			if c := bits.OnesCount64(o); c < best {
+				best, br, ba = c, t, o
+			}
+		}
+		if ba == 0 {
 			continue
 		}
-		stack[d&(MaxN-1)] = cur
+		stack[d&(MaxN-1)] = level{avail, cols, d1, d2, rows, r}
 		d++
-		cur = level{a, nc, nd1, nd2, cur.rows &^ (1 << uint(r)), uint64(r), nmin - uint64(r)}
+		avail, cols, d1, d2, rows, r = ba, nc, nd1, nd2, rows&^(1<<br), br
 	}
 }

@@ -49,12 +49,13 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/atomicfile"
 )
 
 // magic is the first line of every journal.
@@ -173,34 +174,7 @@ func Open(path string, h Header, opt Options) (*Journal, error) {
 // file first, synced and renamed into place, so a crash never leaves a
 // half-written header under path.
 func create(path string, hb []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(hb)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	syncDir(dir)
-	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	return atomicfile.WriteFile(path, hb)
 }
 
 // encode returns the header's lines, ending with the "header CRC" line.

@@ -21,12 +21,13 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/nqcount/nqcount/count"
+
+	"github.com/nqcount/nqcount/internal/atomicfile"
 )
 
 // Format is the value of File.Format written by this package.
@@ -128,25 +129,7 @@ func Write(path string, f *File) error {
 		return err
 	}
 	b = append(b, '\n')
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.WriteFile(path, b)
 }
 
 // Read reads and checks a shard file: its format, its shard index, its

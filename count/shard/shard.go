@@ -26,7 +26,6 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count"
-
 	"github.com/nqcount/nqcount/internal/atomicfile"
 )
 

@@ -33,17 +33,11 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer s.close()
-	c, name, o, rd := s.c, s.name, s.o, s.rd
+	c, name, o := s.c, s.name, s.o
 	for {
-		it, ok := rd.Next()
+		it, ok := s.next()
 		if !ok {
 			break
-		}
-		if it.Err != nil {
-			o.flush()
-			badItem(e, name, it)
-			code = exitFail
-			continue
 		}
 		noteClues(e, name, it.Line, it.Grid)
 		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
@@ -54,7 +48,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 				return exitInterrupted
 			}
 			e.Errorf("%s:%d: %v", name, it.Line, err)
-			code = exitFail
+			s.failed = true
 			continue
 		}
 		word := res.Count.String()
@@ -68,10 +62,5 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		}
 		o.record(it.Grid, "line "+itoa(it.Line)+": "+word+" solutions", word, js)
 	}
-	if err := rd.Err(); err != nil {
-		o.flush()
-		e.Errorf("%s: %v", name, err)
-		return exitFail
-	}
-	return code
+	return s.finish()
 }

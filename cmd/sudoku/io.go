@@ -119,11 +119,13 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // session is what solve, count and rate share: their common flags, the
 // input, the output and a reader of its puzzles.
 type session struct {
+	e       *env
 	c       common
 	name    string // the input's name in messages
 	o       *out
 	rd      *sudoku.Reader
 	closeIn func()
+	failed  bool // a puzzle was bad or could not be handled: exit 1 at the end
 }
 
 // openSession parses the flags of subcommand cmd (own adds the command's
@@ -131,7 +133,7 @@ type session struct {
 // returns a nil session the command ends with the code returned.
 func openSession(e *env, cmd string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
 	fs := newFlags(e, cmd, "[FILE|-|PUZZLE]")
-	s := &session{}
+	s := &session{e: e}
 	s.c.add(fs)
 	if own != nil {
 		own(fs)
@@ -152,6 +154,33 @@ func openSession(e *env, cmd string, args []string, own func(fs *flag.FlagSet)) 
 	s.o = newOut(e, s.c.format)
 	s.rd = sudoku.NewReader(in)
 	return s, exitOK
+}
+
+// next returns the next well-formed puzzle; bad ones are reported with
+// their line and skipped.
+func (s *session) next() (sudoku.Item, bool) {
+	for {
+		it, ok := s.rd.Next()
+		if !ok || it.Err == nil {
+			return it, ok
+		}
+		s.o.flush()
+		badItem(s.e, s.name, it)
+		s.failed = true
+	}
+}
+
+// finish reports an error reading the input and returns the exit code.
+func (s *session) finish() int {
+	if err := s.rd.Err(); err != nil {
+		s.o.flush()
+		s.e.Errorf("%s: %v", s.name, err)
+		return exitFail
+	}
+	if s.failed {
+		return exitFail
+	}
+	return exitOK
 }
 
 // close flushes the output and closes the input.

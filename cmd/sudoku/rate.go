@@ -25,38 +25,27 @@ func runRate(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer s.close()
-	name, o, rd := s.name, s.o, s.rd
+	name, o := s.name, s.o
 	for {
 		if ctx.Err() != nil {
 			o.flush()
 			e.Errorf("interrupted")
 			return exitInterrupted
 		}
-		it, ok := rd.Next()
+		it, ok := s.next()
 		if !ok {
 			break
-		}
-		if it.Err != nil {
-			o.flush()
-			badItem(e, name, it)
-			code = exitFail
-			continue
 		}
 		lv, err := sudoku.Rate(it.Grid)
 		if err != nil {
 			o.flush()
 			e.Errorf("%s:%d: cannot rate: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
-			code = exitFail
+			s.failed = true
 			continue
 		}
 		_, sol := sudoku.Solve(it.Grid, 1)
 		js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Level: lv.String(), Clues: it.Grid.Clues()}
 		o.record(it.Grid, "line "+itoa(it.Line)+": "+lv.String(), lv.String(), js)
 	}
-	if err := rd.Err(); err != nil {
-		o.flush()
-		e.Errorf("%s: %v", name, err)
-		return exitFail
-	}
-	return code
+	return s.finish()
 }

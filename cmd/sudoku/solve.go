@@ -82,7 +82,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 			if it.Err != nil {
 				o.flush()
 				badItem(e, name, it)
-				code = exitFail
+				s.failed = true
 				continue
 			}
 			r := res[j]
@@ -93,17 +93,12 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 			js := solveJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: r.Count, Status: st, Clues: it.Grid.Clues()}
 			if r.Count == 0 {
 				shown = it.Grid
-				code = exitFail
+				s.failed = true
 			} else {
 				js.Solution = r.Solution.String()
 			}
 			o.record(shown, "line "+itoa(it.Line)+": "+st, st, js)
 		}
 	}
-	if err := rd.Err(); err != nil {
-		o.flush()
-		e.Errorf("%s: %v", name, err)
-		return exitFail
-	}
-	return code
+	return s.finish()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -32,15 +31,13 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "count", "N [flags]")
 	var (
 		opt     queens.Options
-		method  string
+		ef      engineFlags
 		jsonOut bool
 		verbose bool
 		lo      longOptions
 	)
-	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
+	ef.add(fs, &opt)
 	fs.IntVar(&opt.Depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
-	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations or halving")
-	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
 	fs.BoolVar(&opt.Unique, "unique", false, "also count solutions up to rotation and reflection (A002562)")
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&verbose, "v", false, "describe the CPU and the kernel chosen on stderr")
@@ -63,12 +60,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		e.Errorf("%v", err)
 		return exitUsage
 	}
-	if opt.Workers < 1 {
-		e.Errorf("--workers %d: need at least 1", opt.Workers)
-		return exitUsage
-	}
-	if opt.Method, err = queens.ParseMethod(method); err != nil {
-		e.Errorf("--method: %v", err)
+	if !ef.check(e) {
 		return exitUsage
 	}
 	if err := lo.check(os.Getenv); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
@@ -17,14 +16,12 @@ func init() {
 func runVerify(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "verify", "[--max N] [flags]")
 	var (
-		maxN   int
-		opt    queens.Options
-		method string
+		maxN int
+		opt  queens.Options
+		ef   engineFlags
 	)
 	fs.IntVar(&maxN, "max", 14, fmt.Sprintf("largest n to recount, 1 to %d", queens.MaxKnown))
-	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
-	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations or halving")
-	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
+	ef.add(fs, &opt)
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -37,12 +34,7 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--max %d is out of range: choose 1 to %d (no value is known beyond)", maxN, queens.MaxKnown)
 		return exitUsage
 	}
-	if opt.Workers < 1 {
-		e.Errorf("--workers %d: need at least 1", opt.Workers)
-		return exitUsage
-	}
-	if opt.Method, err = queens.ParseMethod(method); err != nil {
-		e.Errorf("--method: %v", err)
+	if !ef.check(e) {
 		return exitUsage
 	}
 	opt.Unique = true

@@ -15,6 +15,17 @@
 #define FULL 2048
 #define NMIN 2056
 
+// LOADLEVEL restores the registers of the level at offset DI from its
+// record: after a dead child, and on the way back up.
+#define LOADLEVEL \
+	MOVQ REC_AVAIL(SP)(DI*1), AX \
+	MOVQ REC_COLS(SP)(DI*1), BX \
+	MOVQ REC_D1(SP)(DI*1), DX \
+	MOVQ REC_D2(SP)(DI*1), SI \
+	MOVQ REC_ROWS(SP)(DI*1), R9 \
+	MOVQ REC_R(SP)(DI*1), CX \
+	MOVQ REC_NR(SP)(DI*1), R12
+
 // CAND looks at the next free row of R9 for the child (R14 cols, R15 d1,
 // R13 d2): a row with no open square kills the child; otherwise the row
 // with the fewest open squares so far is kept (DX its count, R8 the row,
@@ -121,13 +132,7 @@ chosen:
 	JMP   next // the chosen row has a square to try
 
 dead:
-	MOVQ  REC_AVAIL(SP)(DI*1), AX
-	MOVQ  REC_COLS(SP)(DI*1), BX
-	MOVQ  REC_D1(SP)(DI*1), DX
-	MOVQ  REC_D2(SP)(DI*1), SI
-	MOVQ  REC_ROWS(SP)(DI*1), R9
-	MOVQ  REC_R(SP)(DI*1), CX
-	MOVQ  REC_NR(SP)(DI*1), R12
+	LOADLEVEL
 	JMP   loop
 
 leaf:
@@ -149,13 +154,7 @@ back:
 	TESTQ DI, DI
 	JZ    done
 	SUBQ  $64, DI
-	MOVQ  REC_AVAIL(SP)(DI*1), AX
-	MOVQ  REC_COLS(SP)(DI*1), BX
-	MOVQ  REC_D1(SP)(DI*1), DX
-	MOVQ  REC_D2(SP)(DI*1), SI
-	MOVQ  REC_ROWS(SP)(DI*1), R9
-	MOVQ  REC_R(SP)(DI*1), CX
-	MOVQ  REC_NR(SP)(DI*1), R12
+	LOADLEVEL
 	JMP   loop
 
 done:

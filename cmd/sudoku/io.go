@@ -97,14 +97,6 @@ func noteClues(e *env, name string, line int, g sudoku.Grid) {
 	}
 }
 
-// gridJSON is a grid as a JSON string, "" for none.
-func gridJSON(g *sudoku.Grid) string {
-	if g == nil {
-		return ""
-	}
-	return g.String()
-}
-
 // badItem reports a puzzle that could not be read, as FILE:LINE: message.
 func badItem(e *env, name string, it sudoku.Item) {
 	msg := it.Err.Error()

@@ -68,12 +68,3 @@ func (t Task) expand(n, rows int, out []Task) []Task {
 	}
 	return out
 }
-
-func (t *Task) hasRow(r int) bool {
-	for i := 0; i < int(t.Placed); i++ {
-		if int(t.Rows[i]) == r {
-			return true
-		}
-	}
-	return false
-}

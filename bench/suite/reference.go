@@ -16,17 +16,20 @@ type Ref struct {
 }
 
 // Reference is the score's unit: one worker of the project's 2-core
-// development machine (AMD EPYC, Zen 5, with BMI2), kernel bmi2, measured
-// with `nqueens bench --workers 1 --rounds 5` (and --quick for n = 15) at
-// a quiet moment; RESULTS.md has the run. It is fixed: rerunning on that
-// machine after the kernels get faster gives it a score above 1.
+// development machine (AMD EPYC, Zen 5, a virtual machine), kernel bmi2,
+// method constellations, planning included. The rates are A000170(n) over
+// the times RESULTS.md records for that configuration: the medians of
+// three interleaved rounds of `go run ./bench` (2026-11-29) for n = 15, 16
+// and 17, and one run of `nqueens count 18 --workers 1` for n = 18. They
+// are fixed: when the kernels get faster, that machine's score rises
+// above 1.
 var Reference = Ref{
-	Machine: "one worker of AMD EPYC (2-core VM, Zen 5), kernel bmi2, nqcount of 2026-11-30",
+	Machine: "one worker of the 2-core AMD EPYC (Zen 5) development VM, kernel bmi2, as of 2026-11-29",
 	Rates: map[int]float64{
-		15: 16.4e6,
-		16: 18.3e6,
-		17: 18.3e6,
-		18: 18.9e6,
+		15: 2279184 / 0.139,
+		16: 14772512 / 0.807,
+		17: 95815104 / 5.233,
+		18: 666090624 / 35.24,
 	},
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -86,12 +88,30 @@ func (p *Plan) estimates() []uint64 {
 	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
 		levels--
 	}
+	// The estimates are independent of each other and every worker waits
+	// for them, so they are computed on all cores, in chunks pulled from a
+	// counter. Each is a pure function of its task: the result does not
+	// depend on the schedule.
 	est := make([]uint64, len(p.Tasks))
-	var f kernel.Frame
-	for id := range p.Tasks {
-		p.Frame(id, &f)
-		est[id] = frontier(f, levels) + 1
+	const chunk = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(est)+chunk-1)/chunk) {
+		wg.Go(func() {
+			var f kernel.Frame
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(est) {
+					return
+				}
+				for id := lo; id < min(lo+chunk, len(est)); id++ {
+					p.Frame(id, &f)
+					est[id] = frontier(f, levels) + 1
+				}
+			}
+		})
 	}
+	wg.Wait()
 	return est
 }
 

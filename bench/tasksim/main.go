@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		ps := fs.String("p", "64,256", "worker counts to simulate, comma-separated")
+		startup := fs.Float64("startup", -1, "serial start-up in seconds (default: the one the file records, measured when it was made)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -107,6 +108,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			m, err := readMeasurement(file)
 			if err != nil {
 				return err
+			}
+			if *startup >= 0 {
+				m.Startup = *startup
 			}
 			report(stdout, file, m, workers)
 		}

@@ -42,7 +42,8 @@ const maxTasks = 4 << 20
 type Plan struct {
 	N      int
 	Method Method
-	// Depth is the split depth used (see MaxDepth).
+	// Depth is the split depth used (see MaxDepth). Constellations
+	// split the corner classes one row deeper than Depth.
 	Depth int
 	Tasks []Task
 

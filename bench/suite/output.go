@@ -15,11 +15,20 @@ func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	pf := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	m := r.Machine
-	pf("nqueens bench, %s suite: n = %s on %s workers, %d round(s) each, median wall time\n",
-		r.Suite, joinInts(r.Sizes), joinInts(r.Workers), r.Rounds)
+	rounds := "rounds each, median"
+	if r.Rounds == 1 {
+		rounds = "round,"
+	}
+	pf("nqueens bench, %s suite: n = %s on %s workers, %d %s wall time\n",
+		r.Suite, joinInts(r.Sizes), joinInts(r.Workers), r.Rounds, rounds)
 	pf("cpu:     %s; %d logical CPUs for this process, GOMAXPROCS %d; %s/%s\n", m.CPU, m.NumCPU, m.GOMAXPROCS, m.OS, m.Arch)
-	pf("cpuid:   %s logical, %s physical cores, %d thread(s) per core; SMT %s: %s\n",
-		orUnknown(m.CPUIDLogicalCores), orUnknown(m.CPUIDPhysicalCores), m.CPUIDThreadsPerCore, m.SMT, m.Note)
+	threads := "threads"
+	if m.CPUIDThreadsPerCore == 1 {
+		threads = "thread"
+	}
+	pf("cpuid:   %s logical, %s physical cores, %d %s per core\n",
+		orUnknown(m.CPUIDLogicalCores), orUnknown(m.CPUIDPhysicalCores), m.CPUIDThreadsPerCore, threads)
+	pf("SMT:     %s: %s\n", m.SMT, m.Note)
 	pf("counter: nqcount %s, %s, method %s, kernel %s\n", r.Version, m.GoVersion, r.Method, r.Kernel)
 	if m.LoadAverage != "" {
 		pf("load:    %s before the run (1, 5, 15 min)", m.LoadAverage)

@@ -160,7 +160,9 @@ function stepOnce() {
   } else if (k === 1) {
     Q.stack.length = d;
     Q.backtracks++;
-    narrate('Row ' + r + ' has no safe square left: ' + (d === 0 ? 'the search is over.' : 'take back the last queen and try its next square.'), 'bad');
+    const open = openCols(r).length;
+    const why = open === 0 ? 'Row ' + r + ' has no safe square' : 'Row ' + r + ': its ' + (open === 1 ? 'safe square has' : open + ' safe squares have') + ' been tried';
+    narrate(why + (d === 0 ? ': the search is over.' : ': take back the last queen and try its next square.'), 'bad');
   } else {
     Q.sols++;
     const cols = new Array(Q.n).fill(0);

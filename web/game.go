@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,7 @@ func (gm *Game) check() *apiError {
 		if len(gm.Marks) != 81 {
 			return badRequest("marks: %d entries, want 81", len(gm.Marks))
 		}
+		gm.Marks = slices.Clone(gm.Marks)
 		for i, m := range gm.Marks {
 			norm, ok := normMarks(m)
 			if !ok {
@@ -151,12 +153,15 @@ func (s *Server) save(_ context.Context, req *saveRequest) (SavedFile, *apiError
 	return SavedFile{Filename: name + ext, Text: text}, nil
 }
 
-// FormatGame writes a game in one of the sudoku command's formats (line,
-// the default, grid or json), so that 'sudoku solve FILE' reads the
+// FormatGame checks a game and writes it in one of the sudoku command's
+// formats (line, the default, grid or json), so that 'sudoku solve FILE' reads the
 // puzzle: line and grid put the puzzle's givens in the body and the rest
 // of the game in comment lines ("# progress: ..."); json writes one JSON
 // object whose "puzzle" field the command reads.
 func FormatGame(gm Game, format string) (string, error) {
+	if e := gm.check(); e != nil {
+		return "", e
+	}
 	var b strings.Builder
 	switch format {
 	case FormatJSON:
@@ -180,12 +185,20 @@ func FormatGame(gm Game, format string) (string, error) {
 	meta := func(k, v string) { fmt.Fprintf(&b, "# %s: %s\n", k, v) }
 	if gm.Seed != "" {
 		meta("seed", gm.Seed)
+	}
+	if gm.Level != "" {
 		meta("level", gm.Level)
+	}
+	if gm.Index != 0 {
 		meta("index", strconv.Itoa(gm.Index))
 	}
 	if format == FormatGrid {
-		p, _ := sudoku.Parse(gm.Puzzle)
-		b.WriteString(p.GridString())
+		// Row by row from the text, not through sudoku.Parse: a puzzle
+		// being fixed may have clashing digits, and is saved as it is.
+		for r := 0; r < 9; r++ {
+			b.WriteString(gm.Puzzle[r*9 : r*9+9])
+			b.WriteByte('\n')
+		}
 		b.WriteString("\n")
 	} else {
 		b.WriteString(gm.Puzzle + "\n")

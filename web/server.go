@@ -203,6 +203,15 @@ func (s *Server) Serve(ctx context.Context) error {
 	return err
 }
 
+// Close closes the listener of a Server that is not serving (Serve
+// closes it when it returns).
+func (s *Server) Close() error {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Close()
+}
+
 // ServeHTTP answers one request: the host and token checks, then the page,
 // asset or API endpoint. A panic in a handler is a bug; it is logged and
 // answered 500, and the server goes on.

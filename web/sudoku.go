@@ -295,14 +295,11 @@ func (s *Server) hint(_ context.Context, req *hintRequest) (Step, *apiError) {
 	if e != nil {
 		return Step{}, e
 	}
-	if cs, msg := clashes(g); len(cs) > 0 {
-		return Step{Technique: "clash", Text: msg + ": one of them has to change.", Cells: cs}, nil
-	}
 	var sol sudoku.Grid
 	unique := false
+	var p sudoku.Grid
 	if req.Puzzle != "" {
-		p, e := parseGrid("puzzle", req.Puzzle)
-		if e != nil {
+		if p, e = parseGrid("puzzle", req.Puzzle); e != nil {
 			return Step{}, e
 		}
 		for i, v := range p {
@@ -310,6 +307,11 @@ func (s *Server) hint(_ context.Context, req *hintRequest) (Step, *apiError) {
 				return Step{}, badRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
 			}
 		}
+	}
+	if cs, msg := clashes(g); len(cs) > 0 {
+		return Step{Technique: "clash", Text: msg + ": one of them has to change.", Cells: cs}, nil
+	}
+	if req.Puzzle != "" {
 		v, first := check(p)
 		if v.Verdict == VerdictNone {
 			return Step{}, badRequest("the puzzle has no solution: %s", v.Message)

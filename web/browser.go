@@ -1,6 +1,9 @@
 package web
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os/exec"
 	"runtime"
 )
@@ -31,4 +34,30 @@ func OpenBrowser(url string) bool {
 	}
 	go cmd.Wait() // reap it; its exit status does not matter
 	return true
+}
+
+// Launch is what the commands that serve a page do: it listens on addr
+// (see Listen), writes the page's URL as one line to out, says on notef
+// where it serves and how to stop, opens the URL in a browser when asked
+// (a missing browser is only a note), and serves until ctx is cancelled.
+// It returns an error if it cannot listen, write the URL or serve.
+func Launch(ctx context.Context, addr, page string, opt Options, openBrowser bool, out io.Writer, notef func(format string, args ...any)) error {
+	srv, err := Listen(addr, opt)
+	if err != nil {
+		return err
+	}
+	url := srv.URL(page)
+	if srv.Loopback() {
+		notef("serving on %s (loopback: this machine only); Ctrl-C stops", srv.Addr())
+	} else {
+		notef("serving on %s, open to other machines: every request needs the token in the URL; Ctrl-C stops", srv.Addr())
+	}
+	if _, err := io.WriteString(out, url+"\n"); err != nil {
+		srv.Close()
+		return fmt.Errorf("writing the URL: %w", err)
+	}
+	if openBrowser && !OpenBrowser(url) {
+		notef("no xdg-open or open here to start a browser: open the URL above")
+	}
+	return srv.Serve(ctx)
 }

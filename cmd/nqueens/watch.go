@@ -10,14 +10,14 @@ import (
 )
 
 func init() {
-	register(&command{Name: "watch", Summary: "watch the search in the browser (animated up to n = 12, a live count beyond)", Run: runWatch})
+	register(&command{Name: "watch", Summary: "watch the search in the browser (animated up to n = 12, counted live beyond)", Run: runWatch})
 }
 
 // runWatch serves the n-queens page of package web until interrupted: the
-// URL on stdout, the rest on stderr.
+// URL on stdout, notes on stderr, exit 0 once stopped.
 func runWatch(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "watch", "N [--listen ADDR] [--no-browser]")
-	listen := fs.String("listen", web.DefaultAddr, "address to serve on; other than loopback, every request needs the token in the printed URL")
+	listen := fs.String("listen", web.DefaultAddr, "address to serve on, HOST:PORT; other than loopback, every request needs the token in the printed URL")
 	noBrowser := fs.Bool("no-browser", false, "do not open a browser, just print the URL")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -39,25 +39,7 @@ func runWatch(ctx context.Context, e *env, args []string) int {
 	if n > web.MaxTraceN {
 		e.Errorf("n = %d is too large to animate (up to %d): the page counts it live", n, web.MaxTraceN)
 	}
-	srv, err := web.Listen(*listen, web.Options{Home: "/queens"})
-	if err != nil {
-		e.Errorf("%v", err)
-		return exitFail
-	}
-	url := srv.URL("/queens?n=" + strconv.Itoa(n))
-	if srv.Loopback() {
-		e.Errorf("serving on %s (loopback: this machine only); Ctrl-C stops", srv.Addr())
-	} else {
-		e.Errorf("serving on %s, open to other machines: every request needs the token in the URL; Ctrl-C stops", srv.Addr())
-	}
-	if _, err := e.Stdout.Write([]byte(url + "\n")); err != nil {
-		e.Errorf("writing the URL: %v", err)
-		return exitFail
-	}
-	if !*noBrowser && !web.OpenBrowser(url) {
-		e.Errorf("no xdg-open or open here to start a browser: open the URL above")
-	}
-	if err := srv.Serve(ctx); err != nil {
+	if err := web.Launch(ctx, *listen, "/queens?n="+strconv.Itoa(n), web.Options{Home: "/queens"}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
 		e.Errorf("%v", err)
 		return exitFail
 	}

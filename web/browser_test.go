@@ -136,17 +136,19 @@ func (p *tab) click(sel string) {
 	p.do(chromedp.Click(chromedp.CSS(sel)))
 }
 
-// loadTimes loads url four times and checks the times from navigation to
+// loadTimes loads url six times and checks the times from navigation to
 // the page's marks: handlers attached (interactive) and first content
 // shown (a generated puzzle, the first page of a trace). The first load
 // warms the browser up (its network service and script caches start
-// cold); the median of the other three must be within loadBudget. The
+// cold); the median of the other five must be within loadBudget (the
+// median, because a shared machine only ever adds time). The
 // browser's saved state is cleared before each load, so the Sudoku page
 // generates its puzzle every time.
 func (p *tab) loadTimes(page, url string) {
 	p.t.Helper()
 	var ready, content []float64
-	for i := 0; i < 4; i++ {
+	const loads = 6
+	for i := 0; i < loads; i++ {
 		p.do(chromedp.Navigate(url))
 		p.wait("the first content", `document.body.dataset.content === '1'`)
 		r := eval[float64](p, `performance.getEntriesByName('nqcount-ready')[0].startTime`)
@@ -156,25 +158,26 @@ func (p *tab) loadTimes(page, url string) {
 		} else {
 			ready, content = append(ready, r), append(content, c)
 		}
-		if i < 3 {
+		if i < loads-1 {
 			p.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
 		}
 	}
 	slices.Sort(ready)
 	slices.Sort(content)
-	p.t.Logf("%s page: interactive %.0f ms, first content %.0f ms after navigation (median of 3; all: %.0f, %.0f)", page, ready[1], content[1], ready, content)
-	if budget := float64(loadBudget.Milliseconds()); ready[1] > budget || content[1] > budget {
-		p.t.Errorf("%s page: interactive after %.0f ms, content after %.0f ms; the budget is %v", page, ready[1], content[1], loadBudget)
+	m := len(ready) / 2
+	p.t.Logf("%s page: interactive %.0f ms, first content %.0f ms after navigation (median of %d; all: %.0f, %.0f)", page, ready[m], content[m], len(ready), ready, content)
+	if budget := float64(loadBudget.Milliseconds()); ready[m] > budget || content[m] > budget {
+		p.t.Errorf("%s page: interactive after %.0f ms, content after %.0f ms; the budget is %v", page, ready[m], content[m], loadBudget)
 	}
 }
 
-func (p *tab) screenshot(name string) {
+func (p *tab) screenshot(name string, height int64) {
 	p.t.Helper()
 	dir := os.Getenv("NQCOUNT_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	p.do(chromedp.EmulateViewport(1100, 900), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	p.do(chromedp.EmulateViewport(1100, height), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatal(err)
@@ -279,7 +282,7 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	}
 	mv := step.Placements[0]
 	p.wait("the hinted cell", fmt.Sprintf(`document.querySelector('%s').classList.contains('hint-cell')`, cellSel(mv.Cell)))
-	p.screenshot("sudoku.png")
+	p.screenshot("sudoku.png", 900)
 	p.click("#status .btn") // Apply
 	p.wait("the hint applied", fmt.Sprintf(`document.querySelector('%s').textContent === '%d'`, cellSel(mv.Cell), mv.Digit))
 	progress := eval[string](p, boardJS)
@@ -313,6 +316,21 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	if marks := eval[string](p, fmt.Sprintf(`document.querySelector('%s').dataset.marks||''`, cellSel(empty))); mv.Cell != empty && !strings.Contains(marks, fmt.Sprint(gen.Solution[empty])) {
 		t.Errorf("pencil marks not restored: %q", marks)
 	}
+
+	// A puzzle of one's own: typed, with the verdict as it is typed ...
+	p.click("#enter")
+	p.wait("an empty board", boardJS+` === '`+strings.Repeat(".", 81)+`'`)
+	p.click(cellSel(0))
+	p.do(chromedp.KeyEvent("5"))
+	p.click(cellSel(1))
+	p.do(chromedp.KeyEvent("5"))
+	p.wait("the verdict on a clash", `document.querySelectorAll('.cell.clash').length === 2 && document.getElementById('status').textContent.includes('No solution: r1c1 and r1c2 are both 5')`)
+	p.do(chromedp.KeyEvent("\b"))
+	p.wait("the verdict on one digit", `document.getElementById('status').textContent.includes('Several solutions')`)
+	// ... or pasted.
+	p.do(chromedp.SetValue(chromedp.ID("paste"), strings.Join([]string{top1[:27], top1[27:54], top1[54:]}, "\n")))
+	p.click("#usepaste")
+	p.wait("the pasted puzzle", boardJS+` === '`+top1+`' && document.getElementById('status').textContent.includes('Exactly one solution')`)
 
 	// Usable at phone width: nothing wider than the screen.
 	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
@@ -445,6 +463,6 @@ func testQueensPage(t *testing.T, base string, bctx context.Context) {
 		for i := 0; i < 23; i++ {
 			p.do(chromedp.Click(chromedp.ID("step")))
 		}
-		p.screenshot("queens.png")
+		p.screenshot("queens.png", 1300)
 	}
 }

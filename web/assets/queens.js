@@ -125,7 +125,9 @@ function render() {
     const k = openCols(r).length;
     li.textContent = String(k);
     li.title = 'row ' + r + ': ' + k + ' open squares';
-    li.className = (r === chosen && !found ? 'chosen' : cand.has(r) ? 'cand' : '') + (k === 0 ? ' zero' : '');
+    // After a backtrack the search goes back up: no row is filled next.
+    const next = r === chosen && !found && !(ev && ev[0] === 1);
+    li.className = (next ? 'chosen' : cand.has(r) ? 'cand' : '') + (k === 0 ? ' zero' : '');
   }
   $('nodes').textContent = Q.nodes.toLocaleString('en');
   $('backtracks').textContent = Q.backtracks.toLocaleString('en');
@@ -388,10 +390,8 @@ function chart() {
   const line = document.createElementNS(ns, 'polyline');
   line.setAttribute('class', 'rate');
   line.setAttribute('points', hist.map((h) => x(h[0]) + ',' + (H - pad - (H - 2 * pad) * 0.9 * (h[1] / rmax))).join(' '));
-  const t1 = document.createElementNS(ns, 'text');
-  t1.setAttribute('x', 8); t1.setAttribute('y', 14);
-  t1.textContent = 'nodes/s (line, peak ' + human(rmax) + ') · work done (area)';
-  svg.append(frac, line, t1);
+  svg.append(frac, line);
+  $('chartcap').textContent = 'Line: nodes per second (peak ' + human(rmax) + 'nodes/s). Area: part of the work done. Over ' + fmtTime(tmax) + '.';
 }
 
 // ---- Start ----
@@ -413,7 +413,10 @@ function init() {
   $('step').addEventListener('click', step);
   $('nextsol').addEventListener('click', nextSolution);
   $('reset').addEventListener('click', restart);
-  const sp = () => { $('speedtxt').textContent = rate() + ' steps/s'; };
+  const sp = () => {
+    $('speedtxt').textContent = rate() + ' steps/s';
+    $('speed').setAttribute('aria-valuetext', rate() + ' steps per second');
+  };
   $('speed').addEventListener('input', sp);
   sp();
   $('cstart').addEventListener('click', startCount);

@@ -335,10 +335,16 @@ function shareURL(s) {
   return '/sudoku?' + q.toString();
 }
 
-async function generate(level, seed, index) {
+function requestPuzzle(level, seed, index) {
+  return api('/api/sudoku/generate', { difficulty: level, seed: seed || '', index: index || 0 });
+}
+
+// generate shows a new puzzle; pending is the request when it was made
+// already (at start, before the board was built).
+async function generate(level, seed, index, pending) {
   status('Making a ' + level + ' puzzle…', '');
   try {
-    const g = await api('/api/sudoku/generate', { difficulty: level, seed: seed || '', index: index || 0 });
+    const g = await (pending || requestPuzzle(level, seed, index));
     newGame(g.puzzle, { seed: g.seed, level: g.level, index: g.index, command: g.command });
     $('seed').value = '';
     $('level').value = g.level;
@@ -525,6 +531,25 @@ async function save() {
 // ---- Start ----
 
 function init() {
+  // The puzzle to show first is asked for before anything else, so that
+  // the request runs while the board is built.
+  const q = new URLSearchParams(location.search);
+  const shared = q.get('seed');
+  let pending = null, first = null;
+  if (shared && /^\d+$/.test(shared)) {
+    const level = q.get('level') || 'hard';
+    const index = Number(q.get('index')) || 0;
+    const same = restore() && S.source && S.source.seed === shared && S.source.level === level && (S.source.index || 0) === index;
+    if (same) first = 'Welcome back: your game is as you left it.';
+    else pending = [level, shared, index, requestPuzzle(level, shared, index)];
+  } else if (restore()) {
+    first = S.mode === 'enter' ? 'Go on typing your puzzle.' : S.finished ? 'Solved. Press New puzzle for another.' : 'Welcome back: your game is as you left it.';
+  } else {
+    const level = $('level').value;
+    pending = [level, '', 0, requestPuzzle(level)];
+  }
+  pending && pending[3].catch(() => {}); // handled in generate
+
   buildBoard();
   $('new').addEventListener('click', () => generate($('level').value, $('seed').value.trim()));
   $('pencil').addEventListener('click', () => { S.pencil = !S.pencil; render(); });
@@ -555,23 +580,14 @@ function init() {
     onKey(e);
   });
 
-  const q = new URLSearchParams(location.search);
-  const shared = q.get('seed');
   render();
   markReady();
-  if (shared && /^\d+$/.test(shared)) {
-    const level = q.get('level') || 'hard';
-    const index = Number(q.get('index')) || 0;
-    const same = restore() && S.source && S.source.seed === shared && S.source.level === level && (S.source.index || 0) === index;
-    if (same) { render(); markContent(); status('Welcome back: your game is as you left it.', ''); }
-    else generate(level, shared, index);
-  } else if (restore()) {
-    render();
-    markContent();
-    status(S.mode === 'enter' ? 'Go on typing your puzzle.' : S.finished ? 'Solved. Press New puzzle for another.' : 'Welcome back: your game is as you left it.', '');
-    if (S.mode === 'enter') verdict();
+  if (pending) {
+    generate(pending[0], pending[1], pending[2], pending[3]);
   } else {
-    generate($('level').value);
+    markContent();
+    status(first, '');
+    if (S.mode === 'enter') verdict();
   }
 }
 

@@ -62,8 +62,8 @@ type liveRun struct {
 	cancel         context.CancelFunc
 	start          time.Time
 
-	// Set once planning is done (under mu of liveCount's reads: published
-	// through the planned flag).
+	// The plan's figures, written once before planned is set and only
+	// read after it is seen set.
 	planned  atomic.Bool
 	tasks    int
 	est      []uint64

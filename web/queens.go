@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
@@ -101,6 +102,13 @@ func (s *Server) trace(ctx context.Context, req *traceRequest) (TracePage, *apiE
 // orderRequest is the body of orders.
 type orderRequest struct {
 	N int `json:"n"`
+}
+
+// orderCache keeps the summaries of whole traced searches (they depend on
+// n and the order only).
+type orderCache struct {
+	mu sync.Mutex
+	m  map[orderKey]OrderSummary
 }
 
 type orderKey struct {

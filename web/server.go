@@ -26,7 +26,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -440,11 +439,4 @@ func (s *Server) page(name string) http.HandlerFunc {
 		h.Set("Cache-Control", "no-cache")
 		w.Write(b)
 	}
-}
-
-// orderCache keeps the summaries of whole traced searches (they depend on
-// n and the order only).
-type orderCache struct {
-	mu sync.Mutex
-	m  map[orderKey]OrderSummary
 }

@@ -1,6 +1,7 @@
 package solutions
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -84,7 +85,8 @@ func traced(t *testing.T, n int, order Order) (sols [][]int, places, backtracks 
 }
 
 // TestTraceOrdersFindEverySolution checks that both orders find exactly
-// the solutions the counter counts: as many as OEIS A000170 says, each
+// the solutions the counter counts: as many as queens.Count and OEIS
+// A000170 say, each
 // once, the same set as Enumerator's; the top-down trace in Enumerator's
 // order with its node count, the most-constrained one with the nodes the
 // kernels count on the empty board.
@@ -114,8 +116,12 @@ func TestTraceOrdersFindEverySolution(t *testing.T) {
 
 		top, topNodes, _ := traced(t, n, TopDown)
 		mc, mcNodes, _ := traced(t, n, MostConstrained)
-		if uint64(len(top)) != known || uint64(len(mc)) != known {
-			t.Errorf("n=%d: top-down found %d, most-constrained %d, OEIS %d", n, len(top), len(mc), known)
+		res, err := queens.Count(context.Background(), n, queens.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint64(len(top)) != known || uint64(len(mc)) != known || !res.Total.IsUint64() || res.Total.Lo != known {
+			t.Errorf("n=%d: top-down found %d, most-constrained %d, the counter %s, OEIS %d", n, len(top), len(mc), res.Total, known)
 		}
 		if topNodes != refNodes {
 			t.Errorf("n=%d: top-down trace placed %d queens, Enumerator %d", n, topNodes, refNodes)

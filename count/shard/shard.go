@@ -131,13 +131,22 @@ func FromEnv(getenv func(string) string, k int) (Index, error) {
 // these costs. It refuses a K above the number of tasks, which would leave
 // shards with nothing to do (and a K of billions would exhaust memory).
 func Select(costs []uint64, x Index) ([]int, error) {
-	if x.K < 1 || x.I < 0 || x.I >= x.K {
-		return nil, fmt.Errorf("shard %s: want I/K with 0 <= I < K", x)
-	}
-	if x.K > len(costs) {
-		return nil, fmt.Errorf("shard %s: the count has only %d tasks, so it splits into at most %d shards", x, len(costs), len(costs))
+	if err := x.Check(len(costs)); err != nil {
+		return nil, err
 	}
 	return Assign(costs, x.K)[x.I], nil
+}
+
+// Check reports whether x is a shard of a split of that many tasks:
+// 0 <= I < K <= tasks.
+func (x Index) Check(tasks int) error {
+	if x.K < 1 || x.I < 0 || x.I >= x.K {
+		return fmt.Errorf("shard %s: want I/K with 0 <= I < K", x)
+	}
+	if x.K > tasks {
+		return fmt.Errorf("shard %s: the count has only %d tasks, so it splits into at most %d shards", x, tasks, tasks)
+	}
+	return nil
 }
 
 // Assign splits the tasks 0..len(costs)-1 into k shards of about equal

@@ -174,7 +174,7 @@ func createTemp(target string, perm fs.FileMode) (*os.File, error) {
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, fmt.Errorf("cannot create a file in %s: %w", dir, err)
+			return nil, fmt.Errorf("cannot write %s: cannot create a file in %s: %w", target, dir, err)
 		}
 		return f, nil
 	}

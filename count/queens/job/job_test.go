@@ -363,7 +363,19 @@ func TestTracker(t *testing.T) {
 	if !strings.Contains(string(b), `"elapsed_seconds":10`) || !strings.Contains(string(b), `"done":2`) || !strings.Contains(string(b), `"nodes":5000`) {
 		t.Errorf("JSON %s", b)
 	}
-	tr.Done(2, count.Result{})
+	// Running tasks move the rate before they finish; when one finishes
+	// its final count replaces the partial one.
+	tr.Partial(2, 1000)
+	tr.Partial(2, 3000)
+	tr.Partial(3, 500)
+	tr.Partial(1, 99) // finished already: ignored
+	if pr := tr.Progress(); pr.Nodes.String() != "8500" || pr.Done != 2 {
+		t.Fatalf("partial: %+v", pr)
+	}
+	tr.Done(2, count.Result{Nodes: 4000})
+	if pr := tr.Progress(); pr.Nodes.String() != "9500" {
+		t.Fatalf("after a partial task finished: %+v", pr)
+	}
 	tr.Done(3, count.Result{})
 	if pr := tr.Progress(); pr.Fraction != 1 || pr.ETA != 0 {
 		t.Fatalf("done: %+v", pr)

@@ -18,7 +18,8 @@ type Progress struct {
 	// included, from 0 to 1. Tasks differ in size by orders of magnitude,
 	// so this is weighted by each task's estimated cost, not Done/Tasks.
 	Fraction float64
-	// Nodes counts the search nodes of the tasks finished since Start.
+	// Nodes counts the search nodes visited since Start: by the tasks
+	// finished, and so far by the running ones (see Tracker.Partial).
 	Nodes count.Uint128
 	// NodesPerSec is Nodes over Elapsed.
 	NodesPerSec float64
@@ -65,6 +66,8 @@ type Tracker struct {
 	p        Progress
 	estDone  uint64 // estimated work finished, resumed included
 	estNew   uint64 // estimated work finished since Start
+	live     map[int]uint64
+	liveSum  uint64 // sum of live (a few running tasks: no overflow)
 	start    time.Time
 }
 
@@ -115,7 +118,29 @@ func (t *Tracker) Done(id int, r count.Result) bool {
 	}
 	t.estNew += t.est[id]
 	t.p.Nodes = t.p.Nodes.Add64(r.Nodes)
+	if n, ok := t.live[id]; ok {
+		t.liveSum -= n
+		delete(t.live, id)
+	}
 	return true
+}
+
+// Partial records that the running task id has visited nodes search
+// nodes so far (a running total, not an increment), so that the rate moves
+// while tasks that take hours run. When the task finishes, Done replaces
+// its partial count with the final one; the partial counts of tasks
+// abandoned by a cancelled run stay in Nodes, as work that was done.
+func (t *Tracker) Partial(id int, nodes uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id < 0 || id >= len(t.mine) || !t.mine[id] || t.done[id] {
+		return
+	}
+	if t.live == nil {
+		t.live = map[int]uint64{}
+	}
+	t.liveSum += nodes - t.live[id]
+	t.live[id] = nodes
 }
 
 func (t *Tracker) finish(id int) bool {
@@ -133,6 +158,7 @@ func (t *Tracker) Progress() Progress {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p := t.p
+	p.Nodes = p.Nodes.Add64(t.liveSum)
 	p.Fraction = 1
 	if t.estTotal > 0 {
 		p.Fraction = float64(t.estDone) / float64(t.estTotal)

@@ -58,7 +58,7 @@ func (lo *longOptions) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&lo.every, "progress-every", 10*time.Second, "interval of the progress lines when stderr is not a terminal")
 	fs.StringVar(&lo.shardFlag, "shard", "", "count only shard `I/K` (I from 0 to K-1, K at most the number of tasks), or 'env' to read it from SLURM_ARRAY_TASK_ID/COUNT/MIN or JOB_COMPLETION_INDEX")
 	fs.IntVar(&lo.shards, "shards", 0, "number of shards K, with --shard env when the environment does not say (Kubernetes)")
-	fs.StringVar(&lo.out, "out", "", "with --shard: write the shard's result to `FILE`, for 'nqueens merge' (a regular file or a new one; a link to a regular file is written through; FIFOs and devices are refused)")
+	fs.StringVar(&lo.out, "out", "", "with --shard: write the shard's result to `FILE`, for 'nqueens merge': a new file, an empty one or an earlier shard result; a link to one is written through; FIFOs, devices and other files are refused")
 }
 
 // check validates the flags and resolves --shard; set tells which flags

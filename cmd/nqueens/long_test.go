@@ -632,6 +632,7 @@ func TestLongFlagMistakes(t *testing.T) {
 		{[]string{"count", "8", "--shard", "0/2", "--out", dir}, "is a directory"},
 		{[]string{"count", "8", "--checkpoint", dir}, "is a directory"},
 		{[]string{"count", "8", "--shard", "0/2", "--out", out, "--checkpoint", out}, "same file"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", "long_test.go"}, "not a shard result file"},
 	} {
 		code, stdout, errs := runCLI(tc.args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {

@@ -58,7 +58,7 @@ func TestSpecialFileTargets(t *testing.T) {
 	// A link to a regular file is written through, for both files.
 	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
 	realJ, linkJ := filepath.Join(dir, "real.journal"), filepath.Join(dir, "link.journal")
-	os.WriteFile(real, []byte("old"), 0o644)
+	os.WriteFile(real, nil, 0o644) // made beforehand, empty
 	os.WriteFile(realJ, nil, 0o644)
 	os.Symlink(real, link)
 	os.Symlink(realJ, linkJ)

@@ -1,9 +1,11 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -129,6 +131,9 @@ func (cfg *Config) check() error {
 		if err := atomicfile.Check(cfg.Out); err != nil {
 			return fileError("result file", err)
 		}
+		if err := notOtherFile(cfg.Out); err != nil {
+			return invalid(fmt.Errorf("result file: %w", err))
+		}
 	}
 	if cfg.Checkpoint != "" {
 		// journal.Open checks again, safely; this gives the error before
@@ -141,6 +146,25 @@ func (cfg *Config) check() error {
 		}
 	}
 	return nil
+}
+
+// notOtherFile refuses to let a result file replace an existing file that
+// is not empty and not a shard result file: --out notes.txt by mistake
+// must not destroy the notes. (A shard file is replaced: a shard counted
+// again.)
+func notOtherFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent (or unreadable: writing it will tell)
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimSpace(head[:n])
+	if len(head) == 0 || bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head, []byte(`"format": "`+shard.Format+`"`)) {
+		return nil
+	}
+	return fmt.Errorf("%s exists and is not a shard result file: refusing to replace it (remove it, or choose another name)", path)
 }
 
 // fileError says which file an error is about; a special file is a usage

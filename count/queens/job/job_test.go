@@ -209,6 +209,8 @@ func TestAssembleChecks(t *testing.T) {
 func TestOpenRefuses(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(notes, []byte("my notes\n"), 0o644)
 	for _, tc := range []struct {
 		name  string
 		cfg   Config
@@ -227,6 +229,7 @@ func TestOpenRefuses(t *testing.T) {
 		{"checkpoint is the result file", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Checkpoint: filepath.Join(dir, ".", "out.json")}, "same file", true},
 		{"bad kernel", Config{Spec: Spec{N: 8}, Kernel: "magic"}, "magic", true},
 		{"bad n", Config{Spec: Spec{N: 40}}, "out of range", true},
+		{"result file another file", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: notes}, "not a shard result file", true},
 		{"result file in a missing folder", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: filepath.Join(dir, "no", "out.json")}, "cannot create a file in", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,6 +245,9 @@ func TestOpenRefuses(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("Open left files: %v", entries)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "my notes\n" {
+		t.Error("notes changed")
 	}
 }
 

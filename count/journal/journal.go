@@ -90,7 +90,7 @@ var ErrCorrupt = errors.New("journal is corrupt")
 var ErrLocked = errors.New("journal is in use by another process")
 
 // Header pins the run a journal belongs to. Open refuses a journal whose
-// header differs in any field.
+// header differs in Hash, Tasks or Meta; Info is not compared.
 type Header struct {
 	// Hash identifies the list of tasks (for n-queens, queens.Plan.Hash).
 	Hash string

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,5 +50,22 @@ func TestAppRun(t *testing.T) {
 	}
 	if code := a.Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, []string{"bye"}); code != ExitUsage || !strings.Contains(errb.String(), `prog: unknown command "bye"`) {
 		t.Fatalf("%d %q", code, errb.String())
+	}
+}
+
+// TestVetChecksErrorf runs go vet on a package that calls Errorf with a
+// wrong argument: vet must report it, or a hundred diagnostics go
+// unchecked.
+func TestVetChecksErrorf(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	out, err := exec.Command(gobin, "vet", "./testdata/vetcheck").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `Errorf format %d has arg "four" of wrong type string`) {
+		t.Fatalf("go vet did not flag a bad Errorf call (err %v):\n%s", err, out)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // version is the program version written into journals and shard files
@@ -253,7 +254,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 					todo = append(todo, id)
 				}
 			}
-			fmt.Fprintf(e.Stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", lo.checkpoint, resumed.Tasks, len(ids))
+			fmt.Fprintf(e.Stderr, "nqueens: resuming from %s: %d of %d %s already counted\n", lo.checkpoint, resumed.Tasks, len(ids), cli.Plural(len(ids), "task", "tasks"))
 		}
 	}
 
@@ -355,19 +356,20 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		rep.NodesPerSec = nodes / qres.Seconds
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil {
+		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
 	} else if lo.k > 0 {
-		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d tasks, partial total %s; written to %s\n",
-			shardName, n, len(ids), len(p.Tasks), qres.Total, lo.out)
-		fmt.Fprintf(e.Stdout, "time %.3f s, %d workers, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
-			qres.Seconds, qres.Workers, qres.Kernel, humanRate(rep.NodesPerSec), lo.k)
+		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
+			shardName, n, len(ids), len(p.Tasks), cli.Plural(len(p.Tasks), "task", "tasks"), qres.Total, lo.out)
+		fmt.Fprintf(e.Stdout, "time %.3f s, %d %s, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
+			qres.Seconds, qres.Workers, cli.Plural(qres.Workers, "worker", "workers"), qres.Kernel, humanRate(rep.NodesPerSec), lo.k)
 	} else {
 		printHuman(e, rep)
 		if rep.ResumedTasks > 0 {
-			fmt.Fprintf(e.Stdout, "%d of the %d tasks were resumed from %s\n", rep.ResumedTasks, rep.Tasks, lo.checkpoint)
+			fmt.Fprintf(e.Stdout, "%d of the %d %s resumed from %s\n", rep.ResumedTasks, rep.Tasks,
+				cli.Plural(rep.ResumedTasks, "task was", "tasks were"), lo.checkpoint)
 		}
 	}
 	if rep.Matches != nil && !*rep.Matches {

@@ -10,6 +10,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -90,7 +91,7 @@ func runMerge(_ context.Context, e *env, args []string) int {
 		rep.Matches = &ok
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil {
+		if err := json.NewEncoder(e.Stdout).Encode(rep); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
@@ -102,11 +103,12 @@ func runMerge(_ context.Context, e *env, args []string) int {
 				check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *rep.Known)
 			}
 		}
-		fmt.Fprintf(e.Stdout, "n = %d: %s solutions%s\n", n, rep.Total, check)
+		fmt.Fprintf(e.Stdout, "n = %d: %s %s%s\n", n, rep.Total, solutionsWord(rep.Total), check)
 		if rep.Unique != nil {
 			fmt.Fprintf(e.Stdout, "unique up to symmetry: %s\n", rep.Unique)
 		}
-		fmt.Fprintf(e.Stdout, "merged %d shards, %d tasks (%s, depth %d), %.3f s of shard time\n", m.Shards, m.Tasks, rep.Method, depth, m.Seconds)
+		fmt.Fprintf(e.Stdout, "merged %d %s, %d %s (%s, depth %d), %.3f s of shard time\n", m.Shards, cli.Plural(m.Shards, "shard", "shards"),
+			m.Tasks, cli.Plural(m.Tasks, "task", "tasks"), rep.Method, depth, m.Seconds)
 	}
 	if rep.Matches != nil && !*rep.Matches {
 		e.Errorf("the merged count disagrees with the OEIS: this is a bug, please report it")

@@ -5,8 +5,9 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/nqcount/nqcount/internal/refdata"
 )
 
 // BenchmarkSolveCommand runs 'sudoku solve --workers 1' over the 17-clue
@@ -15,9 +16,9 @@ import (
 // cost (count/sudoku's BenchmarkSolve) as the floor. Profile it to see
 // what the command adds to the solver.
 func BenchmarkSolveCommand(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "sudoku", "17-clue.txt"))
+	data, err := os.ReadFile(refdata.File(b, "sudoku", "17-clue.txt"))
 	if err != nil {
-		b.Skipf("reference data absent: %v", err)
+		b.Fatal(err)
 	}
 	puzzles := bytes.Count(data, []byte("\n")) - 4 // four comment lines
 	for _, format := range []string{"line", "json"} {

@@ -24,7 +24,7 @@ type common struct {
 
 func (c *common) add(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", "line", "output format: line, grid or json (one object per line)")
-	fs.IntVar(&c.workers, "workers", 0, "goroutines to use (0: every core)")
+	fs.IntVar(&c.workers, "workers", 0, fmt.Sprintf("goroutines to use, 0 (every core) to %d", cli.MaxWorkers))
 }
 
 func (c *common) check(e *env) bool {

@@ -40,7 +40,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		if !ok {
 			break
 		}
-		noteClues(e, name, it.Line, it.Grid)
+		noteClues(e, o, name, it.Line, it.Grid)
 		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
 		if err != nil {
 			o.flush()

@@ -126,9 +126,12 @@ func appendGrid(b []byte, g *sudoku.Grid) []byte {
 	return b
 }
 
-// note reports the clue count of puzzles that cannot be unique.
-func noteClues(e *env, name string, line int, g sudoku.Grid) {
+// noteClues reports the clue count of puzzles that cannot be unique,
+// after the results before it (stdout is flushed first, so that the two
+// streams keep their order on a terminal or in one file).
+func noteClues(e *env, o *out, name string, line int, g sudoku.Grid) {
 	if n := g.Clues(); n <= 16 {
+		o.flush()
 		e.Errorf("%s:%d: note: %d %s; a puzzle needs at least 17 to have a unique solution", name, line, n, cli.Plural(n, "clue", "clues"))
 	}
 }

@@ -109,7 +109,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 			}
 			r := &res[j]
 			j++
-			noteClues(e, name, it.Line, it.Grid)
+			noteClues(e, o, name, it.Line, it.Grid)
 			st := status(r.Count)
 			shown := r.Solution
 			if r.Count == 0 {

@@ -94,7 +94,7 @@ func Normalize(s string) string {
 // with '-', the lines of got not in want with '+', a few equal lines
 // around for context.
 func Diff(want, got string) string {
-	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	a, b := strings.Split(strings.TrimSuffix(want, "\n"), "\n"), strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	// Longest common subsequence, fine for the short texts compared here.
 	lcs := make([][]int, len(a)+1)
 	for i := range lcs {

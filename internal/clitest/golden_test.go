@@ -23,7 +23,7 @@ func TestDiff(t *testing.T) {
 	if d := Diff(want, got); d != "  …\n  c\n  d\n- e\n+ E\n  f\n  g\n  …\n" {
 		t.Errorf("Diff:\n%s", d)
 	}
-	if d := Diff("x\n", "x\ny\n"); d != "  x\n+ y\n  \n" {
+	if d := Diff("x\n", "x\ny\n"); d != "  x\n+ y\n" {
 		t.Errorf("Diff of an added line:\n%q", d)
 	}
 }

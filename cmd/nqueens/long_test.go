@@ -386,7 +386,7 @@ func TestShardsAndMerge(t *testing.T) {
 	}
 	// Missing.
 	code, out, errs = runCLI("merge", files[0], files[2])
-	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards have no result file: 1") {
+	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards has no result file: 1") {
 		t.Errorf("missing: exit %d, %q", code, errs)
 	}
 	// Duplicate, conflicting.

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -15,7 +17,9 @@ func init() {
 }
 
 func runCount(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "count", "N [flags]")
+	fs := newFlags(e, "count", "N [flags]",
+		fmt.Sprintf("Counts the solutions of the n-queens problem on an N×N board exactly, N from 1 to %d,\n"+
+			"and compares the total with OEIS A000170 where it is known (N up to %d).", queens.MaxN, queens.MaxKnown))
 	var (
 		opt     queens.Options
 		ef      engineFlags
@@ -69,7 +73,7 @@ func printHuman(e *env, r *job.Outcome) {
 	default:
 		check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *r.Known)
 	}
-	fmt.Fprintf(w, "n = %d: %s solutions%s\n", r.N, r.Total, check)
+	fmt.Fprintf(w, "n = %d: %s %s%s\n", r.N, r.Total, solutionsWord(r.Total), check)
 	if r.Unique != nil {
 		fmt.Fprintf(w, "unique up to symmetry: %s", r.Unique)
 		if r.KnownUnique != nil {
@@ -77,8 +81,17 @@ func printHuman(e *env, r *job.Outcome) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "time %.3f s, %d workers, %d tasks (%s, depth %d), kernel %s, %s nodes/s\n",
-		r.Seconds, r.Workers, r.Tasks, r.Method, r.Depth, r.Kernel, humanRate(r.NodesPerSec))
+	fmt.Fprintf(w, "time %.3f s, %d %s, %d %s (%s, depth %d), kernel %s, %s nodes/s\n",
+		r.Seconds, r.Workers, cli.Plural(r.Workers, "worker", "workers"), r.Tasks, cli.Plural(r.Tasks, "task", "tasks"),
+		r.Method, r.Depth, r.Kernel, humanRate(r.NodesPerSec))
+}
+
+// solutionsWord is "solution" for a total of 1, else "solutions".
+func solutionsWord(total count.Uint128) string {
+	if total.Cmp(count.U128(1)) == 0 {
+		return "solution"
+	}
+	return "solutions"
 }
 
 func humanRate(v float64) string {

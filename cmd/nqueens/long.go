@@ -18,24 +18,14 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
-// version is the program version recorded in journals and shard files, for
-// information (what decides the counts is pinned by the plan hash and
-// queens.AlgorithmVersion). Release builds set it with
-// -ldflags "-X main.version=v1.2.3"; otherwise the module version from the
-// build information is used.
-var version = ""
-
-func programVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
+// programVersion is the version recorded in journals and shard files, for
+// information only (the plan hash and queens.AlgorithmVersion pin what
+// decides the counts); a variable so that tests can pretend to be
+// another build.
+var programVersion = cli.Version
 
 // longOptions are count's flags for long runs: checkpoints, progress and
 // shards.
@@ -158,7 +148,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		e.Errorf("warning: %s", w)
 	}
 	if r := j.Resumed(); r > 0 {
-		e.Errorf("resuming from %s: %d of %d tasks already counted", lo.checkpoint, r, len(j.Tasks()))
+		e.Errorf("resuming from %s: %d of %d %s already counted", lo.checkpoint, r, len(j.Tasks()), cli.Plural(len(j.Tasks()), "task", "tasks"))
 	}
 
 	prog := newProgress(lo.progress, e.Stderr, terminal, lo.every, j.Progress)
@@ -202,19 +192,20 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		return exitFail
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.Stdout).Encode(out); err != nil {
+		if err := json.NewEncoder(e.Stdout).Encode(out); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
 	} else if out.Shard != "" {
-		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d tasks, partial total %s; written to %s\n",
-			out.Shard, n, out.Tasks, len(j.Plan().Tasks), out.Total, out.Out)
-		fmt.Fprintf(e.Stdout, "time %.3f s, %d workers, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
-			out.Seconds, out.Workers, out.Kernel, humanRate(out.NodesPerSec), lo.shard.K)
+		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
+			out.Shard, n, out.Tasks, len(j.Plan().Tasks), cli.Plural(len(j.Plan().Tasks), "task", "tasks"), out.Total, out.Out)
+		fmt.Fprintf(e.Stdout, "time %.3f s, %d %s, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
+			out.Seconds, out.Workers, cli.Plural(out.Workers, "worker", "workers"), out.Kernel, humanRate(out.NodesPerSec), lo.shard.K)
 	} else {
 		printHuman(e, out)
 		if out.ResumedTasks > 0 {
-			fmt.Fprintf(e.Stdout, "%d of the %d tasks were resumed from %s\n", out.ResumedTasks, out.Tasks, lo.checkpoint)
+			fmt.Fprintf(e.Stdout, "%d of the %d %s resumed from %s\n", out.ResumedTasks, out.Tasks,
+				cli.Plural(out.ResumedTasks, "task was", "tasks were"), lo.checkpoint)
 		}
 	}
 	if out.Mismatch() {

@@ -527,7 +527,7 @@ func TestShardsAndMerge(t *testing.T) {
 	}
 	// Missing.
 	code, out, errs = runCLI("merge", files[0], files[2])
-	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards have no result file: 1") {
+	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards has no result file: 1") {
 		t.Errorf("missing: exit %d, %q", code, errs)
 	}
 	// Duplicate, conflicting.
@@ -695,13 +695,13 @@ func TestLongRunMessagesNameTheProgram(t *testing.T) {
 // build resumes under another (a +dirty rebuild refused a clean build's
 // journal with no way round).
 func TestJournalResumesUnderAnotherBuild(t *testing.T) {
-	defer func(v string) { version = v }(version)
+	defer func(v func() string) { programVersion = v }(programVersion)
 	path := filepath.Join(t.TempDir(), "j")
-	version = "v1.0.0"
+	programVersion = func() string { return "v1.0.0" }
 	if code, _, errs := runCLI("count", "11", "--checkpoint", path); code != exitOK {
 		t.Fatal(errs)
 	}
-	version = "v1.0.1-0.20250101000000-0123456789ab+dirty"
+	programVersion = func() string { return "v1.0.1-0.20250101000000-0123456789ab+dirty" }
 	code, out, errs := runCLI("count", "11", "--checkpoint", path, "--json")
 	if r := decode(t, out); code != exitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
 		t.Fatalf("exit %d %+v %s", code, r, errs)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func runMerge(_ context.Context, e *env, args []string) int {
 		e.Errorf("warning: %s", w)
 	}
 	if jsonOut {
-		if err := json.NewEncoder(e.Stdout).Encode(m); err != nil {
+		if err := json.NewEncoder(e.Stdout).Encode(m); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
 			return exitFail
 		}
@@ -56,11 +57,12 @@ func runMerge(_ context.Context, e *env, args []string) int {
 				check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *m.Known)
 			}
 		}
-		fmt.Fprintf(e.Stdout, "n = %d: %s solutions%s\n", m.N, m.Total.Total, check)
+		fmt.Fprintf(e.Stdout, "n = %d: %s %s%s\n", m.N, m.Total.Total, solutionsWord(m.Total.Total), check)
 		if m.Unique != nil {
 			fmt.Fprintf(e.Stdout, "unique up to symmetry: %s\n", m.Unique)
 		}
-		fmt.Fprintf(e.Stdout, "merged %d shards, %d tasks (%s, depth %d), %.3f s of shard time\n", m.Shards, m.Tasks, m.Method, m.Depth, m.Seconds)
+		fmt.Fprintf(e.Stdout, "merged %d %s, %d %s (%s, depth %d), %.3f s of shard time\n", m.Shards, cli.Plural(m.Shards, "shard", "shards"),
+			m.Tasks, cli.Plural(m.Tasks, "task", "tasks"), m.Method, m.Depth, m.Seconds)
 	}
 	if m.Mismatch() {
 		e.Errorf("the merged count disagrees with the OEIS: this is a bug, please report it")

@@ -337,7 +337,11 @@ func Merge(names []string, files []*File) (*Merged, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: %d of %d shards have no result file: %s (numbered from 0); run them and merge again", ErrIncomplete, len(missing), f0.Shards, strings.Join(missing, ", "))
+		verb := "shards have"
+		if len(missing) == 1 {
+			verb = "shards has"
+		}
+		return nil, fmt.Errorf("%w: %d of %d %s no result file: %s (numbered from 0); run them and merge again", ErrIncomplete, len(missing), f0.Shards, verb, strings.Join(missing, ", "))
 	}
 	owner := make([]int, f0.Tasks)
 	for s, j := range byIndex {
@@ -357,7 +361,11 @@ func Merge(names []string, files []*File) (*Merged, error) {
 	slices.Sort(m.Programs)
 	if n := f0.Tasks - m.Total.Tasks; n > 0 {
 		first := slices.Index(owner, 0)
-		return nil, fmt.Errorf("%d tasks are in no shard (the first is task %d): the files do not come from one split", n, first)
+		what := "tasks are"
+		if n == 1 {
+			what = "task is"
+		}
+		return nil, fmt.Errorf("%d %s in no shard (the first is task %d): the files do not come from one split", n, what, first)
 	}
 	return m, nil
 }

@@ -25,7 +25,11 @@ type generateJSON struct {
 }
 
 func runGenerate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "generate", "[FLAGS]")
+	fs := newFlags(e, "generate", "[flags]",
+		"Generates puzzles with exactly one solution at a difficulty, reproducibly: the same\n"+
+			"--seed and flags give the same puzzles, whatever the number of workers. Levels:\n"+
+			"singles (naked singles suffice), hidden (needs hidden singles), intermediate\n"+
+			"(needs locked candidates or naked/hidden pairs), hard (needs guessing).")
 	var c common
 	c.add(fs)
 	level := fs.String("difficulty", "hard", "level: singles, hidden, intermediate or hard")
@@ -61,11 +65,20 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	defer o.flush()
 	opt := sudoku.GenerateOptions{Level: lv, Symmetric: *sym, Seed: *seed}
 	err = sudoku.GenerateN(ctx, opt, *first, *n, c.workers, func(g sudoku.Generated) error {
-		js := generateJSON{Puzzle: g.Puzzle.String(), Solution: g.Solution.String(), Solutions: 1, Level: g.Level.String(),
-			Clues: g.Puzzle.Clues(), Seed: *seed, Index: g.Index, Symmetric: *sym}
-		o.record(g.Puzzle, fmt.Sprintf("seed %d index %d: %s, %d clues", *seed, g.Index, g.Level, g.Puzzle.Clues()), "", js)
-		return nil
+		switch o.format {
+		case "json":
+			o.object(generateJSON{Puzzle: g.Puzzle.String(), Solution: g.Solution.String(), Solutions: 1, Level: g.Level.String(),
+				Clues: g.Puzzle.Clues(), Seed: *seed, Index: g.Index, Symmetric: *sym})
+		case "grid":
+			o.grid(g.Puzzle, fmt.Sprintf("seed %d index %d: %s, %d clues", *seed, g.Index, g.Level, g.Puzzle.Clues()))
+		default:
+			o.line(g.Puzzle, "")
+		}
+		return e.OutputErr() // stop generating once nobody reads
 	})
+	if err != nil && e.OutputErr() != nil {
+		return exitOK // cli reports the error, or ends quietly on a broken pipe
+	}
 	if err != nil {
 		o.flush()
 		if errors.Is(err, context.Canceled) {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -20,7 +21,8 @@ type rateJSON struct {
 }
 
 func runRate(ctx context.Context, e *env, args []string) int {
-	s, code := openSession(e, "rate", args, nil)
+	s, code := openSession(e, "rate", "Rates every puzzle by the hardest technique a human solver needs: singles,\n"+
+		"hidden, intermediate or hard (see 'sudoku generate -h').", args, nil)
 	if s == nil {
 		return code
 	}
@@ -39,13 +41,23 @@ func runRate(ctx context.Context, e *env, args []string) int {
 		lv, err := sudoku.Rate(it.Grid)
 		if err != nil {
 			o.flush()
-			e.Errorf("%s:%d: cannot rate: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
+			n := it.Grid.Clues()
+			e.Errorf("%s:%d: cannot rate: %v (%d %s)", name, it.Line, err, n, cli.Plural(n, "clue", "clues"))
 			s.failed = true
 			continue
 		}
-		_, sol := sudoku.Solve(it.Grid, 1)
-		js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Level: lv.String(), Clues: it.Grid.Clues()}
-		o.record(it.Grid, "line "+itoa(it.Line)+": "+lv.String(), lv.String(), js)
+		switch o.format {
+		case "json":
+			_, sol := sudoku.Solve(it.Grid, 1)
+			o.object(rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Level: lv.String(), Clues: it.Grid.Clues()})
+		case "grid":
+			o.grid(it.Grid, "line "+itoa(it.Line)+": "+lv.String())
+		default:
+			o.line(it.Grid, lv.String())
+		}
+		if o.failed() {
+			return exitOK // cli reports the error, or ends quietly on a broken pipe
+		}
 	}
 	return s.finish()
 }

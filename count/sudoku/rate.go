@@ -192,8 +192,7 @@ func (l *logic) lockedCandidates() bool {
 	for u := 0; u < 27; u++ {
 		for d := uint16(1); d < 1<<9; d <<= 1 {
 			// Which houses of each kind hold the digit's candidates in u.
-			var where [3]int // common house per kind, or -1
-			where = [3]int{-2, -2, -2}
+			where := [3]int{-2, -2, -2} // common house per kind, or -1
 			n := 0
 			for _, c := range units[u] {
 				if l.cand[c]&d == 0 {

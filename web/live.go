@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // CountProgress is a snapshot of the live n-queens count.
@@ -47,9 +48,8 @@ type CountProgress struct {
 }
 
 // liveCount runs one n-queens count at a time for the watch page and
-// reports its progress. It adapts queens.CountTasks and its per-task
-// OnDone callback; when the library gains a job API with progress
-// snapshots, this file is the one to switch over.
+// reports its progress, through package job: the same orchestration and
+// progress accounting as nqueens count.
 type liveCount struct {
 	mu   sync.Mutex
 	cur  *liveRun
@@ -61,21 +61,11 @@ type liveRun struct {
 	id, n, workers int
 	cancel         context.CancelFunc
 	start          time.Time
-
-	// The plan's figures, written once before planned is set and only
-	// read after it is seen set.
-	planned  atomic.Bool
-	tasks    int
-	est      []uint64
-	estTotal uint64
-
-	done    atomic.Int64
-	estDone atomic.Uint64
-	nodes   atomic.Uint64
+	job            atomic.Pointer[job.Job] // set once planned
 
 	mu     sync.Mutex // guards what follows
 	state  string
-	res    queens.Result
+	out    *job.Outcome
 	err    error
 	finish time.Time
 }
@@ -102,41 +92,28 @@ func (l *liveCount) start(n, workers int) CountProgress {
 
 func (r *liveRun) run(ctx context.Context) {
 	defer r.cancel()
-	p, err := queens.NewPlan(r.n, queens.Constellations, 0, r.workers)
+	j, err := job.Open(job.Config{Spec: job.Spec{N: r.n}, Workers: r.workers})
 	if err != nil {
-		r.end(queens.Result{}, err)
+		r.end(nil, err)
 		return
 	}
-	r.est = p.Estimates()
-	for _, e := range r.est {
-		r.estTotal += e
-	}
-	r.tasks = len(p.Tasks)
-	r.planned.Store(true)
+	r.job.Store(j)
 	r.mu.Lock()
 	if r.state == "planning" {
 		r.state = "running"
 	}
 	r.mu.Unlock()
-	res, err := queens.CountTasks(ctx, p, count.All(len(p.Tasks)), queens.Options{
-		Workers: r.workers,
-		OnDone: func(id int, cr count.Result) error {
-			r.done.Add(1)
-			r.estDone.Add(r.est[id])
-			r.nodes.Add(cr.Nodes)
-			return nil
-		},
-	})
-	r.end(res, err)
+	out, err := j.Run(ctx)
+	r.end(out, err)
 }
 
-func (r *liveRun) end(res queens.Result, err error) {
+func (r *liveRun) end(out *job.Outcome, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finish = time.Now()
 	switch {
 	case err == nil:
-		r.state, r.res = "done", res
+		r.state, r.out = "done", out
 	case errors.Is(err, context.Canceled):
 		r.state = "stopped"
 	default:
@@ -165,7 +142,7 @@ func (l *liveCount) snapshot() CountProgress {
 
 func (r *liveRun) snapshot() CountProgress {
 	r.mu.Lock()
-	state, res, err, finish := r.state, r.res, r.err, r.finish
+	state, out, err, finish := r.state, r.out, r.err, r.finish
 	r.mu.Unlock()
 	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, Method: string(queens.Constellations)}
 	if k, ok := queens.Known(r.n); ok {
@@ -176,30 +153,21 @@ func (r *liveRun) snapshot() CountProgress {
 		end = finish
 	}
 	p.Seconds = end.Sub(r.start).Seconds()
-	if r.planned.Load() {
-		p.Tasks = r.tasks
-		p.TasksDone = int(r.done.Load())
-		estDone := r.estDone.Load()
-		if r.estTotal > 0 {
-			p.Fraction = float64(estDone) / float64(r.estTotal)
-		}
-		p.Nodes = float64(r.nodes.Load())
-		if p.Seconds > 0 {
-			p.NodesPerSecond = p.Nodes / p.Seconds
-		}
-		if state == "running" && estDone > 0 {
-			p.ETASeconds = p.Seconds * float64(r.estTotal-estDone) / float64(estDone)
+	if j := r.job.Load(); j != nil {
+		pr := j.Progress()
+		p.Tasks, p.TasksDone, p.Fraction = pr.Tasks, pr.Done, pr.Fraction
+		p.Nodes, _ = pr.Nodes.Big().Float64()
+		p.NodesPerSecond = pr.NodesPerSec
+		if state == "running" && pr.ETA >= 0 {
+			p.ETASeconds = pr.ETA.Seconds()
 		}
 	}
 	switch state {
 	case "done":
 		p.Fraction, p.ETASeconds = 1, 0
-		p.Total, p.Kernel = res.Total.String(), res.Kernel
-		p.Nodes = float64(res.Nodes.Lo) + float64(res.Nodes.Hi)*(1<<64)
-		if p.Known != "" {
-			m := p.Total == p.Known
-			p.Matches = &m
-		}
+		p.Total, p.Kernel, p.Method = out.Total.String(), out.Kernel, string(out.Method)
+		p.Nodes, _ = out.Nodes.Big().Float64()
+		p.Matches = out.Matches
 	case "failed":
 		p.Error = err.Error()
 	}

@@ -104,11 +104,13 @@ func TestPlayUsage(t *testing.T) {
 		{[]string{"play", "--listen", "nonsense"}, exitUsage, "want HOST:PORT"},
 		{[]string{"play", "--listen", "127.0.0.1:99999"}, exitFail, "99999"},
 		{[]string{"play", "--bogus"}, exitUsage, "bogus"},
-		{[]string{"play", "-h"}, exitOK, "--no-browser"},
 	} {
 		code, out, errOut := call(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.msg) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, out, errOut, c.code, c.msg)
 		}
+	}
+	if code, out, errOut := call(t, "", "play", "-h"); code != exitOK || !strings.Contains(out, "-no-browser") || errOut != "" {
+		t.Errorf("play -h: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/term"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
@@ -44,8 +46,26 @@ func findChrome(t *testing.T) string {
 	if os.Getenv("CI") != "" {
 		t.Fatal("CI is set but no Chromium was found: install it (apt-get install -y chromium) or set NQCOUNT_CHROME")
 	}
-	t.Skip("no Chromium found (apt-get install -y chromium, or set NQCOUNT_CHROME); the browser tests are skipped (they fail instead when CI is set)")
+	msg := "no Chromium found (apt-get install -y chromium, or set NQCOUNT_CHROME); the browser tests are skipped (they fail instead when CI is set)"
+	notice(msg)
+	t.Skip(msg)
 	return ""
+}
+
+// notice says on the terminal that the browser tests are skipped: 'go
+// test ./...' hides the output of a passing package, skips included (the
+// same convention as internal/refdata's).
+func notice(msg string) {
+	var w io.Writer
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		w = os.Stderr
+	} else if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		defer tty.Close()
+		w = tty
+	} else {
+		return
+	}
+	fmt.Fprintf(w, "NOTE web: browser tests SKIPPED, %s\n", msg)
 }
 
 // startBrowser starts the server on loopback and a headless browser, and

@@ -1,0 +1,113 @@
+package logic
+
+import (
+	"fmt"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+// fullHouse finds a house with one empty cell left (1.0).
+func fullHouse(_ *solver, b *board) (Step, bool) {
+	for _, h := range houseOrder {
+		empty, n := -1, 0
+		for _, c := range houseCells[h] {
+			if b.val[c] == 0 {
+				empty = c
+				n++
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		missing := 0x1FF &^ b.placedIn(h)
+		if popcount(missing) != 1 || b.cand[empty] != missing {
+			continue // a broken state; the solver reports it
+		}
+		d := onlyDigit(missing)
+		return Step{
+			Technique:  "full house",
+			Score:      1.0,
+			Text:       fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(empty), d, houseName(h)),
+			Placements: []Move{{empty, d}},
+			Cells:      houseEmptyless(b, h, empty),
+			Houses:     []House{houseOfIndex(h)},
+		}, true
+	}
+	return Step{}, false
+}
+
+// houseOrder tries boxes first, then rows, then columns: a hidden single
+// in a box is the easiest to see (1.2; 1.5 in a row or column).
+var houseOrder = func() (o [27]int) {
+	for i := 0; i < 9; i++ {
+		o[i], o[9+i], o[18+i] = 18+i, i, 9+i
+	}
+	return
+}()
+
+// houseEmptyless returns the cells of house h except c.
+func houseEmptyless(_ *board, h, c int) []int {
+	out := make([]int, 0, 8)
+	for _, x := range houseCells[h] {
+		if x != c {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// hiddenSingle finds a digit with one place left in a house: 1.2 in a box,
+// 1.5 in a row or column.
+func hiddenSingle(_ *solver, b *board) (Step, bool) {
+	for _, h := range houseOrder {
+		placed := b.placedIn(h)
+		for d := 1; d <= 9; d++ {
+			if placed>>(d-1)&1 != 0 {
+				continue
+			}
+			w := b.where(h, d)
+			if popcount(w) != 1 {
+				continue
+			}
+			c := houseCells[h][onlyDigit(w)-1]
+			t := 15
+			if h >= 18 {
+				t = 12
+			}
+			// The pattern: the house's other empty cells, where d cannot go.
+			var cells []int
+			for _, x := range houseCells[h] {
+				if x != c && b.val[x] == 0 {
+					cells = append(cells, x)
+				}
+			}
+			return Step{
+				Technique:  "hidden single",
+				Score:      score(t),
+				Text:       fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d),
+				Placements: []Move{{c, d}},
+				Cells:      cells,
+				Houses:     []House{houseOfIndex(h)},
+			}, true
+		}
+	}
+	return Step{}, false
+}
+
+// nakedSingle finds a cell with one candidate left (2.3).
+func nakedSingle(_ *solver, b *board) (Step, bool) {
+	for c := 0; c < 81; c++ {
+		if b.val[c] != 0 || popcount(b.cand[c]) != 1 {
+			continue
+		}
+		d := onlyDigit(b.cand[c])
+		return Step{
+			Technique:  "naked single",
+			Score:      2.3,
+			Text:       fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d),
+			Placements: []Move{{c, d}},
+			Cells:      []int{c},
+		}, true
+	}
+	return Step{}, false
+}

@@ -280,7 +280,10 @@ func chainStep(kind chainKind, path []int, el []Move) Step {
 		return st
 	}
 	st.Eliminations = el
-	st.Text = fmt.Sprintf("%s: %s: %s or %s is true, so %s",
-		name, sb.String(), first, last, cannot(el))
+	ends := fmt.Sprintf("%s is %d or %s is %d", sudoku.CellName(first.Cell), first.Digit, sudoku.CellName(last.Cell), last.Digit)
+	if first.Digit == last.Digit {
+		ends = fmt.Sprintf("%s or %s is %d", sudoku.CellName(first.Cell), sudoku.CellName(last.Cell), first.Digit)
+	}
+	st.Text = fmt.Sprintf("%s: %s: %s, so %s", name, sb.String(), ends, cannot(el))
 	return st
 }

@@ -362,3 +362,24 @@ func solve(ctx context.Context, g sudoku.Grid, limit float64, emit func(Step)) (
 	}
 	return r, nil
 }
+
+// Attainable reports whether a step can score between lo and hi (both
+// included). A puzzle's score is one of its steps' scores, so a generator
+// asked for scores where no step lands would search forever: hidden
+// singles score 1.2 or 1.5 and most techniques one fixed score, while
+// chains and forcing chains cover every tenth from 6.5 to 11.9.
+func Attainable(lo, hi float64) bool {
+	a, b := tenths(lo), tenths(hi)
+	for _, t := range techniques {
+		if t.name == "hidden single" {
+			if (a <= 12 && 12 <= b) || (a <= 15 && 15 <= b) {
+				return true
+			}
+			continue
+		}
+		if t.lo <= b && a <= t.hi {
+			return true
+		}
+	}
+	return false
+}

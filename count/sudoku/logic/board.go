@@ -187,29 +187,6 @@ func (b *board) left() int {
 	return n
 }
 
-// broken reports whether the state is contradictory: an empty cell
-// without candidates, or a digit with no place in a house lacking it.
-func (b *board) broken() bool {
-	for c := 0; c < 81; c++ {
-		if b.val[c] == 0 && b.cand[c] == 0 {
-			return true
-		}
-	}
-	for h := 0; h < 27; h++ {
-		var have uint16
-		for _, c := range houseCells[h] {
-			have |= b.cand[c]
-			if v := b.val[c]; v != 0 {
-				have |= 1 << (v - 1)
-			}
-		}
-		if have != 0x1FF {
-			return true
-		}
-	}
-	return false
-}
-
 // apply makes the step's placements and eliminations.
 func (b *board) apply(s *Step) {
 	for _, m := range s.Placements {

@@ -124,16 +124,6 @@ func containsNode(s []int16, n int) bool {
 	return false
 }
 
-// seesNode reports whether candidates a and b are weakly linked: one cell,
-// or one digit in cells that see each other.
-func seesNode(a, b int) bool {
-	ca, da, cb, db := a/9, a%9, b/9, b%9
-	if ca == cb {
-		return da != db
-	}
-	return da == db && sees(ca, cb)
-}
-
 // chain finds the shortest chain of its kind that removes a candidate or
 // proves one, and returns it as a step.
 func chain(kind chainKind) finder {

@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -81,7 +82,9 @@ var techniques = []technique{
 
 // Techniques returns the techniques in the order the solver tries them,
 // easiest first.
-func Techniques() []Technique {
+func Techniques() []Technique { return slices.Clone(techniqueList) }
+
+var techniqueList = func() []Technique {
 	var out []Technique
 	for _, t := range techniques {
 		if len(out) > 0 && out[len(out)-1].Name == t.name {
@@ -90,7 +93,7 @@ func Techniques() []Technique {
 		out = append(out, Technique{t.name, score(t.lo), score(t.hi)})
 	}
 	return out
-}
+}()
 
 // chains tries X-chains, then XY-chains, then alternating inference
 // chains, and keeps the lowest-scored chain: a long X-chain may score above
@@ -142,6 +145,7 @@ type solver struct {
 	ctx      context.Context
 	sol      sudoku.Grid
 	stop     bool
+	quiet    bool // rating only: the singles skip their sentences and patterns
 	pending  [5][]pending
 	prop     prop
 	arena    arena
@@ -318,6 +322,7 @@ func solve(ctx context.Context, g sudoku.Grid, limit float64, emit func(Step)) (
 	if limit > 0 {
 		lim = tenths(limit)
 	}
+	s.quiet = emit == nil
 	var r Rating
 	use := map[string]*TechniqueUse{}
 	add := func(st Step) {
@@ -355,7 +360,7 @@ func solve(ctx context.Context, g sudoku.Grid, limit float64, emit func(Step)) (
 	}
 	r.Level = sudoku.LevelOf(r.Score)
 	r.Techniques = make([]TechniqueUse, 0, len(use))
-	for _, t := range Techniques() {
+	for _, t := range techniqueList {
 		if u := use[t.Name]; u != nil {
 			r.Techniques = append(r.Techniques, *u)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,10 @@ func TestTechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 				t.Fatalf("replay ends on %s, want %s", got, f.sol)
 			}
 			r := ex.Rating
+			// Rating alone (no sentences) takes the same steps.
+			if q, err := Rate(f.puzzle); err != nil || !reflect.DeepEqual(q, r) {
+				t.Errorf("Rate %+v, %v; Explain's rating %+v", q, err, r)
+			}
 			if hard := r.Techniques[len(r.Techniques)-1].Name; hard != f.technique {
 				t.Errorf("%s (from %s): hardest technique %s (score %.1f), want %s", f.puzzle, f.source, hard, r.Score, f.technique)
 			}

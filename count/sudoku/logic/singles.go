@@ -7,7 +7,7 @@ import (
 )
 
 // fullHouse finds a house with one empty cell left (1.0).
-func fullHouse(_ *solver, b *board) (Step, bool) {
+func fullHouse(s *solver, b *board) (Step, bool) {
 	for _, h := range houseOrder {
 		empty, n := -1, 0
 		for _, c := range houseCells[h] {
@@ -24,14 +24,13 @@ func fullHouse(_ *solver, b *board) (Step, bool) {
 			continue // a broken state; the solver reports it
 		}
 		d := onlyDigit(missing)
-		return Step{
-			Technique:  "full house",
-			Score:      1.0,
-			Text:       fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(empty), d, houseName(h)),
-			Placements: []Move{{empty, d}},
-			Cells:      houseEmptyless(b, h, empty),
-			Houses:     []House{houseOfIndex(h)},
-		}, true
+		st := Step{Technique: "full house", Score: 1.0, Placements: []Move{{empty, d}}}
+		if !s.quiet {
+			st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(empty), d, houseName(h))
+			st.Cells = houseEmptyless(b, h, empty)
+			st.Houses = []House{houseOfIndex(h)}
+		}
+		return st, true
 	}
 	return Step{}, false
 }
@@ -58,56 +57,59 @@ func houseEmptyless(_ *board, h, c int) []int {
 
 // hiddenSingle finds a digit with one place left in a house: 1.2 in a box,
 // 1.5 in a row or column.
-func hiddenSingle(_ *solver, b *board) (Step, bool) {
+func hiddenSingle(s *solver, b *board) (Step, bool) {
 	for _, h := range houseOrder {
-		placed := b.placedIn(h)
-		for d := 1; d <= 9; d++ {
-			if placed>>(d-1)&1 != 0 {
-				continue
+		var once, twice uint16
+		for _, c := range houseCells[h] {
+			x := b.cand[c]
+			twice |= once & x
+			once |= x
+		}
+		single := once &^ twice
+		if single == 0 {
+			continue
+		}
+		d := onlyDigit(single & -single)
+		bit := uint16(1) << (d - 1)
+		c := -1
+		for _, x := range houseCells[h] {
+			if b.cand[x]&bit != 0 {
+				c = x
+				break
 			}
-			w := b.where(h, d)
-			if popcount(w) != 1 {
-				continue
-			}
-			c := houseCells[h][onlyDigit(w)-1]
-			t := 15
-			if h >= 18 {
-				t = 12
-			}
+		}
+		t := 15
+		if h >= 18 {
+			t = 12
+		}
+		st := Step{Technique: "hidden single", Score: score(t), Placements: []Move{{c, d}}}
+		if !s.quiet {
 			// The pattern: the house's other empty cells, where d cannot go.
-			var cells []int
 			for _, x := range houseCells[h] {
 				if x != c && b.val[x] == 0 {
-					cells = append(cells, x)
+					st.Cells = append(st.Cells, x)
 				}
 			}
-			return Step{
-				Technique:  "hidden single",
-				Score:      score(t),
-				Text:       fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d),
-				Placements: []Move{{c, d}},
-				Cells:      cells,
-				Houses:     []House{houseOfIndex(h)},
-			}, true
+			st.Text = fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d)
+			st.Houses = []House{houseOfIndex(h)}
 		}
+		return st, true
 	}
 	return Step{}, false
 }
 
 // nakedSingle finds a cell with one candidate left (2.3).
-func nakedSingle(_ *solver, b *board) (Step, bool) {
+func nakedSingle(s *solver, b *board) (Step, bool) {
 	for c := 0; c < 81; c++ {
 		if b.val[c] != 0 || popcount(b.cand[c]) != 1 {
 			continue
 		}
 		d := onlyDigit(b.cand[c])
-		return Step{
-			Technique:  "naked single",
-			Score:      2.3,
-			Text:       fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d),
-			Placements: []Move{{c, d}},
-			Cells:      []int{c},
-		}, true
+		st := Step{Technique: "naked single", Score: 2.3, Placements: []Move{{c, d}}, Cells: []int{c}}
+		if !s.quiet {
+			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
+		}
+		return st, true
 	}
 	return Step{}, false
 }

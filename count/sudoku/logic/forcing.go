@@ -65,6 +65,26 @@ func forcing(level int) finder {
 // forcingSearch tries every candidate's assumption, then cell and unit
 // forcing, and keeps what else it proved in s.pending.
 func (s *solver) forcingSearch(b *board, level int) (Step, bool) {
+	contras, ok := s.explore(b, level)
+	if !ok {
+		return Step{}, false
+	}
+	if len(contras) > 0 {
+		slices.SortStableFunc(contras, func(x, y pending) int { return x.work - y.work })
+		s.pending[level] = append(s.pending[level][:0], contras...)
+		return forcing(level)(s, b)
+	}
+	if found := s.agreements(b); len(found) > 0 {
+		s.pending[level] = append(s.pending[level][:0], found...)
+		return forcing(level)(s, b)
+	}
+	return Step{}, false
+}
+
+// explore propagates every candidate's assumption at the level into
+// s.branches and returns those that lead to a contradiction; ok is false if
+// the solve was cancelled.
+func (s *solver) explore(b *board, level int) (contras []pending, ok bool) {
 	if s.branches == nil {
 		s.branches = new([729]branchState)
 	}
@@ -80,10 +100,9 @@ func (s *solver) forcingSearch(b *board, level int) (Step, bool) {
 	slices.SortStableFunc(nodes, func(x, y int) int { return popcount(b.cand[x/9]) - popcount(b.cand[y/9]) })
 	p := &s.prop
 	p.s, p.a = s, &s.arena
-	var contras []pending
 	for _, n := range nodes {
 		if s.cancelled() {
-			return Step{}, false
+			return nil, false
 		}
 		p.from(b, level, false)
 		ok := p.assume(n)
@@ -92,17 +111,14 @@ func (s *solver) forcingSearch(b *board, level int) (Step, bool) {
 			contras = append(contras, pending{kind: 0, id: n, concl: nodeMove(n), work: p.work})
 		}
 	}
-	if s.cancelled() {
-		return Step{}, false
-	}
-	if len(contras) > 0 {
-		slices.SortStableFunc(contras, func(x, y pending) int { return x.work - y.work })
-		s.pending[level] = append(s.pending[level][:0], contras...)
-		return forcing(level)(s, b)
-	}
-	// Every assumption holds: look for a conclusion common to all the
-	// candidates of a cell or all the places of a digit in a house, fewest
-	// branches first.
+	return contras, !s.cancelled()
+}
+
+// agreements returns, for the first cell or house (fewest branches first)
+// that has any, the conclusions common to all the branches of its
+// candidates, from the branch states of a search (s.branches).
+func (s *solver) agreements(b *board) []pending {
+	br := s.branches
 	type set struct {
 		k, kind, id int
 		nodes       []int
@@ -161,11 +177,10 @@ func (s *solver) forcingSearch(b *board, level int) (Step, bool) {
 			}
 		}
 		if len(found) > 0 {
-			s.pending[level] = append(s.pending[level][:0], found...)
-			return forcing(level)(s, b)
+			return found
 		}
 	}
-	return Step{}, false
+	return nil
 }
 
 // chainFacts is what a tracked propagation's chain to one fact used.
@@ -229,8 +244,12 @@ func (s *solver) verify(b *board, level int, pd pending) (Step, bool) {
 		if p.why.cell >= 0 {
 			st.Cells = append(st.Cells, p.why.cell)
 		}
-		st.Text = fmt.Sprintf("%s (contradiction): if %s were %d, then %s%s, so %s cannot be %d",
-			name, sudoku.CellName(c), d, pathText(without(cf.path, Move{c, d}), cf.nested), whyText(p.why), sudoku.CellName(c), d)
+		then := pathText(without(cf.path, Move{c, d}), cf.nested)
+		if then != "" {
+			then = "then " + then + ", and "
+		}
+		st.Text = fmt.Sprintf("%s (contradiction): if %s were %d, %s%s, so %s cannot be %d",
+			name, sudoku.CellName(c), d, then, whyText(p.why), sudoku.CellName(c), d)
 		return st, true
 	}
 	x, e := pd.concl.Cell, pd.concl.Digit
@@ -286,19 +305,25 @@ func (s *solver) verify(b *board, level int, pd pending) (Step, bool) {
 		cells = append(cells, cf.cells...)
 		m := nodeMove(n)
 		marks = append(marks, Mark{m.Cell, m.Digit, 0})
-		parts = append(parts, fmt.Sprintf("if %s: %s", m, pathText(without(cf.path, m), cf.nested)))
+		then := pathText(without(cf.path, m), cf.nested)
+		if then == "" {
+			then = "at once"
+		}
+		parts = append(parts, fmt.Sprintf("if %s: %s", m, then))
 	}
 	t := min(forcingBase[level]+lengthBonus(total), forcingTop[level])
 	st := Step{Technique: name, Score: score(t), Cells: cells, Marks: marks}
-	var concl string
+	var leads, concl string
 	if pd.place {
 		st.Placements = []Move{{x, e}}
+		leads = fmt.Sprintf("puts %d in %s", e, sudoku.CellName(x))
 		concl = fmt.Sprintf("%s is %d", sudoku.CellName(x), e)
 	} else {
 		st.Eliminations = []Move{{x, e}}
+		leads = fmt.Sprintf("removes %d from %s", e, sudoku.CellName(x))
 		concl = fmt.Sprintf("%s cannot be %d", sudoku.CellName(x), e)
 	}
-	st.Text = fmt.Sprintf("%s, and each case leads to %s (%s), so %s", intro, concl, strings.Join(parts, "; "), concl)
+	st.Text = fmt.Sprintf("%s, and each case %s (%s), so %s", intro, leads, strings.Join(parts, "; "), concl)
 	return st, true
 }
 
@@ -314,21 +339,20 @@ func (s *solver) placeFact(n int) int32 {
 	return -1
 }
 
-// pathText writes the placements of a chain: "r2c3=7, r5c3=1".
+// pathText writes what a chain draws before its conclusion: the digits it
+// places, in order, and the removals nested chains prove for it. It
+// returns "" for a chain that needs nothing in between.
 func pathText(path []Move, nested int) string {
 	var parts []string
 	for _, m := range path {
 		parts = append(parts, m.String())
 	}
 	s := strings.Join(parts, ", ")
-	if nested > 0 {
-		if s != "" {
-			s += " "
-		}
-		s += fmt.Sprintf("(with %d removals by nested chains)", nested)
-	}
-	if s == "" {
-		return "directly"
+	switch {
+	case nested > 0 && s == "":
+		s = fmt.Sprintf("nested chains remove %d candidates", nested)
+	case nested > 0:
+		s += fmt.Sprintf(" (with %d candidates removed by nested chains)", nested)
 	}
 	return s
 }
@@ -336,11 +360,11 @@ func pathText(path []Move, nested int) string {
 func whyText(w contradiction) string {
 	switch {
 	case w.house >= 0:
-		return fmt.Sprintf(", and %d would have no place in %s", w.digit, houseName(w.house))
+		return fmt.Sprintf("%d would have no place in %s", w.digit, houseName(w.house))
 	case w.digit == 0:
-		return fmt.Sprintf(", and %s would have no candidate left", sudoku.CellName(w.cell))
+		return fmt.Sprintf("%s would have no candidate left", sudoku.CellName(w.cell))
 	}
-	return fmt.Sprintf(", and %s would have to be %d but cannot", sudoku.CellName(w.cell), w.digit)
+	return fmt.Sprintf("%s would have to be %d but cannot", sudoku.CellName(w.cell), w.digit)
 }
 
 func orList(cs []int) string {

@@ -549,3 +549,57 @@ func TestRateCapped(t *testing.T) {
 		t.Errorf("full %+v %v; capped %+v", full, err, r)
 	}
 }
+
+// TestForcingAgreements checks cell and unit forcing chains, which the
+// solve rarely reaches (a contradiction is usually found first): on the
+// boards where the forcing chain fixtures need a forcing chain, every
+// conclusion common to the branches of a cell or a house is verified and
+// checked against the solution.
+func TestForcingAgreements(t *testing.T) {
+	kinds := map[string]int{}
+	example := ""
+	for _, f := range loadFixtures(t) {
+		if f.technique != "forcing chain" && f.technique != "dynamic forcing chain" {
+			continue
+		}
+		s, b, err := start(context.Background(), f.puzzle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.sol = f.sol
+		for b.left() > 0 {
+			st, err := s.next(&b, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(st.Technique, "forcing chain") {
+				for level := 1; level <= 2; level++ {
+					if _, ok := s.explore(&b, level); !ok {
+						t.Fatal("cancelled")
+					}
+					for _, pd := range s.agreements(&b) {
+						got, ok := s.verify(&b, level, pd)
+						if !ok {
+							t.Errorf("%s: agreement %+v does not verify", f.puzzle, pd)
+							continue
+						}
+						got.finish()
+						if err := s.check(&b, &got); err != nil {
+							t.Fatalf("%s: %s: %v", f.puzzle, got.Text, err)
+						}
+						kinds[strings.SplitN(got.Text, ":", 2)[0]]++
+						if strings.Contains(got.Text, "(unit)") && len(got.Text) < len(example) || example == "" {
+							example = got.Text
+						}
+					}
+				}
+			}
+			b.apply(&st)
+		}
+	}
+	if kinds["forcing chain (cell)"]+kinds["dynamic forcing chain (cell)"] == 0 || kinds["forcing chain (unit)"]+kinds["dynamic forcing chain (unit)"] == 0 {
+		t.Errorf("cell and unit forcing chains not both exercised: %v", kinds)
+	}
+	t.Logf("%v", kinds)
+	t.Logf("e.g. %s", example)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -602,4 +603,36 @@ func TestForcingAgreements(t *testing.T) {
 	}
 	t.Logf("%v", kinds)
 	t.Logf("e.g. %s", example)
+}
+
+// TestDocsTable checks the technique table of docs/sudoku.md against
+// Techniques().
+func TestDocsTable(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/sudoku.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	i := strings.Index(doc, "<!-- techniques:")
+	j := strings.Index(doc, "<!-- end of techniques -->")
+	if i < 0 || j < i {
+		t.Fatal("docs/sudoku.md: technique table markers not found")
+	}
+	var rows []string
+	for _, l := range strings.Split(doc[i:j], "\n") {
+		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| technique") {
+			rows = append(rows, l)
+		}
+	}
+	var want []string
+	for _, tq := range Techniques() {
+		sc := fmt.Sprintf("%.1f", tq.Score)
+		if tq.MaxScore != tq.Score {
+			sc += fmt.Sprintf("-%.1f", tq.MaxScore)
+		}
+		want = append(want, "| "+tq.Name+" | "+sc+" |")
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("docs/sudoku.md's table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
 
@@ -29,6 +30,33 @@ func runExplain(ctx context.Context, e *env, args []string) int {
 	}
 	defer s.close()
 	name, o := s.name, s.o
+	// Puzzles are explained in batches on every worker (a hard one takes
+	// up to a second), and printed in input order.
+	batch := 4 * max(1, s.c.workers)
+	if s.c.workers == 0 {
+		batch = 32
+	}
+	var items []sudoku.Item
+	var grids []sudoku.Grid
+	flush := func() int {
+		res := logic.ExplainAll(ctx, grids, s.c.workers)
+		for i, it := range items {
+			ex, err := res[i].Explanation, res[i].Err
+			if err != nil {
+				o.flush()
+				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					e.Errorf("interrupted")
+					return exitInterrupted
+				}
+				e.Errorf("%s:%d: cannot explain: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
+				s.failed = true
+				continue
+			}
+			writeExplanation(o, s.c.format, it.Line, ex)
+		}
+		items, grids = items[:0], grids[:0]
+		return exitOK
+	}
 	for {
 		if ctx.Err() != nil {
 			o.flush()
@@ -36,36 +64,40 @@ func runExplain(ctx context.Context, e *env, args []string) int {
 			return exitInterrupted
 		}
 		it, ok := s.next()
+		if ok {
+			items = append(items, it)
+			grids = append(grids, it.Grid)
+		}
+		if len(items) == batch || (!ok && len(items) > 0) {
+			if code := flush(); code != exitOK {
+				return code
+			}
+		}
 		if !ok {
 			break
 		}
-		ex, err := logic.ExplainContext(ctx, it.Grid)
-		if err != nil {
-			o.flush()
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				e.Errorf("interrupted")
-				return exitInterrupted
-			}
-			e.Errorf("%s:%d: cannot explain: %v (%d clues)", name, it.Line, err, it.Grid.Clues())
-			s.failed = true
-			continue
-		}
-		r := ex.Rating
-		if s.c.format == "json" {
-			o.record(it.Grid, "", "", explainJSON{Line: it.Line, Puzzle: ex.Puzzle.String(), Solution: ex.Solution.String(),
-				Score: r.Score, Level: r.Level.String(), Techniques: r.Techniques, Steps: ex.Steps})
-			continue
-		}
-		w := o.w
-		fmt.Fprintf(w, "# line %d: %s\n", it.Line, ex.Puzzle)
-		if s.c.format == "grid" {
-			fmt.Fprint(w, ex.Puzzle.GridString())
-		}
-		for i, st := range ex.Steps {
-			fmt.Fprintf(w, "%3d. [%.1f] %s\n", i+1, st.Score, st.Text)
-		}
-		fmt.Fprintf(w, "solution %s\n", ex.Solution)
-		fmt.Fprintf(w, "score %.1f (%s), %d steps: %s\n\n", r.Score, r.Level, r.Steps, techniqueSummary(r.Techniques))
 	}
 	return s.finish()
+}
+
+// writeExplanation writes one puzzle's explanation: a JSON object, or a
+// numbered step a line between the puzzle (as a grid too with --format
+// grid) and the solution and score.
+func writeExplanation(o *out, format string, line int, ex logic.Explanation) {
+	r := ex.Rating
+	if format == "json" {
+		o.record(ex.Puzzle, "", "", explainJSON{Line: line, Puzzle: ex.Puzzle.String(), Solution: ex.Solution.String(),
+			Score: r.Score, Level: r.Level.String(), Techniques: r.Techniques, Steps: ex.Steps})
+		return
+	}
+	w := o.w
+	fmt.Fprintf(w, "# line %d: %s\n", line, ex.Puzzle)
+	if format == "grid" {
+		fmt.Fprint(w, ex.Puzzle.GridString())
+	}
+	for i, st := range ex.Steps {
+		fmt.Fprintf(w, "%3d. [%.1f] %s\n", i+1, st.Score, st.Text)
+	}
+	fmt.Fprintf(w, "solution %s\n", ex.Solution)
+	fmt.Fprintf(w, "score %.1f (%s), %d steps: %s\n\n", r.Score, r.Level, r.Steps, techniqueSummary(r.Techniques))
 }

@@ -68,6 +68,11 @@ func TestExplain(t *testing.T) {
 	if g.String() != top1Sol {
 		t.Errorf("placements of the JSON steps give %s", g)
 	}
+	// Several puzzles on two workers: in input order.
+	code, out, _ = call(t, easy1+"\n"+top1+"\n", "explain", "--workers", "2")
+	if i, j := strings.Index(out, "# line 1: "+easy1), strings.Index(out, "# line 2: "+top1); code != exitOK || i < 0 || j < i {
+		t.Errorf("explain of two puzzles: %d\n%.200s", code, out)
+	}
 	code, _, errOut = call(t, strings.Repeat(".", 81), "explain")
 	if code != exitFail || !strings.Contains(errOut, "cannot explain: puzzle has more than one solution") {
 		t.Errorf("explain of an empty grid: %d %q", code, errOut)

@@ -24,6 +24,7 @@ type generateJSON struct {
 	Level     string  `json:"level"`
 	Clues     int     `json:"clues"`
 	Symmetry  string  `json:"symmetry"`
+	Symmetric bool    `json:"symmetric"` // symmetry is not none (the field of the first generator)
 	Seed      uint64  `json:"seed"`
 	Index     int     `json:"index"`
 	Tries     int     `json:"tries"`
@@ -100,7 +101,7 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	err = generate.Run(ctx, opt, *first, *n, c.workers, func(g generate.Puzzle) error {
 		st.Add(g)
 		js := generateJSON{Puzzle: g.Puzzle.String(), Solution: g.Solution.String(), Solutions: 1, Score: g.Score, Level: g.Level.String(),
-			Clues: g.Puzzle.Clues(), Symmetry: g.Symmetry.String(), Seed: *seed, Index: g.Index, Tries: g.Tries}
+			Clues: g.Puzzle.Clues(), Symmetry: g.Symmetry.String(), Symmetric: g.Symmetry != generate.None, Seed: *seed, Index: g.Index, Tries: g.Tries}
 		o.record(g.Puzzle, fmt.Sprintf("seed %d index %d: %s %.1f, %d clues, symmetry %s", *seed, g.Index, g.Level, g.Score, g.Puzzle.Clues(), g.Symmetry), "", js)
 		return nil
 	})

@@ -8,8 +8,8 @@ import (
 )
 
 // cluster is a connected set of one digit's conjugate pairs (the digit's
-// only two places in some house), coloured so that linked cells differ:
-// exactly one colour holds the digit.
+// only two places in some house), colored so that linked cells differ:
+// exactly one color holds the digit.
 type cluster struct {
 	color [2]cellset
 	links []Link
@@ -68,7 +68,7 @@ func seesAny(s cellset) cellset {
 	return out
 }
 
-// clusterMarks marks the cluster's cells with colours base and base+1.
+// clusterMarks marks the cluster's cells with colors base and base+1.
 func clusterMarks(cl *cluster, d, base int) []Mark {
 	var m []Mark
 	for k := 0; k < 2; k++ {
@@ -79,9 +79,9 @@ func clusterMarks(cl *cluster, d, base int) []Mark {
 	return m
 }
 
-// simpleColoring (5.6): in one cluster, two cells of one colour that see
-// each other make that colour false (colour wrap); a cell that sees both
-// colours cannot hold the digit (colour trap).
+// simpleColoring (5.6): in one cluster, two cells of one color that see
+// each other make that color false (color wrap); a cell that sees both
+// colors cannot hold the digit (color trap).
 func simpleColoring(_ *solver, b *board) (Step, bool) {
 	for d := 1; d <= 9; d++ {
 		cells := b.digitCells(d)
@@ -95,7 +95,7 @@ func simpleColoring(_ *solver, b *board) (Step, bool) {
 				for _, c := range cl.color[k].cells() {
 					st.Eliminations = append(st.Eliminations, Move{c, d})
 				}
-				st.Text = fmt.Sprintf("simple coloring on %d: the conjugate pairs of %d link %s in two colours, one of which holds %d; two cells of one colour see each other (colour wrap), so that colour is false: %s",
+				st.Text = fmt.Sprintf("simple coloring on %d: the conjugate pairs of %d link %s in two colors, one of which holds %d; two cells of one color see each other (color wrap), so that color is false: %s",
 					d, d, cellList(st.Cells), d, cannot(st.Eliminations))
 				return st, true
 			}
@@ -106,19 +106,19 @@ func simpleColoring(_ *solver, b *board) (Step, bool) {
 			for _, c := range trap.cells() {
 				st.Eliminations = append(st.Eliminations, Move{c, d})
 			}
-			st.Text = fmt.Sprintf("simple coloring on %d: the conjugate pairs of %d link %s in two colours, one of which holds %d; %s",
-				d, d, cellList(st.Cells), d, cannot(st.Eliminations)+" as they see both colours (colour trap)")
+			st.Text = fmt.Sprintf("simple coloring on %d: the conjugate pairs of %d link %s in two colors, one of which holds %d; %s",
+				d, d, cellList(st.Cells), d, cannot(st.Eliminations)+" as they see both colors (color trap)")
 			return st, true
 		}
 	}
 	return Step{}, false
 }
 
-// multiColoring (5.8): two clusters of one digit where a cell of colour A
-// sees a cell of colour B: A and B are not both true, so the opposite
-// colours A' and B' are not both false, and a cell seeing both A' and B'
-// cannot hold the digit. If a colour sees both colours of the other
-// cluster, that colour is false.
+// multiColoring (5.8): two clusters of one digit where a cell of color A
+// sees a cell of color B: A and B are not both true, so the opposite
+// colors A' and B' are not both false, and a cell seeing both A' and B'
+// cannot hold the digit. If a color sees both colors of the other
+// cluster, that color is false.
 func multiColoring(_ *solver, b *board) (Step, bool) {
 	for d := 1; d <= 9; d++ {
 		cells := b.digitCells(d)
@@ -138,21 +138,21 @@ func multiColoring(_ *solver, b *board) (Step, bool) {
 						Marks:     append(clusterMarks(A, d, 0), clusterMarks(B, d, 2)...),
 						Links:     append(append([]Link(nil), A.links...), B.links...),
 					}
-					intro := fmt.Sprintf("multi-coloring on %d: two clusters of conjugate pairs of %d, %s and %s, each in two colours",
+					intro := fmt.Sprintf("multi-coloring on %d: two clusters of conjugate pairs of %d, %s and %s, each in two colors",
 						d, d, cellList(A.color[0].or(A.color[1]).cells()), cellList(B.color[0].or(B.color[1]).cells()))
-					// Wedge: colour a sees both colours of B.
+					// Wedge: color a sees both colors of B.
 					if !seeA.and(B.color[0]).empty() && !seeA.and(B.color[1]).empty() {
 						for _, c := range A.color[a].cells() {
 							st.Eliminations = append(st.Eliminations, Move{c, d})
 						}
-						st.Text = fmt.Sprintf("%s; %s see both colours of the second, and one of those is true, so %s", intro, cellList(A.color[a].cells()), cannot(st.Eliminations))
+						st.Text = fmt.Sprintf("%s; %s see both colors of the second, and one of those is true, so %s", intro, cellList(A.color[a].cells()), cannot(st.Eliminations))
 						return st, true
 					}
 					for bb := 0; bb < 2; bb++ {
 						if i > j || seeA.and(B.color[bb]).empty() {
 							continue
 						}
-						// A's colour a and B's colour bb are not both true.
+						// A's color a and B's color bb are not both true.
 						trap := seesAny(A.color[1-a]).and(seesAny(B.color[1-bb])).and(cells).andNot(A.color[1-a]).andNot(B.color[1-bb])
 						if trap.empty() {
 							continue

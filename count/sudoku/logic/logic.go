@@ -17,7 +17,8 @@
 // Rate the score, its level name (sudoku.Level) and the techniques used.
 // Steps carry a sentence and the pattern's cells, candidates and links, for
 // text, JSON and a board to display. Every step is checked against the
-// puzzle's solution before it is returned.
+// puzzle's solution before it is returned. All functions are safe for
+// concurrent use; RateAll and ExplainAll spread a batch over the cores.
 package logic
 
 import (

@@ -36,7 +36,7 @@ type Step struct {
 	Cells []int `json:"cells"`
 	// Houses are the rows, columns and boxes the pattern works in.
 	Houses []House `json:"houses"`
-	// Marks are the pattern's candidates, each with a colour (see Mark).
+	// Marks are the pattern's candidates, each with a color (see Mark).
 	Marks []Mark `json:"marks"`
 	// Links are a chain's or a coloring's links between candidates, in
 	// order along the chain.
@@ -80,11 +80,11 @@ func houseOfIndex(h int) House {
 
 func houseName(h int) string { return houseOfIndex(h).String() }
 
-// Mark is a candidate of a step's pattern with a colour for display.
-// Colour 0 marks the pattern's candidates (a subset's digits, a fish's
+// Mark is a candidate of a step's pattern with a color for display.
+// Color 0 marks the pattern's candidates (a subset's digits, a fish's
 // base, a chain's candidates that are true when the chain's first one is
-// false); colour 1 the opposite ones (in coloring and chains, the
-// candidates of the other colour); 2 and 3 the two colours of a second
+// false); color 1 the opposite ones (in coloring and chains, the
+// candidates of the other color); 2 and 3 the two colors of a second
 // cluster in multi-coloring.
 type Mark struct {
 	Cell  int `json:"cell"`

@@ -344,7 +344,9 @@ func sharedDir(t *testing.T, required bool) string {
 
 // sample reads an answers file and returns n of its unique puzzles,
 // evenly spread.
-func sample(t *testing.T, file string, n int) []answer {
+func sample(t *testing.T, file string, n int) []answer { return sampleTB(t, file, n) }
+
+func sampleTB(t testing.TB, file string, n int) []answer {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {

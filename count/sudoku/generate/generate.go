@@ -251,15 +251,22 @@ func One(ctx context.Context, opt Options, index int) (Puzzle, error) {
 			for i, x := range orbit {
 				saved[i], p[x] = p[x], 0
 			}
-			keep := false
-			if n, _ := sv.Solve(&p, 2); n != 1 {
-				keep = true
-			} else if limit > 0 {
+			var keep bool
+			if limit > 0 {
+				// The rater checks uniqueness first: no second solve here.
 				r, err := logic.RateContext(ctx, p, limit)
-				if err != nil {
+				var nu *sudoku.ErrNotUnique
+				switch {
+				case errors.As(err, &nu):
+					keep = true
+				case err != nil:
 					return Puzzle{}, err
+				default:
+					keep = r.Capped
 				}
-				keep = r.Capped
+			} else {
+				n, _ := sv.Solve(&p, 2)
+				keep = n != 1
 			}
 			if keep {
 				for i, x := range orbit {

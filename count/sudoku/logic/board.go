@@ -105,8 +105,10 @@ func (s cellset) cells() []int {
 // board is the state of a logical solve: the digits placed and, for each
 // empty cell, its candidates (bit d-1 for digit d; 0 for a filled cell).
 type board struct {
-	val  [81]uint8
-	cand [81]uint16
+	val   [81]uint8
+	cand  [81]uint16
+	empty [27]uint8 // empty cells per house
+	nleft int       // empty cells in all
 }
 
 // newBoard places the givens of g, which must not clash, and gives every
@@ -116,6 +118,10 @@ func newBoard(g *sudoku.Grid) board {
 	for i := range b.cand {
 		b.cand[i] = 0x1FF
 	}
+	for h := range b.empty {
+		b.empty[h] = 9
+	}
+	b.nleft = 81
 	for c, v := range g {
 		if v != 0 {
 			b.place(c, int(v))
@@ -128,6 +134,10 @@ func newBoard(g *sudoku.Grid) board {
 func (b *board) place(c, d int) {
 	b.val[c] = uint8(d)
 	b.cand[c] = 0
+	b.nleft--
+	for _, h := range houseOf[c] {
+		b.empty[h]--
+	}
 	m := ^uint16(1 << (d - 1))
 	for _, p := range peerList[c] {
 		b.cand[p] &= m
@@ -177,15 +187,7 @@ func (b *board) where(h, d int) uint16 {
 }
 
 // left returns the number of empty cells.
-func (b *board) left() int {
-	n := 0
-	for _, v := range b.val {
-		if v == 0 {
-			n++
-		}
-	}
-	return n
-}
+func (b *board) left() int { return b.nleft }
 
 // apply makes the step's placements and eliminations.
 func (b *board) apply(s *Step) {

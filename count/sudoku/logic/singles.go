@@ -9,15 +9,14 @@ import (
 // fullHouse finds a house with one empty cell left (1.0).
 func fullHouse(s *solver, b *board) (Step, bool) {
 	for _, h := range houseOrder {
-		empty, n := -1, 0
+		if b.empty[h] != 1 {
+			continue
+		}
+		empty := -1
 		for _, c := range houseCells[h] {
 			if b.val[c] == 0 {
 				empty = c
-				n++
 			}
-		}
-		if n != 1 {
-			continue
 		}
 		missing := 0x1FF &^ b.placedIn(h)
 		if popcount(missing) != 1 || b.cand[empty] != missing {

@@ -109,12 +109,9 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		o.record(g.Puzzle, fmt.Sprintf("seed %d index %d: %s %.1f, %d clues, symmetry %s", *seed, g.Index, g.Level, g.Score, g.Puzzle.Clues(), g.Symmetry), "", js)
 		return e.OutputErr() // stop generating once nobody reads
 	})
-	if err != nil && e.OutputErr() != nil {
-		return exitOK // cli reports the error, or ends quietly on a broken pipe
-	}
 	elapsed := time.Since(start)
-	if ferr := o.flush(); ferr != nil && err == nil {
-		err = ferr
+	if o.flush(); e.OutputErr() != nil {
+		return exitOK // cli reports the error, or ends quietly on a broken pipe
 	}
 	if *stats {
 		printStats(e, &st, elapsed, generate.Workers(c.workers, *n))

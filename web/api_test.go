@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +15,8 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
 )
 
@@ -24,7 +25,7 @@ const (
 	top1Sol = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
 	// Two rows of a solution blanked: four ways to refill them.
 	fourSols = "..................392578461134756298289413675675289314846192753513867942927345186"
-	// Easter Monster: no single at the start.
+	// Easter Monster: one of the hardest, no single at the start.
 	monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
 
@@ -96,29 +97,43 @@ func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any
 	}
 }
 
+func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
+	t.Helper()
+	p, err := generate.One(context.Background(), opt, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestGenerate(t *testing.T) {
 	srv := newServer(t)
 	var g web.Generated
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetric": true}, &g)
-	want := sudoku.Generate(sudoku.GenerateOptions{Level: sudoku.Hidden, Seed: 42, Symmetric: true}, 3)
-	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
+	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
+	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Score != want.Score || g.Symmetry != "rot180" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
 		t.Errorf("generate: %+v, want puzzle %s", g, want.Puzzle)
 	}
-	if g.Command != "sudoku generate --difficulty hidden --seed 42 --first 3 --symmetric" {
+	if g.Command != "sudoku generate --difficulty hidden --seed 42 --first 3 --symmetry rot180" {
 		t.Errorf("command %q", g.Command)
+	}
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"score": "2.6-3.4", "seed": "5"}, &g)
+	want = one(t, generate.Options{MinScore: 2.6, MaxScore: 3.4, Seed: 5}, 0)
+	if g.Puzzle != want.Puzzle.String() || g.Score < 2.6 || g.Score > 3.4 || g.Command != "sudoku generate --score 2.6-3.4 --seed 5" {
+		t.Errorf("generate by score: %+v", g)
 	}
 	// A seed past 2^53 stays exact (a string, not a float).
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "singles", "seed": "18446744073709551615"}, &g)
-	if g.Seed != "18446744073709551615" || g.Puzzle != sudoku.Generate(sudoku.GenerateOptions{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
+	if g.Seed != "18446744073709551615" || g.Puzzle != one(t, generate.Options{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
 		t.Errorf("large seed: %+v", g)
 	}
 	// No seed: the server picks one below 2^53 and says which.
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{}, &g)
 	var seed uint64
-	if _, err := fmt.Sscan(g.Seed, &seed); err != nil || seed == 0 || seed >= 1<<53 || g.Level != "hard" {
+	if _, err := fmt.Sscan(g.Seed, &seed); err != nil || seed == 0 || seed >= 1<<53 || g.Level != "hard" || g.Command != "sudoku generate --difficulty hard --seed "+g.Seed {
 		t.Errorf("random seed: %+v", g)
 	}
-	if g.Puzzle != sudoku.Generate(sudoku.GenerateOptions{Level: sudoku.Hard, Seed: seed}, 0).Puzzle.String() {
+	if g.Puzzle != one(t, generate.Options{Level: sudoku.Hard, Seed: seed}, 0).Puzzle.String() {
 		t.Error("the seed reported does not give the puzzle")
 	}
 }
@@ -173,59 +188,16 @@ func TestValidateSolveCountRate(t *testing.T) {
 
 	var r web.Rating
 	for _, lv := range sudoku.Levels {
-		p := sudoku.Generate(sudoku.GenerateOptions{Level: lv, Seed: 9}, 0).Puzzle.String()
+		p := one(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
 		mustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
-		if r.Level != lv.String() || r.Text == "" {
+		lo, hi := lv.Scores()
+		if r.Level != lv || r.Score < lo || r.Score > hi || len(r.Techniques) == 0 || !strings.HasPrefix(r.Text, lv.String()+", score") {
 			t.Errorf("rate %s: %+v, want %s", p, r, lv)
 		}
 	}
 	var msg string
 	if code := post(t, srv, "/api/sudoku/rate", map[string]string{"grid": fourSols}, &msg); code != 400 || !strings.Contains(msg, "more than one solution") {
 		t.Errorf("rate of a puzzle with 4 solutions: %d %q", code, msg)
-	}
-}
-
-// TestSinglesSolve applies Singles again and again to puzzles that
-// singles solve: every step must place the solution's digit, and the
-// puzzle must end solved; both techniques must show up.
-func TestSinglesSolve(t *testing.T) {
-	seen := map[string]int{}
-	for seed := uint64(1); seed <= 30; seed++ {
-		lv := sudoku.Singles
-		if seed%2 == 0 {
-			lv = sudoku.Hidden
-		}
-		gen := sudoku.Generate(sudoku.GenerateOptions{Level: lv, Seed: seed}, 0)
-		g := gen.Puzzle
-		for g.Clues() < 81 {
-			st, err := web.Singles(g)
-			if err != nil {
-				t.Fatalf("seed %d (%s): %v with %d clues", seed, lv, err, g.Clues())
-			}
-			if len(st.Placements) != 1 {
-				t.Fatalf("seed %d: step %+v", seed, st)
-			}
-			mv := st.Placements[0]
-			if int(gen.Solution[mv.Cell]) != mv.Digit || g[mv.Cell] != 0 {
-				t.Fatalf("seed %d: %q places %d in %s, the solution has %d", seed, st.Text, mv.Digit, sudoku.CellName(mv.Cell), gen.Solution[mv.Cell])
-			}
-			if !strings.HasPrefix(st.Text, fmt.Sprintf("%s can only be %d: %s", sudoku.CellName(mv.Cell), mv.Digit, st.Technique)) {
-				t.Fatalf("text %q", st.Text)
-			}
-			seen[st.Technique]++
-			g[mv.Cell] = uint8(mv.Digit)
-		}
-	}
-	if seen["naked single"] == 0 || seen["hidden single"] == 0 {
-		t.Errorf("techniques used: %v", seen)
-	}
-	// A wrong digit can leave a cell without a candidate.
-	g := mustParse(t, "12345678."+"........9"+strings.Repeat(".", 63))
-	if st, err := web.Singles(g); err != nil || st.Technique != "contradiction" || !strings.HasPrefix(st.Text, "r1c9 has no candidate left") || st.Cells[0] != 8 {
-		t.Errorf("Singles on a dead end: %+v %v", st, err)
-	}
-	if _, err := web.Singles(mustParse(t, monster)); !errors.Is(err, web.ErrNoStep) {
-		t.Errorf("Easter Monster has no single at the start, got %v", err)
 	}
 }
 
@@ -238,13 +210,42 @@ func mustParse(t *testing.T, s string) sudoku.Grid {
 	return g
 }
 
+// checkStep checks a step against the solution: what it places is the
+// solution's digit, what it removes is not.
+func checkStep(t *testing.T, st logic.Step, sol sudoku.Grid) {
+	t.Helper()
+	if len(st.Placements)+len(st.Eliminations) == 0 || st.Text == "" || st.Score < sudoku.MinScore {
+		t.Errorf("empty step %+v", st)
+	}
+	for _, m := range st.Placements {
+		if int(sol[m.Cell]) != m.Digit {
+			t.Errorf("%q places %d in %s, the solution has %d", st.Text, m.Digit, sudoku.CellName(m.Cell), sol[m.Cell])
+		}
+	}
+	for _, m := range st.Eliminations {
+		if int(sol[m.Cell]) == m.Digit {
+			t.Errorf("%q removes %d from %s, the solution's digit", st.Text, m.Digit, sudoku.CellName(m.Cell))
+		}
+	}
+}
+
 func TestHint(t *testing.T) {
 	srv := newServer(t)
-	var st web.Step
+	var st logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1}, &st)
-	want, _ := web.Singles(mustParse(t, top1))
-	if st.Text != want.Text || st.Technique == "" || len(st.Placements) != 1 {
+	want, err := logic.Hint(mustParse(t, top1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Text != want.Text || st.Technique != want.Technique || !slices.Equal(st.Placements, want.Placements) || !slices.Equal(st.Cells, want.Cells) {
 		t.Errorf("hint %+v, want %+v", st, want)
+	}
+	checkStep(t, st, mustParse(t, top1Sol))
+	// Steps of every kind of puzzle, the hardest included, are sound.
+	for _, p := range []string{monster, one(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
+		_, sol := sudoku.Solve(mustParse(t, p), 2)
+		mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
+		checkStep(t, st, sol)
 	}
 	// A wrong entry is pointed out before any step.
 	g := []byte(top1)
@@ -262,27 +263,28 @@ func TestHint(t *testing.T) {
 		t.Errorf("hint on a wrong entry: %+v", st)
 	}
 	// Without the puzzle there is no solution to compare: the step is
-	// still logical.
+	// from the digits alone.
 	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"grid": top1}, &st)
-	if st.Technique != want.Technique {
+	if st.Text != want.Text {
 		t.Errorf("hint without the puzzle: %+v", st)
 	}
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"grid": "11" + top1[2:]}, &st)
-	if st.Technique != "clash" || !slices.Equal(st.Cells, []int{0, 1}) {
-		t.Errorf("hint on a clash: %+v", st)
-	}
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1Sol}, &st)
-	if st.Technique != "solved" {
-		t.Errorf("hint on the solution: %+v", st)
-	}
-	// No single: the honest fallback reveals a cell from the solution.
-	n, sol := sudoku.Solve(mustParse(t, monster), 2)
-	if n != 1 {
-		t.Fatal("Easter Monster should be unique")
-	}
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": monster, "grid": monster}, &st)
-	if st.Technique != "reveal" || len(st.Placements) != 1 || int(sol[st.Placements[0].Cell]) != st.Placements[0].Digit {
-		t.Errorf("hint with no single: %+v", st)
+	noSol := "12345678." + "........9" + strings.Repeat(".", 63)
+	for _, c := range []struct {
+		body      map[string]string
+		technique string
+		cells     []int
+	}{
+		{map[string]string{"grid": "11" + top1[2:]}, "clash", []int{0, 1}},
+		{map[string]string{"puzzle": top1, "grid": top1Sol}, "solved", []int{}},
+		{map[string]string{"grid": noSol}, "mistake", []int{}},
+		{map[string]string{"grid": fourSols}, "none", []int{}},
+		{map[string]string{"puzzle": fourSols, "grid": fourSols}, "none", []int{}},
+	} {
+		st = logic.Step{}
+		mustPost(t, srv, "/api/sudoku/hint", c.body, &st)
+		if st.Technique != c.technique || !slices.Equal(st.Cells, c.cells) || st.Text == "" || st.Placements == nil {
+			t.Errorf("hint on %v: %+v, want %s", c.body, st, c.technique)
+		}
 	}
 	var msg string
 	if code := post(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": "5" + top1[1:]}, &msg); code != 400 || !strings.Contains(msg, "r1c1 is 4 in the puzzle") {
@@ -296,11 +298,11 @@ func TestParseAndSave(t *testing.T) {
 	marks[1], marks[2] = "26", "139"
 	prog := []byte(top1)
 	prog[1] = '6'
-	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Index: 2}
+	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
 	for _, f := range []string{"line", "grid", "json"} {
 		var file web.SavedFile
 		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
-			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "index": game.Index}
+			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
 		mustPost(t, srv, "/api/sudoku/save", body, &file)
 		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2.") {
 			t.Errorf("%s: filename %q", f, file.Filename)
@@ -370,7 +372,7 @@ func TestParseAndSave(t *testing.T) {
 
 func gameEqual(a, b web.Game) bool {
 	return a.Puzzle == b.Puzzle && a.Progress == b.Progress && slices.Equal(a.Marks, b.Marks) &&
-		a.Seconds == b.Seconds && a.Seed == b.Seed && a.Level == b.Level && a.Index == b.Index
+		a.Seconds == b.Seconds && a.Seed == b.Seed && a.Level == b.Level && a.Symmetry == b.Symmetry && a.Index == b.Index
 }
 
 func TestBadRequests(t *testing.T) {
@@ -400,6 +402,10 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"0"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":42}`, 400, `field "seed": want a JSON string`},
 		{"POST", "/api/sudoku/generate", "application/json", `{"index":-1}`, 400, "index"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"symmetry":"spiral"}`, 400, "symmetry"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"score":"13-14"}`, 400, "score range"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"score":"2.0-3.0","difficulty":"hard"}`, 400, "give one"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"symmetric":true}`, 400, "unknown field"},
 		{"POST", "/api/sudoku/save", "application/json", `{"puzzle":"` + top1 + `","format":"xml"}`, 400, "unknown format"},
 		{"POST", "/api/sudoku/save", "application/json", `{"puzzle":"` + top1 + `","seconds":-5}`, 400, "seconds"},
 		{"POST", "/api/queens/trace", "application/json", `{"n":13}`, 400, "1 to 12"},

@@ -19,6 +19,8 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
 )
 
@@ -224,7 +226,7 @@ func TestBrowser(t *testing.T) {
 func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	p := newTab(t, bctx)
 	p.loadTimes("sudoku", base+"/sudoku?level=hidden&seed=7")
-	want := sudoku.Generate(sudoku.GenerateOptions{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle.String()
+	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle.String()
 	p.wait("the shared puzzle", boardJS+` === '`+want+`'`)
 
 	// Every cell is addressable and labelled.
@@ -235,7 +237,7 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	// A new puzzle, by difficulty and seed.
 	p.do(chromedp.SetValue(chromedp.ID("level"), "singles"), chromedp.SetValue(chromedp.ID("seed"), "12345"))
 	p.click("#new")
-	gen := sudoku.Generate(sudoku.GenerateOptions{Level: sudoku.Singles, Seed: 12345}, 0)
+	gen := one(t, generate.Options{Level: sudoku.Singles, Seed: 12345}, 0)
 	puzzle := gen.Puzzle.String()
 	p.wait("the generated puzzle", boardJS+` === '`+puzzle+`'`)
 	if src := eval[string](p, `document.getElementById('source').textContent`); !strings.Contains(src, "seed 12345") {
@@ -291,7 +293,7 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, err := web.Singles(g)
+	step, err := logic.Hint(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,12 +354,52 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	p.click("#usepaste")
 	p.wait("the pasted puzzle", boardJS+` === '`+top1+`' && document.getElementById('status').textContent.includes('Exactly one solution')`)
 
+	// A hint that removes candidates: shown on the board, and Apply takes
+	// them out of the pencil marks.
+	board, elim := eliminationStep(t)
+	p.do(chromedp.SetValue(chromedp.ID("paste"), board))
+	p.click("#usepaste")
+	p.wait("the pasted board", boardJS+` === '`+board+`'`)
+	m := elim.Eliminations[0]
+	p.click("#pencil")
+	p.click(cellSel(m.Cell))
+	p.do(chromedp.KeyEvent(fmt.Sprint(m.Digit)))
+	p.click("#pencil")
+	p.wait("the pencil mark", fmt.Sprintf(`(document.querySelector('%s').dataset.marks||'').includes('%d')`, cellSel(m.Cell), m.Digit))
+	p.click("#hint")
+	p.wait("the elimination hint", fmt.Sprintf(`document.getElementById('status').firstChild.textContent === %q && document.querySelector('%s').classList.contains('hint-elim')`, elim.Text, cellSel(m.Cell)))
+	p.click("#status .btn") // Apply
+	p.wait("the mark removed", fmt.Sprintf(`!(document.querySelector('%s').dataset.marks||'').includes('%d') && document.getElementById('status').textContent.startsWith('Removed 1 pencil mark')`, cellSel(m.Cell), m.Digit))
+
 	// Usable at phone width: nothing wider than the screen.
 	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 	p.wait("the phone layout", `document.documentElement.scrollWidth <= 390`)
 	if w := eval[float64](p, `document.getElementById('board').getBoundingClientRect().width`); w > 390 || w < 300 {
 		t.Errorf("board %.0f px wide on a 390 px screen", w)
 	}
+}
+
+// eliminationStep returns a board (a puzzle with some digits filled in by
+// hints) whose next hint removes candidates and places nothing.
+func eliminationStep(t *testing.T) (string, logic.Step) {
+	t.Helper()
+	for seed := uint64(1); seed < 50; seed++ {
+		g := one(t, generate.Options{Level: sudoku.Intermediate, Seed: seed}, 0).Puzzle
+		for g.Clues() < 81 {
+			st, err := logic.Hint(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(st.Placements) == 0 {
+				return g.String(), st
+			}
+			for _, m := range st.Placements {
+				g[m.Cell] = uint8(m.Digit)
+			}
+		}
+	}
+	t.Fatal("no intermediate puzzle of seeds 1-49 has an elimination step")
+	return "", logic.Step{}
 }
 
 func waitFile(t *testing.T, path string) string {

@@ -7,17 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/web"
 )
-
-func ExampleSingles() {
-	g, _ := sudoku.Parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
-	st, err := web.Singles(g)
-	fmt.Println(st.Text, err)
-	// Output:
-	// r9c3 can only be 7: hidden single in box 7 (no other cell of box 7 can hold a 7) <nil>
-}
 
 func ExampleFormatGame() {
 	text, _ := web.FormatGame(web.Game{

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
 )
 
 // Game is a Sudoku game as the page saves and loads it: the puzzle, the
@@ -26,10 +27,12 @@ type Game struct {
 	Marks []string `json:"marks,omitempty"`
 	// Seconds is the time played.
 	Seconds int `json:"seconds,omitempty"`
-	// Seed, Level and Index say how the puzzle was generated, when it was.
-	Seed  string `json:"seed,omitempty"`
-	Level string `json:"level,omitempty"`
-	Index int    `json:"index,omitempty"`
+	// Seed, Level, Symmetry and Index say how the puzzle was generated,
+	// when it was.
+	Seed     string `json:"seed,omitempty"`
+	Level    string `json:"level,omitempty"`
+	Symmetry string `json:"symmetry,omitempty"`
+	Index    int    `json:"index,omitempty"`
 }
 
 // The file formats of save, the ones the sudoku command reads and writes.
@@ -89,6 +92,13 @@ func (gm *Game) check() *apiError {
 			return badRequest("%v", err)
 		}
 		gm.Level = lv.String()
+	}
+	if gm.Symmetry != "" {
+		sym, err := generate.ParseSymmetry(gm.Symmetry)
+		if err != nil {
+			return badRequest("%v", err)
+		}
+		gm.Symmetry = sym.String()
 	}
 	if gm.Index < 0 || gm.Index > maxIndex {
 		return badRequest("index %d: want 0 to %d", gm.Index, maxIndex)
@@ -188,6 +198,9 @@ func FormatGame(gm Game, format string) (string, error) {
 	}
 	if gm.Level != "" {
 		meta("level", gm.Level)
+	}
+	if gm.Symmetry != "" {
+		meta("symmetry", gm.Symmetry)
 	}
 	if gm.Index != 0 {
 		meta("index", strconv.Itoa(gm.Index))
@@ -350,7 +363,7 @@ func applyMeta(gm *Game, meta map[string]string) *apiError {
 	if m, ok := meta["marks"]; ok {
 		gm.Marks = strings.Split(m, ",")
 	}
-	gm.Seed, gm.Level = meta["seed"], meta["level"]
+	gm.Seed, gm.Level, gm.Symmetry = meta["seed"], meta["level"], meta["symmetry"]
 	for _, f := range []struct {
 		key string
 		dst *int
@@ -378,6 +391,7 @@ func parseGameJSON(text string) (Game, int, *apiError) {
 		Seconds  int             `json:"seconds"`
 		Seed     json.RawMessage `json:"seed"`
 		Level    string          `json:"level"`
+		Symmetry string          `json:"symmetry"`
 		Index    int             `json:"index"`
 	}
 	if err := json.Unmarshal([]byte(line), &v); err != nil {
@@ -396,7 +410,7 @@ func parseGameJSON(text string) (Game, int, *apiError) {
 	} else {
 		gm.Puzzle = p.String()
 	}
-	gm.Progress, gm.Marks, gm.Seconds, gm.Level, gm.Index = v.Progress, v.Marks, v.Seconds, v.Level, v.Index
+	gm.Progress, gm.Marks, gm.Seconds, gm.Level, gm.Symmetry, gm.Index = v.Progress, v.Marks, v.Seconds, v.Level, v.Symmetry, v.Index
 	if len(v.Seed) > 0 && string(v.Seed) != "null" {
 		s := strings.Trim(string(v.Seed), `"`)
 		if _, err := strconv.ParseUint(s, 10, 64); err != nil {

@@ -37,8 +37,8 @@ const DefaultAddr = "127.0.0.1:0"
 // game uploaded for loading, is a few kilobytes.
 const MaxBody = 64 << 10
 
-// Options configure a Server. The zero value serves both pages with the
-// default hint engine on every core.
+// Options configure a Server. The zero value serves both pages on every
+// core.
 type Options struct {
 	// Token, when set, is required from every request: as the token query
 	// parameter (the URL Listen prints carries it), from the cookie the
@@ -50,8 +50,6 @@ type Options struct {
 	// Workers is the number of goroutines of a live n-queens count and of
 	// a Sudoku count (0: every core).
 	Workers int
-	// Hinter finds the Sudoku hints; nil means DefaultHinter.
-	Hinter Hinter
 	// Logf, when set, receives one line per failed request and per
 	// recovered panic.
 	Logf func(format string, args ...any)
@@ -62,7 +60,6 @@ type Options struct {
 type Server struct {
 	opt    Options
 	mux    *http.ServeMux
-	hinter Hinter
 	live   *liveCount
 	orders orderCache
 
@@ -77,10 +74,7 @@ func New(opt Options) *Server {
 	if opt.Home == "" {
 		opt.Home = "/sudoku"
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), hinter: opt.Hinter, live: newLiveCount()}
-	if s.hinter == nil {
-		s.hinter = DefaultHinter()
-	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount()}
 	s.routes()
 	return s
 }

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
 
 // The Sudoku endpoints. A grid is a string of 81 characters, row by row,
@@ -185,22 +188,20 @@ func (s *Server) count(ctx context.Context, req *countRequest) (CountAnswer, *ap
 	return out, nil
 }
 
-// Rating is the answer of rate.
+// Rating is the answer of rate: logic.Rate's rating (score, level,
+// techniques, steps) and a sentence.
 type Rating struct {
-	// Level is singles, hidden, intermediate or hard.
-	Level string `json:"level"`
-	// Text says what the level means.
+	logic.Rating
+	// Text says the rating in words.
 	Text string `json:"text"`
 }
 
-var levelText = map[sudoku.Level]string{
-	sudoku.Singles:      "naked singles alone solve it",
-	sudoku.Hidden:       "it needs hidden singles",
-	sudoku.Intermediate: "it needs locked candidates or pairs",
-	sudoku.Hard:         "singles, locked candidates and pairs get stuck: it needs harder techniques or trial",
-}
+// hardTimeout bounds the human-style solver's work for one request: on
+// the hardest puzzles a step (a nested forcing chain) takes a second or
+// more, and a whole rating many.
+const hardTimeout = 20 * time.Second
 
-func (s *Server) rate(_ context.Context, req *gridRequest) (Rating, *apiError) {
+func (s *Server) rate(ctx context.Context, req *gridRequest) (Rating, *apiError) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return Rating{}, e
@@ -208,35 +209,64 @@ func (s *Server) rate(_ context.Context, req *gridRequest) (Rating, *apiError) {
 	if _, msg := clashes(g); msg != "" {
 		return Rating{}, badRequest("cannot rate: %s", msg)
 	}
-	lv, err := sudoku.Rate(g)
+	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
+	defer cancel()
+	r, err := logic.RateContext(ctx, g, 0)
 	if err != nil {
-		return Rating{}, badRequest("cannot rate: %v", err)
+		return Rating{}, logicError("rate", err)
 	}
-	return Rating{Level: lv.String(), Text: levelText[lv]}, nil
+	names := make([]string, len(r.Techniques))
+	for i, t := range r.Techniques {
+		names[i] = t.Name
+	}
+	text := fmt.Sprintf("%s, score %.1f: %d steps, using %s", r.Level, r.Score, r.Steps, strings.Join(names, ", "))
+	return Rating{Rating: r, Text: text}, nil
+}
+
+// logicError turns an error of package logic into an answer: a puzzle
+// without exactly one solution is a bad request, a solve that ran out of
+// time cannot be processed.
+func logicError(what string, err error) *apiError {
+	var nu *sudoku.ErrNotUnique
+	var pe *sudoku.ParseError
+	switch {
+	case errors.As(err, &nu), errors.As(err, &pe):
+		return badRequest("cannot %s: %v", what, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("cannot %s: the logical solve did not finish within %v (try 'sudoku explain')", what, hardTimeout)}
+	}
+	return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("cannot %s: %v", what, err)}
 }
 
 // generateRequest is the body of generate.
 type generateRequest struct {
 	Difficulty string `json:"difficulty"`
+	Score      string `json:"score"`
+	Symmetry   string `json:"symmetry"`
 	Seed       string `json:"seed"`
 	Index      int    `json:"index"`
-	Symmetric  bool   `json:"symmetric"`
 }
 
 // maxIndex bounds generate's index (the command's --first).
 const maxIndex = 1 << 30
 
+// generateTries bounds the solution grids tried for one puzzle: a score
+// range that few puzzles reach is refused rather than searched for
+// without end.
+const generateTries = 2000
+
 // Generated is the answer of generate: a puzzle with exactly one
 // solution, and what reproduces it.
 type Generated struct {
-	Puzzle string `json:"puzzle"`
-	Level  string `json:"level"`
+	Puzzle   string  `json:"puzzle"`
+	Level    string  `json:"level"`
+	Score    float64 `json:"score"`
+	Symmetry string  `json:"symmetry"`
 	// Seed is a decimal string: browsers read JSON numbers past 2^53
 	// inexactly.
-	Seed      string `json:"seed"`
-	Index     int    `json:"index"`
-	Symmetric bool   `json:"symmetric"`
-	Clues     int    `json:"clues"`
+	Seed  string `json:"seed"`
+	Index int    `json:"index"`
+	Clues int    `json:"clues"`
 	// Command is the sudoku command line that prints the same puzzle.
 	Command string `json:"command"`
 }
@@ -251,36 +281,61 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])>>11 | 1
 }
 
-func (s *Server) generate(_ context.Context, req *generateRequest) (Generated, *apiError) {
-	lv := sudoku.Hard
-	if req.Difficulty != "" {
-		var err error
-		if lv, err = sudoku.ParseLevel(req.Difficulty); err != nil {
+func (s *Server) generate(ctx context.Context, req *generateRequest) (Generated, *apiError) {
+	opt := generate.Options{MaxTries: generateTries}
+	var err error
+	if req.Score != "" {
+		if req.Difficulty != "" {
+			return Generated{}, badRequest("score and difficulty both ask for a difficulty: give one")
+		}
+		if opt.MinScore, opt.MaxScore, err = generate.ParseScores(req.Score); err != nil {
+			return Generated{}, badRequest("%v", err)
+		}
+	} else if req.Difficulty != "" {
+		if opt.Level, err = sudoku.ParseLevel(req.Difficulty); err != nil {
 			return Generated{}, badRequest("%v", err)
 		}
 	}
-	var seed uint64
-	if req.Seed == "" {
-		seed = randomSeed()
-	} else {
-		var err error
-		if seed, err = strconv.ParseUint(req.Seed, 10, 64); err != nil || seed == 0 {
-			return Generated{}, badRequest("seed %q: want a whole number from 1 to %d, as a string", req.Seed, uint64(1<<64-1))
+	if req.Symmetry != "" {
+		if opt.Symmetry, err = generate.ParseSymmetry(req.Symmetry); err != nil {
+			return Generated{}, badRequest("%v", err)
 		}
+	}
+	if _, _, err := opt.Scores(); err != nil {
+		return Generated{}, badRequest("%v", err)
+	}
+	if req.Seed == "" {
+		opt.Seed = randomSeed()
+	} else if opt.Seed, err = strconv.ParseUint(req.Seed, 10, 64); err != nil || opt.Seed == 0 {
+		return Generated{}, badRequest("seed %q: want a whole number from 1 to %d, as a string", req.Seed, uint64(1<<64-1))
 	}
 	if req.Index < 0 || req.Index > maxIndex {
 		return Generated{}, badRequest("index %d: want 0 to %d", req.Index, maxIndex)
 	}
-	g := sudoku.Generate(sudoku.GenerateOptions{Level: lv, Seed: seed, Symmetric: req.Symmetric}, req.Index)
-	cmd := fmt.Sprintf("sudoku generate --difficulty %s --seed %d", lv, seed)
+	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
+	defer cancel()
+	g, err := generate.One(ctx, opt, req.Index)
+	if err != nil {
+		return Generated{}, &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("no puzzle: %v (try a wider score range)", err)}
+	}
+	cmd := "sudoku generate"
+	if req.Score != "" {
+		cmd += " --score " + req.Score
+	} else {
+		cmd += " --difficulty " + g.Level.String()
+		if opt.Level == 0 {
+			cmd = "sudoku generate --difficulty hard"
+		}
+	}
+	cmd += fmt.Sprintf(" --seed %d", opt.Seed)
 	if req.Index > 0 {
 		cmd += fmt.Sprintf(" --first %d", req.Index)
 	}
-	if req.Symmetric {
-		cmd += " --symmetric"
+	if opt.Symmetry != generate.None {
+		cmd += " --symmetry " + opt.Symmetry.String()
 	}
-	return Generated{Puzzle: g.Puzzle.String(), Level: g.Level.String(), Seed: strconv.FormatUint(seed, 10),
-		Index: req.Index, Symmetric: req.Symmetric, Clues: g.Puzzle.Clues(), Command: cmd}, nil
+	return Generated{Puzzle: g.Puzzle.String(), Level: g.Level.String(), Score: g.Score, Symmetry: opt.Symmetry.String(),
+		Seed: strconv.FormatUint(opt.Seed, 10), Index: req.Index, Clues: g.Puzzle.Clues(), Command: cmd}, nil
 }
 
 // hintRequest is the body of hint: the board as it stands and, to find
@@ -290,94 +345,71 @@ type hintRequest struct {
 	Grid   string `json:"grid"`
 }
 
-func (s *Server) hint(_ context.Context, req *hintRequest) (Step, *apiError) {
+func (s *Server) hint(ctx context.Context, req *hintRequest) (logic.Step, *apiError) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
-		return Step{}, e
+		return logic.Step{}, e
 	}
-	var sol sudoku.Grid
-	unique := false
-	var p sudoku.Grid
 	if req.Puzzle != "" {
-		if p, e = parseGrid("puzzle", req.Puzzle); e != nil {
-			return Step{}, e
+		p, e := parseGrid("puzzle", req.Puzzle)
+		if e != nil {
+			return logic.Step{}, e
 		}
 		for i, v := range p {
 			if v != 0 && g[i] != v {
-				return Step{}, badRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
+				return logic.Step{}, badRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
 			}
 		}
-	}
-	if cs, msg := clashes(g); len(cs) > 0 {
-		return Step{Technique: "clash", Text: msg + ": one of them has to change.", Cells: cs}, nil
-	}
-	if req.Puzzle != "" {
-		v, first := check(p)
-		if v.Verdict == VerdictNone {
-			return Step{}, badRequest("the puzzle has no solution: %s", v.Message)
+		if cs, msg := clashes(g); len(cs) > 0 {
+			return answer("clash", msg+": one of them has to change.", cs), nil
 		}
-		if unique = v.Verdict == VerdictUnique; unique {
-			sol = first
-			var wrong []int
-			for i := range g {
-				if g[i] != 0 && g[i] != sol[i] {
-					wrong = append(wrong, i)
-				}
-			}
-			if len(wrong) > 0 {
-				verb := "is wrong"
-				if len(wrong) > 1 {
-					verb = "are wrong"
-				}
-				return Step{Technique: "mistake", Text: fmt.Sprintf("%s %s: erase before going on.", cellList(wrong), verb), Cells: wrong}, nil
-			}
+		v, sol := check(p)
+		switch v.Verdict {
+		case VerdictNone:
+			return logic.Step{}, badRequest("the puzzle has no solution: %s", v.Message)
+		case VerdictSeveral:
+			return answer("none", "The puzzle has several solutions: logic cannot tell which digit goes where.", nil), nil
 		}
-	}
-	if g.Clues() == 81 {
-		return Step{Technique: "solved", Text: "The puzzle is solved.", Cells: []int{}}, nil
-	}
-	st, err := s.hinter.Hint(g)
-	if errors.Is(err, ErrNoStep) {
-		if !unique {
-			return Step{Technique: "none", Text: "No naked or hidden single is left, and without the puzzle's one solution there is no cell to reveal.", Cells: []int{}}, nil
-		}
-		// Honest fallback: no technique known here, so reveal a cell, the
-		// empty one with the fewest candidates.
-		best, bestN := -1, 10
+		var wrong []int
 		for i := range g {
-			if g[i] != 0 {
-				continue
-			}
-			used := map[uint8]bool{}
-			for _, p := range peersOf(i) {
-				used[g[p]] = true
-			}
-			if n := 9 - len(used) + btoi(used[0]); n < bestN {
-				best, bestN = i, n
+			if g[i] != 0 && g[i] != sol[i] {
+				wrong = append(wrong, i)
 			}
 		}
-		d := int(sol[best])
-		return Step{
-			Technique:  "reveal",
-			Text:       fmt.Sprintf("No naked or hidden single is left: the next step needs a harder technique. From the solution, %s is %d.", sudoku.CellName(best), d),
-			Placements: []Move{{best, d}},
-			Cells:      []int{best},
-		}, nil
+		if len(wrong) > 0 {
+			verb := "is wrong"
+			if len(wrong) > 1 {
+				verb = "are wrong"
+			}
+			return answer("mistake", fmt.Sprintf("%s %s: erase before going on.", cellList(wrong), verb), wrong), nil
+		}
+	} else if cs, msg := clashes(g); len(cs) > 0 {
+		return answer("clash", msg+": one of them has to change.", cs), nil
 	}
-	if err != nil {
-		return Step{}, &apiError{http.StatusUnprocessableEntity, err.Error()}
+	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
+	defer cancel()
+	st, err := logic.HintContext(ctx, g)
+	var nu *sudoku.ErrNotUnique
+	switch {
+	case err == nil:
+		return st, nil
+	case errors.Is(err, logic.ErrSolved):
+		return answer("solved", "The puzzle is solved.", nil), nil
+	case errors.As(err, &nu) && nu.Solutions == 0:
+		return answer("mistake", "These digits have no solution: one of them is wrong.", nil), nil
+	case errors.As(err, &nu):
+		return answer("none", "These digits have several solutions: logic cannot tell which digit goes where.", nil), nil
 	}
-	if st.Cells == nil {
-		st.Cells = []int{}
-	}
-	return st, nil
+	return logic.Step{}, logicError("find a hint", err)
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// answer is a hint that is not a solving step: a clash, mistakes, the end.
+func answer(technique, text string, cells []int) logic.Step {
+	if cells == nil {
+		cells = []int{}
 	}
-	return 0
+	return logic.Step{Technique: technique, Text: text, Cells: cells, Placements: []logic.Move{},
+		Eliminations: []logic.Move{}, Houses: []logic.House{}, Marks: []logic.Mark{}, Links: []logic.Link{}}
 }
 
 func cellDigit(v uint8) string {

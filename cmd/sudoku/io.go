@@ -108,6 +108,19 @@ func (o *out) object(v any) {
 	o.enc.Encode(v)
 }
 
+// record writes one result in the chosen format: v as JSON, the grid
+// under a comment, or the grid on one line followed by a word.
+func (o *out) record(g sudoku.Grid, comment, word string, v any) {
+	switch o.format {
+	case "json":
+		o.object(v)
+	case "grid":
+		o.grid(g, comment)
+	default:
+		o.line(g, word)
+	}
+}
+
 // failed reports that the output can no longer be written: the command
 // stops (cli reports the error, or ends quietly on a broken pipe).
 func (o *out) failed() bool { return o.e.OutputErr() != nil }

@@ -39,6 +39,17 @@ func TestUsage(t *testing.T) {
 		{"solve", "a", "b"},
 		{"solve", "/no/such/file"},
 		{"generate", "--difficulty", "fiendish"},
+		{"generate", "--score", "4-x"},
+		{"generate", "--score", "6.0-4.0"},
+		{"generate", "--score", "0.5-3"},
+		{"generate", "--score", "12.5"},
+		{"generate", "--score", "1.6-2.2"}, // no technique scores there
+		{"generate", "--score", "4-6", "--difficulty", "hard"},
+		{"generate", "--symmetry", "spiral"},
+		{"generate", "--symmetric", "--symmetry", "mirror"},
+		{"generate", "--max-tries", "-1"},
+		{"explain", "--format", "xml"},
+		{"rate", "a", "b"},
 		{"generate", "extra"},
 		{"count", "--limit", "x"},
 	} {
@@ -93,11 +104,13 @@ func TestFormatsRoundTrip(t *testing.T) {
 		}
 		var puzzles []string
 		for _, l := range strings.Split(strings.TrimSpace(again), "\n") {
-			p, lv, _ := strings.Cut(l, " ")
-			if lv != "intermediate" {
-				t.Errorf("%s: %s rates %s", f, p, lv)
+			// PUZZLE LEVEL SCORE: the level stays the second field.
+			fields := strings.Fields(l)
+			if len(fields) != 3 || fields[1] != "intermediate" {
+				t.Errorf("%s: rate wrote %q", f, l)
+				continue
 			}
-			puzzles = append(puzzles, p)
+			puzzles = append(puzzles, fields[0])
 		}
 		if strings.Join(puzzles, "\n")+"\n" != lineGen {
 			t.Errorf("%s: read back\n%s\nwant\n%s", f, strings.Join(puzzles, "\n"), lineGen)

@@ -1,13 +1,13 @@
-// Package sudoku solves, counts, rates and generates 9x9 sudoku puzzles.
+// Package sudoku solves and counts 9x9 sudoku puzzles.
 //
 // The solver (Solve, CountSolutions, Solver) is a bitmask kernel with one
 // 27-bit candidate mask per digit and band, band-wise propagation, naked
 // and hidden singles, and guessing on a cell with the fewest candidates; it
 // never allocates. Count splits one puzzle's search into prefix tasks run
-// on all cores by package count's engine. Rate is a human-style logical
-// solver that applies techniques in order of difficulty; Generate makes
-// puzzles with exactly one solution at a requested level, reproducible from
-// a seed. Parse and Reader read puzzles in the usual formats and check them.
+// on all cores by package count's engine. Parse and Reader read puzzles in
+// the usual formats and check them; Level names ranges of the difficulty
+// scale. The human-style solver (explanations, hints, ratings) is package
+// logic below this one, the generator package generate.
 package sudoku
 
 import (

@@ -173,12 +173,17 @@ func FuzzParse(f *testing.F) {
 
 func TestGridJSON(t *testing.T) {
 	g, _ := Parse(top1)
-	gen := Generated{Puzzle: g, Solution: g, Level: Intermediate}
+	type rec struct {
+		Puzzle   Grid  `json:"puzzle"`
+		Solution Grid  `json:"solution"`
+		Level    Level `json:"level"`
+	}
+	gen := rec{Puzzle: g, Solution: g, Level: Intermediate}
 	b, err := json.Marshal(gen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Generated
+	var back rec
 	if err := json.Unmarshal(b, &back); err != nil || back != gen {
 		t.Fatalf("%s -> %+v, %v", b, back, err)
 	}

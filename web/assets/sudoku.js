@@ -18,7 +18,7 @@ const S = {
   redo: [],
   seconds: 0,
   finished: false,
-  source: null, // {seed, level, index, command} of a generated puzzle
+  source: null, // {seed, level, score, symmetry, index, command} of a generated puzzle
   solution: null, // the puzzle's solution, once asked for ('' if not unique)
   wrong: new Set(),
   hint: null,
@@ -84,6 +84,7 @@ function render() {
   const selV = S.grid[sel];
   const hintArea = new Set(S.hint ? S.hint.cells : []);
   const hintPlace = new Map((S.hint ? S.hint.placements : []).map((m) => [m.cell, m.digit]));
+  const hintElim = new Set((S.hint ? S.hint.eliminations : []).map((m) => m.cell));
   for (let i = 0; i < 81; i++) {
     const c = cells[i];
     const v = S.grid[i];
@@ -104,7 +105,7 @@ function render() {
       (selV && v === selV && i !== sel ? ' same' : '') +
       (clash.has(i) ? ' clash' : '') +
       (S.wrong.has(i) && v ? ' wrong' : '') +
-      (hintPlace.has(i) ? ' hint-cell' : hintArea.has(i) ? ' hint-area' : '');
+      (hintPlace.has(i) ? ' hint-cell' : hintElim.has(i) ? ' hint-elim' : hintArea.has(i) ? ' hint-area' : '');
     c.tabIndex = i === sel ? 0 : -1;
     let label = 'Row ' + (Math.floor(i / 9) + 1) + ', column ' + ((i % 9) + 1) + ': ';
     if (v) label += v + (given ? ', given' : '') + (clash.has(i) ? ', clashes' : '') + (S.wrong.has(i) ? ', wrong' : '');
@@ -321,10 +322,13 @@ function newGame(puzzle, source, progress, marks, seconds) {
 function showSource() {
   const s = S.source;
   if (s && s.seed) {
-    $('source').textContent = s.level + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '');
-    $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: s.command || ('sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed) }));
+    $('source').textContent = s.level + (s.score ? ' ' + s.score.toFixed(1) : '') + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '') +
+      (s.symmetry && s.symmetry !== 'none' ? ' · ' + s.symmetry : '');
+    let cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
+      (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
+    $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: cmd }));
   } else {
-    $('source').textContent = s && s.level ? 'your puzzle · ' + s.level : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
+    $('source').textContent = s && s.level ? 'your puzzle · ' + s.level + (s.score ? ' ' + s.score.toFixed(1) : '') : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
     $('share').textContent = '\u00a0';
   }
 }
@@ -332,23 +336,25 @@ function showSource() {
 function shareURL(s) {
   const q = new URLSearchParams({ level: s.level, seed: s.seed });
   if (s.index) q.set('index', s.index);
+  if (s.symmetry && s.symmetry !== 'none') q.set('symmetry', s.symmetry);
   return '/sudoku?' + q.toString();
 }
 
-function requestPuzzle(level, seed, index) {
-  return api('/api/sudoku/generate', { difficulty: level, seed: seed || '', index: index || 0 });
+function requestPuzzle(level, seed, index, symmetry) {
+  return api('/api/sudoku/generate', { difficulty: level, seed: seed || '', index: index || 0, symmetry: symmetry || 'none' });
 }
 
 // generate shows a new puzzle; pending is the request when it was made
 // already (at start, before the board was built).
-async function generate(level, seed, index, pending) {
+async function generate(level, seed, index, symmetry, pending) {
   status('Making a ' + level + ' puzzle…', '');
   try {
-    const g = await (pending || requestPuzzle(level, seed, index));
-    newGame(g.puzzle, { seed: g.seed, level: g.level, index: g.index, command: g.command });
+    const g = await (pending || requestPuzzle(level, seed, index, symmetry));
+    newGame(g.puzzle, { seed: g.seed, level: g.level, score: g.score, symmetry: g.symmetry, index: g.index, command: g.command });
     $('seed').value = '';
     $('level').value = g.level;
-    status('New ' + g.level + ' puzzle, ' + g.clues + ' clues, exactly one solution. Good luck!', '');
+    $('symmetry').value = g.symmetry;
+    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + g.clues + ' clues, exactly one solution. Good luck!', '');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -376,17 +382,36 @@ async function hint() {
     const kind = { mistake: 'bad', clash: 'bad', contradiction: 'bad', solved: 'good' }[st.technique] || 'hint';
     if (st.technique === 'mistake') st.cells.forEach((i) => S.wrong.add(i));
     render();
-    const act = st.placements && st.placements.length ? { label: 'Apply', run: () => applyHint(st) } : null;
+    const act = st.placements.length || st.eliminations.length ? { label: 'Apply', run: () => applyHint(st) } : null;
     status(st.text, kind, act);
   } catch (e) {
     status(e.message, 'bad');
   }
 }
 
+// applyHint places the step's digits and takes its eliminated candidates
+// out of the pencil marks.
 function applyHint(st) {
-  apply(st.placements.map((m) => [m.cell, m.digit, 0]));
-  select(st.placements[0].cell, true);
-  status('Placed: ' + st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', ') + '.', '');
+  const ch = new Map();
+  for (const m of st.placements) ch.set(m.cell, [m.cell, m.digit, 0]);
+  let removed = 0;
+  for (const m of st.eliminations) {
+    if (ch.has(m.cell) || S.grid[m.cell]) continue;
+    const cur = ch.get('m' + m.cell) || [m.cell, 0, S.marks[m.cell]];
+    if (cur[2] & (1 << m.digit)) removed++;
+    cur[2] &= ~(1 << m.digit);
+    ch.set('m' + m.cell, cur);
+  }
+  const list = [...ch.values()].filter(([i, v, mk]) => v !== S.grid[i] || mk !== S.marks[i]);
+  if (list.length) apply(list);
+  if (st.placements.length) {
+    select(st.placements[0].cell, true);
+    status('Placed: ' + st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', ') + '.', '');
+  } else {
+    S.hint = st; // keep showing where
+    render();
+    status(removed ? 'Removed ' + removed + ' pencil mark' + (removed === 1 ? '' : 's') + '.' : 'None of those candidates was pencilled: cross them out in your head.', '');
+  }
 }
 
 async function check() {
@@ -467,13 +492,13 @@ async function startPlaying() {
   try {
     const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
     if (v.verdict === 'none') { status('Cannot start: ' + v.message, 'bad'); return; }
-    let level = '';
+    let r = null;
     if (v.verdict === 'unique') {
-      try { level = (await api('/api/sudoku/rate', { grid: toStr(S.grid) })).level; } catch (e) { /* rating is extra */ }
+      try { r = await api('/api/sudoku/rate', { grid: toStr(S.grid) }); } catch (e) { /* rating is extra */ }
     }
-    newGame(toStr(S.grid), level ? { level } : null);
+    newGame(toStr(S.grid), r ? { level: r.level, score: r.score } : null);
     status(v.verdict === 'unique'
-      ? 'Your puzzle has exactly one solution' + (level ? ' (' + level + ')' : '') + '. Play!'
+      ? 'Your puzzle has exactly one solution' + (r ? ': ' + r.text : '') + '. Play!'
       : 'Your puzzle has several solutions: Check and Solve use one of them.', v.verdict === 'unique' ? 'good' : '');
   } catch (e) {
     status(e.message, 'bad');
@@ -500,7 +525,7 @@ async function loadText(text, what) {
     status(what + ': ' + g.message + ' Fix it on the board, then Start playing.', 'bad');
     return;
   }
-  const src = g.seed ? { seed: g.seed, level: g.level, index: g.index || 0 } : g.level ? { level: g.level } : null;
+  const src = g.seed ? { seed: g.seed, level: g.level, symmetry: g.symmetry || 'none', index: g.index || 0 } : g.level ? { level: g.level } : null;
   newGame(g.puzzle, src, g.progress, g.marks, g.seconds);
   const more = g.puzzles > 1 ? ' (the first of ' + g.puzzles + ' puzzles)' : '';
   status(what + more + ': ' + g.clues + ' clues. ' + g.message, g.verdict === 'unique' ? 'good' : '');
@@ -511,7 +536,8 @@ async function save() {
   const s = S.source || {};
   const body = {
     puzzle: toStr(S.puzzle), progress: toStr(S.grid), seconds: S.seconds, format: $('format').value,
-    seed: s.seed || '', level: s.seed ? s.level : '', index: s.seed ? s.index || 0 : 0,
+    seed: s.seed || '', level: s.level || '', index: s.seed ? s.index || 0 : 0,
+    symmetry: s.seed && s.symmetry ? s.symmetry : '',
   };
   if (S.marks.some((m) => m)) body.marks = S.marks.map(marksToStr);
   try {
@@ -539,19 +565,20 @@ function init() {
   if (shared && /^\d+$/.test(shared)) {
     const level = q.get('level') || 'hard';
     const index = Number(q.get('index')) || 0;
-    const same = restore() && S.source && S.source.seed === shared && S.source.level === level && (S.source.index || 0) === index;
+    const sym = q.get('symmetry') || 'none';
+    const same = restore() && S.source && S.source.seed === shared && S.source.level === level && (S.source.index || 0) === index && (S.source.symmetry || 'none') === sym;
     if (same) first = 'Welcome back: your game is as you left it.';
-    else pending = [level, shared, index, requestPuzzle(level, shared, index)];
+    else pending = [level, shared, index, sym, requestPuzzle(level, shared, index, sym)];
   } else if (restore()) {
     first = S.mode === 'enter' ? 'Go on typing your puzzle.' : S.finished ? 'Solved. Press New puzzle for another.' : 'Welcome back: your game is as you left it.';
   } else {
     const level = $('level').value;
-    pending = [level, '', 0, requestPuzzle(level)];
+    pending = [level, '', 0, 'none', requestPuzzle(level)];
   }
-  pending && pending[3].catch(() => {}); // handled in generate
+  pending && pending[4].catch(() => {}); // handled in generate
 
   buildBoard();
-  $('new').addEventListener('click', () => generate($('level').value, $('seed').value.trim()));
+  $('new').addEventListener('click', () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value));
   $('pencil').addEventListener('click', () => { S.pencil = !S.pencil; render(); });
   $('erase').addEventListener('click', () => input(0, false));
   $('undo').addEventListener('click', undo);
@@ -583,7 +610,7 @@ function init() {
   render();
   markReady();
   if (pending) {
-    generate(pending[0], pending[1], pending[2], pending[3]);
+    generate(...pending);
   } else {
     markContent();
     status(first, '');

@@ -19,6 +19,7 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,9 @@ type Config struct {
 	Rounds int
 	// Kernel names the kernel ("" or "auto": the fastest this CPU runs).
 	Kernel string
+	// Version is the counter's version as the report gives it; "" means
+	// Version().
+	Version string
 	// OnProgress, if set, is called before the warm-up and after every
 	// timed count, from the goroutine that called Measure.
 	OnProgress func(Progress)
@@ -223,7 +227,7 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 		countFn = queens.Count
 	}
 	rep := &Report{
-		Suite: "full", Sizes: FullSizes, Version: Version(), Date: start.UTC(),
+		Suite: "full", Sizes: FullSizes, Version: cmp.Or(cfg.Version, Version()), Date: start.UTC(),
 		Machine: Describe(p), Kernel: k.Name, Method: string(queens.Constellations),
 		Rounds: rounds, P: p, ScoreReference: Reference.String(),
 	}

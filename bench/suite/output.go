@@ -29,7 +29,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	pf("cpuid:   %s logical, %s physical cores, %d %s per core\n",
 		orUnknown(m.CPUIDLogicalCores), orUnknown(m.CPUIDPhysicalCores), m.CPUIDThreadsPerCore, threads)
 	pf("SMT:     %s: %s\n", m.SMT, m.Note)
-	pf("counter: nqcount %s, %s, method %s, kernel %s\n", r.Version, m.GoVersion, r.Method, r.Kernel)
+	version := r.Version
+	if !strings.Contains(version, m.GoVersion) {
+		version += ", " + m.GoVersion
+	}
+	pf("counter: nqcount %s; method %s, kernel %s\n", version, r.Method, r.Kernel)
 	if m.LoadAverage != "" {
 		pf("load:    %s before the run (1, 5, 15 min)", m.LoadAverage)
 		if m.Busy() {

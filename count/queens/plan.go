@@ -128,7 +128,10 @@ func (p *Plan) Counter(k kernel.Kernel) count.TaskFunc {
 	return func(id int) (count.Result, error) {
 		var f kernel.Frame
 		w := p.Frame(id, &f)
-		sol, nodes := k.Count(&f)
+		sol, nodes, err := k.Count(&f)
+		if err != nil {
+			return count.Result{}, err
+		}
 		return count.Result{Count: sol * w, Nodes: nodes}, nil
 	}
 }

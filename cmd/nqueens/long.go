@@ -267,6 +267,9 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		}
 	}
 	var newDone atomic.Int64
+	if prog != nil {
+		opt.OnProgress = prog.addNodes
+	}
 	opt.OnDone = func(id int, r count.Result) error {
 		if j != nil {
 			if err := j.Append(journal.Record{ID: id, Count: r.Count, Nodes: r.Nodes}); err != nil {
@@ -284,9 +287,9 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	stopNotice := context.AfterFunc(ctx, func() {
 		defer close(noticeDone)
 		if j != nil {
-			e.Errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once (the checkpoint stays valid)")
+			e.Errorf("stopping: the running tasks are abandoned and counted again on resume; Ctrl-C again quits at once (the checkpoint stays valid)")
 		} else {
-			e.Errorf("stopping: waiting for the running tasks to finish; Ctrl-C again quits at once")
+			e.Errorf("stopping: the running tasks are abandoned; Ctrl-C again quits at once")
 		}
 	})
 	prog.begin()

@@ -86,9 +86,13 @@ func (p *progress) add(id int, r count.Result) {
 		p.done.Add(1)
 		p.estDone.Add(p.est[id])
 		p.estNew.Add(p.est[id])
-		p.nodesNew.Add(r.Nodes)
 	}
 }
+
+// addNodes counts the nodes of a slice of a running task (the engine's
+// OnProgress), so that the rate moves while every task is long; the
+// slices of a finished task add up to its nodes.
+func (p *progress) addNodes(n uint64) { p.nodesNew.Add(n) }
 
 func (p *progress) begin() {
 	if p == nil {

@@ -74,8 +74,8 @@ func TestRunTaskErrorAndPanic(t *testing.T) {
 	}
 	_, err = Run(context.Background(), All(100), func(_ context.Context, id int, _ func(uint64)) (Result, error) {
 		if id == 3 {
-			var m map[int]int
-			m[0] = 1 // nil map write panics
+			var p *Result
+			_ = p.Count // a nil pointer dereference: a runtime panic
 		}
 		return Result{Count: 1}, nil
 	}, Options{Workers: 2})

@@ -384,3 +384,16 @@ func TestWeightedOverflow(t *testing.T) {
 		t.Fatalf("weighted(max, 2): err = %v, want ErrOverflow", err)
 	}
 }
+
+// TestFallbackKernelChosen is run by CI under qemu-user emulating a CPU
+// without BMI2 (NQCOUNT_EXPECT_NO_BMI2=1): a count must choose the
+// portable kernel by itself and still be right.
+func TestFallbackKernelChosen(t *testing.T) {
+	if os.Getenv("NQCOUNT_EXPECT_NO_BMI2") == "" {
+		t.Skip("set NQCOUNT_EXPECT_NO_BMI2=1 on a CPU without BMI2 (CI uses qemu-x86_64 -cpu Westmere)")
+	}
+	r := mustCount(t, 10, Options{})
+	if r.Kernel != "generic" || r.Total != count.U128(724) {
+		t.Fatalf("n = 10 on a CPU without BMI2: kernel %s, total %s; want generic, 724", r.Kernel, r.Total)
+	}
+}

@@ -209,19 +209,24 @@ func TestBadFrames(t *testing.T) {
 		if err := f.Check(); !errors.Is(err, ErrFrame) {
 			t.Errorf("%s: Check = %v, want ErrFrame", name, err)
 		}
-		var s Search
-		if err := s.Reset(&f); !errors.Is(err, ErrFrame) {
-			t.Errorf("%s: Reset = %v, want ErrFrame", name, err)
-		}
-		forEachKernel(t, func(t *testing.T, k Kernel) {
+	}
+	forEachKernel(t, func(t *testing.T, k Kernel) {
+		for name, f := range bad {
+			var s Search
+			if err := s.Reset(&ok); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Reset(&f); !errors.Is(err, ErrFrame) {
+				t.Errorf("%s: Reset = %v, want ErrFrame", name, err)
+			}
 			if sol, nodes, err := k.Count(&f); !errors.Is(err, ErrFrame) || sol != 0 || nodes != 0 {
 				t.Errorf("%s: Count = %d, %d, %v; want an ErrFrame and no count", name, sol, nodes, err)
 			}
 			if !panics(func() { k.Run(&s, 10) }) {
 				t.Errorf("%s: Run on a Search whose Reset failed did not panic", name)
 			}
-		})
-	}
+		}
+	})
 	for _, n := range []int{1, 31, 32} {
 		f := emptyFrame(n)
 		f.Rows = f.Full

@@ -65,7 +65,10 @@ func generic(s *Search) {
 		lv[d&(MaxN-1)].avail = avail
 		d++
 		avail, cols, d1, d2, rows, r = ba, nc, nd1, nd2, rows&^(1<<br), br
-		lv[d&(MaxN-1)] = level{avail: avail, cols: cols, d1: d1, d2: d2, rows: rows, r: r, nr: nmin - r}
+		// The child's record but its avail, written when it has a child
+		// in turn (a search pauses only on a level it came back to).
+		c := &lv[d&(MaxN-1)]
+		c.cols, c.d1, c.d2, c.rows, c.r, c.nr = cols, d1, d2, rows, r, nmin-r
 	}
 	s.depth, s.solutions, s.nodes = d, solutions, nodes
 }

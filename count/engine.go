@@ -79,12 +79,14 @@ type Options struct {
 	// reports hook in here. An error from OnDone stops the run. It is
 	// never called once Run has returned.
 	OnDone func(id int, r Result) error
-	// OnProgress, if set, is called with the nodes of every slice of every
-	// task as the tasks report them, from the workers (so calls are
-	// concurrent and must be quick): the live work, for a nodes/s figure
-	// while every task is long. It includes the slices of tasks that are
-	// later abandoned. It is never called once Run has returned.
-	OnProgress func(nodes uint64)
+	// OnProgress, if set, is called after every slice of every task with
+	// the task's id and the nodes it has visited so far (a running total),
+	// from the workers (so calls are concurrent and must be quick): the
+	// live work, for a nodes/s figure while every task is long. A task's
+	// last call gives its Result.Nodes; a task abandoned by a cancelled
+	// run simply stops being reported. It is never called once Run has
+	// returned.
+	OnProgress func(id int, nodes uint64)
 }
 
 // ErrPanic wraps a panic raised while counting a task.
@@ -125,14 +127,19 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 		mu     sync.Mutex
 		total  Totals
 	)
-	progress := func(uint64) {}
+	// progress returns the function a task reports its slices to.
+	progress := func(int) func(uint64) { return func(uint64) {} }
 	if opt.OnProgress != nil {
-		progress = func(nodes uint64) {
-			gate.RLock()
-			if !closed {
-				opt.OnProgress(nodes)
+		progress = func(id int) func(uint64) {
+			var sofar uint64
+			return func(nodes uint64) {
+				sofar += nodes
+				gate.RLock()
+				if !closed {
+					opt.OnProgress(id, sofar)
+				}
+				gate.RUnlock()
 			}
-			gate.RUnlock()
 		}
 	}
 	report := func(id int, r Result) error {
@@ -160,7 +167,7 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 					return nil
 				}
 				id := ids[i]
-				r, err := runOne(gctx, do, id, progress)
+				r, err := runOne(gctx, do, id, progress(id))
 				if err != nil {
 					return err
 				}

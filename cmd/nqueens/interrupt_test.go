@@ -75,7 +75,7 @@ func TestInterruptLargeN(t *testing.T) {
 		t.Errorf("exit %v, want %d", cmd.ProcessState, exitInterrupted)
 	}
 	all := strings.Join(rest, "\n")
-	if !strings.Contains(all, "running tasks are abandoned") || !strings.Contains(all, "interrupted") {
+	if !strings.Contains(all, "stopping:") || !strings.Contains(all, "interrupted") {
 		t.Errorf("stderr after Ctrl-C: %q", all)
 	}
 }

@@ -100,8 +100,8 @@ func TestCancelMidTask(t *testing.T) {
 	var done atomic.Int64
 	opt := Options{Workers: 2,
 		OnDone: func(int, count.Result) error { done.Add(1); return nil },
-		OnProgress: func(n uint64) {
-			live.Add(n)
+		OnProgress: func(id int, n uint64) {
+			live.Add(sliceNodes) // n is the task's running total
 			if slices.Add(1) == 4 {
 				cancel()
 			}
@@ -123,15 +123,24 @@ func TestCancelMidTask(t *testing.T) {
 	}
 }
 
-// TestProgressAddsUpToNodes: the live progress of a whole count is its
-// node total.
+// TestProgressAddsUpToNodes: the last progress of every task adds up to
+// the count's nodes.
 func TestProgressAddsUpToNodes(t *testing.T) {
-	var live atomic.Uint64
-	r, err := Count(context.Background(), 13, Options{Workers: 2, OnProgress: func(n uint64) { live.Add(n) }})
+	var mu sync.Mutex
+	last := map[int]uint64{}
+	r, err := Count(context.Background(), 13, Options{Workers: 2, OnProgress: func(id int, n uint64) {
+		mu.Lock()
+		last[id] = n
+		mu.Unlock()
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Nodes != count.U128(live.Load()) {
-		t.Fatalf("nodes %s, progress %d", r.Nodes, live.Load())
+	var sum uint64
+	for _, n := range last {
+		sum += n
+	}
+	if r.Nodes != count.U128(sum) || len(last) != r.Tasks {
+		t.Fatalf("nodes %s over %d tasks, progress %d over %d", r.Nodes, r.Tasks, sum, len(last))
 	}
 }

@@ -63,8 +63,8 @@ func (t *Totals) Merge(o Totals) {
 // A task runs its search in slices of bounded work, about 10 ms each, and
 // between slices returns ctx.Err() if ctx is done, and calls
 // progress(nodes) with the nodes of the slice just run (progress is never
-// nil, and is cheap: an atomic add or less). The progress of a finished
-// task adds up to its Result.Nodes. A task cancelled half way returns its
+// nil and is cheap; call it from the task's goroutine, not from several at
+// once). The progress of a finished task adds up to its Result.Nodes. A task cancelled half way returns its
 // context's error and no result: its partial work is dropped and it is
 // counted again on resume.
 type TaskFunc func(ctx context.Context, id int, progress func(nodes uint64)) (Result, error)

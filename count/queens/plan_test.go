@@ -200,7 +200,10 @@ func TestCornerClassesSplit(t *testing.T) {
 		for id := range p.Tasks {
 			var f kernel.Frame
 			p.Frame(id, &f)
-			_, nodes := k.Count(&f)
+			_, nodes, err := k.Count(&f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			x := float64(nodes)
 			total += x
 			largest = max(largest, x)

@@ -27,8 +27,10 @@ const StableWorkers = 32
 // cover the listed tasks only, so it is the answer only when ids lists
 // every task. Resumed runs and shards are built on it.
 //
-// If ctx is cancelled it returns ctx's error and no result; the tasks that
-// finished before have been reported to OnDone.
+// If ctx is cancelled it returns ctx's error and no result, within about
+// a second whatever n; the tasks that finished before have been reported
+// to OnDone, and the ones running are abandoned (counted again on
+// resume).
 func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, error) {
 	start := time.Now()
 	workers := opt.Workers
@@ -47,7 +49,7 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 	if workers > 1 {
 		ids = p.LargestFirst(ids)
 	}
-	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
+	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
 	if err != nil {
 		return Result{}, err
 	}

@@ -143,7 +143,7 @@ func Trace(n, maxSolutions int, f func(Event) bool) error {
 // order and calls f at every step, as Trace does. With TopDown it is
 // Trace; with MostConstrained it makes the choices of the counting kernels
 // on the empty board, so that its placements are exactly the nodes a
-// kernel counts (see kernel.Func), each queen of the last free row
+// kernel counts (see kernel.Search.Nodes), each queen of the last free row
 // included. Both orders find every solution once; they differ in the
 // order of the solutions and in the work done.
 func TraceOrder(n int, order Order, maxSolutions int, f func(Event) bool) error {

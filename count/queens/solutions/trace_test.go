@@ -112,7 +112,10 @@ func TestTraceOrdersFindEverySolution(t *testing.T) {
 		refNodes = e.Nodes()
 		var f kernel.Frame
 		f.Empty(n)
-		kSols, kNodes := generic.Count(&f)
+		kSols, kNodes, err := generic.Count(&f)
+		if err != nil {
+			t.Fatal(err)
+		}
 
 		top, topNodes, _ := traced(t, n, TopDown)
 		mc, mcNodes, _ := traced(t, n, MostConstrained)

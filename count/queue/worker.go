@@ -385,6 +385,16 @@ func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Ms
 	}
 	var msgs []jetstream.Msg
 	for m := range b.Messages() {
+		// A verify task this worker counted first goes back at once,
+		// without taking a slot, for another worker.
+		var tm taskMsg
+		if json.Unmarshal(m.Data(), &tm) == nil && tm.CountedBy == w.cfg.ID {
+			m.NakWithDelay(verifyReturn)
+			w.mu.Lock()
+			w.stats.Returned++
+			w.mu.Unlock()
+			continue
+		}
 		msgs = append(msgs, m)
 	}
 	if len(msgs) > 0 || !w.cfg.ExitWhenIdle || !allFree {

@@ -234,3 +234,65 @@ func TestQueueRefusals(t *testing.T) {
 		t.Errorf("a bad job id: exit %d, %q", code, errs)
 	}
 }
+
+// Soak: trials of a count (n = 14) through the queue with two workers,
+// where at seeded moments a worker is killed with SIGKILL (and replaced)
+// and the server is killed with SIGKILL and started again on its folder;
+// every total must be exact. CI runs one trial; NQCOUNT_SOAK=20 runs 20.
+func TestQueueSoak(t *testing.T) {
+	trials := 1
+	if v := os.Getenv("NQCOUNT_SOAK"); v != "" {
+		if _, err := fmt.Sscan(v, &trials); err != nil || trials < 1 {
+			t.Fatalf("NQCOUNT_SOAK=%q: want a number of trials", v)
+		}
+	}
+	rng := rand.New(rand.NewPCG(testSeed(t), 1))
+	for trial := range trials {
+		dir := t.TempDir()
+		data := filepath.Join(dir, "data")
+		srv := startServe(t, "--listen", "127.0.0.1:0", "--data", data, "--ack-wait", "1s")
+		url := srv.url
+		port := strings.TrimPrefix(url, "nats://127.0.0.1:")
+		code, id, errs := runBin(t, "submit", "14", "--server", url)
+		if code != exitOK {
+			t.Fatalf("submit: %s", errs)
+		}
+		id = strings.TrimSpace(id)
+		workers := map[string]*exec.Cmd{}
+		exits := map[string]<-chan struct{}{}
+		spawn := func(name string) {
+			cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", name, "--exit-when-idle")
+			cmd.Stderr = &lockedBuffer{}
+			workers[name], exits[name] = cmd, started(t, cmd)
+		}
+		spawn("a")
+		spawn("b")
+		// One worker kill and one server kill, in a seeded order, each
+		// after a seeded delay.
+		killServerFirst := rng.IntN(2) == 0
+		for step := range 2 {
+			time.Sleep(time.Duration(200+rng.IntN(1500)) * time.Millisecond)
+			if (step == 0) == killServerFirst {
+				srv.cmd.Process.Signal(syscall.SIGKILL)
+				<-srv.exited
+				srv = startServe(t, "--listen", "127.0.0.1:"+port, "--data", data, "--ack-wait", "1s")
+			} else {
+				name := []string{"a", "b"}[rng.IntN(2)]
+				workers[name].Process.Signal(syscall.SIGKILL)
+				<-exits[name]
+				spawn(name + "2")
+			}
+		}
+		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
+		var r jsonReport
+		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 365596 {
+			t.Fatalf("trial %d: exit %d, %q, %s", trial, code, out, errs)
+		}
+		t.Logf("trial %d: exact (server killed %s)", trial, map[bool]string{true: "first", false: "second"}[killServerFirst])
+		srv.stop(t)
+		for name, c := range workers {
+			c.Process.Kill()
+			<-exits[name]
+		}
+	}
+}

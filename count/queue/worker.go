@@ -90,7 +90,7 @@ const (
 	workerTTL   = time.Minute
 	// verifyReturn delays a verify task this worker counted first, so that
 	// another worker takes it.
-	verifyReturn = 200 * time.Millisecond
+	verifyReturn = time.Second
 )
 
 type worker struct {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"time"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/sudoku"
@@ -20,19 +22,35 @@ type countJSON struct {
 	Solutions    count.Uint128 `json:"solutions"`
 	LimitReached bool          `json:"limit_reached,omitempty"`
 	Tasks        int           `json:"tasks"`
+	Workers      int           `json:"workers"`
+	Solver       string        `json:"solver"`
 	Nodes        count.Uint128 `json:"nodes"`
 	Seconds      float64       `json:"seconds"`
 }
 
 func runCount(ctx context.Context, e *env, args []string) int {
-	var limit *uint64
+	var (
+		limit  *uint64
+		solver *string
+		every  *time.Duration
+	)
 	s, code := openSession(e, "count", args, func(fs *flag.FlagSet) {
 		limit = fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
+		solver = solverFlag(fs)
+		every = fs.Duration("progress-every", 10*time.Second, "time between progress lines on stderr while a count lasts (0: none)")
 	})
 	if s == nil {
 		return code
 	}
 	defer s.close()
+	if _, err := sudoku.LookupVariant(*solver); err != nil {
+		e.Errorf("--solver: %v", err)
+		return exitUsage
+	}
+	if *every < 0 {
+		e.Errorf("--progress-every %v: want 0 (no progress lines) or more", *every)
+		return exitUsage
+	}
 	c, name, o := s.c, s.name, s.o
 	for {
 		it, ok := s.next()
@@ -40,11 +58,22 @@ func runCount(ctx context.Context, e *env, args []string) int {
 			break
 		}
 		noteClues(e, name, it.Line, it.Grid)
-		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
+		opt := sudoku.CountOptions{Limit: *limit, Workers: c.workers, Solver: *solver}
+		if *every > 0 {
+			// A count that ends within the interval prints nothing:
+			// the first line comes after one interval.
+			where := fmt.Sprintf("%s:%d", name, it.Line)
+			opt.ProgressEvery = *every
+			opt.Progress = func(p sudoku.CountProgress) {
+				e.Errorf("%s: progress: %s", where, progressLine(p))
+			}
+		}
+		res, err := sudoku.Count(ctx, it.Grid, opt)
 		if err != nil {
 			o.flush()
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				e.Errorf("interrupted")
+				e.Errorf("%s:%d: interrupted after %.1f s: %s solutions found so far (a partial count, not the answer)",
+					name, it.Line, res.Seconds, res.Count)
 				return exitInterrupted
 			}
 			e.Errorf("%s:%d: %v", name, it.Line, err)
@@ -56,11 +85,21 @@ func runCount(ctx context.Context, e *env, args []string) int {
 			word += " (limit reached)"
 		}
 		js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
-			Tasks: res.Tasks, Nodes: res.Nodes, Seconds: res.Seconds}
+			Tasks: res.Tasks, Workers: res.Workers, Solver: res.Solver, Nodes: res.Nodes, Seconds: res.Seconds}
 		if res.Solution != nil {
 			js.Solution = res.Solution.String()
 		}
 		o.record(it.Grid, "line "+itoa(it.Line)+": "+word+" solutions", word, js)
 	}
 	return s.finish()
+}
+
+// progressLine describes a count under way.
+func progressLine(p sudoku.CountProgress) string {
+	rate := 0.0
+	if sec := p.Elapsed.Seconds(); sec > 0 {
+		rate = float64(p.Solutions) / sec
+	}
+	return fmt.Sprintf("%d solutions so far (%.3g/s), %d of %d tasks done, %.3g nodes, %s",
+		p.Solutions, rate, p.TasksDone, p.Tasks, float64(p.Nodes), p.Elapsed.Round(time.Second))
 }

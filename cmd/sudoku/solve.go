@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"flag"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -19,6 +21,15 @@ type solveJSON struct {
 	Clues     int    `json:"clues"`
 }
 
+// solverFlag adds --solver, which solve and count take.
+func solverFlag(fs *flag.FlagSet) *string {
+	var names []string
+	for _, v := range sudoku.Variants() {
+		names = append(names, v.Name)
+	}
+	return fs.String("solver", "auto", "solver variant: auto (the fastest this machine runs), "+strings.Join(names, ", "))
+}
+
 func status(n uint64) string {
 	switch n {
 	case 0:
@@ -30,11 +41,18 @@ func status(n uint64) string {
 }
 
 func runSolve(ctx context.Context, e *env, args []string) int {
-	s, code := openSession(e, "solve", args, nil)
+	var solver *string
+	s, code := openSession(e, "solve", args, func(fs *flag.FlagSet) {
+		solver = solverFlag(fs)
+	})
 	if s == nil {
 		return code
 	}
 	defer s.close()
+	if _, err := sudoku.LookupVariant(*solver); err != nil {
+		e.Errorf("--solver: %v", err)
+		return exitUsage
+	}
 	c, name, o, rd := s.c, s.name, s.o, s.rd
 	// A reader goroutine parses the next batch while this one is solved
 	// on every core; results are written in input order.
@@ -76,7 +94,16 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 				grids = append(grids, it.Grid)
 			}
 		}
-		res := sudoku.SolveAll(grids, 2, c.workers)
+		res, err := sudoku.SolveAll(ctx, grids, sudoku.SolveOptions{Workers: c.workers, Solver: *solver})
+		if err != nil {
+			o.flush()
+			if ctx.Err() != nil {
+				e.Errorf("interrupted")
+				return exitInterrupted
+			}
+			e.Errorf("%v", err)
+			return exitFail
+		}
 		j := 0
 		for _, it := range items {
 			if it.Err != nil {

@@ -317,7 +317,7 @@ func (s *triadState) settle() settleState {
 		if changed {
 			continue
 		}
-		if s.tdirty == 0 {
+		if s.tdirty == 0 || s.open() < triadMinOpen {
 			return settleOpen
 		}
 		changed, ok = s.triads()

@@ -80,6 +80,7 @@ type triadState struct {
 	f      [3][9]uint32 // candidate cells: f[band][digit]
 	hp     [9]uint32    // per digit, its mini-row presence after the band rule: bit 9*band+3*row+box
 	sup    [9]uint32    // per digit, its band/column matrix after the stack rule (valid when not in vdirty): bit 9*band+column
+	supT   [9]uint32    // sup stack by stack (stackMajor): bit 9*stack+3*band+column%3
 	rows   [3]uint32    // per band, unsolved (digit,row) pairs: bit digit*3+row%3
 	free   [3]uint32    // per band, unsolved cells
 	dirty  [3]uint32    // per band, digits whose word changed since the band rule last ran on it
@@ -266,6 +267,7 @@ func (s *triadState) stackRule() (changed, ok bool) {
 		m := colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18
 		sp := stackSupport(m)
 		s.sup[d] = sp
+		s.supT[d] = stackMajor(sp)
 		if sp == m {
 			continue
 		}
@@ -375,7 +377,7 @@ func (s *triadState) solved() bool { return s.rows[0]|s.rows[1]|s.rows[2] == 0 }
 func (s *triadState) pickConfig() (u, d int, mat uint32, ok bool) {
 	var t0, t1, t2, t3, t4, t5 uint32
 	for d := 0; d < 9; d++ {
-		h, v := s.hp[d], stackMajor(s.sup[d])
+		h, v := s.hp[d], s.supT[d]
 		t0 += uint32(permCountTab[h&511])
 		t1 += uint32(permCountTab[h>>9&511])
 		t2 += uint32(permCountTab[h>>18])
@@ -398,7 +400,7 @@ func (s *triadState) pickConfig() (u, d int, mat uint32, ok bool) {
 	for d := 0; d < 9; d++ {
 		m := s.hp[d]
 		if best >= 3 {
-			m = stackMajor(s.sup[d])
+			m = s.supT[d]
 		}
 		if c := permCountTab[m>>sh&511]; c >= 2 && c < bc {
 			bd, bc, mat = d, c, m>>sh&511

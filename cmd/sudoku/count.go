@@ -34,7 +34,10 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		solver *string
 		every  *time.Duration
 	)
-	s, code := openSession(e, "count", args, func(fs *flag.FlagSet) {
+	s, code := openSession(e, "count", "Counts the solutions of every puzzle exactly (or up to --limit), splitting each\n"+
+		"puzzle's search over every core. Exit status 1 if a puzzle has none. While a count\n"+
+		"lasts, a progress line on stderr every --progress-every gives the solutions found so\n"+
+		"far; Ctrl-C stops it and prints that partial count.", args, func(fs *flag.FlagSet) {
 		limit = fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
 		solver = solverFlag(fs)
 		every = fs.Duration("progress-every", 10*time.Second, "time between progress lines on stderr while a count lasts (0: none)")
@@ -43,8 +46,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer s.close()
-	if _, err := sudoku.LookupVariant(*solver); err != nil {
-		e.Errorf("--solver: %v", err)
+	if !checkSolver(e, *solver) {
 		return exitUsage
 	}
 	if *every < 0 {
@@ -57,12 +59,12 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		if !ok {
 			break
 		}
-		noteClues(e, name, it.Line, it.Grid)
+		noteClues(e, o, name, it.Line, it.Grid)
 		opt := sudoku.CountOptions{Limit: *limit, Workers: c.workers, Solver: *solver}
 		if *every > 0 {
 			// A count that ends within the interval prints nothing:
 			// the first line comes after one interval.
-			where := fmt.Sprintf("%s:%d", name, it.Line)
+			where := name + ":" + itoa(it.Line)
 			opt.ProgressEvery = *every
 			opt.Progress = func(p sudoku.CountProgress) {
 				e.Errorf("%s: progress: %s", where, progressLine(p))
@@ -72,26 +74,51 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			o.flush()
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				e.Errorf("%s:%d: interrupted after %.1f s: %s solutions found so far (a partial count, not the answer)",
-					name, it.Line, res.Seconds, res.Count)
+				e.Errorf("%s:%d: interrupted after %.1f s: %s found so far (a partial count, not the answer)",
+					name, it.Line, res.Seconds, plural(res.Count, "solution"))
 				return exitInterrupted
 			}
 			e.Errorf("%s:%d: %v", name, it.Line, err)
 			s.failed = true
 			continue
 		}
+		if res.Count == (count.Uint128{}) {
+			s.failed = true // no solution: a failed check, as solve says
+		}
 		word := res.Count.String()
 		if res.LimitReached {
 			word += " (limit reached)"
 		}
-		js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
-			Tasks: res.Tasks, Workers: res.Workers, Solver: res.Solver, Nodes: res.Nodes, Seconds: res.Seconds}
-		if res.Solution != nil {
-			js.Solution = res.Solution.String()
+		switch o.format {
+		case "json":
+			js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
+				Tasks: res.Tasks, Workers: res.Workers, Solver: res.Solver, Nodes: res.Nodes, Seconds: res.Seconds}
+			if res.Solution != nil {
+				js.Solution = res.Solution.String()
+			}
+			o.object(js)
+		case "grid":
+			noun := "solutions"
+			if res.Count.Cmp(count.U128(1)) == 0 {
+				noun = "solution"
+			}
+			o.grid(it.Grid, "line "+itoa(it.Line)+": "+word+" "+noun)
+		default:
+			o.line(it.Grid, word)
 		}
-		o.record(it.Grid, "line "+itoa(it.Line)+": "+word+" solutions", word, js)
+		if o.failed() {
+			return exitOK // cli reports the error, or ends quietly on a broken pipe
+		}
 	}
 	return s.finish()
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n count.Uint128, noun string) string {
+	if n.Cmp(count.U128(1)) != 0 {
+		noun += "s"
+	}
+	return n.String() + " " + noun
 }
 
 // progressLine describes a count under way.
@@ -100,6 +127,6 @@ func progressLine(p sudoku.CountProgress) string {
 	if sec := p.Elapsed.Seconds(); sec > 0 {
 		rate = float64(p.Solutions) / sec
 	}
-	return fmt.Sprintf("%d solutions so far (%.3g/s), %d of %d tasks done, %.3g nodes, %s",
-		p.Solutions, rate, p.TasksDone, p.Tasks, float64(p.Nodes), p.Elapsed.Round(time.Second))
+	return fmt.Sprintf("%s so far (%.3g/s), %d of %d tasks done, %.3g nodes, %s",
+		plural(count.U128(p.Solutions), "solution"), rate, p.TasksDone, p.Tasks, float64(p.Nodes), p.Elapsed.Round(time.Second))
 }

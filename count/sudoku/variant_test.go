@@ -3,6 +3,7 @@ package sudoku
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -434,7 +435,7 @@ func TestCountCancelled(t *testing.T) {
 // TestWorkersCapped: absurd worker counts neither allocate per worker nor
 // hang; they are capped at GOMAXPROCS.
 func TestWorkersCapped(t *testing.T) {
-	for _, w := range []int{1 << 62, 10000000, -5, 0} {
+	for _, w := range []int{math.MaxInt, 10000000, -5, 0} {
 		if got := Workers(w); got < 1 || got > max(1, Workers(0)) {
 			t.Errorf("Workers(%d) = %d", w, got)
 		}
@@ -446,19 +447,19 @@ func TestWorkersCapped(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		res, err := Count(context.Background(), g, CountOptions{Workers: 1 << 62, Tasks: 1 << 40})
+		res, err := Count(context.Background(), g, CountOptions{Workers: math.MaxInt, Tasks: math.MaxInt})
 		if err != nil || res.Count.Lo != 2995 || res.Workers != Workers(0) || res.Tasks > MaxTasks {
-			t.Errorf("Count with 2^62 workers: %+v, %v", res, err)
+			t.Errorf("Count with MaxInt workers: %+v, %v", res, err)
 		}
-		rs, err := SolveAll(context.Background(), []Grid{g}, SolveOptions{Workers: 1 << 62})
+		rs, err := SolveAll(context.Background(), []Grid{g}, SolveOptions{Workers: math.MaxInt})
 		if err != nil || len(rs) != 1 || rs[0].Count != 2 {
-			t.Errorf("SolveAll with 2^62 workers: %+v, %v", rs, err)
+			t.Errorf("SolveAll with MaxInt workers: %+v, %v", rs, err)
 		}
 	}()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
-		t.Fatal("20 s with 2^62 workers asked for")
+		t.Fatal("20 s with MaxInt workers asked for")
 	}
 }
 

@@ -267,7 +267,7 @@ func expand(ctx context.Context, g Grid, target int, limit uint64) (tasks []Grid
 			if !s.init(&level[i]) {
 				continue
 			}
-			switch s.settle() {
+			switch s.settle(false) {
 			case settleFail:
 				continue
 			case settleSolved:
@@ -283,51 +283,6 @@ func expand(ctx context.Context, g Grid, target int, limit uint64) (tasks []Grid
 		level = next
 	}
 	return level, direct, first, nodes
-}
-
-type settleState int
-
-const (
-	settleOpen settleState = iota
-	settleFail
-	settleSolved
-)
-
-// settle applies every rule of the triad kernel until nothing more
-// follows.
-func (s *triadState) settle() settleState {
-	for {
-		if !s.propagate() {
-			return settleFail
-		}
-		if s.solved() {
-			return settleSolved
-		}
-		found, ok := s.nakedSingles()
-		if !ok {
-			return settleFail
-		}
-		if found {
-			continue
-		}
-		changed, ok := s.stackRule()
-		if !ok {
-			return settleFail
-		}
-		if changed {
-			continue
-		}
-		if s.tdirty == 0 || s.open() < triadMinOpen {
-			return settleOpen
-		}
-		changed, ok = s.triads()
-		if !ok {
-			return settleFail
-		}
-		if !changed {
-			return settleOpen
-		}
-	}
 }
 
 // grid returns the cells of s that are solved.

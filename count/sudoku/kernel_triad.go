@@ -140,19 +140,16 @@ func (s *triadState) propagate() bool {
 		}
 		s.tdirty |= 1<<b | 8
 		w := &s.f[b]
-		b1, b2 := otherBands[b][0], otherBands[b][1]
-		sh9 := uint(9 * b)
 		dm := s.dirty[b]
 		s.dirty[b] = 0
-		done := dm
 		for dm != 0 {
 			d := bits.TrailingZeros32(dm)
 			dm &= dm - 1
+			s.vdirty |= 1 << d
 			a := w[d]
 			info := uint32(rowInfo[a&511]) | uint32(rowInfo[a>>9&511])<<3 | uint32(rowInfo[a>>18])<<6
-			sh := info & 511
-			keep := complexTab[sh]
-			s.hp[d] = s.hp[d]&^(511<<sh9) | uint32(permSupTab[sh])<<sh9
+			keep := complexTab[info&511]
+			s.hp[d] = s.hp[d]&^(511<<(9*b)) | uint32(permSupTab[info&511])<<(9*b)
 			open := s.rows[b] >> uint(3*d) & 7
 			if a&keep != a {
 				a &= keep
@@ -191,16 +188,67 @@ func (s *triadState) propagate() bool {
 			w[d] = a
 			dirty &^= 1 << d
 			dm |= dirty
-			done |= dirty
+			s.vdirty |= dirty
 			cm := colsOf(cells) * rowRep
-			u1 := s.f[b1][d] & cm
-			s.f[b1][d] ^= u1
-			s.dirty[b1] |= nz(u1) << d
-			u2 := s.f[b2][d] & cm
-			s.f[b2][d] ^= u2
-			s.dirty[b2] |= nz(u2) << d
+			o := &otherBands[b]
+			u1 := s.f[o[0]][d] & cm
+			s.f[o[0]][d] ^= u1
+			s.dirty[o[0]] |= nz(u1) << d
+			u2 := s.f[o[1]][d] & cm
+			s.f[o[1]][d] ^= u2
+			s.dirty[o[1]] |= nz(u2) << d
 		}
-		s.vdirty |= done
+	}
+}
+
+type settleState int
+
+const (
+	settleOpen settleState = iota
+	settleFail
+	settleSolved
+)
+
+// settle applies every rule of the triad kernel until nothing more
+// follows; asm says to propagate with propagateBMI2.
+func (s *triadState) settle(asm bool) settleState {
+	for {
+		var ok bool
+		if asm {
+			ok = propagateBMI2(s)
+		} else {
+			ok = s.propagate()
+		}
+		if !ok {
+			return settleFail
+		}
+		if s.solved() {
+			return settleSolved
+		}
+		found, ok := s.nakedSingles()
+		if !ok {
+			return settleFail
+		}
+		if found {
+			continue
+		}
+		changed, ok := s.stackRule()
+		if !ok {
+			return settleFail
+		}
+		if changed {
+			continue
+		}
+		if s.tdirty == 0 || s.open() < triadMinOpen {
+			return settleOpen
+		}
+		changed, ok = s.triads()
+		if !ok {
+			return settleFail
+		}
+		if !changed {
+			return settleOpen
+		}
 	}
 }
 
@@ -460,6 +508,7 @@ func init() {
 // keeps the first one found.
 type triadKernel struct {
 	ctl
+	asm   bool           // propagate with propagateBMI2
 	sol   [3][9]uint32   // f of the first solution
 	stack [56]triadState // search states by depth
 }
@@ -474,7 +523,7 @@ func (k *triadKernel) search(depth int) {
 		if k.tick() {
 			return
 		}
-		switch s.settle() {
+		switch s.settle(k.asm) {
 		case settleFail:
 			return
 		case settleSolved:

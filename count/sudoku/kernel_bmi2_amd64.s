@@ -15,6 +15,7 @@
 #define DIRTY 240
 #define VDIRTY 252
 #define TDIRTY 256
+#define TOT 260
 
 // INFO(a, dst) sets dst to rowInfo[a&511] | rowInfo[a>>9&511]<<3 |
 // rowInfo[a>>18]<<6, using AX and DX.
@@ -100,13 +101,22 @@ word:
 	MOVL (SI)(R9*4), R10
 	INFO(R10, R11)
 
-	// The band rule: keep the mini-rows on a permutation; record them.
+	// The band rule: keep the mini-rows on a permutation; record them,
+	// and the change in the band's count of configurations.
 	MOVL R11, DX
 	ANDL $511, DX
 	LEAQ ·complexTab(SB), AX
 	MOVL (AX)(DX*4), R12
 	LEAQ ·permSupTab(SB), AX
 	MOVWLZX (AX)(DX*2), DX
+	LEAQ ·permCountTab(SB), AX
+	MOVBLZX (AX)(DX*1), R13
+	ADDL R13, TOT(DI)(BX*4)
+	MOVL HP(DI)(R9*4), R13
+	SHRXL R14, R13, R13
+	ANDL $511, R13
+	MOVBLZX (AX)(R13*1), R13
+	SUBL R13, TOT(DI)(BX*4)
 	SHLXL R14, DX, DX
 	MOVL $511, AX
 	SHLXL R14, AX, AX

@@ -22,6 +22,7 @@ func TestTriadStateLayout(t *testing.T) {
 		{"dirty", unsafe.Offsetof(s.dirty), 240},
 		{"vdirty", unsafe.Offsetof(s.vdirty), 252},
 		{"tdirty", unsafe.Offsetof(s.tdirty), 256},
+		{"tot", unsafe.Offsetof(s.tot), 260},
 	} {
 		if c.got != c.want {
 			t.Errorf("triadState.%s is at offset %d; kernel_bmi2_amd64.s says %d", c.name, c.got, c.want)

@@ -86,6 +86,10 @@ type triadState struct {
 	dirty  [3]uint32    // per band, digits whose word changed since the band rule last ran on it
 	vdirty uint32       // digits changed since the stack rule last ran on them
 	tdirty uint32       // bands (bits 0-2) and stacks (bit 3) changed since the triad rules last ran
+	// tot is, for each band (0-2) and stack (3-5), the digits'
+	// configurations there in all (permutations of hp and supT), kept up
+	// to date with them for the branch choice.
+	tot [6]uint32
 }
 
 // init sets up s for the givens of g. It returns false if two givens
@@ -101,6 +105,7 @@ func (s *triadState) init(g *Grid) bool {
 	}
 	s.vdirty = 511
 	s.tdirty = 15
+	s.hp, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [6]uint32{}
 	for i, v := range g {
 		if v == 0 {
 			continue
@@ -149,7 +154,9 @@ func (s *triadState) propagate() bool {
 			a := w[d]
 			info := uint32(rowInfo[a&511]) | uint32(rowInfo[a>>9&511])<<3 | uint32(rowInfo[a>>18])<<6
 			keep := complexTab[info&511]
-			s.hp[d] = s.hp[d]&^(511<<(9*b)) | uint32(permSupTab[info&511])<<(9*b)
+			h, sup9 := s.hp[d], uint32(permSupTab[info&511])
+			s.tot[b] += uint32(permCountTab[sup9]) - uint32(permCountTab[h>>(9*b)&511])
+			s.hp[d] = h&^(511<<(9*b)) | sup9<<(9*b)
 			open := s.rows[b] >> uint(3*d) & 7
 			if a&keep != a {
 				a &= keep
@@ -315,7 +322,11 @@ func (s *triadState) stackRule() (changed, ok bool) {
 		m := colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18
 		sp := stackSupport(m)
 		s.sup[d] = sp
-		s.supT[d] = stackMajor(sp)
+		t, n := s.supT[d], stackMajor(sp)
+		s.supT[d] = n
+		s.tot[3] += uint32(permCountTab[n&511]) - uint32(permCountTab[t&511])
+		s.tot[4] += uint32(permCountTab[n>>9&511]) - uint32(permCountTab[t>>9&511])
+		s.tot[5] += uint32(permCountTab[n>>18]) - uint32(permCountTab[t>>18])
 		if sp == m {
 			continue
 		}
@@ -423,17 +434,7 @@ func (s *triadState) solved() bool { return s.rows[0]|s.rows[1]|s.rows[2] == 0 }
 // band, band*3+column for a stack). ok is false when every digit is down
 // to one configuration everywhere.
 func (s *triadState) pickConfig() (u, d int, mat uint32, ok bool) {
-	var t0, t1, t2, t3, t4, t5 uint32
-	for d := 0; d < 9; d++ {
-		h, v := s.hp[d], s.supT[d]
-		t0 += uint32(permCountTab[h&511])
-		t1 += uint32(permCountTab[h>>9&511])
-		t2 += uint32(permCountTab[h>>18])
-		t3 += uint32(permCountTab[v&511])
-		t4 += uint32(permCountTab[v>>9&511])
-		t5 += uint32(permCountTab[v>>18])
-	}
-	tot := [6]uint32{t0, t1, t2, t3, t4, t5}
+	tot := &s.tot
 	best, bestTot := -1, uint32(1<<31)
 	for u, t := range tot {
 		if t > 9 && t < bestTot {

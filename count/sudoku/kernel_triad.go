@@ -105,7 +105,7 @@ func (s *triadState) init(g *Grid) bool {
 	}
 	s.vdirty = 511
 	s.tdirty = 15
-	s.hp, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [6]uint32{}
+	s.hp, s.sup, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [9]uint32{}, [6]uint32{}
 	for i, v := range g {
 		if v == 0 {
 			continue
@@ -320,7 +320,12 @@ func (s *triadState) stackRule() (changed, ok bool) {
 		d := bits.TrailingZeros32(v)
 		a0, a1, a2 := s.f[0][d], s.f[1][d], s.f[2][d]
 		m := colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18
-		sp := stackSupport(m)
+		if m == s.sup[d] {
+			continue // the support of a support is itself
+		}
+		c1, c2 := colRot1(m), colRot2(m)
+		// stackSupport(m), written out: the compiler would not inline it.
+		sp := m & (rowRot1(c1)&rowRot2(c2) | rowRot1(c2)&rowRot2(c1))
 		s.sup[d] = sp
 		t, n := s.supT[d], stackMajor(sp)
 		s.supT[d] = n

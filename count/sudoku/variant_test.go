@@ -502,3 +502,23 @@ func TestLookupVariant(t *testing.T) {
 		names[v.Name] = true
 	}
 }
+
+// TestStackSupport checks the bit-parallel stack rule against the table
+// of permutation supports, stack by stack, on random band/column matrices.
+func TestStackSupport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 1))
+	for i := 0; i < 20000; i++ {
+		m := uint32(rng.Uint64()) & bandMask
+		got, in := stackMajor(stackSupport(m)), stackMajor(m)
+		var want uint32
+		for st := 0; st < 3; st++ {
+			want |= uint32(permSupTab[in>>(9*st)&511]) << (9 * st)
+		}
+		if got != want {
+			t.Fatalf("stackSupport(%#o) = %#o (stack-major), want %#o", m, got, want)
+		}
+		if stackMajor(stackMajor(m)) != m {
+			t.Fatalf("stackMajor is not its own inverse on %#o", m)
+		}
+	}
+}

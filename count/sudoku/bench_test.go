@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -216,6 +217,67 @@ func BenchmarkCountNorvig(b *testing.B) {
 				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 			}
 			b.ReportMetric(float64(sv.Guesses())/float64(b.N), "guesses/op")
+		})
+	}
+}
+
+// BenchmarkSolvePaired is for noisy machines: each iteration solves the set
+// once with every supported variant in turn, on one locked thread, and the
+// benchmark reports each variant's puzzles per CPU-second over all
+// iterations and its speed-up over band (the solver before triads), the
+// median of the per-iteration ratios: the drift of a shared machine hits
+// both sides of each ratio alike.
+func BenchmarkSolvePaired(b *testing.B) {
+	for _, set := range benchSets {
+		b.Run("set="+set, func(b *testing.B) {
+			gs := loadGrids(b, set+".txt")
+			var vs []*Solver
+			for _, v := range Variants() {
+				if v.Supported() {
+					sv, err := NewSolver(v.Name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					vs = append(vs, sv)
+				}
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu := make([]time.Duration, len(vs))
+			ratios := make([][]float64, len(vs))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var base time.Duration
+				for k, sv := range vs {
+					c0 := threadCPU()
+					for j := range gs {
+						if c, _ := sv.Solve(&gs[j], 2); c != 1 {
+							b.Fatalf("%s, puzzle %d: %d solutions", sv.Variant(), j+1, c)
+						}
+					}
+					c := threadCPU() - c0
+					cpu[k] += c
+					if sv.Variant() == "band" {
+						base = c
+					}
+					ratios[k] = append(ratios[k], float64(c))
+				}
+				for k := range vs {
+					if base > 0 && ratios[k][i] > 0 {
+						ratios[k][i] = float64(base) / ratios[k][i]
+					}
+				}
+			}
+			for k, sv := range vs {
+				if cpu[k] > 0 {
+					b.ReportMetric(float64(b.N*len(gs))/cpu[k].Seconds(), sv.Variant()+"-puzzles/cpu-s")
+				}
+				r := ratios[k]
+				sort.Float64s(r)
+				if len(r) > 0 {
+					b.ReportMetric(r[len(r)/2], sv.Variant()+"-x-band")
+				}
+			}
 		})
 	}
 }

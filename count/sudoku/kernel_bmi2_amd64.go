@@ -12,14 +12,5 @@ import "github.com/klauspost/cpuid/v2"
 //go:noescape
 func propagateBMI2(s *triadState) bool
 
-func init() {
-	register(Variant{
-		Name: "triad-bmi2",
-		Doc:  "the triad solver propagating in amd64 assembly with BMI1 and BMI2",
-		Rank: 20,
-		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
-		},
-		newEngine: func() engine { return &triadKernel{asm: true} },
-	})
-}
+// haveBMI2 reports whether this CPU runs propagateBMI2.
+func haveBMI2() bool { return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2) }

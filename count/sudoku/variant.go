@@ -49,6 +49,16 @@ func init() {
 		Supported: always,
 		newEngine: func() engine { return new(triadKernel) },
 	})
+	// Registered in every build, so that the name means the same
+	// everywhere; supported only by amd64 builds without -tags purego, on
+	// CPUs with BMI1 and BMI2 (x86-64-v3).
+	register(Variant{
+		Name:      "triad-bmi2",
+		Doc:       "the triad solver propagating in amd64 assembly; needs BMI1 and BMI2, no -tags purego",
+		Rank:      20,
+		Supported: haveBMI2,
+		newEngine: func() engine { return &triadKernel{asm: true} },
+	})
 }
 
 // Variants returns every registered variant, supported here or not,

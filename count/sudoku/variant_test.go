@@ -391,26 +391,25 @@ func TestVariantsCount(t *testing.T) {
 }
 
 // TestCountCancelEmptyGrid: counting the empty grid (6.7e21 solutions)
-// answers cancellation within a second with every variant, whether it is
-// still in the single-threaded try or in the tasks, and returns a partial
-// count with the progress reported on the way.
+// answers cancellation within a second with every variant, and returns a
+// partial count with the progress reported on the way.
 func TestCountCancelEmptyGrid(t *testing.T) {
 	forEachVariant(t, func(t *testing.T, v Variant) {
 		for _, tasks := range []int{0, 20} {
-			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			var reports int
 			var last CountProgress
 			start := time.Now()
 			res, err := Count(ctx, Grid{}, CountOptions{Workers: 2, Tasks: tasks, Solver: v.Name,
-				ProgressEvery: 50 * time.Millisecond,
+				ProgressEvery: 100 * time.Millisecond,
 				Progress:      func(p CountProgress) { reports++; last = p }})
 			took := time.Since(start)
 			cancel()
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("tasks %d: err %v, want the context's", tasks, err)
 			}
-			if took > 1300*time.Millisecond {
-				t.Errorf("tasks %d: took %v to stop after a 300 ms deadline", tasks, took)
+			if took > 2*time.Second {
+				t.Errorf("tasks %d: took %v to stop after a 1 s deadline", tasks, took)
 			}
 			if !res.Partial || res.Count.Lo == 0 || res.Nodes.Lo == 0 || res.LimitReached {
 				t.Errorf("tasks %d: result %+v, want a partial count of some solutions", tasks, res)

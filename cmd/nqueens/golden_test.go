@@ -51,6 +51,8 @@ func TestGolden(t *testing.T) {
 		{"solve-trace-cut", []string{"solve", "8", "--trace", "--trace-limit", "1"}},
 		{"solve-help", []string{"solve", "-h"}},
 		{"merge-help", []string{"merge", "-h"}},
+		{"bench-help", []string{"bench", "-h"}},
+		{"bench-two-formats", []string{"bench", "--json", "--csv"}},
 		{"usage", []string{"help"}},
 		{"no-command", nil},
 		{"unknown-command", []string{"frobnicate"}},

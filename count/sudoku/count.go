@@ -193,7 +193,10 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 		}()
 	}
 
-	tot, err := count.Run(ctx, count.All(len(tasks)), func(id int) (count.Result, error) {
+	// The search looks up every sliceNodes nodes (well under a
+	// millisecond): it sees stop (set when ctx is done) and hands the
+	// engine the nodes of the slice just run.
+	tot, err := count.Run(ctx, count.All(len(tasks)), func(_ context.Context, id int, progress func(uint64)) (count.Result, error) {
 		if found.Load() >= limit {
 			return count.Result{}, nil
 		}
@@ -201,13 +204,16 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 		defer pool.Put(e)
 		c := e.control()
 		c.reset(limit)
-		c.stop, c.shared, c.progress = &stop, &found, &sink
+		c.stop, c.shared, c.progress, c.slice = &stop, &found, &sink, progress
 		n0 := c.nodes
+		c.sliced = n0
 		if e.load(&tasks[id]) {
 			e.run()
 		}
 		c.flush()
 		c.report()
+		progress(c.nodes - c.sliced)
+		c.slice = nil
 		r := count.Result{Count: c.count, Nodes: c.nodes - n0}
 		if err := ctx.Err(); err != nil && c.halt {
 			return count.Result{}, err

@@ -135,6 +135,10 @@ type ctl struct {
 	reportedNodes   uint64
 	reportedCount   uint64
 	reportedGuesses uint64
+	// slice, if set, receives the nodes run since the last call, at every
+	// look-up: the count engine's progress function (count.TaskFunc).
+	slice  func(nodes uint64)
+	sliced uint64 // nodes already handed to slice
 }
 
 // sliceNodes is how often (in nodes, a power of two) a search looks up:
@@ -167,6 +171,10 @@ func (c *ctl) look() {
 	c.flush()
 	if c.progress != nil {
 		c.report()
+	}
+	if c.slice != nil {
+		c.slice(c.nodes - c.sliced)
+		c.sliced = c.nodes
 	}
 }
 

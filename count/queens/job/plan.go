@@ -122,7 +122,8 @@ type CountOptions struct {
 	// the worker that counted it (calls may be concurrent), before the
 	// task is added to the totals. An error from it stops the count.
 	OnResult func(id int, r count.Result) error
-	// Tracker, if set, is told of each finished task.
+	// Tracker, if set, is told of each finished task, and of the nodes of
+	// the running ones after each of their slices (Tracker.Partial).
 	Tracker *Tracker
 }
 
@@ -137,7 +138,9 @@ func (p *Plan) Count(ctx context.Context, ids []int, opt CountOptions) (queens.R
 		workers = runtime.GOMAXPROCS(0)
 	}
 	onDone := opt.OnResult
+	var onProgress func(id int, nodes uint64)
 	if t := opt.Tracker; t != nil {
+		onProgress = t.Partial // the running tasks' nodes, slice by slice
 		onDone = func(id int, r count.Result) error {
 			if opt.OnResult != nil {
 				if err := opt.OnResult(id, r); err != nil {
@@ -148,7 +151,7 @@ func (p *Plan) Count(ctx context.Context, ids []int, opt CountOptions) (queens.R
 			return nil
 		}
 	}
-	return queens.CountTasks(ctx, p.Plan, ids, queens.Options{Workers: workers, Kernel: opt.Kernel, OnDone: onDone})
+	return queens.CountTasks(ctx, p.Plan, ids, queens.Options{Workers: workers, Kernel: opt.Kernel, OnDone: onDone, OnProgress: onProgress})
 }
 
 // usageError marks an error caused by the configuration (a usage error)

@@ -82,13 +82,12 @@ import (
 
 // Names of the JetStream objects the queue uses.
 const (
-	TasksStream    = "NQCOUNT_TASKS"
-	ResultsStream  = "NQCOUNT_RESULTS"
-	EventsStream   = "NQCOUNT_EVENTS"
-	JobsBucket     = "nqcount-jobs"
-	WorkersBucket  = "nqcount-workers"
-	WorkConsumer   = "workers"
-	VerifyConsumer = "verifiers"
+	TasksStream   = "NQCOUNT_TASKS"
+	ResultsStream = "NQCOUNT_RESULTS"
+	EventsStream  = "NQCOUNT_EVENTS"
+	JobsBucket    = "nqcount-jobs"
+	WorkersBucket = "nqcount-workers"
+	WorkConsumer  = "workers"
 )
 
 // Subject prefixes; a subject is prefix.JOB.ID.
@@ -313,32 +312,20 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 			return fmt.Errorf("bucket %s: %w", kv.Bucket, err)
 		}
 	}
-	for _, cc := range []jetstream.ConsumerConfig{
-		{Durable: WorkConsumer, Description: "n-queens workers", FilterSubject: taskPrefix + ".>"},
-		{Durable: VerifyConsumer, Description: "n-queens verifiers: tasks counted again by another worker", FilterSubject: verifyPrefix + ".>"},
-	} {
-		cc.AckPolicy = jetstream.AckExplicitPolicy
-		cc.DeliverPolicy = jetstream.DeliverAllPolicy
-		cc.AckWait = s.AckWait
-		cc.MaxDeliver = s.MaxDeliver
-		cc.BackOff = s.backOff()
-		cc.MaxAckPending = 100000
-		if cc.Durable == VerifyConsumer {
-			// A verifier hands back, without counting, a task it
-			// counted itself: such returns must not use up deliveries.
-			cc.MaxDeliver = -1
-			cc.BackOff = nil
-		}
-		_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
-		switch {
-		case errors.Is(err, jetstream.ErrConsumerNotFound):
-			_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
-		case err == nil && update:
-			_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
-		}
-		if err != nil {
-			return fmt.Errorf("consumer %s: %w", cc.Durable, err)
-		}
+	cc := jetstream.ConsumerConfig{
+		Durable: WorkConsumer, Description: "n-queens workers", FilterSubject: taskPrefix + ".>",
+		AckPolicy: jetstream.AckExplicitPolicy, DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckWait: s.AckWait, MaxDeliver: s.MaxDeliver, BackOff: s.backOff(), MaxAckPending: 100000,
+	}
+	_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
+	switch {
+	case errors.Is(err, jetstream.ErrConsumerNotFound):
+		_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
+	case err == nil && update:
+		_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
+	}
+	if err != nil {
+		return fmt.Errorf("consumer %s: %w", cc.Durable, err)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens/job"
@@ -41,7 +42,7 @@ import (
 // unverifiedGrace, and a worker started later takes it over.
 const (
 	anyWorker      = "any"
-	verifyInactive = time.Hour
+	verifyInactive = 24 * time.Hour
 )
 
 // rescueEvery is how often an idle worker looks for verify tasks left by
@@ -273,22 +274,23 @@ var errIdle = errors.New("idle")
 // errIdle when nothing is left for this worker to do.
 func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Msg, error) {
 	b, err := w.mine.FetchNoWait(n)
-	if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrNoHeartbeat) {
-		// Removed by the server after a long time without a pull.
-		return nil, w.ensureMine(ctx)
-	}
-	if err != nil {
-		return nil, err
-	}
 	var msgs []jetstream.Msg
-	for m := range b.Messages() {
-		msgs = append(msgs, m)
-	}
-	if err := b.Error(); len(msgs) == 0 && errors.Is(err, jetstream.ErrConsumerNotFound) {
-		return nil, w.ensureMine(ctx)
+	if err == nil {
+		for m := range b.Messages() {
+			msgs = append(msgs, m)
+		}
+		err = b.Error()
 	}
 	if len(msgs) > 0 {
 		return msgs, nil
+	}
+	if err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) {
+		// The server removes a consumer after verifyInactive without
+		// a pull: make it again (it redelivers what it had).
+		if _, ierr := w.mine.Info(ctx); errors.Is(ierr, jetstream.ErrConsumerNotFound) {
+			return nil, w.ensureMine(ctx)
+		}
+		return nil, err
 	}
 	idleCheck := w.cfg.ExitWhenIdle && allFree
 	if !idleCheck && !w.rescued && time.Since(w.lastRescue) < rescueEvery {

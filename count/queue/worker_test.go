@@ -441,3 +441,50 @@ func statusRecords(t testing.TB, c *Client, id string) map[int][]Record {
 	}
 	return out
 }
+
+// The server removes a worker's verify consumer after verifyInactive
+// without a pull (a worker busy with long count tasks for a day): the
+// worker makes it again when a pull finds it gone, and counts the verify
+// tasks addressed to it meanwhile.
+func TestVerifyConsumerRemoved(t *testing.T) {
+	srv := serve(t, ServerConfig{})
+	c := connect(t, srv.URL(), Auth{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var waits []func() (*WorkStats, error)
+	for _, id := range []string{"w0", "w1"} {
+		waits = append(waits, startWork(t, ctx, srv.URL(), WorkerConfig{ID: id, Workers: 1}))
+	}
+	until(t, "both workers reporting", func() bool {
+		reps, _, err := readReports(ctx, c.js)
+		return err == nil && len(reps) == 2
+	})
+	// As the server does after verifyInactive: both consumers go.
+	for _, id := range []string{"w0", "w1"} {
+		if err := c.js.DeleteConsumer(ctx, TasksStream, "verify-"+token(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := submit(t, c, job.Spec{N: 9}, SubmitOptions{Verify: 100})
+	wctx, wcancel := context.WithTimeout(ctx, bound)
+	defer wcancel()
+	s, err := c.Wait(wctx, sub.Job, time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact(t, s)
+	if s.Verify.Verified != sub.VerifyTasks {
+		t.Errorf("verify %+v, want all %d verified", s.Verify, sub.VerifyTasks)
+	}
+	for _, id := range []string{"w0", "w1"} {
+		if _, err := c.js.Consumer(ctx, TasksStream, "verify-"+token(id)); err != nil {
+			t.Errorf("verify consumer of %s: %v", id, err)
+		}
+	}
+	cancel()
+	for _, wait := range waits {
+		if _, err := wait(); !errors.Is(err, context.Canceled) {
+			t.Errorf("worker: %v", err)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func walkContainers(v any, f func(map[string]any)) {
 // --flag is one of its flags.
 func checkCommand(t *testing.T, file string, words []string) {
 	t.Helper()
-	code, help, _ := runCLI(words[0], "-h") // help is printed on stdout
+	code, help, _ := runCLI(words[0], "-h") // help goes to stdout
 	if code != exitOK {
 		t.Errorf("%s: nqueens %s is not a command", file, words[0])
 		return

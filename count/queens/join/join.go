@@ -1,277 +1,349 @@
 // Package join counts n-queens completions by joining partial boards
 // (meet in the middle) instead of walking the search tree to every leaf.
+//
+// The board is cut into a middle band (the w middle rows and w middle
+// columns, w ≡ n mod 2) and four q×q quadrants, q = (n-w)/2. A frame is a
+// partial board whose band rows and columns each hold a queen; its
+// completions fill the quadrants. Every completion puts the queens of the
+// east columns on some set R of the free rows (R = Rt ∪ Rb, its top and
+// bottom parts) and the west queens on the rest. For each R, the east
+// half boards are the compatible pairs of a north-east placement on rows
+// Rt and a south-east one on rows Rb with the complementary columns, both
+// taken from one precomputed table of q×q placements; the west half
+// boards likewise. A completion is then a pair of an east and a west half
+// board with no diagonal in common: the join counts those pairs with
+// bit-sliced AND tests, 512 pairs per few vector instructions (see
+// block), after cutting both lists by the likeliest diagonals so that
+// only pairs that agree on those are tested.
 package join
 
 import (
+	"errors"
 	"math/bits"
-	"sort"
+	"slices"
 )
 
-// layout is the join pattern layout of a board: which shared diagonals
-// get which bit, and the sides' per-square patterns.
-type layout struct {
-	b          Board
-	m          int // pattern bits
-	west, east side
+// Quadrants, in the order of frame.att.
+const (
+	nw = iota
+	ne
+	sw
+	se
+)
+
+// frame is a board prepared for joining.
+type frame struct {
+	b    Board
+	n, q int
+	s    uint   // n-q: the shift from a north quadrant to the south one
+	m    int    // pattern bits: 2(2q-1)
+	mask uint64 // 2q-1 low bits
+	// Free rows of the north and south quadrants and free columns of the
+	// west and east ones, as q-bit masks in quadrant coordinates.
+	ft, fb, cw, ce uint32
+	// att[quadrant] holds the diagonals the placed queens take, in the
+	// quadrant's coordinates, packed as the table's entries are.
+	att [4]uint64
+	tab *quadTable
+	// lr and ud say whether the board is its own mirror image left to
+	// right and top to bottom; first is the first free north row.
+	lr, ud bool
+	first  uint32
+	// keys[k] extracts the k index bits from a pattern.
+	keys [maxIndexBits + 1]keyer
 }
 
-func newLayout(b Board) *layout {
+// errBand reports a board whose band is not filled.
+var errBand = errors.New("join: a band row or column has no queen")
+
+// newFrame prepares b, whose w middle rows and columns hold queens, with
+// the quadrant table tab for q = (n-w)/2.
+func newFrame(b Board, w int, tab *quadTable) (*frame, error) {
 	n := b.N
-	// p[side][kind][d] estimates the chance that a half board of the side
-	// has a queen on diagonal d of kind (0: d1, 1: d2): each column's
-	// queen taken on any of its free squares alike.
-	var p [2][2][2 * MaxN]float64
-	for c := 0; c < n; c++ {
-		sd := 0
-		if b.East>>uint(c)&1 == 1 {
-			sd = 1
-		} else if b.West>>uint(c)&1 == 0 {
-			continue
-		}
-		free := 0
-		for r := 0; r < n; r++ {
-			if b.Free(r, c) {
-				free++
-			}
-		}
-		for r := 0; r < n; r++ {
-			if b.Free(r, c) {
-				p[sd][0][r+c] += 1 / float64(free)
-				p[sd][1][r-c+n-1] += 1 / float64(free)
-			}
-		}
+	if n < 1 || n > MaxN || w < 0 || w > n || (n-w)%2 != 0 {
+		return nil, errors.New("join: bad board size or band width")
 	}
-	type diag struct {
-		kind, d int
-		score   float64
+	q := (n - w) / 2
+	if tab.q != q {
+		return nil, errors.New("join: quadrant table of the wrong size")
 	}
-	var shared []diag
-	for kind := 0; kind < 2; kind++ {
-		for d := 0; d < 2*n-1; d++ {
-			if s := p[0][kind][d] * p[1][kind][d]; s > 0 {
-				shared = append(shared, diag{kind, d, s})
-			}
-		}
+	band := (uint64(1)<<uint(w) - 1) << uint(q)
+	if b.Rows&band != 0 || b.Cols&band != 0 {
+		return nil, errBand
 	}
-	// The likeliest diagonals take the top bits, where the join's index
-	// bits are cut from.
-	sort.SliceStable(shared, func(i, j int) bool { return shared[i].score < shared[j].score })
-	var pos [2][2 * MaxN]int
-	for k := range pos {
-		for d := range pos[k] {
-			pos[k][d] = -1
-		}
+	s := n - q
+	f := &frame{b: b, n: n, q: q, s: uint(s), m: 2 * (2*q - 1), tab: tab}
+	f.mask = uint64(1)<<uint(2*q-1) - 1
+	lo := uint64(1)<<uint(q) - 1
+	f.ft, f.fb = uint32(b.Rows&lo), uint32(b.Rows>>uint(s)&lo)
+	f.cw, f.ce = uint32(b.Cols&lo), uint32(b.Cols>>uint(s)&lo)
+	// A queen on local (r, c) of the quadrant at (r0, c0) has d1 = r+c +
+	// r0+c0 and d2 = r-c+q-1 + r0-c0+n-q.
+	for i, o := range [4][2]int{{0, 0}, {0, s}, {s, 0}, {s, s}} {
+		a1 := shiftDown(b.D1, o[0]+o[1]) & f.mask
+		a2 := shiftDown(b.D2, o[0]-o[1]+n-q) & f.mask
+		f.att[i] = a1 | a2<<32
 	}
-	for i, x := range shared {
-		pos[x.kind][x.d] = i
+	f.initKeys()
+	f.symmetries()
+	return f, nil
+}
+
+func shiftDown(x uint64, k int) uint64 {
+	if k >= 64 {
+		return 0
 	}
-	pos1, pos2 := pos[0], pos[1]
-	m := len(shared)
-	l := &layout{b: b, m: m}
-	var pat [MaxN][MaxN]uint64
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			if i := pos1[r+c]; i >= 0 {
-				pat[r][c] |= 1 << uint(i)
-			}
-			if i := pos2[r-c+n-1]; i >= 0 {
-				pat[r][c] |= 1 << uint(i)
-			}
-		}
-	}
-	l.west = side{n: n, cols: b.West, pat: &pat}
-	l.east = side{n: n, cols: b.East, pat: &pat}
-	return l
+	return x >> uint(k)
 }
 
 // scratch is the memory one counting goroutine reuses.
 type scratch struct {
-	le, lw   []leaf
-	e, w     []uint64
-	ce, cw   []int32  // bucket starts per key, counting sort
-	ie, iw   []uint64 // e and w by index bits
-	ice, icw []int32
-	blk      block
+	e, w   []uint64
+	ie, iw []uint64 // e and w sorted by index key
+	ke, kw []uint32 // their keys
+	ce, cw []int32  // bucket starts
+	blk    block
+	k      Kernel
+	// Work since the last look up (half boards made, plus items run
+	// through a block), and what to do then.
+	work  uint64
+	yield func(work uint64) error
 }
 
-// group sorts leaves by key into pats; start[k]..start[k+1] is key k's
-// bucket.
-func group(leaves []leaf, nkeys int, pats []uint64, start []int32) ([]uint64, []int32) {
-	start = append(start[:0], make([]int32, nkeys+1)...)
-	for _, l := range leaves {
-		start[l.key+1]++
+// sliceWork is the work between two look ups: a few milliseconds.
+const sliceWork = 1 << 20
+
+// tick adds work done and, every sliceWork, calls s.yield with it.
+func (s *scratch) tick(work uint64) error {
+	s.work += work
+	if s.work < sliceWork || s.yield == nil {
+		return nil
 	}
-	for k := 1; k <= nkeys; k++ {
-		start[k] += start[k-1]
-	}
-	pats = append(pats[:0], make([]uint64, len(leaves))...)
-	for _, l := range leaves {
-		pats[start[l.key]] = l.pat
-		start[l.key]++
-	}
-	// start[k] now holds the end of bucket k: shift back.
-	copy(start[1:], start[:nkeys])
-	start[0] = 0
-	return pats, start
+	w := s.work
+	s.work = 0
+	return s.yield(w)
 }
 
-// countPrefix counts the completions of l's board whose east queens use
-// exactly the rows p among the rows fixed (a set of free rows): the task
-// of the join.
-func (l *layout) countPrefix(fixed, p uint64, s *scratch) (count, nodes uint64) {
-	rest := l.b.Rows &^ fixed
-	var keybit [MaxN]uint32
-	nk := 0
-	for r := 0; r < l.b.N; r++ {
-		if rest>>uint(r)&1 == 1 {
-			keybit[r] = 1 << uint(nk)
-			nk++
-		}
+// east appends to out the join patterns of the east half boards on rows
+// rt of the north quadrant and rb of the south one.
+func (f *frame) east(rt, rb uint32, out []uint64) []uint64 {
+	k := bits.OnesCount32(rt)
+	if k+bits.OnesCount32(rb) != bits.OnesCount32(f.ce) {
+		return out
 	}
-	var n1, n2 uint64
-	s.le, n1 = l.east.halves(p, rest, &keybit, l.b.D1, l.b.D2, s.le[:0])
-	if len(s.le) == 0 {
-		return 0, n1
-	}
-	s.lw, n2 = l.west.halves(fixed&^p, rest, &keybit, l.b.D1, l.b.D2, s.lw[:0])
-	nodes = n1 + n2
-	if len(s.lw) == 0 {
-		return 0, nodes
-	}
-	nkeys := 1 << uint(nk)
-	s.e, s.ce = group(s.le, nkeys, s.e, s.ce)
-	s.w, s.cw = group(s.lw, nkeys, s.w, s.cw)
-	for x := 0; x < nkeys; x++ {
-		e := s.e[s.ce[x]:s.ce[x+1]]
-		if len(e) == 0 {
-			continue
-		}
-		y := nkeys - 1 - x
-		w := s.w[s.cw[y]:s.cw[y+1]]
-		if len(w) == 0 {
-			continue
-		}
-		count += l.join(e, w, s)
-	}
-	return count, nodes
-}
-
-// join counts the compatible pairs of e and w. Both are cut into buckets
-// by their top k pattern bits (the index bits: the likeliest diagonals),
-// and only buckets with disjoint index bits are matched, on the other
-// bits.
-func (l *layout) join(e, w []uint64, s *scratch) uint64 {
-	k := indexBits(len(e), l.m)
-	if k == 0 {
-		statReal += uint64(len(w) * len(e))
-		statPairs += uint64(len(w) * (len(e) + blockSize - 1) / blockSize * blockSize)
-		return countPairs(&s.blk, e, w, l.m)
-	}
-	mb := uint(l.m - k)
-	nkeys := 1 << uint(k)
-	s.ie, s.ice = bucket(e, mb, nkeys, s.ie, s.ice)
-	s.iw, s.icw = bucket(w, mb, nkeys, s.iw, s.icw)
-	var total uint64
-	all := nkeys - 1
-	for x := 0; x < nkeys; x++ {
-		ex := s.ie[s.ice[x]:s.ice[x+1]]
-		if len(ex) > 0 {
-			for z := all &^ x; ; z = (z - 1) & (all &^ x) {
-				statReal += uint64(len(ex)) * uint64(s.icw[z+1]-s.icw[z])
-				if z == 0 {
-					break
-				}
-			}
-		}
-		comp := all &^ x
-		for len(ex) > 0 {
-			n := min(len(ex), blockSize)
-			nch := s.blk.build(ex[:n], int(mb))
-			ex = ex[n:]
-			for z := comp; ; z = (z - 1) & comp {
-				if wz := s.iw[s.icw[z]:s.icw[z+1]]; len(wz) > 0 {
-					total += s.blk.countGeneric(wz, nch)
-					statPairs += uint64(len(wz) * blockSize)
-				}
-				if z == 0 {
-					break
-				}
-			}
-		}
-	}
-	return total
-}
-
-// indexBits chooses how many index bits the join of a list of size
-// len uses: as many as keep the average bucket to a few blocks.
-func indexBits(size, m int) int {
-	k := 0
-	for k < maxIndexBits && k < m && size>>uint(k+1) >= indexMinBucket {
-		k++
-	}
-	return k
-}
-
-var (
-	maxIndexBits   = 8
-	indexMinBucket = 2 * blockSize
-)
-
-// bucket sorts pats by their bits from mb up (the key) into out.
-func bucket(pats []uint64, mb uint, nkeys int, out []uint64, start []int32) ([]uint64, []int32) {
-	start = append(start[:0], make([]int32, nkeys+1)...)
-	for _, p := range pats {
-		start[p>>mb+1]++
-	}
-	for k := 1; k <= nkeys; k++ {
-		start[k] += start[k-1]
-	}
-	out = append(out[:0], make([]uint64, len(pats))...)
-	for _, p := range pats {
-		out[start[p>>mb]] = p
-		start[p>>mb]++
-	}
-	copy(start[1:], start[:nkeys])
-	start[0] = 0
-	return out, start
-}
-
-// maxRest bounds the free rows a task leaves open (2^maxRest keys).
-const maxRest = 16
-
-// Count returns the number of completions of b.
-func Count(b Board) (uint64, error) {
-	if err := b.check(); err != nil {
-		return 0, err
-	}
-	return countFixed(b, max(0, bits.OnesCount64(b.Rows)-maxRest)), nil
-}
-
-// countFixed counts the completions of b with tasks that fix the first t
-// free rows.
-func countFixed(b Board, t int) uint64 {
-	l := newLayout(b)
-	fixed := uint64(0)
-	for r := b.Rows; t > 0; r, t = r&(r-1), t-1 {
-		fixed |= r & -r
-	}
-	var s scratch
-	var total uint64
-	forSubsetsAll(fixed, func(p uint64) {
-		c, _ := l.countPrefix(fixed, p, &s)
-		total += c
-	})
-	return total
-}
-
-// forSubsetsAll calls f with every subset of set.
-func forSubsetsAll(set uint64, f func(uint64)) {
-	for p := uint64(0); ; p = (p - set) & set {
-		f(p)
-		if p == set {
+	s, mask, hi := f.s, f.mask, uint(2*f.q-1)
+	an, as := f.att[ne], f.att[se]
+	as1, as2 := (as&0xFFFFFFFF)<<s, (as>>32)<<s
+	subsets(f.ce, k, func(c uint32) {
+		south := f.tab.list(rb, f.ce&^c)
+		if len(south) == 0 {
 			return
 		}
-	}
+		for _, x := range f.tab.list(rt, c) {
+			if x&an != 0 {
+				continue
+			}
+			x1, x2 := x&0xFFFFFFFF, x>>32
+			b1, b2 := x1|as1, x2|as2
+			// Branch-free: every candidate is written, and kept
+			// (the length advanced) only when compatible; about half
+			// are, so a branch would mispredict often.
+			out = slices.Grow(out, len(south))
+			o := out[len(out):cap(out)]
+			o = o[:len(south)]
+			i := 0
+			for _, y := range south {
+				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
+				o[i] = (x1|y1)&mask | ((x2|y2)>>s&mask)<<hi
+				i += fits(y1&b1 | y2&b2)
+			}
+			out = out[:len(out)+i]
+		}
+	})
+	return out
 }
 
-var statPairs, statReal uint64
+// west appends to out the join patterns of the west half boards on rows
+// rt of the north quadrant and rb of the south one.
+func (f *frame) west(rt, rb uint32, out []uint64) []uint64 {
+	k := bits.OnesCount32(rt)
+	if k+bits.OnesCount32(rb) != bits.OnesCount32(f.cw) {
+		return out
+	}
+	s, mask, hi := f.s, f.mask, uint(2*f.q-1)
+	an, as := f.att[nw], f.att[sw]
+	as1, as2 := (as&0xFFFFFFFF)<<s, (as>>32)<<s
+	subsets(f.cw, k, func(c uint32) {
+		south := f.tab.list(rb, f.cw&^c)
+		if len(south) == 0 {
+			return
+		}
+		for _, x := range f.tab.list(rt, c) {
+			if x&an != 0 {
+				continue
+			}
+			x1, x2 := x&0xFFFFFFFF, x>>32
+			b1, b2 := x1|as1, x2|as2
+			// Branch-free: every candidate is written, and kept
+			// (the length advanced) only when compatible; about half
+			// are, so a branch would mispredict often.
+			out = slices.Grow(out, len(south))
+			o := out[len(out):cap(out)]
+			o = o[:len(south)]
+			i := 0
+			for _, y := range south {
+				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
+				o[i] = (x1|y1)>>s&mask | ((x2|y2)&mask)<<hi
+				i += fits(y1&b1 | y2&b2)
+			}
+			out = out[:len(out)+i]
+		}
+	})
+	return out
+}
+
+// fits is 1 when conflicts is 0, else 0.
+func fits(conflicts uint64) int {
+	return int((conflicts - 1) >> 63 & ^(conflicts >> 63))
+}
+
+// countRows counts the completions of f whose east queens take the rows
+// rt of the north quadrants and rb of the south ones.
+func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
+	s.e = f.east(rt, rb, s.e[:0])
+	if len(s.e) == 0 {
+		return 0, nil
+	}
+	s.w = f.west(f.ft&^rt, f.fb&^rb, s.w[:0])
+	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {
+		return 0, err
+	}
+	if len(s.w) == 0 {
+		return 0, nil
+	}
+	return f.join(s.e, s.w, s)
+}
+
+// countTop counts the completions of f whose east queens take exactly
+// the rows rt of the north quadrants: the unit of work of a plan. When f
+// is its own mirror image (left to right, top to bottom or both), a row
+// set and its images count the same, so only the least of each class is
+// counted, times the size of the class (see canonical); a top set rt
+// with no canonical row set gives 0.
+func (f *frame) countTop(rt uint32, s *scratch) (uint64, error) {
+	var total uint64
+	var err error
+	subsets(f.fb, bits.OnesCount32(f.ce)-bits.OnesCount32(rt), func(rb uint32) {
+		if err != nil {
+			return
+		}
+		if w := f.canonical(rt, rb); w > 0 {
+			var c uint64
+			c, err = f.countRows(rt, rb, s)
+			total += w * c
+		}
+	})
+	return total, err
+}
+
+// countAll counts every completion of f.
+func (f *frame) countAll(s *scratch) (uint64, error) {
+	if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
+		return 0, nil
+	}
+	var total uint64
+	for _, rt := range f.tops() {
+		c, err := f.countTop(rt, s)
+		if err != nil {
+			return 0, err
+		}
+		total += c
+	}
+	return total, nil
+}
+
+// The mirror images of a frame's completions. mirrorLR (c -> n-1-c) swaps
+// the west and east halves: the east queens of the image are on the rows
+// of the west queens, ft^rt and fb^rb. mirrorUD (r -> n-1-r) swaps north
+// and south: rows rt and rb become rb and rt, reversed.
+
+// symmetries finds which mirrors map f's board to itself.
+func (f *frame) symmetries() {
+	b := f.b
+	n := b.N
+	lr := Board{N: n, Rows: b.Rows, Cols: reverse(b.Cols, n), D1: b.D2, D2: b.D1}
+	ud := Board{N: n, Rows: reverse(b.Rows, n), Cols: b.Cols, D1: reverse(b.D2, 2*n-1), D2: reverse(b.D1, 2*n-1)}
+	f.lr = lr == b
+	f.ud = ud == b
+	f.first = f.ft & -f.ft
+}
+
+func reverse(x uint64, n int) uint64 {
+	if n == 0 {
+		return 0
+	}
+	return bits.Reverse64(x) >> uint(64-n)
+}
+
+// canonical returns how many row sets the class of (rt, rb) under f's
+// mirrors holds when (rt, rb) is its least member, 0 when it is not. The
+// order puts row sets whose top part holds f's first free north row
+// first, so that under mirrorLR every class has its least member in the
+// tasks that hold that row (and a plan can drop the others).
+func (f *frame) canonical(rt, rb uint32) uint64 {
+	if !f.lr && !f.ud {
+		return 1
+	}
+	key := func(t, b uint32) uint64 {
+		k := uint64(t)<<32 | uint64(b)
+		if t&f.first == 0 {
+			k |= 1 << 63
+		}
+		return k
+	}
+	me := key(rt, rb)
+	seen := [4]uint64{me}
+	size := 1
+	add := func(t, b uint32) bool {
+		k := key(t, b)
+		if k < me {
+			return false
+		}
+		for _, x := range seen[:size] {
+			if x == k {
+				return true
+			}
+		}
+		seen[size] = k
+		size++
+		return true
+	}
+	q := f.q
+	if f.lr && !add(f.ft^rt, f.fb^rb) {
+		return 0
+	}
+	if f.ud {
+		urt, urb := uint32(reverse(uint64(rb), q)), uint32(reverse(uint64(rt), q))
+		if !add(urt, urb) {
+			return 0
+		}
+		if f.lr && !add(f.ft^urt, f.fb^urb) {
+			return 0
+		}
+	}
+	return uint64(size)
+}
+
+// tops lists the top row sets of f's tasks: every subset of the free
+// north rows, less those that hold no canonical row set.
+func (f *frame) tops() []uint32 {
+	var out []uint32
+	for rt := uint32(0); ; rt = (rt - f.ft) & f.ft {
+		if !f.lr || f.first == 0 || rt&f.first != 0 {
+			out = append(out, rt)
+		}
+		if rt == f.ft {
+			return out
+		}
+	}
+}

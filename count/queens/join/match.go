@@ -16,14 +16,19 @@ import "math/bits"
 const (
 	chunkBits  = 6
 	chunkSize  = 1 << chunkBits
-	blockWords = 4
+	blockWords = 8
 	blockSize  = 64 * blockWords
-	maxChunks  = (64 + chunkBits - 1) / chunkBits
+	maxChunks  = (62 + chunkBits - 1) / chunkBits
 )
 
-// block is the tables of one block of patterns.
+// entry is one table entry: a bit per pattern of the block.
+type entry [blockWords]uint64
+
+// block is the tables of one block of patterns; the kernels read them
+// as nch chunks of chunkSize entries, 64 bytes each.
 type block struct {
-	t [maxChunks][chunkSize][blockWords]uint64
+	t   [maxChunks][chunkSize]entry
+	nch int
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: bit j of a[i]
@@ -41,79 +46,70 @@ func transpose64(a *[64]uint64) {
 
 // build fills the tables of b from up to blockSize patterns with m
 // significant bits. Slots beyond len(pats) match nothing.
-func (b *block) build(pats []uint64, m int) int {
-	var planes [64][blockWords]uint64
-	for w := 0; w < blockWords; w++ {
+func (b *block) build(pats []uint64, m int) {
+	var planes [64]entry
+	words := (len(pats) + 63) / 64
+	for w := 0; w < words; w++ {
 		var a [64]uint64
 		lo := w * 64
-		for i := 0; i < 64; i++ {
-			if lo+i < len(pats) {
-				a[i] = ^pats[lo+i]
-			}
+		for i := 0; i < 64 && lo+i < len(pats); i++ {
+			a[i] = ^pats[lo+i]
 		}
 		transpose64(&a)
 		for bit := 0; bit < m; bit++ {
 			planes[bit][w] = a[bit]
 		}
 	}
-	var valid [blockWords]uint64
-	for i := 0; i < len(pats) && i < blockSize; i++ {
-		valid[i/64] |= 1 << uint(i%64)
+	var valid entry
+	for w := 0; w < words; w++ {
+		valid[w] = ^uint64(0)
 	}
-	nch := (m + chunkBits - 1) / chunkBits
-	if nch == 0 {
-		nch = 1
+	if r := len(pats) % 64; r != 0 {
+		valid[words-1] = uint64(1)<<uint(r) - 1
 	}
+	all := entry{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	nch := max(1, (m+chunkBits-1)/chunkBits)
 	for j := 0; j < nch; j++ {
 		t := &b.t[j]
 		if j == 0 {
 			t[0] = valid
 		} else {
-			t[0] = [blockWords]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			t[0] = all
 		}
 		for v := 1; v < chunkSize; v++ {
 			bit := j*chunkBits + bits.TrailingZeros(uint(v))
-			prev := t[v&(v-1)]
+			e := t[v&(v-1)]
 			if bit < m {
-				for w := range prev {
-					prev[w] &= planes[bit][w]
+				p := &planes[bit]
+				for w := range e {
+					e[w] &= p[w]
 				}
 			}
-			t[v] = prev
+			t[v] = e
 		}
 	}
-	return nch
+	b.nch = nch
 }
 
-// countGeneric returns the sum over items w of the number of patterns of
-// the block compatible with w.
-func (b *block) countGeneric(items []uint64, nch int) uint64 {
+// countGeneric is the portable kernel: the sum over items w of the
+// number of patterns of the block compatible with w.
+func countGeneric(b *block, items []uint64) uint64 {
 	var total uint64
+	nch := b.nch
 	for _, w := range items {
 		a := b.t[0][w&(chunkSize-1)]
 		x := w
 		for j := 1; j < nch; j++ {
 			x >>= chunkBits
 			e := &b.t[j][x&(chunkSize-1)]
-			a[0] &= e[0]
-			a[1] &= e[1]
-			a[2] &= e[2]
-			a[3] &= e[3]
+			for i := range a {
+				a[i] &= e[i]
+			}
 		}
-		total += uint64(bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) + bits.OnesCount64(a[2]) + bits.OnesCount64(a[3]))
+		for _, v := range a {
+			total += uint64(bits.OnesCount64(v))
+		}
 	}
 	return total
 }
 
-// countPairs returns the number of pairs (w, e), w in items, e in pats,
-// with w & e == 0; patterns have m significant bits.
-func countPairs(b *block, pats, items []uint64, m int) uint64 {
-	var total uint64
-	for len(pats) > 0 {
-		k := min(len(pats), blockSize)
-		nch := b.build(pats[:k], m)
-		total += b.countGeneric(items, nch)
-		pats = pats[k:]
-	}
-	return total
-}

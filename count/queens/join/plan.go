@@ -1,0 +1,193 @@
+package join
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Frame is one frame of a plan: the queens that fill the band, and the
+// number of frames in its class under the 8 symmetries of the square.
+type Frame struct {
+	Queens [][2]uint8 // (row, column), sorted
+	Weight uint64
+}
+
+// Board returns the frame's partial board.
+func (fr Frame) Board(n int) Board {
+	b := Empty(n)
+	for _, p := range fr.Queens {
+		b.Place(int(p[0]), int(p[1]))
+	}
+	return b
+}
+
+// Task is the unit of work of a plan: the completions of one frame whose
+// east queens take exactly the rows Top of the north quadrants (bit i:
+// row i).
+type Task struct {
+	Frame int
+	Top   uint32
+}
+
+// Plan is an n-queens count cut into join tasks. The same n and band
+// width always give the same frames and tasks in the same order.
+type Plan struct {
+	N, W   int
+	Frames []Frame
+	Tasks  []Task
+}
+
+// symmetry maps (r, c) on an n×n board: the 8 symmetries of the square.
+func symmetry(g, n, r, c int) (int, int) {
+	switch g {
+	case 1:
+		return c, n - 1 - r
+	case 2:
+		return n - 1 - r, n - 1 - c
+	case 3:
+		return n - 1 - c, r
+	case 4:
+		return r, n - 1 - c
+	case 5:
+		return n - 1 - r, c
+	case 6:
+		return c, r
+	case 7:
+		return n - 1 - c, n - 1 - r
+	}
+	return r, c
+}
+
+// ErrSize reports an n or band width the join cannot plan.
+var ErrSize = errors.New("join: board size or band width out of range")
+
+// MaxQ is the largest quadrant the planner accepts: the table for q = 12
+// holds about 600 million placements.
+const MaxQ = 12
+
+// NewPlan cuts the count of the n×n board into tasks, with a band of
+// width w (w ≡ n mod 2): one frame per class of band fillings, each
+// weighted by its class size; per frame, one task per set of north rows
+// the east queens may take (see frame.tops).
+func NewPlan(n, w int) (*Plan, error) {
+	if n < 1 || n > MaxN || w < 0 || w > n || (n-w)%2 != 0 || (n-w)/2 > MaxQ {
+		return nil, fmt.Errorf("%w: n = %d, band %d", ErrSize, n, w)
+	}
+	p := &Plan{N: n, W: w}
+	type class struct {
+		key    string
+		queens [][2]uint8
+		weight uint64
+	}
+	var classes []class
+	seen := map[string]bool{}
+	fillBand(Empty(n), w, func(_ Board, qs [][2]uint8) {
+		images := map[string]bool{}
+		least := ""
+		var leastQs [][2]uint8
+		for g := 0; g < 8; g++ {
+			im := make([][2]uint8, len(qs))
+			for i, x := range qs {
+				r, c := symmetry(g, n, int(x[0]), int(x[1]))
+				im[i] = [2]uint8{uint8(r), uint8(c)}
+			}
+			slices.SortFunc(im, func(a, b [2]uint8) int { return int(a[0])*64 + int(a[1]) - int(b[0])*64 - int(b[1]) })
+			k := string(flatten(im))
+			images[k] = true
+			if least == "" || k < least {
+				least, leastQs = k, im
+			}
+		}
+		if !seen[least] {
+			seen[least] = true
+			classes = append(classes, class{least, leastQs, uint64(len(images))})
+		}
+	})
+	sort.Slice(classes, func(i, j int) bool { return classes[i].key < classes[j].key })
+	q := (n - w) / 2
+	for _, c := range classes {
+		fr := Frame{Queens: c.queens, Weight: c.weight}
+		f, err := newFrame(fr.Board(n), w, &quadTable{q: q})
+		if err != nil {
+			return nil, err
+		}
+		if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
+			continue // a band queen on a quadrant's line left more rows than columns, or fewer
+		}
+		id := len(p.Frames)
+		p.Frames = append(p.Frames, fr)
+		for _, rt := range f.tops() {
+			p.Tasks = append(p.Tasks, Task{Frame: id, Top: rt})
+		}
+	}
+	return p, nil
+}
+
+func flatten(qs [][2]uint8) []byte {
+	out := make([]byte, 0, 2*len(qs))
+	for _, x := range qs {
+		out = append(out, x[0], x[1])
+	}
+	return out
+}
+
+// Counter counts the tasks of a plan. It holds the quadrant table, the
+// plan's one large piece of memory, shared by every task and goroutine.
+type Counter struct {
+	plan   *Plan
+	frames []*frame
+	kernel Kernel
+}
+
+// NewCounter prepares the counting of p's tasks with kernel k.
+func NewCounter(p *Plan, k Kernel) (*Counter, error) {
+	tab := newQuadTable((p.N - p.W) / 2)
+	c := &Counter{plan: p, kernel: k}
+	for _, fr := range p.Frames {
+		f, err := newFrame(fr.Board(p.N), p.W, tab)
+		if err != nil {
+			return nil, err
+		}
+		c.frames = append(c.frames, f)
+	}
+	return c, nil
+}
+
+// Count counts task id: the number of solutions it stands for (weighted
+// by its frame's class) and the work done, in half boards made plus items
+// run through a block of 512 patterns. It returns to look at ctx and
+// calls progress with the work done since its last call every few
+// milliseconds, and returns ctx's error (and no count) once ctx is done.
+// Count may be called from several goroutines at once.
+func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64)) (count, work uint64, err error) {
+	t := c.plan.Tasks[id]
+	f := c.frames[t.Frame]
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.k = c.kernel
+	s.work = 0
+	s.yield = func(w uint64) error {
+		work += w
+		if progress != nil {
+			progress(w)
+		}
+		return ctx.Err()
+	}
+	n, err := f.countTop(t.Top, s)
+	s.yield = nil
+	if err != nil {
+		return 0, work, err
+	}
+	work += s.work
+	if progress != nil && s.work > 0 {
+		progress(s.work)
+	}
+	return n * c.plan.Frames[t.Frame].Weight, work, ctx.Err()
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

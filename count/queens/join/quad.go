@@ -1,0 +1,116 @@
+package join
+
+import "math/bits"
+
+// quadTable lists every placement of non-attacking queens (any number,
+// none included) on a q×q square, grouped by the rows and columns they
+// use. Every quadrant of every frame draws its partial boards from this
+// one table: a placement's diagonals are kept in the square's own
+// coordinates, and a frame shifts them into place and rejects those that
+// its placed queens attack.
+//
+// Entry i packs the placement's diagonals: bit r+c (0..2q-2) of the low
+// half, bit r-c+q-1 of the high half, for each queen (r, c).
+type quadTable struct {
+	q     int
+	start []uint32 // start[key]..start[key+1]: the entries of key rows | cols<<q
+	ents  []uint64
+}
+
+// quadKey is the table key of a set of rows and a set of columns.
+func quadKey(q int, rows, cols uint32) uint32 { return rows | cols<<uint(q) }
+
+// list returns the placements using exactly rows and cols.
+func (t *quadTable) list(rows, cols uint32) []uint64 {
+	k := quadKey(t.q, rows, cols)
+	return t.ents[t.start[k]:t.start[k+1]]
+}
+
+// quadEntries is the number of entries of the table for q, without
+// building it: the planner's memory estimate.
+func quadEntries(q int) uint64 {
+	var walk func(r int, cols, d1, d2 uint64) uint64
+	walk = func(r int, cols, d1, d2 uint64) uint64 {
+		if r == q {
+			return 1
+		}
+		n := walk(r+1, cols, d1, d2)
+		for c := 0; c < q; c++ {
+			b1, b2 := uint64(1)<<uint(r+c), uint64(1)<<uint(r-c+q-1)
+			if cols>>uint(c)&1 == 0 && d1&b1 == 0 && d2&b2 == 0 {
+				n += walk(r+1, cols|1<<uint(c), d1|b1, d2|b2)
+			}
+		}
+		return n
+	}
+	return walk(0, 0, 0, 0)
+}
+
+// newQuadTable builds the table for q×q squares (q <= 15). It walks the
+// placements twice, counting them per key and then filing them, so the
+// entries need no sorting and no second copy.
+func newQuadTable(q int) *quadTable {
+	t := &quadTable{q: q, start: make([]uint32, 1<<uint(2*q)+1)}
+	var walk func(r int, rows, cols uint32, d1, d2 uint64, file bool)
+	walk = func(r int, rows, cols uint32, d1, d2 uint64, file bool) {
+		if r == q {
+			k := quadKey(q, rows, cols)
+			if file {
+				t.ents[t.start[k]] = d1 | d2<<32
+			}
+			t.start[k]++
+			return
+		}
+		walk(r+1, rows, cols, d1, d2, file)
+		for c := 0; c < q; c++ {
+			b1, b2 := uint64(1)<<uint(r+c), uint64(1)<<uint(r-c+q-1)
+			if cols>>uint(c)&1 == 0 && d1&b1 == 0 && d2&b2 == 0 {
+				walk(r+1, rows|1<<uint(r), cols|1<<uint(c), d1|b1, d2|b2, file)
+			}
+		}
+	}
+	walk(0, 0, 0, 0, 0, false)
+	// Counts to starts: start[k] becomes where key k's entries begin.
+	sum := uint32(0)
+	for k := range t.start {
+		c := t.start[k]
+		t.start[k] = sum
+		sum += c
+	}
+	t.ents = make([]uint64, sum)
+	walk(0, 0, 0, 0, 0, true)
+	// Filing advanced every start to its key's end: shift back.
+	copy(t.start[1:], t.start[:len(t.start)-1])
+	t.start[0] = 0
+	return t
+}
+
+// subsets calls f with every subset of set (a q-bit mask) with k
+// elements, in increasing order.
+func subsets(set uint32, k int, f func(uint32)) {
+	if k < 0 || bits.OnesCount32(set) < k {
+		return
+	}
+	if k == 0 {
+		f(0)
+		return
+	}
+	// Walk the k-subsets of the positions of set in colex order (Gosper's
+	// hack) and deposit them into set's bits.
+	var pos [32]uint
+	n := 0
+	for s := set; s != 0; s &= s - 1 {
+		pos[n] = uint(bits.TrailingZeros32(s))
+		n++
+	}
+	for x := uint32(1)<<uint(k) - 1; x < 1<<uint(n); {
+		var sub uint32
+		for y := x; y != 0; y &= y - 1 {
+			sub |= 1 << pos[bits.TrailingZeros32(y)]
+		}
+		f(sub)
+		c := x & -x
+		r := x + c
+		x = ((r^x)>>2)/c | r
+	}
+}

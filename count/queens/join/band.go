@@ -1,11 +1,10 @@
 package join
 
-// fillBand calls f with every way to complete b's band (its w middle
-// rows and w middle columns) with queens on free squares, one in every
+// fillBand calls f with every way to complete b's band (the band rows
+// and columns of g) with queens on free squares, one in every
 // band row and band column still free. A queen may serve a band row and
 // a band column at once.
-func fillBand(b Board, w int, f func(b Board, placed [][2]uint8)) {
-	q := (b.N - w) / 2
+func fillBand(b Board, g Geometry, f func(b Board, placed [][2]uint8)) {
 	var placed [][2]uint8
 	var rec func(b Board, i int)
 	put := func(b Board, i, r, c int) {
@@ -17,8 +16,8 @@ func fillBand(b Board, w int, f func(b Board, placed [][2]uint8)) {
 	}
 	rec = func(b Board, i int) {
 		switch {
-		case i < w: // band row q+i
-			r := q + i
+		case i < g.WR: // band row HN+i
+			r := g.HN + i
 			if b.Rows>>uint(r)&1 == 0 {
 				rec(b, i+1)
 				return
@@ -28,8 +27,8 @@ func fillBand(b Board, w int, f func(b Board, placed [][2]uint8)) {
 					put(b, i, r, c)
 				}
 			}
-		case i < 2*w: // band column q+i-w, off the band rows (all filled)
-			c := q + i - w
+		case i < g.WR+g.WC: // band column Q+i-WR, off the band rows (all filled)
+			c := g.Q + i - g.WR
 			if b.Cols>>uint(c)&1 == 0 {
 				rec(b, i+1)
 				return

@@ -16,6 +16,9 @@ const maxIndexBits = 8
 // on padding. A variable so that tests can force small buckets.
 var indexMinBucket = 2 * blockSize
 
+// indexMaxBits is maxIndexBits, a variable for experiments.
+var indexMaxBits = maxIndexBits
+
 // keyer extracts a key from chosen bits of a pattern, as runs of
 // consecutive bits.
 type keyer struct {
@@ -38,16 +41,16 @@ func (k *keyer) key(p uint64) uint32 {
 // initKeys chooses the index bits of f: the pattern bits with the largest
 // product of the chances that an east and a west half board take the
 // diagonal, each column's queen taken on any free square of it alike.
-func (f *frame) initKeys() {
-	n, s := f.n, int(f.s)
-	hi := 2*f.q - 1
+func (f *frame) initKeys(lo1, lo2 int) {
+	n := f.n
+	l1 := int(f.l1)
 	var p [2][64]float64 // side (0 west, 1 east), pattern bit
 	for c := 0; c < n; c++ {
 		if f.b.Cols>>uint(c)&1 == 0 {
 			continue
 		}
 		sd := 0
-		if c >= s {
+		if c >= f.q {
 			sd = 1
 		}
 		free := 0
@@ -60,11 +63,11 @@ func (f *frame) initKeys() {
 			if !f.b.Free(r, c) {
 				continue
 			}
-			if d := r + c - s; d >= 0 && d < hi {
+			if d := r + c - lo1; d >= 0 && d < l1 {
 				p[sd][d] += 1 / float64(free)
 			}
-			if d := r - c + n - 1 - s; d >= 0 && d < hi {
-				p[sd][hi+d] += 1 / float64(free)
+			if d := r - c + n - 1 - lo2; d >= 0 && d < f.m-l1 {
+				p[sd][l1+d] += 1 / float64(free)
 			}
 		}
 	}
@@ -102,7 +105,7 @@ func (f *frame) initKeys() {
 // size uses: as many as keep the average bucket to a few blocks.
 func (f *frame) indexBits(size int) int {
 	k := 0
-	for k < maxIndexBits && len(f.keys[k+1].runs) > 0 && size>>uint(k+1) >= indexMinBucket {
+	for k < indexMaxBits && len(f.keys[k+1].runs) > 0 && size>>uint(k+1) >= indexMinBucket {
 		k++
 	}
 	return k
@@ -115,9 +118,11 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 		var total uint64
 		for len(e) > 0 {
 			n := min(len(e), blockSize)
-			s.blk.build(e[:n], f.m)
+			s.k.build(&s.blk, e[:n], f.m)
+			s.stat.builds++
 			e = e[n:]
 			total += s.k.count(&s.blk, w)
+			s.stat.items += uint64(len(w))
 			if err := s.tick(uint64(len(w))); err != nil {
 				return 0, err
 			}
@@ -135,13 +140,16 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 		comp := all &^ x
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
-			s.blk.build(ex[:n], f.m)
+			s.k.build(&s.blk, ex[:n], f.m)
+			s.stat.builds++
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
 				if wz := s.iw[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
 					total += s.k.count(&s.blk, wz)
 					items += len(wz)
+					s.stat.real += uint64(n * len(wz))
+					s.stat.items += uint64(len(wz))
 				}
 				if z == 0 {
 					break

@@ -33,18 +33,24 @@ const (
 
 // frame is a board prepared for joining.
 type frame struct {
-	b    Board
-	n, q int
-	s    uint   // n-q: the shift from a north quadrant to the south one
-	m    int    // pattern bits: 2(2q-1)
-	mask uint64 // 2q-1 low bits
+	b Board
+	g Geometry
+	n int
+	q int
+	s uint // the shift from a north quadrant to the south one: HN+WR rows
+	// The join pattern: L1 bits of shared d1 diagonals, then L2 of d2.
+	m            int
+	mask1, mask2 uint64
+	l1           uint
 	// Free rows of the north and south quadrants and free columns of the
-	// west and east ones, as q-bit masks in quadrant coordinates.
+	// west and east ones, as masks in quadrant coordinates.
 	ft, fb, cw, ce uint32
 	// att[quadrant] holds the diagonals the placed queens take, in the
-	// quadrant's coordinates, packed as the table's entries are.
-	att [4]uint64
-	tab *quadTable
+	// quadrant's coordinates, packed as the tables' entries are.
+	att          [4]uint64
+	north, south *quadTable
+	// The west and east halves.
+	sides [2]half
 	// lr and ud say whether the board is its own mirror image left to
 	// right and top to bottom; first is the first free north row.
 	lr, ud bool
@@ -56,37 +62,76 @@ type frame struct {
 // errBand reports a board whose band is not filled.
 var errBand = errors.New("join: a band row or column has no queen")
 
-// newFrame prepares b, whose w middle rows and columns hold queens, with
-// the quadrant table tab for q = (n-w)/2.
-func newFrame(b Board, w int, tab *quadTable) (*frame, error) {
+// newFrame prepares b, cut by g, whose band rows and columns hold queens,
+// with the tables of its north and south quadrants.
+func newFrame(b Board, g Geometry, north, south *quadTable) (*frame, error) {
 	n := b.N
-	if n < 1 || n > MaxN || w < 0 || w > n || (n-w)%2 != 0 {
-		return nil, errors.New("join: bad board size or band width")
+	if !g.valid() || g.N != n {
+		return nil, errors.New("join: bad board size or geometry")
 	}
-	q := (n - w) / 2
-	if tab.q != q {
-		return nil, errors.New("join: quadrant table of the wrong size")
+	if north.h != g.HN || north.q != g.Q || south.h != g.HS || south.q != g.Q {
+		return nil, errors.New("join: quadrant tables of the wrong size")
 	}
-	band := (uint64(1)<<uint(w) - 1) << uint(q)
-	if b.Rows&band != 0 || b.Cols&band != 0 {
+	if b.Rows&g.bandRows() != 0 || b.Cols&g.bandCols() != 0 {
 		return nil, errBand
 	}
-	s := n - q
-	f := &frame{b: b, n: n, q: q, s: uint(s), m: 2 * (2*q - 1), tab: tab}
-	f.mask = uint64(1)<<uint(2*q-1) - 1
-	lo := uint64(1)<<uint(q) - 1
-	f.ft, f.fb = uint32(b.Rows&lo), uint32(b.Rows>>uint(s)&lo)
-	f.cw, f.ce = uint32(b.Cols&lo), uint32(b.Cols>>uint(s)&lo)
-	// A queen on local (r, c) of the quadrant at (r0, c0) has d1 = r+c +
-	// r0+c0 and d2 = r-c+q-1 + r0-c0+n-q.
-	for i, o := range [4][2]int{{0, 0}, {0, s}, {s, 0}, {s, s}} {
-		a1 := shiftDown(b.D1, o[0]+o[1]) & f.mask
-		a2 := shiftDown(b.D2, o[0]-o[1]+n-q) & f.mask
+	q := g.Q
+	s := g.HN + g.WR
+	c0 := q + g.WC // the east quadrants' first column
+	f := &frame{b: b, g: g, n: n, q: q, s: uint(s), north: north, south: south}
+	f.ft = uint32(b.Rows & (uint64(1)<<uint(g.HN) - 1))
+	f.fb = uint32(b.Rows >> uint(s) & (uint64(1)<<uint(g.HS) - 1))
+	f.cw = uint32(b.Cols & (uint64(1)<<uint(q) - 1))
+	f.ce = uint32(b.Cols >> uint(c0) & (uint64(1)<<uint(q) - 1))
+	// A queen on local (r, c) of the h×q quadrant at (r0, c0) has d1 =
+	// r+c + r0+c0 and d2 = r-c+q-1 + r0+n-q-c0.
+	quads := [4][3]int{{0, 0, g.HN}, {0, c0, g.HN}, {s, 0, g.HS}, {s, c0, g.HS}}
+	for i, o := range quads {
+		lm := uint64(1)<<uint(o[2]+q-1) - 1
+		a1 := shiftDown(b.D1, o[0]+o[1]) & lm
+		a2 := shiftDown(b.D2, o[0]+n-q-o[1]) & lm
 		f.att[i] = a1 | a2<<32
 	}
-	f.initKeys()
+	// The shared diagonals: those both halves reach from their
+	// quadrants' squares. Each kind is a run: [lo1, lo1+l1) and [lo2,
+	// lo2+l2).
+	var d [2][2]uint64 // side, kind
+	for _, o := range quads {
+		sd := 0
+		if o[1] > 0 || q == 0 {
+			sd = 1
+		}
+		for r := o[0]; r < o[0]+o[2]; r++ {
+			for c := o[1]; c < o[1]+q; c++ {
+				d[sd][0] |= 1 << uint(r+c)
+				d[sd][1] |= 1 << uint(r-c+n-1)
+			}
+		}
+	}
+	lo1, l1 := span(d[0][0] & d[1][0])
+	lo2, l2 := span(d[0][1] & d[1][1])
+	f.m = l1 + l2
+	f.l1 = uint(l1)
+	f.mask1, f.mask2 = uint64(1)<<uint(l1)-1, uint64(1)<<uint(l2)-1
+	// A half board's v1 and v2 (its diagonals in its north quadrant's
+	// coordinates) are the absolute ones less o1 = c0 and o2 = n-q-c0
+	// of that quadrant (west: c0 = 0).
+	sh := func(lo, o int) uint { return uint(max(lo-o, 0)) }
+	f.sides[0] = half{cols: f.cw, north: f.att[nw], south: f.att[sw], sh1: sh(lo1, 0), sh2: sh(lo2, n-q)}
+	f.sides[1] = half{cols: f.ce, north: f.att[ne], south: f.att[se], sh1: sh(lo1, c0), sh2: sh(lo2, n-q-c0)}
+	f.initKeys(lo1, lo2)
 	f.symmetries()
 	return f, nil
+}
+
+// span returns the first set bit of x and the length of the span from it
+// to the last set bit.
+func span(x uint64) (lo, n int) {
+	if x == 0 {
+		return 0, 0
+	}
+	lo = bits.TrailingZeros64(x)
+	return lo, 64 - bits.LeadingZeros64(x) - lo
 }
 
 func shiftDown(x uint64, k int) uint64 {
@@ -99,6 +144,7 @@ func shiftDown(x uint64, k int) uint64 {
 // scratch is the memory one counting goroutine reuses.
 type scratch struct {
 	e, w   []uint64
+	buf    []south
 	ie, iw []uint64 // e and w sorted by index key
 	ke, kw []uint32 // their keys
 	ce, cw []int32  // bucket starts
@@ -108,6 +154,12 @@ type scratch struct {
 	// through a block), and what to do then.
 	work  uint64
 	yield func(work uint64) error
+	stat  stats
+}
+
+// stats count what a join did, for tuning.
+type stats struct {
+	halves, builds, items, real uint64
 }
 
 // sliceWork is the work between two look ups: a few milliseconds.
@@ -124,82 +176,63 @@ func (s *scratch) tick(work uint64) error {
 	return s.yield(w)
 }
 
-// east appends to out the join patterns of the east half boards on rows
-// rt of the north quadrant and rb of the south one.
-func (f *frame) east(rt, rb uint32, out []uint64) []uint64 {
-	k := bits.OnesCount32(rt)
-	if k+bits.OnesCount32(rb) != bits.OnesCount32(f.ce) {
-		return out
-	}
-	s, mask, hi := f.s, f.mask, uint(2*f.q-1)
-	an, as := f.att[ne], f.att[se]
-	as1, as2 := (as&0xFFFFFFFF)<<s, (as>>32)<<s
-	subsets(f.ce, k, func(c uint32) {
-		south := f.tab.list(rb, f.ce&^c)
-		if len(south) == 0 {
-			return
-		}
-		for _, x := range f.tab.list(rt, c) {
-			if x&an != 0 {
-				continue
-			}
-			x1, x2 := x&0xFFFFFFFF, x>>32
-			b1, b2 := x1|as1, x2|as2
-			// Branch-free: every candidate is written, and kept
-			// (the length advanced) only when compatible; about half
-			// are, so a branch would mispredict often.
-			out = slices.Grow(out, len(south))
-			o := out[len(out):cap(out)]
-			o = o[:len(south)]
-			i := 0
-			for _, y := range south {
-				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
-				o[i] = (x1|y1)&mask | ((x2|y2)>>s&mask)<<hi
-				i += fits(y1&b1 | y2&b2)
-			}
-			out = out[:len(out)+i]
-		}
-	})
-	return out
+// half is one side of a frame, west or east, for making its half boards.
+type half struct {
+	cols         uint32 // free columns of its quadrants
+	north, south uint64 // diagonals attacked in each quadrant (table packing)
+	// A half board's queens take diagonals v1 (d1) and v2 (d2), in the
+	// coordinates of its north quadrant; its join pattern is bits sh1..
+	// of v1 then bits sh2.. of v2, 2q-1 of each.
+	sh1, sh2 uint
 }
 
-// west appends to out the join patterns of the west half boards on rows
-// rt of the north quadrant and rb of the south one.
-func (f *frame) west(rt, rb uint32, out []uint64) []uint64 {
+// south is a south-quadrant entry ready to pair: its diagonals shifted
+// into the north quadrant's coordinates, and its share of the pattern.
+type south struct {
+	d1, d2, pat uint64
+}
+
+// halves appends to out the join patterns of h's half boards with rows
+// rt of the north quadrant and rb of the south one: for every split of
+// the columns, every compatible pair of a north and a south entry.
+func (f *frame) halves(h *half, rt, rb uint32, out []uint64, buf []south) ([]uint64, []south) {
 	k := bits.OnesCount32(rt)
-	if k+bits.OnesCount32(rb) != bits.OnesCount32(f.cw) {
-		return out
+	if k+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
+		return out, buf
 	}
-	s, mask, hi := f.s, f.mask, uint(2*f.q-1)
-	an, as := f.att[nw], f.att[sw]
-	as1, as2 := (as&0xFFFFFFFF)<<s, (as>>32)<<s
-	subsets(f.cw, k, func(c uint32) {
-		south := f.tab.list(rb, f.cw&^c)
-		if len(south) == 0 {
+	s, m1, m2, l1 := f.s, f.mask1, f.mask2, f.l1
+	pat := func(v1, v2 uint64) uint64 { return v1>>h.sh1&m1 | (v2>>h.sh2&m2)<<l1 }
+	subsets(h.cols, k, func(c uint32) {
+		buf = buf[:0]
+		for _, y := range f.south.list(rb, h.cols&^c) {
+			if y&h.south == 0 {
+				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
+				buf = append(buf, south{y1, y2, pat(y1, y2)})
+			}
+		}
+		if len(buf) == 0 {
 			return
 		}
-		for _, x := range f.tab.list(rt, c) {
-			if x&an != 0 {
+		for _, x := range f.north.list(rt, c) {
+			if x&h.north != 0 {
 				continue
 			}
 			x1, x2 := x&0xFFFFFFFF, x>>32
-			b1, b2 := x1|as1, x2|as2
+			xp := pat(x1, x2)
 			// Branch-free: every candidate is written, and kept
 			// (the length advanced) only when compatible; about half
 			// are, so a branch would mispredict often.
-			out = slices.Grow(out, len(south))
-			o := out[len(out):cap(out)]
-			o = o[:len(south)]
+			out = slices.Grow(out, len(buf))
+			o := out[len(out) : len(out)+len(buf)]
 			i := 0
-			for _, y := range south {
-				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
-				o[i] = (x1|y1)>>s&mask | ((x2|y2)&mask)<<hi
-				i += fits(y1&b1 | y2&b2)
+			for _, y := range buf {
+				o[i] = xp | y.pat
+				i += fits(x1&y.d1 | x2&y.d2)
 			}
 			out = out[:len(out)+i]
 		}
 	})
-	return out
+	return out, buf
 }
 
 // fits is 1 when conflicts is 0, else 0.
@@ -210,11 +243,12 @@ func fits(conflicts uint64) int {
 // countRows counts the completions of f whose east queens take the rows
 // rt of the north quadrants and rb of the south ones.
 func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
-	s.e = f.east(rt, rb, s.e[:0])
+	s.e, s.buf = f.halves(&f.sides[1], rt, rb, s.e[:0], s.buf)
 	if len(s.e) == 0 {
 		return 0, nil
 	}
-	s.w = f.west(f.ft&^rt, f.fb&^rb, s.w[:0])
+	s.w, s.buf = f.halves(&f.sides[0], f.ft&^rt, f.fb&^rb, s.w[:0], s.buf)
+	s.stat.halves += uint64(len(s.e) + len(s.w))
 	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {
 		return 0, err
 	}
@@ -294,18 +328,18 @@ func (f *frame) canonical(rt, rb uint32) uint64 {
 	if !f.lr && !f.ud {
 		return 1
 	}
-	key := func(t, b uint32) uint64 {
-		k := uint64(t)<<32 | uint64(b)
-		if t&f.first == 0 {
-			k |= 1 << 63
+	key := func(r uint64) uint64 {
+		if uint32(r)&f.first == 0 {
+			r |= 1 << 63
 		}
-		return k
+		return r
 	}
-	me := key(rt, rb)
+	r := uint64(rt) | uint64(rb)<<f.s
+	me := key(r)
 	seen := [4]uint64{me}
 	size := 1
-	add := func(t, b uint32) bool {
-		k := key(t, b)
+	add := func(r uint64) bool {
+		k := key(r)
 		if k < me {
 			return false
 		}
@@ -318,16 +352,15 @@ func (f *frame) canonical(rt, rb uint32) uint64 {
 		size++
 		return true
 	}
-	q := f.q
-	if f.lr && !add(f.ft^rt, f.fb^rb) {
+	if f.lr && !add(f.b.Rows&^r) {
 		return 0
 	}
 	if f.ud {
-		urt, urb := uint32(reverse(uint64(rb), q)), uint32(reverse(uint64(rt), q))
-		if !add(urt, urb) {
+		u := reverse(r, f.n)
+		if !add(u) {
 			return 0
 		}
-		if f.lr && !add(f.ft^urt, f.fb^urb) {
+		if f.lr && !add(f.b.Rows&^u) {
 			return 0
 		}
 	}

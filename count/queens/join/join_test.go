@@ -33,13 +33,13 @@ func naive(b Board) uint64 {
 }
 
 // countBands counts b's completions by the join: every filling of its
-// band of width w, each frame counted whole.
-func countBands(t testing.TB, b Board, w int, k Kernel) uint64 {
-	tab := newQuadTable((b.N - w) / 2)
+// band under geometry g, each frame counted whole.
+func countBands(t testing.TB, b Board, g Geometry, k Kernel) uint64 {
+	north, south := newQuadTable(g.HN, g.Q), newQuadTable(g.HS, g.Q)
 	s := scratch{k: k}
 	var total uint64
-	fillBand(b, w, func(g Board, _ [][2]uint8) {
-		f, err := newFrame(g, w, tab)
+	fillBand(b, g, func(fb Board, _ [][2]uint8) {
+		f, err := newFrame(fb, g, north, south)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,11 +52,23 @@ func countBands(t testing.TB, b Board, w int, k Kernel) uint64 {
 	return total
 }
 
+// geometries lists the cuts to test for n.
+func geometries(n int) []Geometry {
+	gs := []Geometry{}
+	for w := n % 2; w <= n && w <= 4; w += 2 {
+		gs = append(gs, Band(n, w))
+	}
+	if n%2 == 1 {
+		gs = append(gs, Column(n))
+	}
+	return gs
+}
+
 func TestEmptyBoards(t *testing.T) {
 	for n := 1; n <= 12; n++ {
-		for w := n % 2; w <= n && w <= 4; w += 2 {
-			t.Run(fmt.Sprintf("n=%d/w=%d", n, w), func(t *testing.T) {
-				if got := countBands(t, Empty(n), w, Best()); got != known[n] {
+		for _, g := range geometries(n) {
+			t.Run(fmt.Sprintf("n=%d/%s", n, g), func(t *testing.T) {
+				if got := countBands(t, Empty(n), g, Best()); got != known[n] {
 					t.Errorf("%d, want %d", got, known[n])
 				}
 			})
@@ -83,14 +95,12 @@ func TestRandomBoards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 300; i++ {
 		n := 1 + rng.IntN(12)
-		w := n % 2
-		if rng.IntN(2) == 0 && w+2 <= n {
-			w += 2
-		}
+		gs := geometries(n)
+		g := gs[rng.IntN(len(gs))]
 		indexMinBucket = 1 + rng.IntN(64)
 		b := randomBoard(rng, n)
-		if got, want := countBands(t, b, w, Best()), naive(b); got != want {
-			t.Fatalf("board %+v band %d: join %d, naive %d", b, w, got, want)
+		if got, want := countBands(t, b, g, Best()), naive(b); got != want {
+			t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
 		}
 	}
 }
@@ -121,10 +131,9 @@ func popcount32(x uint32) int {
 	return n
 }
 
-// countPlan counts every task of the plan for n and band w, one after
-// the other.
-func countPlan(t testing.TB, n, w int, k Kernel) uint64 {
-	p, err := NewPlan(n, w)
+// countPlan counts every task of the plan for g, one after the other.
+func countPlan(t testing.TB, g Geometry, k Kernel) uint64 {
+	p, err := NewPlan(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +154,9 @@ func countPlan(t testing.TB, n, w int, k Kernel) uint64 {
 
 func TestPlans(t *testing.T) {
 	for n := 1; n <= 13; n++ {
-		for w := n % 2; w <= n && w <= 3; w += 2 {
-			t.Run(fmt.Sprintf("n=%d/w=%d", n, w), func(t *testing.T) {
-				if got := countPlan(t, n, w, Best()); got != known[n] {
+		for _, g := range geometries(n) {
+			t.Run(fmt.Sprintf("n=%d/%s", n, g), func(t *testing.T) {
+				if got := countPlan(t, g, Best()); got != known[n] {
 					t.Errorf("%d, want %d", got, known[n])
 				}
 			})

@@ -54,7 +54,7 @@ func TestKernelsCountBlocks(t *testing.T) {
 				if trial == 0 {
 					items = append(items, 0) // matches every pattern
 				}
-				b.build(pats, m)
+				k.build(&b, pats, m)
 				if got, want := k.count(&b, items), naivePairs(pats, items); got != want {
 					t.Fatalf("m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
 				}
@@ -62,7 +62,7 @@ func TestKernelsCountBlocks(t *testing.T) {
 		}
 		// Items with bits above m: the tables ignore them.
 		pats := randomPatterns(r, 300, 20, 3)
-		b.build(pats, 20)
+		k.build(&b, pats, 20)
 		items := randomPatterns(r, 50, 20, 3)
 		for i := range items {
 			items[i] |= ^uint64(0) &^ (1<<20 - 1)
@@ -109,7 +109,7 @@ func BenchmarkKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, m := range []int{30, 36} {
 		var blk block
-		blk.build(randomPatterns(r, blockSize, m, 3), m)
+		buildGeneric(&blk, randomPatterns(r, blockSize, m, 3), m)
 		items := randomPatterns(r, 4096, m, 3)
 		for _, k := range Kernels() {
 			if !k.Supported() {
@@ -120,6 +120,25 @@ func BenchmarkKernels(b *testing.B) {
 					k.count(&blk, items)
 				}
 				b.ReportMetric(float64(b.N)*float64(len(items)*blockSize)/b.Elapsed().Seconds(), "pairs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkBuild measures building the tables of a full block.
+func BenchmarkBuild(b *testing.B) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, m := range []int{30, 38} {
+		pats := randomPatterns(r, blockSize, m, 3)
+		for _, k := range Kernels() {
+			if !k.Supported() {
+				continue
+			}
+			b.Run(fmt.Sprintf("m=%d/kernel=%s", m, k.Name), func(b *testing.B) {
+				var blk block
+				for b.Loop() {
+					k.build(&blk, pats, m)
+				}
 			})
 		}
 	}

@@ -29,6 +29,10 @@ type entry [blockWords]uint64
 type block struct {
 	t   [maxChunks][chunkSize]entry
 	nch int
+	// Room for building: the planes, and a group of 64 patterns padded
+	// with zeros.
+	planes [64]entry
+	pad    [64]uint64
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: bit j of a[i]
@@ -44,10 +48,10 @@ func transpose64(a *[64]uint64) {
 	}
 }
 
-// build fills the tables of b from up to blockSize patterns with m
+// buildGeneric fills the tables of b from up to blockSize patterns with m
 // significant bits. Slots beyond len(pats) match nothing.
-func (b *block) build(pats []uint64, m int) {
-	var planes [64]entry
+func buildGeneric(b *block, pats []uint64, m int) {
+	planes := &b.planes
 	words := (len(pats) + 63) / 64
 	for w := 0; w < words; w++ {
 		var a [64]uint64
@@ -60,13 +64,7 @@ func (b *block) build(pats []uint64, m int) {
 			planes[bit][w] = a[bit]
 		}
 	}
-	var valid entry
-	for w := 0; w < words; w++ {
-		valid[w] = ^uint64(0)
-	}
-	if r := len(pats) % 64; r != 0 {
-		valid[words-1] = uint64(1)<<uint(r) - 1
-	}
+	valid := validEntry(len(pats))
 	all := entry{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	nch := max(1, (m+chunkBits-1)/chunkBits)
 	for j := 0; j < nch; j++ {
@@ -91,6 +89,18 @@ func (b *block) build(pats []uint64, m int) {
 	b.nch = nch
 }
 
+// validEntry has a bit for each of the first k slots of a block.
+func validEntry(k int) entry {
+	var v entry
+	for w := 0; w < k/64; w++ {
+		v[w] = ^uint64(0)
+	}
+	if r := k % 64; r != 0 {
+		v[k/64] = uint64(1)<<uint(r) - 1
+	}
+	return v
+}
+
 // countGeneric is the portable kernel: the sum over items w of the
 // number of patterns of the block compatible with w.
 func countGeneric(b *block, items []uint64) uint64 {
@@ -112,4 +122,3 @@ func countGeneric(b *block, items []uint64) uint64 {
 	}
 	return total
 }
-

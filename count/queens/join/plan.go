@@ -34,12 +34,12 @@ type Task struct {
 	Top   uint32
 }
 
-// Plan is an n-queens count cut into join tasks. The same n and band
-// width always give the same frames and tasks in the same order.
+// Plan is an n-queens count cut into join tasks. The same geometry
+// always gives the same frames and tasks in the same order.
 type Plan struct {
-	N, W   int
-	Frames []Frame
-	Tasks  []Task
+	Geometry Geometry
+	Frames   []Frame
+	Tasks    []Task
 }
 
 // symmetry maps (r, c) on an n×n board: the 8 symmetries of the square.
@@ -63,22 +63,28 @@ func symmetry(g, n, r, c int) (int, int) {
 	return r, c
 }
 
-// ErrSize reports an n or band width the join cannot plan.
-var ErrSize = errors.New("join: board size or band width out of range")
+// ErrSize reports a board size or geometry the join cannot plan.
+var ErrSize = errors.New("join: board size or geometry out of range")
 
-// MaxQ is the largest quadrant the planner accepts: the table for q = 12
-// holds about 600 million placements.
+// MaxQ is the largest quadrant side the planner accepts: the table for a
+// 12×12 quadrant holds about 600 million placements.
 const MaxQ = 12
 
-// NewPlan cuts the count of the n×n board into tasks, with a band of
-// width w (w ≡ n mod 2): one frame per class of band fillings, each
-// weighted by its class size; per frame, one task per set of north rows
-// the east queens may take (see frame.tops).
-func NewPlan(n, w int) (*Plan, error) {
-	if n < 1 || n > MaxN || w < 0 || w > n || (n-w)%2 != 0 || (n-w)/2 > MaxQ {
-		return nil, fmt.Errorf("%w: n = %d, band %d", ErrSize, n, w)
+// NewPlan cuts the count of the n×n board into tasks with geometry g: one
+// frame per class of band fillings, weighted by the size of its class
+// (under the 8 symmetries of the square when g is square, else under the
+// 4 that keep columns columns); per frame, one task per set of north
+// rows the east queens may take (see frame.tops).
+func NewPlan(g Geometry) (*Plan, error) {
+	if !g.valid() || g.Q > MaxQ || g.HN > MaxQ+1 || g.HS > MaxQ+1 {
+		return nil, fmt.Errorf("%w: %s for n = %d", ErrSize, g, g.N)
 	}
-	p := &Plan{N: n, W: w}
+	n := g.N
+	syms := []int{0, 2, 4, 5} // identity, half turn, the two mirrors
+	if g.square() {
+		syms = []int{0, 1, 2, 3, 4, 5, 6, 7}
+	}
+	p := &Plan{Geometry: g}
 	type class struct {
 		key    string
 		queens [][2]uint8
@@ -86,14 +92,14 @@ func NewPlan(n, w int) (*Plan, error) {
 	}
 	var classes []class
 	seen := map[string]bool{}
-	fillBand(Empty(n), w, func(_ Board, qs [][2]uint8) {
+	fillBand(Empty(n), g, func(_ Board, qs [][2]uint8) {
 		images := map[string]bool{}
 		least := ""
 		var leastQs [][2]uint8
-		for g := 0; g < 8; g++ {
+		for _, sym := range syms {
 			im := make([][2]uint8, len(qs))
 			for i, x := range qs {
-				r, c := symmetry(g, n, int(x[0]), int(x[1]))
+				r, c := symmetry(sym, n, int(x[0]), int(x[1]))
 				im[i] = [2]uint8{uint8(r), uint8(c)}
 			}
 			slices.SortFunc(im, func(a, b [2]uint8) int { return int(a[0])*64 + int(a[1]) - int(b[0])*64 - int(b[1]) })
@@ -109,15 +115,16 @@ func NewPlan(n, w int) (*Plan, error) {
 		}
 	})
 	sort.Slice(classes, func(i, j int) bool { return classes[i].key < classes[j].key })
-	q := (n - w) / 2
+	// Frames need no tables to list their tasks.
+	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
 	for _, c := range classes {
 		fr := Frame{Queens: c.queens, Weight: c.weight}
-		f, err := newFrame(fr.Board(n), w, &quadTable{q: q})
+		f, err := newFrame(fr.Board(n), g, north, south)
 		if err != nil {
 			return nil, err
 		}
 		if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
-			continue // a band queen on a quadrant's line left more rows than columns, or fewer
+			continue // no completion: cannot happen for band fillings, kept for safety
 		}
 		id := len(p.Frames)
 		p.Frames = append(p.Frames, fr)
@@ -146,10 +153,15 @@ type Counter struct {
 
 // NewCounter prepares the counting of p's tasks with kernel k.
 func NewCounter(p *Plan, k Kernel) (*Counter, error) {
-	tab := newQuadTable((p.N - p.W) / 2)
+	g := p.Geometry
+	north := newQuadTable(g.HN, g.Q)
+	south := north
+	if g.HS != g.HN {
+		south = newQuadTable(g.HS, g.Q)
+	}
 	c := &Counter{plan: p, kernel: k}
 	for _, fr := range p.Frames {
-		f, err := newFrame(fr.Board(p.N), p.W, tab)
+		f, err := newFrame(fr.Board(g.N), g, north, south)
 		if err != nil {
 			return nil, err
 		}

@@ -3,35 +3,32 @@ package join
 import "math/bits"
 
 // quadTable lists every placement of non-attacking queens (any number,
-// none included) on a q×q square, grouped by the rows and columns they
-// use. Every quadrant of every frame draws its partial boards from this
-// one table: a placement's diagonals are kept in the square's own
-// coordinates, and a frame shifts them into place and rejects those that
-// its placed queens attack.
+// none included) on an h×q rectangle (h rows, q columns), grouped by the
+// rows and columns they use. Every quadrant of every frame draws its
+// partial boards from such a table: a placement's diagonals are kept in
+// the rectangle's own coordinates, and a frame shifts them into place and
+// rejects those that its placed queens attack.
 //
-// Entry i packs the placement's diagonals: bit r+c (0..2q-2) of the low
+// Entry i packs the placement's diagonals: bit r+c (0..h+q-2) of the low
 // half, bit r-c+q-1 of the high half, for each queen (r, c).
 type quadTable struct {
-	q     int
-	start []uint32 // start[key]..start[key+1]: the entries of key rows | cols<<q
+	h, q  int
+	start []uint32 // start[key]..start[key+1]: the entries of key rows | cols<<h
 	ents  []uint64
 }
 
-// quadKey is the table key of a set of rows and a set of columns.
-func quadKey(q int, rows, cols uint32) uint32 { return rows | cols<<uint(q) }
-
 // list returns the placements using exactly rows and cols.
 func (t *quadTable) list(rows, cols uint32) []uint64 {
-	k := quadKey(t.q, rows, cols)
+	k := rows | cols<<uint(t.h)
 	return t.ents[t.start[k]:t.start[k+1]]
 }
 
-// quadEntries is the number of entries of the table for q, without
+// quadEntries is the number of entries of the table for h×q, without
 // building it: the planner's memory estimate.
-func quadEntries(q int) uint64 {
+func quadEntries(h, q int) uint64 {
 	var walk func(r int, cols, d1, d2 uint64) uint64
 	walk = func(r int, cols, d1, d2 uint64) uint64 {
-		if r == q {
+		if r == h {
 			return 1
 		}
 		n := walk(r+1, cols, d1, d2)
@@ -46,30 +43,39 @@ func quadEntries(q int) uint64 {
 	return walk(0, 0, 0, 0)
 }
 
-// newQuadTable builds the table for q×q squares (q <= 15). It walks the
-// placements twice, counting them per key and then filing them, so the
-// entries need no sorting and no second copy.
-func newQuadTable(q int) *quadTable {
-	t := &quadTable{q: q, start: make([]uint32, 1<<uint(2*q)+1)}
-	var walk func(r int, rows, cols uint32, d1, d2 uint64, file bool)
-	walk = func(r int, rows, cols uint32, d1, d2 uint64, file bool) {
-		if r == q {
-			k := quadKey(q, rows, cols)
-			if file {
-				t.ents[t.start[k]] = d1 | d2<<32
-			}
-			t.start[k]++
+// walkQuad calls f with every placement on an h×q rectangle: its key
+// (rows | cols<<h) and packed diagonals.
+func walkQuad(h, q int, f func(key uint32, diags uint64)) {
+	var walk func(r int, rows, cols uint32, d1, d2 uint64)
+	walk = func(r int, rows, cols uint32, d1, d2 uint64) {
+		if r == h {
+			f(rows|cols<<uint(h), d1|d2<<32)
 			return
 		}
-		walk(r+1, rows, cols, d1, d2, file)
+		walk(r+1, rows, cols, d1, d2)
 		for c := 0; c < q; c++ {
 			b1, b2 := uint64(1)<<uint(r+c), uint64(1)<<uint(r-c+q-1)
 			if cols>>uint(c)&1 == 0 && d1&b1 == 0 && d2&b2 == 0 {
-				walk(r+1, rows|1<<uint(r), cols|1<<uint(c), d1|b1, d2|b2, file)
+				walk(r+1, rows|1<<uint(r), cols|1<<uint(c), d1|b1, d2|b2)
 			}
 		}
 	}
-	walk(0, 0, 0, 0, 0, false)
+	walk(0, 0, 0, 0, 0)
+}
+
+// quadCounts returns the number of placements on an h×q rectangle per
+// key, with one more slot at the end.
+func quadCounts(h, q int) []uint32 {
+	n := make([]uint32, 1<<uint(h+q)+1)
+	walkQuad(h, q, func(k uint32, _ uint64) { n[k]++ })
+	return n
+}
+
+// newQuadTable builds the table for h×q rectangles (h+q <= 26). It
+// walks the placements twice, counting them per key and then filing
+// them, so the entries need no sorting and no second copy.
+func newQuadTable(h, q int) *quadTable {
+	t := &quadTable{h: h, q: q, start: quadCounts(h, q)}
 	// Counts to starts: start[k] becomes where key k's entries begin.
 	sum := uint32(0)
 	for k := range t.start {
@@ -78,7 +84,10 @@ func newQuadTable(q int) *quadTable {
 		sum += c
 	}
 	t.ents = make([]uint64, sum)
-	walk(0, 0, 0, 0, 0, true)
+	walkQuad(h, q, func(k uint32, d uint64) {
+		t.ents[t.start[k]] = d
+		t.start[k]++
+	})
 	// Filing advanced every start to its key's end: shift back.
 	copy(t.start[1:], t.start[:len(t.start)-1])
 	t.start[0] = 0

@@ -19,7 +19,11 @@ type Kernel struct {
 	Rank int
 	// Supported reports whether this CPU can run the kernel.
 	Supported func() bool
-	count     func(b *block, items []uint64) uint64
+	// build fills a block's tables from up to blockSize patterns of m
+	// bits; count returns the sum over items of the block's patterns
+	// compatible with each.
+	build func(b *block, pats []uint64, m int)
+	count func(b *block, items []uint64) uint64
 }
 
 var registry []Kernel
@@ -35,6 +39,7 @@ func init() {
 		Doc:       "portable Go, any CPU",
 		Rank:      0,
 		Supported: func() bool { return true },
+		build:     buildGeneric,
 		count:     countGeneric,
 	})
 }

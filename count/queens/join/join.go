@@ -160,10 +160,12 @@ type scratch struct {
 // stats count what a join did, for tuning.
 type stats struct {
 	halves, builds, items, real uint64
+	maxList                     int // longest list of half boards
 }
 
-// sliceWork is the work between two look ups: a few milliseconds.
-const sliceWork = 1 << 20
+// sliceWork is the work between two look ups: a few milliseconds (a
+// variable for tests).
+var sliceWork uint64 = 1 << 20
 
 // tick adds work done and, every sliceWork, calls s.yield with it.
 func (s *scratch) tick(work uint64) error {
@@ -249,6 +251,7 @@ func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
 	}
 	s.w, s.buf = f.halves(&f.sides[0], f.ft&^rt, f.fb&^rb, s.w[:0], s.buf)
 	s.stat.halves += uint64(len(s.e) + len(s.w))
+	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
 	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {
 		return 0, err
 	}

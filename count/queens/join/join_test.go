@@ -2,8 +2,11 @@ package join
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -93,8 +96,8 @@ func TestRandomBoards(t *testing.T) {
 	old := indexMinBucket
 	defer func() { indexMinBucket = old }()
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 300; i++ {
-		n := 1 + rng.IntN(12)
+	for i := 0; i < 200; i++ {
+		n := 1 + rng.IntN(11)
 		gs := geometries(n)
 		g := gs[rng.IntN(len(gs))]
 		indexMinBucket = 1 + rng.IntN(64)
@@ -160,6 +163,140 @@ func TestPlans(t *testing.T) {
 					t.Errorf("%d, want %d", got, known[n])
 				}
 			})
+		}
+	}
+}
+
+func TestQuadSizes(t *testing.T) {
+	for _, x := range quadSizes {
+		h, q := int(x[0]), int(x[1])
+		if h+q > 19 {
+			continue
+		}
+		if got := quadEntries(h, q); got != x[2] {
+			t.Errorf("%d×%d: %d placements, quadSizes says %d", h, q, got, x[2])
+		}
+		if got := len(newQuadTable(h, q).ents); uint64(got) != x[2] {
+			t.Errorf("%d×%d table: %d entries, want %d", h, q, got, x[2])
+		}
+	}
+}
+
+// TestMemoryChoice: a memory limit below what the preferred cut needs
+// picks the next, with smaller tables and more, smaller tasks, and its
+// count is still exact; a limit nothing fits is an error.
+func TestMemoryChoice(t *testing.T) {
+	for _, n := range []int{12, 13} {
+		gs := Geometries(n)
+		first, err := Choose(n, 0, 1)
+		if err != nil || first != gs[0] {
+			t.Fatalf("n=%d, no limit: %v %v", n, first, err)
+		}
+		limit := Memory(gs[1], 1)
+		if limit >= Memory(gs[0], 1) {
+			t.Fatalf("n=%d: %s needs %d bytes, no less than %s's %d", n, gs[1], limit, gs[0], Memory(gs[0], 1))
+		}
+		g, err := Choose(n, limit, 1)
+		if err != nil || g != gs[1] {
+			t.Fatalf("n=%d limit %d: %v %v, want %s", n, limit, g, err, gs[1])
+		}
+		p0, _ := NewPlan(gs[0])
+		p1, _ := NewPlan(g)
+		if len(p1.Tasks) <= len(p0.Tasks) {
+			t.Errorf("n=%d: %s has %d tasks, not more than %s's %d", n, g, len(p1.Tasks), gs[0], len(p0.Tasks))
+		}
+		if c := countPlan(t, g, Best()); c != known[n] {
+			t.Fatalf("n=%d %s: %d, want %d", n, g, c, known[n])
+		}
+		if _, err := Choose(n, 1, 1); !errors.Is(err, ErrMemory) {
+			t.Fatalf("n=%d with 1 byte: %v, want ErrMemory", n, err)
+		}
+	}
+}
+
+// TestCountSlices: a task reports its work in slices adding up to its
+// total, and stops with the context's error, abandoning its count, soon
+// after the context is cancelled.
+func TestCountSlices(t *testing.T) {
+	old := sliceWork
+	defer func() { sliceWork = old }()
+	sliceWork = 1000
+	p, err := NewPlan(Even(14))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCounter(p, Best())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The largest task, so that it has many slices.
+	est := p.Estimates()
+	id := 0
+	for i := range est {
+		if est[i] > est[id] {
+			id = i
+		}
+	}
+	var sum uint64
+	calls := 0
+	n, work, err := c.Count(context.Background(), id, func(w uint64) { sum += w; calls++ })
+	if err != nil || n == 0 {
+		t.Fatalf("task %d: %d, %v", id, n, err)
+	}
+	if sum != work || calls < 10 {
+		t.Fatalf("progress reported %d work in %d calls, the task did %d", sum, calls, work)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	after := 0
+	_, _, err = c.Count(ctx, id, func(uint64) {
+		after++
+		if after == 3 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled task: %v, want context.Canceled", err)
+	}
+	if after != 3 {
+		t.Fatalf("the task went on for %d slices after it was cancelled", after-3)
+	}
+}
+
+// TestCounterConcurrent counts a plan's tasks from several goroutines
+// sharing one Counter (run with -race).
+func TestCounterConcurrent(t *testing.T) {
+	for _, g := range []Geometry{Even(12), Column(13)} {
+		p, err := NewPlan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewCounter(p, Best())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var next, total atomic.Uint64
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					id := int(next.Add(1) - 1)
+					if id >= len(p.Tasks) {
+						return
+					}
+					n, _, err := c.Count(context.Background(), id, nil)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					total.Add(n)
+				}
+			}()
+		}
+		wg.Wait()
+		if got := total.Load(); got != known[g.N] {
+			t.Errorf("%s: %d, want %d", g, got, known[g.N])
 		}
 	}
 }

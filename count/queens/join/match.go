@@ -51,19 +51,8 @@ func transpose64(a *[64]uint64) {
 // buildGeneric fills the tables of b from up to blockSize patterns with m
 // significant bits. Slots beyond len(pats) match nothing.
 func buildGeneric(b *block, pats []uint64, m int) {
+	transposeGeneric(b, pats, m)
 	planes := &b.planes
-	words := (len(pats) + 63) / 64
-	for w := 0; w < words; w++ {
-		var a [64]uint64
-		lo := w * 64
-		for i := 0; i < 64 && lo+i < len(pats); i++ {
-			a[i] = ^pats[lo+i]
-		}
-		transpose64(&a)
-		for bit := 0; bit < m; bit++ {
-			planes[bit][w] = a[bit]
-		}
-	}
 	valid := validEntry(len(pats))
 	all := entry{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	nch := max(1, (m+chunkBits-1)/chunkBits)
@@ -87,6 +76,23 @@ func buildGeneric(b *block, pats []uint64, m int) {
 		}
 	}
 	b.nch = nch
+}
+
+// transposeGeneric fills b's planes from pats: bit i of word w of plane
+// b is set when pattern 64w+i lacks bit b (b < m).
+func transposeGeneric(b *block, pats []uint64, m int) {
+	words := (len(pats) + 63) / 64
+	for w := 0; w < words; w++ {
+		var a [64]uint64
+		lo := w * 64
+		for i := 0; i < 64 && lo+i < len(pats); i++ {
+			a[i] = ^pats[lo+i]
+		}
+		transpose64(&a)
+		for bit := 0; bit < m; bit++ {
+			b.planes[bit][w] = a[bit]
+		}
+	}
 }
 
 // validEntry has a bit for each of the first k slots of a block.

@@ -1,20 +1,24 @@
-// Package join counts n-queens completions by joining partial boards
-// (meet in the middle) instead of walking the search tree to every leaf.
+// Package join counts n-queens solutions by joining partial boards (meet
+// in the middle) instead of walking the search tree to every leaf.
 //
-// The board is cut into a middle band (the w middle rows and w middle
-// columns, w ≡ n mod 2) and four q×q quadrants, q = (n-w)/2. A frame is a
-// partial board whose band rows and columns each hold a queen; its
+// A Geometry cuts the board into a band (middle rows and columns: none
+// for even n, the middle column for odd n) and four quadrants. A frame
+// is a partial board whose band rows and columns each hold a queen; its
 // completions fill the quadrants. Every completion puts the queens of the
-// east columns on some set R of the free rows (R = Rt ∪ Rb, its top and
-// bottom parts) and the west queens on the rest. For each R, the east
+// east columns on some set R of the free rows, R = Rt ∪ Rb (its north and
+// south parts), and the west queens on the rest. For each R, the east
 // half boards are the compatible pairs of a north-east placement on rows
 // Rt and a south-east one on rows Rb with the complementary columns, both
-// taken from one precomputed table of q×q placements; the west half
-// boards likewise. A completion is then a pair of an east and a west half
-// board with no diagonal in common: the join counts those pairs with
-// bit-sliced AND tests, 512 pairs per few vector instructions (see
-// block), after cutting both lists by the likeliest diagonals so that
-// only pairs that agree on those are tested.
+// taken from a precomputed table of every placement on a quadrant; the
+// west half boards likewise. A completion is then a pair of an east and a
+// west half board with no diagonal in common: the join counts those pairs
+// with bit-sliced AND tests, 512 pairs per few vector instructions (see
+// block), after cutting both lists by the likeliest shared diagonals so
+// that only pairs that can agree on those are tested.
+//
+// A Plan classes the frames under the symmetries of the square and cuts
+// each into tasks, one per Rt; a Counter counts a task in bounded slices.
+// Kernels (portable Go, AVX2, AVX-512) run the inner loop.
 package join
 
 import (

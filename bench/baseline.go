@@ -47,12 +47,12 @@ func runC(ctx context.Context, bin string, n int) (got count.Uint128, wall, cpu 
 		if errors.As(err, &ee) {
 			err = fmt.Errorf("%v: %s", err, ee.Stderr)
 		}
-		return got, 0, 0, fmt.Errorf("C baseline n = %d: %w", n, err)
+		return got, 0, 0, fmt.Errorf("the C baseline, n = %d: %w", n, err)
 	}
 	cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	got, err = count.ParseUint128(strings.TrimSpace(string(out)))
 	if err != nil {
-		return got, 0, 0, fmt.Errorf("C baseline n = %d printed %q: %w", n, out, err)
+		return got, 0, 0, fmt.Errorf("the C baseline, n = %d, printed %q: %w", n, out, err)
 	}
 	return got, wall, cpu, nil
 }
@@ -65,7 +65,7 @@ func timeC(ctx context.Context, bin string, n int) (wall, cpu float64, err error
 		return 0, 0, err
 	}
 	if err := checkCount(n, got); err != nil {
-		return 0, 0, fmt.Errorf("C baseline: %w", err)
+		return 0, 0, fmt.Errorf("the C baseline: %w", err)
 	}
 	return wall, cpu, nil
 }
@@ -79,7 +79,7 @@ func checkBaseline(ctx context.Context, bin string, max int) error {
 			return err
 		}
 		if err := checkCount(n, got); err != nil {
-			return fmt.Errorf("C baseline: %w", err)
+			return fmt.Errorf("the C baseline: %w", err)
 		}
 	}
 	return nil

@@ -6,12 +6,13 @@
 // with tables and SVG charts.
 //
 //	go run ./bench                 # n = 12..17, 3 rounds: several minutes
-//	go run ./bench --quick         # n = 12..14, 1 round: a few seconds
+//	go run ./bench --quick         # n = 12..14, 1 round: a few seconds, writes no file
 //
 // See bench/README.md.
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -19,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -31,7 +33,7 @@ type config struct {
 	minN, maxN int
 	rounds     int
 	quick      bool
-	out        string        // markdown file whose marked block is rewritten
+	out        string        // markdown file whose marked block is rewritten ("": none)
 	charts     string        // folder for the SVG charts
 	jsonOut    string        // optional raw measurements
 	noC        bool          // skip the C baseline
@@ -70,7 +72,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s and charts in %s (%s)\n", cfg.out, cfg.charts, res.Took.Round(time.Second))
+	if cfg.out == "" {
+		fmt.Fprintf(stdout, "quick run: RESULTS.md and the charts left alone (name --out FILE to write a results file) (%s)\n", res.Took.Round(time.Second))
+	} else {
+		fmt.Fprintf(stdout, "wrote %s and charts in %s (%s)\n", cfg.out, cfg.charts, res.Took.Round(time.Second))
+	}
 	if cfg.strict {
 		for _, b := range bars {
 			if b.Result == "FAIL" {
@@ -91,8 +97,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&n18, "n18", false, "same as --max-n 18")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "interleaved rounds; each configuration's median is reported")
 	fs.BoolVar(&cfg.quick, "quick", false, "smoke run for CI: n ≤ 14, 1 round, no n = 20 memory probe")
-	fs.StringVar(&cfg.out, "out", "RESULTS.md", "markdown file whose block between the bench markers is rewritten")
-	fs.StringVar(&cfg.charts, "charts", "docs", "folder the SVG charts are written to")
+	fs.StringVar(&cfg.out, "out", "", "markdown file whose block between the bench markers is rewritten (default RESULTS.md; none with --quick)")
+	fs.StringVar(&cfg.charts, "charts", "", "folder the SVG charts are written to (default docs, or docs beside --out with --quick)")
 	fs.StringVar(&cfg.jsonOut, "json", "", "also write every measurement to this JSON file")
 	fs.BoolVar(&cfg.noC, "no-c", false, "skip the C baseline")
 	fs.StringVar(&cfg.cc, "cc", "cc", "C compiler for the baseline")
@@ -112,6 +118,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if n18 && cfg.maxN < 18 {
 		cfg.maxN = 18
+	}
+	// A quick run's numbers are a smoke test, not results: it writes
+	// RESULTS.md and the charts only where it is told to.
+	switch {
+	case !cfg.quick:
+		cfg.out = cmp.Or(cfg.out, "RESULTS.md")
+		cfg.charts = cmp.Or(cfg.charts, "docs")
+	case cfg.out != "":
+		cfg.charts = cmp.Or(cfg.charts, filepath.Join(filepath.Dir(cfg.out), "docs"))
 	}
 	if cfg.quick {
 		cfg.rounds = 1

@@ -132,6 +132,34 @@ func TestWrongCountFails(t *testing.T) {
 	}
 }
 
+// A quick run is a smoke test: without --out it must leave RESULTS.md and
+// the charts alone (issue 13), and with --out it must not put its charts
+// in the repository's docs folder.
+func TestQuickRunWritesNoResults(t *testing.T) {
+	var errb bytes.Buffer
+	cfg, err := parseFlags([]string{"--quick"}, &errb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	r := &Results{MinN: 12, MaxN: 12, Rounds: 1, BestKernel: "k", MaxWorkers: 1, Env: Env{GoVersion: "go1 x/y"}}
+	if err := r.write(cfg, r.bars()); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a quick run without --out wrote %v", ents)
+	}
+	cfg, err = parseFlags([]string{"--quick", "--out", filepath.Join(dir, "sub", "R.md")}, &errb)
+	if err != nil || cfg.charts != filepath.Join(dir, "sub", "docs") {
+		t.Errorf("--quick --out: charts in %q (%v)", cfg.charts, err)
+	}
+	cfg, err = parseFlags(nil, &errb)
+	if err != nil || cfg.out != "RESULTS.md" || cfg.charts != "docs" {
+		t.Errorf("full run writes %q and %q (%v)", cfg.out, cfg.charts, err)
+	}
+}
+
 func TestParseFlags(t *testing.T) {
 	var errb bytes.Buffer
 	cfg, err := parseFlags([]string{"--quick", "--max-n", "17"}, &errb)

@@ -367,8 +367,29 @@ func (r *Results) charts() (throughput, speedup report.Chart) {
 	return throughput, speedup
 }
 
-// write rewrites the marked block of cfg.out, the charts and the JSON.
+// write rewrites the marked block of cfg.out and the charts (unless
+// cfg.out is empty) and writes the JSON (if asked for).
 func (r *Results) write(cfg config, bars []Bar) error {
+	if cfg.out != "" {
+		if err := r.writeMarkdown(cfg, bars); err != nil {
+			return err
+		}
+	}
+	if cfg.jsonOut != "" {
+		b, err := json.MarshalIndent(struct {
+			*Results
+			Bars []Bar `json:"bars"`
+		}{r, bars}, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(cfg.jsonOut, append(b, '\n'), 0o644)
+	}
+	return nil
+}
+
+// writeMarkdown rewrites the marked block of cfg.out and the charts.
+func (r *Results) writeMarkdown(cfg config, bars []Bar) error {
 	if err := os.MkdirAll(cfg.charts, 0o755); err != nil {
 		return err
 	}
@@ -393,20 +414,7 @@ func (r *Results) write(cfg config, bars []Bar) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.out, err)
 	}
-	if err := os.WriteFile(cfg.out, []byte(updated), 0o644); err != nil {
-		return err
-	}
-	if cfg.jsonOut != "" {
-		b, err := json.MarshalIndent(struct {
-			*Results
-			Bars []Bar `json:"bars"`
-		}{r, bars}, "", "  ")
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(cfg.jsonOut, append(b, '\n'), 0o644)
-	}
-	return nil
+	return os.WriteFile(cfg.out, []byte(updated), 0o644)
 }
 
 // knownString is A000170(n) in decimal.

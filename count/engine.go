@@ -7,9 +7,11 @@
 // function that counts one task. The engine knows nothing about boards.
 //
 // The pool is a fixed set of workers on golang.org/x/sync/errgroup. Each
-// worker pulls the next task index from one atomic counter and keeps its own
-// partial sums, so there is neither a goroutine per task nor contention on a
-// shared total; the context is checked between tasks, never inside a search.
+// worker pulls the next task index from one atomic counter, so there is no
+// goroutine per task. A task runs its search in slices of bounded work and
+// checks its context between them (docs/architecture.md, contract 1), so
+// cancelling a run stops it within a slice at any problem size: the tasks
+// that were running are abandoned, never reported.
 package count
 
 import (
@@ -20,6 +22,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -56,7 +59,15 @@ func (t *Totals) Merge(o Totals) {
 
 // TaskFunc counts the task with the given id. It is called from several
 // goroutines at once and must be safe for that.
-type TaskFunc func(id int) (Result, error)
+//
+// A task runs its search in slices of bounded work, about 10 ms each, and
+// between slices returns ctx.Err() if ctx is done, and calls
+// progress(nodes) with the nodes of the slice just run (progress is never
+// nil and is cheap; call it from the task's goroutine, not from several at
+// once). The progress of a finished task adds up to its Result.Nodes. A task cancelled half way returns its
+// context's error and no result: its partial work is dropped and it is
+// counted again on resume.
+type TaskFunc func(ctx context.Context, id int, progress func(nodes uint64)) (Result, error)
 
 // Options tune Run.
 type Options struct {
@@ -65,22 +76,38 @@ type Options struct {
 	// OnDone, if set, is called once for every task that finished, from the
 	// worker that ran it (so calls may be concurrent), before the task's
 	// result is added to the totals. Checkpoint journals and progress
-	// reports hook in here. An error from OnDone stops the run.
+	// reports hook in here. An error from OnDone stops the run. It is
+	// never called once Run has returned.
 	OnDone func(id int, r Result) error
+	// OnProgress, if set, is called after every slice of every task with
+	// the task's id and the nodes it has visited so far (a running total),
+	// from the workers (so calls are concurrent and must be quick): the
+	// live work, for a nodes/s figure while every task is long. A task's
+	// last call gives its Result.Nodes; a task abandoned by a cancelled
+	// run simply stops being reported. It is never called once Run has
+	// returned.
+	OnProgress func(id int, nodes uint64)
 }
 
 // ErrPanic wraps a panic raised while counting a task.
 var ErrPanic = errors.New("task panicked")
 
+// abandonAfter is how long Run waits, once stopped, for the running tasks
+// to see it at the end of their slice; a task still running then is left
+// behind. A task that keeps to its slices answers in milliseconds.
+var abandonAfter = time.Second
+
 // Run counts the tasks whose ids are listed in ids, at most opt.Workers at
 // a time, and returns the exact totals.
 //
-// If ctx is cancelled, Run stops handing out tasks, waits for the running
-// ones and returns ctx's error together with the totals of the tasks that
-// did finish (each of which was also reported to OnDone): those are
-// partial and must not be shown as the answer. A task that fails or
-// panics stops the run the same way; the panic becomes an error wrapping
-// ErrPanic with the task id and stack.
+// If ctx is cancelled, Run stops handing out tasks and returns within
+// about a second (a slice, for tasks that keep to their slices) with
+// ctx's error and the totals of the tasks that did finish, each of which
+// was also reported to OnDone: those are partial and must not be shown as
+// the answer. The tasks that were running are abandoned: their partial
+// work is neither reported nor added. A task that fails or panics stops
+// the run the same way; the panic becomes an error wrapping ErrPanic with
+// the task id and stack.
 func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, error) {
 	workers := opt.Workers
 	if workers <= 0 {
@@ -90,55 +117,113 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 		workers = len(ids)
 	}
 	var (
-		next  atomic.Int64
-		mu    sync.Mutex
-		total Totals
+		next atomic.Int64
+		// gate is held for reading while a task reports progress or a
+		// finished task is reported and added, and for writing when Run
+		// stops waiting: nothing is reported after Run has returned, and
+		// the totals it returns are the ones reported.
+		gate   sync.RWMutex
+		closed bool // guarded by gate
+		mu     sync.Mutex
+		total  Totals
 	)
+	// progress returns the function a task reports its slices to.
+	progress := func(int) func(uint64) { return func(uint64) {} }
+	if opt.OnProgress != nil {
+		progress = func(id int) func(uint64) {
+			var sofar uint64
+			return func(nodes uint64) {
+				sofar += nodes
+				gate.RLock()
+				if !closed {
+					opt.OnProgress(id, sofar)
+				}
+				gate.RUnlock()
+			}
+		}
+	}
+	report := func(id int, r Result) error {
+		gate.RLock()
+		defer gate.RUnlock()
+		if closed {
+			return errAbandoned
+		}
+		if opt.OnDone != nil {
+			if err := opt.OnDone(id, r); err != nil {
+				return err
+			}
+		}
+		mu.Lock()
+		total.Add(r)
+		mu.Unlock()
+		return nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
-			var local Totals
-			defer func() {
-				mu.Lock()
-				total.Merge(local)
-				mu.Unlock()
-			}()
 			for gctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(ids) {
 					return nil
 				}
 				id := ids[i]
-				r, err := runOne(do, id)
+				r, err := runOne(gctx, do, id, progress(id))
 				if err != nil {
 					return err
 				}
-				if opt.OnDone != nil {
-					if err := opt.OnDone(id, r); err != nil {
-						return err
-					}
+				if err := report(id, r); err != nil {
+					return err
 				}
-				local.Add(r)
 			}
 			return nil
 		})
 	}
-	err := g.Wait()
+	finished := make(chan error, 1)
+	go func() { finished <- g.Wait() }()
+	var err error
+	select {
+	case err = <-finished:
+	case <-gctx.Done():
+		// Cancelled, or a task failed: the running tasks stop at the end
+		// of their slice. Wait that long, not for a task that does not
+		// keep to its slices.
+		t := time.NewTimer(abandonAfter)
+		select {
+		case err = <-finished:
+		case <-t.C:
+			gate.Lock()
+			closed = true
+			gate.Unlock()
+			err = context.Cause(gctx)
+		}
+		t.Stop()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if cerr := ctx.Err(); cerr != nil {
+		// Stopped by ctx (unless every task finished first): say so
+		// plainly, whatever the tasks returned on their way out.
+		if err == nil && total.Tasks < len(ids) || err != nil && (errors.Is(err, cerr) || errors.Is(err, errAbandoned)) {
+			err = cerr
+		}
+	}
 	if err == nil && total.Tasks < len(ids) {
-		// errgroup cancels gctx only on a task error; a cancelled parent
-		// context leaves workers stopping early with nil errors.
-		err = ctx.Err()
+		// Should not happen: every task either finished or failed.
+		err = fmt.Errorf("count: %d of %d tasks counted", total.Tasks, len(ids))
 	}
 	return total, err
 }
 
-func runOne(do TaskFunc, id int) (r Result, err error) {
+// errAbandoned is returned by a task reported after Run stopped waiting.
+var errAbandoned = errors.New("count: the run was abandoned")
+
+func runOne(ctx context.Context, do TaskFunc, id int, progress func(uint64)) (r Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("task %d: %w: %v\n%s", id, ErrPanic, p, debug.Stack())
 		}
 	}()
-	r, err = do(id)
+	r, err = do(ctx, id, progress)
 	if err != nil {
 		err = fmt.Errorf("task %d: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -32,9 +33,10 @@ func runCPU(ctx context.Context, e *env, args []string) int {
 
 func describeCPU(w io.Writer) {
 	c := cpuid.CPU
-	fmt.Fprintf(w, "cpu: %s (%d logical cores, %d physical; GOMAXPROCS %d)\n", c.BrandName, c.LogicalCores, c.PhysicalCores, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "cpu: %s (%d logical %s, %d physical; GOMAXPROCS %d)\n", c.BrandName, c.LogicalCores,
+		cli.Plural(c.LogicalCores, "core", "cores"), c.PhysicalCores, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s (a kernel's working set is %d bytes a worker, well inside L1d)\n",
-		kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3), unsafe.Sizeof(kernel.Frame{})+2048)
+		kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3), unsafe.Sizeof(kernel.Search{}))
 	fmt.Fprintf(w, "features the kernels use:")
 	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2} {
 		mark := "-"

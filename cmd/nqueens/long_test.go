@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,46 +91,204 @@ func decode(t *testing.T, out string) jsonReport {
 	return r
 }
 
-// SIGKILL at random moments never costs more than the running tasks: the
-// resumed count is always exact, and finished tasks are skipped.
+// testSeed returns the seed of a randomised test: NQCOUNT_TEST_SEED if
+// set, else a fixed one, logged so that a failure can be replayed.
+func testSeed(t *testing.T) uint64 {
+	t.Helper()
+	s := uint64(1)
+	if v := os.Getenv("NQCOUNT_TEST_SEED"); v != "" {
+		var err error
+		if s, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("NQCOUNT_TEST_SEED=%q: %v", v, err)
+		}
+	}
+	t.Logf("seed %d (set NQCOUNT_TEST_SEED to replay another)", s)
+	return s
+}
+
+// waitBound bounds every wait of the process tests: far beyond what a
+// loaded machine needs, it only stops a test that would hang.
+const waitBound = 3 * time.Minute
+
+// journalState reads a journal being written: its number of tasks (0 if
+// the header is not complete yet) and of records.
+func journalState(path string) (tasks, records int) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	for i, l := range lines {
+		if n, ok := strings.CutPrefix(l, "tasks "); ok {
+			tasks, _ = strconv.Atoi(strings.TrimSpace(n))
+		}
+		if strings.HasPrefix(l, "header ") {
+			for _, r := range lines[i+1:] {
+				if strings.HasSuffix(r, "\n") {
+					records++
+				}
+			}
+			return tasks, records
+		}
+	}
+	return 0, 0
+}
+
+// journalWatch follows a journal being written, reading only what was
+// appended since the last poll.
+type journalWatch struct {
+	path           string
+	off            int64
+	partial        []byte
+	tasks, records int
+	pastHeader     bool
+}
+
+func (w *journalWatch) poll() {
+	f, err := os.Open(w.path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.Seek(w.off, io.SeekStart); err != nil {
+		return
+	}
+	b, _ := io.ReadAll(f)
+	w.off += int64(len(b))
+	data := append(w.partial, b...)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(data[:i])
+		data = data[i+1:]
+		switch {
+		case w.pastHeader:
+			w.records++
+		case strings.HasPrefix(line, "tasks "):
+			w.tasks, _ = strconv.Atoi(strings.TrimPrefix(line, "tasks "))
+		case strings.HasPrefix(line, "header "):
+			w.pastHeader = true
+		}
+	}
+	w.partial = append([]byte(nil), data...)
+}
+
+// waitRecords waits until the journal of a running process holds at
+// least min records, or the process has ended; it returns the number of
+// tasks of the journal.
+func waitRecords(t *testing.T, w *journalWatch, min int, exited <-chan struct{}) int {
+	t.Helper()
+	deadline := time.Now().Add(waitBound)
+	for {
+		w.poll()
+		if w.pastHeader && w.records >= min {
+			return w.tasks
+		}
+		select {
+		case <-exited:
+			w.poll()
+			return w.tasks
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d of %d records after %v", w.path, w.records, min, waitBound)
+		}
+	}
+}
+
+// started runs cmd and returns a channel closed when it has exited.
+func started(t *testing.T, cmd *exec.Cmd) <-chan struct{} {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	return exited
+}
+
+// waitExit waits for the process to end, at most waitBound.
+func waitExit(t *testing.T, cmd *exec.Cmd, exited <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-exited:
+	case <-time.After(waitBound):
+		cmd.Process.Kill()
+		t.Fatalf("%v still running after %v", cmd.Args, waitBound)
+	}
+}
+
+// lockedBuffer collects a process's stderr while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// SIGKILL at seeded moments never costs more than the running tasks: the
+// resumed count is always exact, and finished tasks are skipped. The kills
+// are placed by the journal's progress (after a seeded number of records),
+// not by the clock, so a loaded machine places them the same way.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
 	bin := binary(t)
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-	resumedSome := false
+	rng := rand.New(rand.NewPCG(testSeed(t), 1))
 	for trial := 0; trial < 6; trial++ {
 		path := filepath.Join(t.TempDir(), "j")
-		// n = 16 on one worker runs for most of a second here, so every
-		// kill below lands in the middle of the run.
 		args := []string{"count", "16", "--depth", "1", "--workers", "1", "--checkpoint", path, "--json"}
-		var killedAt time.Duration
+		var killedAt []int
 		for kills := 0; kills < 2; kills++ {
-			cmd := exec.Command(bin, args...)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
+			tasks, have := journalState(path)
+			if tasks > 0 && have >= tasks-1 {
+				break
 			}
-			killedAt = time.Duration(30+rng.IntN(400)) * time.Millisecond
-			time.Sleep(killedAt)
+			cmd := exec.Command(bin, args...)
+			exited := started(t, cmd)
+			w := &journalWatch{path: path}
+			if tasks == 0 {
+				tasks = waitRecords(t, w, 0, exited)
+			}
+			at := have + 1 + rng.IntN(tasks-1-have)
+			waitRecords(t, w, at, exited)
 			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
+			<-exited
+			killedAt = append(killedAt, at)
 		}
+		_, recorded := journalState(path)
 		code, out, errs := runBin(t, args...)
 		if code != exitOK {
 			t.Fatalf("trial %d: resume exit %d: %s", trial, code, errs)
 		}
 		r := decode(t, out)
 		if r.Total != 14772512 || r.Matches == nil || !*r.Matches {
-			t.Fatalf("trial %d (killed at %v): total %d", trial, killedAt, r.Total)
+			t.Fatalf("trial %d (killed after %v records): total %d", trial, killedAt, r.Total)
 		}
-		if r.ResumedTasks > 0 {
-			resumedSome = true
+		if r.ResumedTasks != recorded || recorded == 0 {
+			t.Fatalf("trial %d: resumed %d tasks, the journal held %d", trial, r.ResumedTasks, recorded)
 		}
-		t.Logf("trial %d: killed at %v, resumed %d of %d tasks", trial, killedAt, r.ResumedTasks, r.Tasks)
-	}
-	if !resumedSome {
-		t.Error("no trial resumed any task: the journal is not being used")
+		t.Logf("trial %d: killed after %v records, resumed %d of %d tasks", trial, killedAt, r.ResumedTasks, r.Tasks)
 	}
 }
 
@@ -137,24 +299,30 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Skip("runs the binary")
 	}
 	bin := binary(t)
+	rng := rand.New(rand.NewPCG(testSeed(t), 2))
 	path := filepath.Join(t.TempDir(), "j")
-	// n = 17 on one worker runs for seconds: the interrupt lands mid-run
-	// even on a much faster machine.
 	args := []string{"count", "17", "--workers", "1", "--checkpoint", path}
 	cmd := exec.Command(bin, args...)
-	var errb bytes.Buffer
+	var errb lockedBuffer
 	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(400 * time.Millisecond)
+	exited := started(t, cmd)
+	// The journal exists once the signal handler is in place; interrupt
+	// after a seeded number of its first tasks.
+	w := &journalWatch{path: path}
+	tasks := waitRecords(t, w, 0, exited)
+	waitRecords(t, w, 1+rng.IntN(max(tasks/32, 1)), exited)
 	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	waitExit(t, cmd, exited)
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Fatalf("exit %d (%v), want %d: %s", code, err, exitInterrupted, errb.String())
+		t.Fatalf("exit %d, want %d: %s", code, exitInterrupted, errb.String())
 	}
 	if want := "resume with:\n  " + bin + " count 17 --workers 1 --checkpoint " + path; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q lacks %q", errb.String(), want)
+	}
+	for _, want := range []string{"nqueens: stopping: finished tasks are recorded in " + path, "abandoned and counted again on resume", "nqueens: interrupted: "} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr %q lacks %q", errb.String(), want)
+		}
 	}
 	code, out, errs := runBin(t, append(args, "--json", "--workers", "2")...)
 	if code != exitOK {
@@ -166,34 +334,37 @@ func TestInterruptAndResume(t *testing.T) {
 }
 
 // A second Ctrl-C ends the process at once, without waiting for the
-// running (long) tasks; the journal stays valid.
+// running tasks; the journal stays valid. Halving at depth 1 on n = 22
+// makes tasks of many minutes: if neither Ctrl-C ended the run, it would
+// outlast the test's bound. (With an engine that abandons running tasks on
+// the first Ctrl-C, the run may also end with 130 before the second.)
 func TestSecondInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
 	path := filepath.Join(t.TempDir(), "j")
-	// Halving at depth 1 on n = 17: 9 tasks of a second or more each.
-	cmd := exec.Command(binary(t), "count", "17", "--method", "halving", "--depth", "1", "--workers", "1", "--checkpoint", path)
-	var errb bytes.Buffer
+	cmd := exec.Command(binary(t), "count", "22", "--method", "halving", "--depth", "1", "--workers", "1", "--checkpoint", path)
+	var errb lockedBuffer
 	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
+	exited := started(t, cmd)
+	waitRecords(t, &journalWatch{path: path}, 0, exited) // the signal handler is in place
 	cmd.Process.Signal(os.Interrupt)
-	time.Sleep(100 * time.Millisecond)
-	start := time.Now()
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-	if el := time.Since(start); el > 500*time.Millisecond {
-		t.Errorf("second Ctrl-C took %v to end the process", el)
+	deadline := time.Now().Add(waitBound)
+	for !strings.Contains(errb.String(), "Ctrl-C again quits at once") {
+		select {
+		case <-exited:
+			t.Fatalf("ended before the stopping notice: %v: %q", cmd.ProcessState, errb.String())
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no stopping notice after %v: %q", waitBound, errb.String())
+		}
 	}
+	cmd.Process.Signal(os.Interrupt)
+	waitExit(t, cmd, exited)
 	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if !ws.Signaled() || ws.Signal() != syscall.SIGINT {
-		t.Errorf("process did not die of the second SIGINT: %v; stderr %q", cmd.ProcessState, errb.String())
-	}
-	if !strings.Contains(errb.String(), "Ctrl-C again quits at once") {
-		t.Errorf("no stopping notice: %q", errb.String())
+	if !(ws.Signaled() && ws.Signal() == syscall.SIGINT) && ws.ExitStatus() != exitInterrupted {
+		t.Errorf("process neither died of the second SIGINT nor stopped with 130: %v; stderr %q", cmd.ProcessState, errb.String())
 	}
 	b, _ := os.ReadFile(path)
 	if !strings.HasPrefix(string(b), "nqcount-journal v1\n") || !strings.Contains(string(b), "\nheader ") {
@@ -211,7 +382,7 @@ func TestCheckpointJournalDamage(t *testing.T) {
 	}
 	good, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(good), "\n")
-	nrec := len(lines) - 1 - 8 // header lines, and the empty string after the last newline
+	_, nrec := journalState(path)
 
 	// Torn last record: dropped with a warning, recounted.
 	os.WriteFile(path, append(append([]byte{}, good...), "123 45"...), 0o644)
@@ -310,36 +481,6 @@ func TestLongFlagErrors(t *testing.T) {
 	}
 }
 
-func TestParseShardEnv(t *testing.T) {
-	for _, tc := range []struct {
-		env    map[string]string
-		shards int
-		i, k   int
-		err    string
-	}{
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "7"}, i: 3, k: 8},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "8"}, i: 7, k: 8},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2"}, shards: 4, i: 2, k: 4},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2"}, err: "--shards"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "4"}, err: "contiguous"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, err: "whole number"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"}, shards: 3, err: "SLURM_ARRAY_TASK_COUNT=2"},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, shards: 6, i: 5, k: 6},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, err: "--shards"},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "6"}, shards: 6, err: "not below"},
-		{env: map[string]string{}, err: "neither"},
-	} {
-		i, k, err := parseShard("env", tc.shards, func(k string) string { return tc.env[k] })
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%v: got %v, want error with %q", tc.env, err, tc.err)
-			}
-		} else if err != nil || i != tc.i || k != tc.k {
-			t.Errorf("%v: got %d/%d %v, want %d/%d", tc.env, i, k, err, tc.i, tc.k)
-		}
-	}
-}
-
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{"a": "a", "--out=x.json": "--out=x.json", "my file": "'my file'", "it's": `'it'\''s'`, "": "''"} {
 		if got := shellQuote(in); got != want {
@@ -386,7 +527,7 @@ func TestShardsAndMerge(t *testing.T) {
 	}
 	// Missing.
 	code, out, errs = runCLI("merge", files[0], files[2])
-	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards have no result file: 1") {
+	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards has no result file: 1") {
 		t.Errorf("missing: exit %d, %q", code, errs)
 	}
 	// Duplicate, conflicting.
@@ -454,5 +595,150 @@ func TestLocalShardsScript(t *testing.T) {
 	b, err = cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(b), "14200") {
 		t.Fatalf("rerun: %v: %s", err, b)
+	}
+}
+
+// checkPrefixed fails unless every line of stderr starts with the program
+// name (the resume command's indented line aside).
+func checkPrefixed(t *testing.T, stderr string) {
+	t.Helper()
+	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
+		if l != "" && !strings.HasPrefix(l, "nqueens: ") && !strings.HasPrefix(l, "  ") {
+			t.Errorf("message without the program name: %q", l)
+		}
+	}
+}
+
+// Flag mistakes of long runs are usage errors, reported at once: an empty
+// --checkpoint is not "no checkpoint", --unique has no meaning for a
+// shard, and K is bounded by the number of tasks (a K of 2^63-1 panicked,
+// one of 2^32 exhausted memory).
+func TestLongFlagMistakes(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.json")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"count", "8", "--checkpoint", ""}, "--checkpoint ''"},
+		{[]string{"count", "8", "--checkpoint="}, "--checkpoint ''"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", ""}, "--out ''"},
+		{[]string{"count", "8", "--shard", "", "--out", out}, "--shard ''"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", out, "--unique"}, "merge --unique"},
+		{[]string{"count", "12", "--shard", "0/9223372036854775807", "--out", out}, "at most"},
+		{[]string{"count", "12", "--shard", "0/4294967296", "--out", out}, "at most"},
+		{[]string{"count", "8", "--shard", "0/100000", "--out", out}, "at most"},
+		{[]string{"count", "8", "--shard", "env", "--out", out}, "neither"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", dir}, "is a directory"},
+		{[]string{"count", "8", "--checkpoint", dir}, "is a directory"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", out, "--checkpoint", out}, "same file"},
+		{[]string{"count", "8", "--shard", "0/2", "--out", "long_test.go"}, "not a shard result file"},
+	} {
+		code, stdout, errs := runCLI(tc.args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%q: exit %d, %q, want one usage error line with %q", tc.args, code, errs, tc.msg)
+		}
+		checkPrefixed(t, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
+// --out is checked before any counting: with a context already cancelled,
+// an unwritable result file is reported (exit 1), not an interrupted count
+// (130); the count used to run to its end and then fail, printing nothing.
+func TestOutCheckedBeforeCounting(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, out := range []string{"/proc/x", filepath.Join(t.TempDir(), "missing", "x.json")} {
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, &env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "17", "--shard", "0/2", "--out", out})
+		if code != exitFail || stdout.Len() != 0 || !strings.Contains(stderr.String(), "cannot create a file in") {
+			t.Errorf("--out %s: exit %d, %q", out, code, stderr.String())
+		}
+		checkPrefixed(t, stderr.String())
+	}
+}
+
+// Every message of the long-run path names the program (they began with
+// ": ").
+func TestLongRunMessagesNameTheProgram(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	os.WriteFile(notes, []byte("my notes\n"), 0o644)
+	_, _, errs := runCLI("count", "8", "--checkpoint", notes)
+	if !strings.HasPrefix(errs, "nqueens: checkpoint: ") {
+		t.Errorf("stderr %q", errs)
+	}
+	j := filepath.Join(dir, "j")
+	runCLI("count", "9", "--checkpoint", j)
+	_, _, errs = runCLI("count", "9", "--checkpoint", j)
+	if !strings.HasPrefix(errs, "nqueens: resuming from ") {
+		t.Errorf("stderr %q", errs)
+	}
+	_, _, errs = runCLI("count", "10", "--checkpoint", j)
+	if !strings.HasPrefix(errs, "nqueens: checkpoint: ") || !strings.Contains(errs, "belongs to another run") {
+		t.Errorf("stderr %q", errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	run(ctx, &env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "12", "--checkpoint", filepath.Join(dir, "k")})
+	if !strings.Contains(stderr.String(), "nqueens: interrupted: ") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	checkPrefixed(t, stderr.String())
+}
+
+// The program version is recorded, not pinned: a journal written by one
+// build resumes under another (a +dirty rebuild refused a clean build's
+// journal with no way round).
+func TestJournalResumesUnderAnotherBuild(t *testing.T) {
+	defer func(v func() string) { programVersion = v }(programVersion)
+	path := filepath.Join(t.TempDir(), "j")
+	programVersion = func() string { return "v1.0.0" }
+	if code, _, errs := runCLI("count", "11", "--checkpoint", path); code != exitOK {
+		t.Fatal(errs)
+	}
+	programVersion = func() string { return "v1.0.1-0.20250101000000-0123456789ab+dirty" }
+	code, out, errs := runCLI("count", "11", "--checkpoint", path, "--json")
+	if r := decode(t, out); code != exitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
+		t.Fatalf("exit %d %+v %s", code, r, errs)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\ninfo program v1.0.0\n") {
+		t.Errorf("journal does not record the program that created it:\n%s", b)
+	}
+}
+
+// Under 'go run' the binary lies in a build cache folder deleted when go
+// run ends: the resume command is a go run command that works from the
+// current folder.
+func TestCommandName(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi := &debug.BuildInfo{Path: "github.com/nqcount/nqcount/cmd/nqueens", Main: debug.Module{Path: "github.com/nqcount/nqcount", Version: "(devel)"}}
+	goRun := filepath.Join(os.TempDir(), "go-build1234", "b001", "exe", "nqueens")
+	cached := filepath.Join("/root", ".cache", "go-build", "b5", strings.Repeat("b5dca2e8", 8)+"-d", "nqueens")
+	for _, tc := range []struct {
+		arg0, cwd string
+		bi        *debug.BuildInfo
+		want      string
+	}{
+		{"./nqueens", root, bi, "./nqueens"},
+		{"/opt/my tools/nqueens", root, bi, "'/opt/my tools/nqueens'"},
+		{goRun, root, bi, "go run ./cmd/nqueens"},
+		{goRun, filepath.Join(root, "cmd", "nqueens"), bi, "go run ."},
+		{cached, root, bi, "go run ./cmd/nqueens"},
+		{"/home/me/b5/" + strings.Repeat("b5dca2e8", 8) + "-x/nqueens", root, bi, "/home/me/b5/" + strings.Repeat("b5dca2e8", 8) + "-x/nqueens"},
+		{goRun, filepath.Join(root, "scripts"), bi, "go run github.com/nqcount/nqcount/cmd/nqueens"},
+		{goRun, os.TempDir(), &debug.BuildInfo{Path: bi.Path, Main: debug.Module{Path: bi.Main.Path, Version: "v1.2.3"}}, "go run github.com/nqcount/nqcount/cmd/nqueens@v1.2.3"},
+		{goRun, root, nil, shellQuote(goRun)},
+	} {
+		if got := commandName(tc.arg0, tc.cwd, tc.bi); got != tc.want {
+			t.Errorf("commandName(%q, %q) = %q, want %q", tc.arg0, tc.cwd, got, tc.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -40,7 +41,9 @@ func main() { app.Main() }
 
 func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
 
-func newFlags(e *env, name, synopsis string) *flag.FlagSet { return cli.NewFlags(e, name, synopsis) }
+func newFlags(e *env, name, synopsis string, about ...string) *flag.FlagSet {
+	return cli.NewFlags(e, name, synopsis, about...)
+}
 
 func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	return cli.ParseFlags(e, fs, args)
@@ -51,6 +54,9 @@ func flagExit(err error) int { return cli.FlagExit(err) }
 // parseN reads a board size argument.
 func parseN(s string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("board size %s is out of range: choose %d to %d", strings.TrimSpace(s), lo, hi)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("board size %q is not a whole number", s)
 	}

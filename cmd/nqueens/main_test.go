@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.
@@ -99,10 +104,107 @@ func TestCancelledCountExits130(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	if code, _, errs := runCLI("count", "-h"); code != exitOK || !strings.Contains(errs, "--workers") && !strings.Contains(errs, "-workers") {
-		t.Fatalf("exit %d: %s", code, errs)
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "count"}, {"count", "-h"}, {"verify", "--help"},
+		{"solutions", "-h"}, {"solve", "-h"}, {"merge", "-h"}, {"cpu", "-h"}} {
+		code, out, errs := runCLI(args...)
+		if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: nqueens") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the usage on stdout", args, code, out, errs)
+		}
 	}
-	if code, _, errs := runCLI(); code != exitUsage || !strings.Contains(errs, "count") {
-		t.Fatalf("exit %d: %s", code, errs)
+	if _, out, _ := runCLI("count", "-h"); !strings.Contains(out, "N from 1 to 32") || !strings.Contains(out, "-workers") {
+		t.Errorf("count -h does not give the range of N and the flags:\n%s", out)
+	}
+	if code, out, errs := runCLI(); code != exitUsage || out != "" || !strings.Contains(errs, "count") {
+		t.Fatalf("no command: exit %d: %q %q", code, out, errs)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := runCLI("--version")
+	if code != exitOK || errs != "" || !strings.HasPrefix(out, "nqueens ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("--version: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// A release sets the version at link time.
+func TestVersionLdflags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "nqueens")
+	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X github.com/nqcount/nqcount/internal/cli.version=v9.8.7", ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "nqueens v9.8.7 (") {
+		t.Errorf("--version of a release build: %q, %v", out, err)
+	}
+}
+
+func TestPlurals(t *testing.T) {
+	_, out, _ := runCLI("count", "1", "--workers", "1")
+	if !strings.HasPrefix(out, "n = 1: 1 solution (matches OEIS A000170)\ntime ") || !strings.Contains(out, " s, 1 worker, 1 task (") {
+		t.Errorf("count 1:\n%s", out)
+	}
+	if _, out, _ := runCLI("verify", "--max", "1"); !strings.HasSuffix(out, "\nthe count matches OEIS A000170 and A002562\n") {
+		t.Errorf("verify --max 1:\n%s", out)
+	}
+	if _, _, errs := runCLI("solve", "8", "--trace", "--trace-limit", "1"); !strings.HasSuffix(errs, "trace cut after 1 line (raise --trace-limit, or 0 for no limit)\n") {
+		t.Errorf("trace cut:\n%s", errs)
+	}
+}
+
+func TestSizeOutOfRange(t *testing.T) {
+	for _, cmd := range []string{"count", "solutions", "solve"} {
+		code, _, errs := runCLI(cmd, "99999999999999999999")
+		if code != exitUsage || !strings.Contains(errs, "out of range") || strings.Contains(errs, "whole number") {
+			t.Errorf("%s 99999999999999999999: exit %d, %q", cmd, code, errs)
+		}
+	}
+}
+
+// outputCommands are the commands whose output goes through the checks.
+func outputCommands(t *testing.T) [][]string {
+	dir := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		f := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
+		if code, _, errs := runCLI("count", "9", "--shard", fmt.Sprintf("%d/2", i), "--out", f); code != exitOK {
+			t.Fatalf("shard %d: %s", i, errs)
+		}
+		shards = append(shards, f)
+	}
+	return [][]string{
+		{"count", "9"}, {"count", "9", "--json"}, {"count", "9", "--shard", "0/2", "--out", filepath.Join(dir, "o.json")},
+		{"verify", "--max", "9"}, {"merge", shards[0], shards[1]}, {"merge", "--json", shards[0], shards[1]},
+		{"cpu"}, {"solutions", "10"}, {"solve", "20"}, {"solve", "100000"}, {"--version"}, {"-h"}, {"count", "-h"},
+	}
+}
+
+// Output that cannot be written is an error: one line and status 1.
+func TestOutputFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	for _, args := range outputCommands(t) {
+		code, errs := clitest.Run(t, clitest.DevFull(t), "nqueens", args...)
+		if code != exitFail || errs != "nqueens: cannot write the output: no space left on device\n" {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q; want %d and one line", args, code, errs, exitFail)
+		}
+	}
+}
+
+// A reader that goes away (nqueens ... | head) ends every command quietly
+// with status 0.
+func TestOutputBrokenPipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	for _, args := range outputCommands(t) {
+		code, errs := clitest.Run(t, clitest.BrokenPipe(t), "nqueens", args...)
+		if code != exitOK || errs != "" {
+			t.Errorf("%v into a closed pipe: exit %d, stderr %q; want 0 and nothing", args, code, errs)
+		}
 	}
 }

@@ -5,37 +5,29 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/job"
 )
 
-// progress reports how far a count is, on stderr: a live bar on a
-// terminal, else a plain line every interval for runs that last that long.
-// Work is measured by the plan's per-task estimates, so the percentage and
-// the ETA are not fooled by tasks of very different sizes.
+// progress shows the library's progress snapshots on stderr: a live bar on
+// a terminal, else a plain line every interval for runs that last that
+// long. The percentage and the ETA come from package job, which weights
+// each task by its estimated cost.
 type progress struct {
 	w        io.Writer
 	interval time.Duration
 	always   bool // --progress=on: also a final line
+	snap     func() job.Progress
 
-	tasks    int
-	est      []uint64
-	estTotal uint64
-	start    time.Time
-
-	done     atomic.Int64  // tasks finished, resumed included
-	estDone  atomic.Uint64 // estimate of the work finished, resumed included
-	estNew   atomic.Uint64 // estimate of the work finished in this run
-	nodesNew atomic.Uint64
-
-	stop chan struct{}
-	wg   sync.WaitGroup
-	bar  *progressbar.ProgressBar
+	mu     sync.Mutex // guards paused and the bar
+	paused bool
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	bar    *progressbar.ProgressBar
 }
 
 // isTerminal reports whether w is a terminal.
@@ -44,17 +36,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// newProgress returns nil when mode is off, or auto and nothing would be
-// shown. est are the estimates of all the plan's tasks, ids the ones this
-// run covers (resumed ones included).
-func newProgress(mode string, w io.Writer, terminal bool, interval time.Duration, est []uint64, ids []int) *progress {
+// newProgress returns nil when mode is off. snap gives the snapshots.
+func newProgress(mode string, w io.Writer, terminal bool, interval time.Duration, snap func() job.Progress) *progress {
 	if mode == "off" {
 		return nil
 	}
-	p := &progress{w: w, interval: interval, always: mode == "on", tasks: len(ids), est: est, start: time.Now(), stop: make(chan struct{})}
-	for _, id := range ids {
-		p.estTotal += est[id]
-	}
+	p := &progress{w: w, interval: interval, always: mode == "on", snap: snap, stop: make(chan struct{})}
 	if terminal {
 		p.interval = 250 * time.Millisecond
 		// The bar measures expected work in thousandths, like the
@@ -72,29 +59,13 @@ func newProgress(mode string, w io.Writer, terminal bool, interval time.Duration
 	return p
 }
 
-// resumed counts a task finished by an earlier run.
-func (p *progress) resumed(id int) {
-	if p != nil {
-		p.done.Add(1)
-		p.estDone.Add(p.est[id])
-	}
-}
-
-// add counts a task finished in this run; safe for concurrent use.
-func (p *progress) add(id int, r count.Result) {
-	if p != nil {
-		p.done.Add(1)
-		p.estDone.Add(p.est[id])
-		p.estNew.Add(p.est[id])
-		p.nodesNew.Add(r.Nodes)
-	}
-}
+// barMax is the bar's full scale.
+const barMax = 1000
 
 func (p *progress) begin() {
 	if p == nil {
 		return
 	}
-	p.start = time.Now()
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -111,6 +82,20 @@ func (p *progress) begin() {
 	}()
 }
 
+// pause stops the reports and clears the bar, so that a message (the
+// interrupt notice) stands on its own line.
+func (p *progress) pause() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = true
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+}
+
 // end stops the reports; the bar is cleared so that the result stands
 // alone.
 func (p *progress) end() {
@@ -119,46 +104,41 @@ func (p *progress) end() {
 	}
 	close(p.stop)
 	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.Clear()
 		p.bar.Exit()
-	} else if p.always {
-		fmt.Fprintf(p.w, "progress: %s\n", p.status())
+	} else if p.always && !p.paused {
+		fmt.Fprintf(p.w, "progress: %s\n", p.status(p.snap()))
 	}
 }
 
 func (p *progress) show() {
-	if p.bar != nil {
-		p.bar.Describe(p.status())
-		p.bar.Set(int(p.fraction() * barMax))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.paused {
 		return
 	}
-	fmt.Fprintf(p.w, "progress: %s\n", p.status())
-}
-
-// barMax is the bar's full scale.
-const barMax = 1000
-
-// fraction is the part of the expected work done, resumed tasks included.
-func (p *progress) fraction() float64 {
-	if p.estTotal == 0 {
-		return 1
-	}
-	return float64(p.estDone.Load()) / float64(p.estTotal)
-}
-
-// status is "1234/5000 tasks (24.7%), 1.20 G nodes/s, ETA 3m12s".
-func (p *progress) status() string {
-	el := time.Since(p.start)
-	done, estDone, estNew := p.done.Load(), p.estDone.Load(), p.estNew.Load()
-	rate := humanRate(float64(p.nodesNew.Load())/el.Seconds()) + " nodes/s"
-	s := fmt.Sprintf("%d/%d tasks (%.1f%%), %s", done, p.tasks, 100*p.fraction(), rate)
+	s := p.snap()
 	if p.bar != nil {
-		s = fmt.Sprintf("%d/%d tasks, %s", done, p.tasks, rate)
+		p.bar.Describe(p.status(s))
+		p.bar.Set(int(s.Fraction * barMax))
+		return
 	}
-	if estNew > 0 && estDone < p.estTotal {
-		eta := time.Duration(float64(el) * float64(p.estTotal-estDone) / float64(estNew))
-		s += ", ETA " + eta.Round(time.Second).String()
+	fmt.Fprintf(p.w, "progress: %s\n", p.status(s))
+}
+
+// status is "1234/5000 tasks (24.7%), 1.20 G nodes/s, ETA 3m12s"; on the
+// bar, which shows the share itself, without the percentage.
+func (p *progress) status(s job.Progress) string {
+	rate := humanRate(s.NodesPerSec) + " nodes/s"
+	line := fmt.Sprintf("%d/%d tasks (%.1f%%), %s", s.Done, s.Tasks, 100*s.Fraction, rate)
+	if p.bar != nil {
+		line = fmt.Sprintf("%d/%d tasks, %s", s.Done, s.Tasks, rate)
 	}
-	return s
+	if s.ETA > 0 {
+		line += ", ETA " + s.ETA.Round(time.Second).String()
+	}
+	return line
 }

@@ -1,19 +1,17 @@
 package main
 
 // Helpers shared by the solutions and solve commands: output format flags,
-// the broken-pipe policy, the --trace printer and --svg files.
+// the end of output, the --trace printer and --svg files.
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // showFlags are the output flags of solutions and solve.
@@ -52,22 +50,15 @@ func (o *showFlags) check(n int) (solutions.Format, error) {
 	return f, nil
 }
 
-// catchSIGPIPE makes writes to a closed pipe on stdout fail with EPIPE
-// instead of killing the process, so that 'nqueens solutions 14 | head'
-// can end quietly with status 0. Call the returned function when done.
-func catchSIGPIPE() func() {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGPIPE)
-	return func() { signal.Stop(ch) }
-}
-
-// outputExit turns an error writing results to stdout into an exit code:
-// a reader that went away (broken pipe) is a normal end.
+// outputExit is the exit code of a command whose writing to stdout
+// failed with err: cli.App.Run reports the error (or, for a broken pipe,
+// ends quietly), so the command only stops. Any other error is reported
+// here.
 func outputExit(e *env, err error) int {
-	if errors.Is(err, syscall.EPIPE) {
+	if e.OutputErr() != nil {
 		return exitOK
 	}
-	e.Errorf("writing output: %v", err)
+	e.Errorf("%v", err)
 	return exitFail
 }
 
@@ -113,7 +104,7 @@ func (t *tracer) flush() { t.w.Flush() }
 // close writes the note about a cut trace, if any, and flushes.
 func (t *tracer) close() {
 	if t.cut {
-		fmt.Fprintf(t.w, "… trace cut after %d lines (raise --trace-limit, or 0 for no limit)\n", t.limit)
+		fmt.Fprintf(t.w, "… trace cut after %d %s (raise --trace-limit, or 0 for no limit)\n", t.limit, cli.Plural(t.limit, "line", "lines"))
 	}
 	t.w.Flush()
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // maxList is the largest board 'solutions' lists: the counter's range.
@@ -21,7 +23,8 @@ func init() {
 }
 
 func runSolutions(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "solutions", "N [--limit K] [--unique] [--format F] [--ascii] [--svg FILE] [--trace]")
+	fs := newFlags(e, "solutions", "N [--limit K] [--unique] [--format F] [--ascii] [--svg FILE] [--trace]",
+		fmt.Sprintf("Lists the solutions for an N×N board, N from 1 to %d, in lexicographic order.", maxList))
 	var o showFlags
 	o.add(fs, string(solutions.Cols))
 	limit := fs.Int("limit", 0, "list at most `K` solutions (0: all)")
@@ -62,8 +65,6 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 	if *limit == 0 && n >= 18 {
 		warnHuge(e, n, *unique)
 	}
-	defer catchSIGPIPE()()
-
 	p := solutions.NewPrinter(e.Stdout, format, o.ascii)
 	svgDone := false
 	emit := func(cols []int) error {
@@ -94,7 +95,7 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 		return outputExit(e, err)
 	}
 	if stopped {
-		e.Errorf("interrupted after %d solutions", p.Count())
+		e.Errorf("interrupted after %d %s", p.Count(), cli.Plural(p.Count(), "solution", "solutions"))
 		return exitInterrupted
 	}
 	if o.svg != "" && !svgDone {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // runShow runs the CLI in process and returns exit code, stdout, stderr.
@@ -252,15 +253,7 @@ func TestBrokenPipeWriter(t *testing.T) {
 	}
 }
 
-// TestHelperMain is not a test: TestBrokenPipeProcess runs the test binary
-// as nqueens through it.
-func TestHelperMain(t *testing.T) {
-	if os.Getenv("NQUEENS_HELPER") != "1" {
-		t.Skip("helper process only")
-	}
-	os.Args = append([]string{"nqueens"}, strings.Fields(os.Getenv("NQUEENS_ARGS"))...)
-	main()
-}
+func TestHelperMain(t *testing.T) { clitest.HelperMain(t, main) }
 
 func TestBrokenPipeProcess(t *testing.T) {
 	if testing.Short() {
@@ -268,7 +261,7 @@ func TestBrokenPipeProcess(t *testing.T) {
 	}
 	for _, args := range []string{"solutions 14", "solve 1000000"} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
-		cmd.Env = append(os.Environ(), "NQUEENS_HELPER=1", "NQUEENS_ARGS="+args)
+		cmd.Env = append(os.Environ(), clitest.Env("nqueens", strings.Fields(args)...))
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		r, err := cmd.StdoutPipe()

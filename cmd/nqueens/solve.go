@@ -21,7 +21,8 @@ func init() {
 }
 
 func runSolve(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "solve", "N [--method auto|search|construct] [--format F] [--ascii] [--svg FILE] [--trace]")
+	fs := newFlags(e, "solve", "N [--method auto|search|construct] [--format F] [--ascii] [--svg FILE] [--trace]",
+		fmt.Sprintf("Prints one solution for an N×N board, N from 1 to %d.", maxSolve))
 	var o showFlags
 	o.add(fs, string(solutions.Cols))
 	methodName := fs.String("method", "auto", fmt.Sprintf("`method`: search (the lexicographically first solution, n <= %d), construct (O(n)), or auto (search for n <= %d, within the node limit, else construct)", solutions.MaxN, solutions.AutoSearchMax))
@@ -57,8 +58,6 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--trace shows a backtracking search: the construction has none; use --method search (n <= %d)", solutions.MaxN)
 		return exitUsage
 	}
-	defer catchSIGPIPE()()
-
 	var cols []int
 	if o.trace {
 		cols, err = traceSolve(ctx, e, n, method, *maxNodes, o.traceLimit)

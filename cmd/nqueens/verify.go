@@ -14,7 +14,9 @@ func init() {
 }
 
 func runVerify(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "verify", "[--max N] [flags]")
+	fs := newFlags(e, "verify", "[--max N] [flags]",
+		fmt.Sprintf("Recounts n = 1 to N (at most %d) and compares each total and unique count with\n"+
+			"OEIS A000170 and A002562.", queens.MaxKnown))
 	var (
 		maxN int
 		opt  queens.Options
@@ -58,11 +60,18 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 			bad++
 		}
 		fmt.Fprintf(e.Stdout, "n = %2d  total %20s  unique %19s  %8.3f s  %s\n", n, res.Total, res.Unique, res.Seconds, status)
+		if e.OutputErr() != nil {
+			return exitOK // nobody reads on: stop (cli reports the error)
+		}
 	}
 	if bad > 0 {
 		e.Errorf("%d of %d counts disagree with the OEIS", bad, maxN)
 		return exitFail
 	}
-	fmt.Fprintf(e.Stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
+	if maxN == 1 {
+		fmt.Fprintln(e.Stdout, "the count matches OEIS A000170 and A002562")
+	} else {
+		fmt.Fprintf(e.Stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
+	}
 	return exitOK
 }

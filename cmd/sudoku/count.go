@@ -26,7 +26,8 @@ type countJSON struct {
 
 func runCount(ctx context.Context, e *env, args []string) int {
 	var limit *uint64
-	s, code := openSession(e, "count", args, func(fs *flag.FlagSet) {
+	s, code := openSession(e, "count", "Counts the solutions of every puzzle exactly (or up to --limit), splitting each\n"+
+		"puzzle's search over every core. Exit status 1 if a puzzle has none.", args, func(fs *flag.FlagSet) {
 		limit = fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
 	})
 	if s == nil {
@@ -39,7 +40,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		if !ok {
 			break
 		}
-		noteClues(e, name, it.Line, it.Grid)
+		noteClues(e, o, name, it.Line, it.Grid)
 		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
 		if err != nil {
 			o.flush()
@@ -51,16 +52,33 @@ func runCount(ctx context.Context, e *env, args []string) int {
 			s.failed = true
 			continue
 		}
+		if res.Count == (count.Uint128{}) {
+			s.failed = true // no solution: a failed check, as solve says
+		}
 		word := res.Count.String()
 		if res.LimitReached {
 			word += " (limit reached)"
 		}
-		js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
-			Tasks: res.Tasks, Nodes: res.Nodes, Seconds: res.Seconds}
-		if res.Solution != nil {
-			js.Solution = res.Solution.String()
+		switch o.format {
+		case "json":
+			js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
+				Tasks: res.Tasks, Nodes: res.Nodes, Seconds: res.Seconds}
+			if res.Solution != nil {
+				js.Solution = res.Solution.String()
+			}
+			o.object(js)
+		case "grid":
+			noun := "solutions"
+			if res.Count.Cmp(count.U128(1)) == 0 {
+				noun = "solution"
+			}
+			o.grid(it.Grid, "line "+itoa(it.Line)+": "+word+" "+noun)
+		default:
+			o.line(it.Grid, word)
 		}
-		o.record(it.Grid, "line "+itoa(it.Line)+": "+word+" solutions", word, js)
+		if o.failed() {
+			return exitOK // cli reports the error, or ends quietly on a broken pipe
+		}
 	}
 	return s.finish()
 }

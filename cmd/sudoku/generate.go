@@ -3,36 +3,50 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "generate", Summary: "generate unique puzzles of a difficulty, reproducibly from a seed", Run: runGenerate})
+	register(&command{Name: "generate", Summary: "generate unique puzzles of a difficulty and symmetry, reproducibly from a seed", Run: runGenerate})
 }
 
 type generateJSON struct {
-	Puzzle    string `json:"puzzle"`
-	Solution  string `json:"solution"`
-	Solutions uint64 `json:"solutions"`
-	Level     string `json:"level"`
-	Clues     int    `json:"clues"`
-	Seed      uint64 `json:"seed"`
-	Index     int    `json:"index"`
-	Symmetric bool   `json:"symmetric"`
+	Puzzle    string  `json:"puzzle"`
+	Solution  string  `json:"solution"`
+	Solutions uint64  `json:"solutions"`
+	Score     float64 `json:"score"`
+	Level     string  `json:"level"`
+	Clues     int     `json:"clues"`
+	Symmetry  string  `json:"symmetry"`
+	Symmetric bool    `json:"symmetric"` // symmetry is not none (the field of the first generator)
+	Seed      uint64  `json:"seed"`
+	Index     int     `json:"index"`
+	Tries     int     `json:"tries"`
 }
 
 func runGenerate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "generate", "[FLAGS]")
+	fs := newFlags(e, "generate", "[flags]",
+		"Generates puzzles with exactly one solution at a difficulty (a level or a score range) and\n"+
+			"a clue symmetry, reproducibly: the same --seed and flags give the same puzzles, whatever\n"+
+			"the number of workers.")
 	var c common
 	c.add(fs)
-	level := fs.String("difficulty", "hard", "level: singles, hidden, intermediate or hard")
+	level := fs.String("difficulty", "hard", "level, a named score range: singles (1.0-1.5), hidden (1.6-2.5), intermediate (2.6-3.4) or hard (3.5-12.0)")
+	scores := fs.String("score", "", "score range LOW-HIGH (like 4.0-6.0) or one score, instead of --difficulty")
+	symName := fs.String("symmetry", "none", "clue pattern symmetry: none, rot180, rot90, mirror, diagonal or random")
+	sym180 := fs.Bool("symmetric", false, "same as --symmetry rot180")
 	n := fs.Int("count", 1, "number of puzzles")
 	seed := fs.Uint64("seed", 0, "random seed; the same seed and flags give the same puzzles (0: pick one and report it)")
 	first := fs.Int("first", 0, "index of the first puzzle (to continue a run)")
-	sym := fs.Bool("symmetric", false, "make clue patterns symmetric under a half turn")
+	maxTries := fs.Int("max-tries", 0, "give up on a puzzle after this many solution grids (0: never)")
+	stats := fs.Bool("stats", false, "print the run's figures on stderr at the end: time, puzzles/s, tries, clues, scores")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -44,30 +58,65 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		e.Errorf("generate takes no arguments, got %q", pos[0])
 		return exitUsage
 	}
-	lv, err := sudoku.ParseLevel(*level)
-	if err != nil {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	opt := generate.Options{MaxTries: *maxTries}
+	if set["score"] {
+		if set["difficulty"] {
+			e.Errorf("--score and --difficulty both ask for a difficulty: give one")
+			return exitUsage
+		}
+		if opt.MinScore, opt.MaxScore, err = generate.ParseScores(*scores); err != nil {
+			e.Errorf("%v", err)
+			return exitUsage
+		}
+	} else if opt.Level, err = sudoku.ParseLevel(*level); err != nil {
 		e.Errorf("%v", err)
 		return exitUsage
 	}
-	if *n < 0 || *first < 0 {
-		e.Errorf("--count and --first must be 0 or more")
+	if opt.Symmetry, err = generate.ParseSymmetry(*symName); err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
+	if *sym180 {
+		if set["symmetry"] && opt.Symmetry != generate.Rot180 {
+			e.Errorf("--symmetric means --symmetry rot180, not %s", opt.Symmetry)
+			return exitUsage
+		}
+		opt.Symmetry = generate.Rot180
+	}
+	if *n < 0 || *first < 0 || *maxTries < 0 {
+		e.Errorf("--count, --first and --max-tries must be 0 or more")
+		return exitUsage
+	}
+	if _, _, err := opt.Scores(); err != nil {
+		e.Errorf("%v", err)
 		return exitUsage
 	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 		e.Errorf("note: --seed %d reproduces this run", *seed)
 	}
+	opt.Seed = *seed
 	o := newOut(e, c.format)
 	defer o.flush()
-	opt := sudoku.GenerateOptions{Level: lv, Symmetric: *sym, Seed: *seed}
-	err = sudoku.GenerateN(ctx, opt, *first, *n, c.workers, func(g sudoku.Generated) error {
-		js := generateJSON{Puzzle: g.Puzzle.String(), Solution: g.Solution.String(), Solutions: 1, Level: g.Level.String(),
-			Clues: g.Puzzle.Clues(), Seed: *seed, Index: g.Index, Symmetric: *sym}
-		o.record(g.Puzzle, fmt.Sprintf("seed %d index %d: %s, %d clues", *seed, g.Index, g.Level, g.Puzzle.Clues()), "", js)
-		return nil
+	var st generate.Stats
+	start := time.Now()
+	err = generate.Run(ctx, opt, *first, *n, c.workers, func(g generate.Puzzle) error {
+		st.Add(g)
+		js := generateJSON{Puzzle: g.Puzzle.String(), Solution: g.Solution.String(), Solutions: 1, Score: g.Score, Level: g.Level.String(),
+			Clues: g.Puzzle.Clues(), Symmetry: g.Symmetry.String(), Symmetric: g.Symmetry != generate.None, Seed: *seed, Index: g.Index, Tries: g.Tries}
+		o.record(g.Puzzle, fmt.Sprintf("seed %d index %d: %s %.1f, %d clues, symmetry %s", *seed, g.Index, g.Level, g.Score, g.Puzzle.Clues(), g.Symmetry), "", js)
+		return e.OutputErr() // stop generating once nobody reads
 	})
+	elapsed := time.Since(start)
+	if o.flush(); e.OutputErr() != nil {
+		return exitOK // cli reports the error, or ends quietly on a broken pipe
+	}
+	if *stats {
+		printStats(e, &st, elapsed, generate.Workers(c.workers, *n))
+	}
 	if err != nil {
-		o.flush()
 		if errors.Is(err, context.Canceled) {
 			e.Errorf("interrupted")
 			return exitInterrupted
@@ -76,4 +125,23 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// printStats writes a run's figures on stderr.
+func printStats(e *env, st *generate.Stats, elapsed time.Duration, workers int) {
+	if st.Puzzles == 0 {
+		e.Errorf("stats: no puzzle in %.2f s", elapsed.Seconds())
+		return
+	}
+	p := float64(st.Puzzles)
+	e.Errorf("stats: %d %s in %.2f s on %d %s: %.1f puzzles/s, %.1f grids tried a puzzle, %.1f clues a puzzle",
+		st.Puzzles, cli.Plural(st.Puzzles, "puzzle", "puzzles"), elapsed.Seconds(), workers, cli.Plural(workers, "worker", "workers"),
+		p/elapsed.Seconds(), float64(st.Tries)/p, float64(st.Clues)/p)
+	var parts []string
+	for t, k := range st.ByScore {
+		if k > 0 {
+			parts = append(parts, fmt.Sprintf("%.1f x%d", float64(t)/10, k))
+		}
+	}
+	e.Errorf("stats: scores %s", strings.Join(parts, ", "))
 }

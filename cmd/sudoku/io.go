@@ -3,14 +3,17 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // common holds the flags every puzzle command takes.
@@ -21,7 +24,7 @@ type common struct {
 
 func (c *common) add(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", "line", "output format: line, grid or json (one object per line)")
-	fs.IntVar(&c.workers, "workers", 0, "goroutines to use (0: every core)")
+	fs.IntVar(&c.workers, "workers", 0, fmt.Sprintf("goroutines to use, 0 (every core) to %d", cli.MaxWorkers))
 }
 
 func (c *common) check(e *env) bool {
@@ -31,16 +34,18 @@ func (c *common) check(e *env) bool {
 		e.Errorf("unknown --format %q: choose line, grid or json", c.format)
 		return false
 	}
-	if c.workers < 0 {
-		e.Errorf("--workers %d: want 0 (every core) or more", c.workers)
+	if c.workers < 0 || c.workers > cli.MaxWorkers {
+		e.Errorf("--workers %d is out of range: choose 0 (every core) to %d", c.workers, cli.MaxWorkers)
 		return false
 	}
 	return true
 }
 
 // input opens the puzzles named by the positional arguments: none or "-"
-// is standard input, an argument of 81 cells is a puzzle itself, anything
-// else a file. name is what messages call it.
+// is standard input, a file that exists is read, and an argument that
+// looks like a puzzle (9 cells or more, no '/') is the puzzle itself, so
+// that a bad puzzle is reported as one, not as a missing file. name is
+// what messages call it.
 func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err error) {
 	if len(args) > 1 {
 		return nil, "", nil, fmt.Errorf("one input at a time, got %d: %s", len(args), strings.Join(args, " "))
@@ -49,51 +54,98 @@ func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err
 		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
-	if _, statErr := os.Stat(a); statErr != nil && len(a) >= 17 && strings.Trim(a, ".0123456789") == "" {
-		return strings.NewReader(a), "argument", func() {}, nil
-	}
 	f, err := os.Open(a)
-	if err != nil {
-		return nil, "", nil, err
+	if err == nil {
+		return f, a, func() { f.Close() }, nil
 	}
-	return f, a, func() { f.Close() }, nil
+	if errors.Is(err, fs.ErrNotExist) {
+		cells := 0
+		for _, c := range a {
+			if c == '.' || c >= '0' && c <= '9' {
+				cells++
+			}
+		}
+		if cells >= 9 && !strings.ContainsRune(a, '/') {
+			return strings.NewReader(a), "argument", func() {}, nil
+		}
+		_, perr := sudoku.Parse(a)
+		return nil, "", nil, fmt.Errorf("%q is neither a file (no such file) nor a puzzle (%v)", a, perr)
+	}
+	return nil, "", nil, err
 }
 
-// out writes results in the chosen format, buffered.
+// out writes results in the chosen format, buffered. Writing a line
+// allocates nothing.
 type out struct {
+	e      *env
 	w      *bufio.Writer
+	enc    *json.Encoder
 	format string
 }
 
 func newOut(e *env, format string) *out {
-	return &out{w: bufio.NewWriterSize(e.Stdout, 64*1024), format: format}
+	w := bufio.NewWriterSize(e.Stdout, 64*1024)
+	return &out{e: e, w: w, enc: json.NewEncoder(w), format: format}
 }
 
-// record writes one result: grid is the grid to show in line and grid
-// formats, word the status after it; obj the JSON object.
-func (o *out) record(grid sudoku.Grid, comment, word string, obj any) {
+// line writes a grid on one line, followed by a word if there is one
+// (--format line).
+func (o *out) line(g sudoku.Grid, word string) {
+	b := appendGrid(o.w.AvailableBuffer(), &g)
+	if word != "" {
+		b = append(append(b, ' '), word...)
+	}
+	o.w.Write(append(b, '\n'))
+}
+
+// grid writes a comment line and the grid in 9 lines (--format grid).
+func (o *out) grid(g sudoku.Grid, comment string) {
+	fmt.Fprintf(o.w, "# %s\n%s\n", comment, g.GridString())
+}
+
+// object writes v as one line of JSON (--format json).
+func (o *out) object(v any) {
+	o.enc.Encode(v)
+}
+
+// record writes one result in the chosen format: v as JSON, the grid
+// under a comment, or the grid on one line followed by a word.
+func (o *out) record(g sudoku.Grid, comment, word string, v any) {
 	switch o.format {
 	case "json":
-		b, _ := json.Marshal(obj)
-		o.w.Write(b)
-		o.w.WriteByte('\n')
+		o.object(v)
 	case "grid":
-		fmt.Fprintf(o.w, "# %s\n%s\n", comment, grid.GridString())
+		o.grid(g, comment)
 	default:
-		if word == "" {
-			fmt.Fprintf(o.w, "%s\n", grid)
-		} else {
-			fmt.Fprintf(o.w, "%s %s\n", grid, word)
-		}
+		o.line(g, word)
 	}
 }
 
+// failed reports that the output can no longer be written: the command
+// stops (cli reports the error, or ends quietly on a broken pipe).
+func (o *out) failed() bool { return o.e.OutputErr() != nil }
+
 func (o *out) flush() error { return o.w.Flush() }
 
-// note reports the clue count of puzzles that cannot be unique.
-func noteClues(e *env, name string, line int, g sudoku.Grid) {
+// appendGrid appends the 81 cells of g, '.' for empty.
+func appendGrid(b []byte, g *sudoku.Grid) []byte {
+	for _, v := range g {
+		c := byte('.')
+		if v != 0 {
+			c = '0' + v
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// noteClues reports the clue count of puzzles that cannot be unique,
+// after the results before it (stdout is flushed first, so that the two
+// streams keep their order on a terminal or in one file).
+func noteClues(e *env, o *out, name string, line int, g sudoku.Grid) {
 	if n := g.Clues(); n <= 16 {
-		e.Errorf("%s:%d: note: %d clues; a puzzle needs at least 17 to have a unique solution", name, line, n)
+		o.flush()
+		e.Errorf("%s:%d: note: %d %s; a puzzle needs at least 17 to have a unique solution", name, line, n, cli.Plural(n, "clue", "clues"))
 	}
 }
 
@@ -123,8 +175,8 @@ type session struct {
 // openSession parses the flags of subcommand cmd (own adds the command's
 // own flags), opens the input the arguments name and the output. When it
 // returns a nil session the command ends with the code returned.
-func openSession(e *env, cmd string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
-	fs := newFlags(e, cmd, "[FILE|-|PUZZLE]")
+func openSession(e *env, cmd, about string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
+	fs := newFlags(e, cmd, "[FILE|-|PUZZLE] [flags]", about, inputHelp)
 	s := &session{e: e}
 	s.c.add(fs)
 	if own != nil {
@@ -147,6 +199,14 @@ func openSession(e *env, cmd string, args []string, own func(fs *flag.FlagSet)) 
 	s.rd = sudoku.NewReader(in)
 	return s, exitOK
 }
+
+// inputHelp is the part of -h about the input that solve, count and rate
+// share.
+const inputHelp = `Reads FILE, standard input (none or '-'), or the puzzle given as the argument:
+one puzzle a line (81 cells, '.' or '0' empty, anything after ':' or a space
+ignored), the 9-line grid (box borders |-+ allowed, a blank line between
+grids), or JSON lines with a "puzzle" field; '#' starts a comment. A bad puzzle
+is reported with its line on stderr and skipped; the exit status is then 1.`
 
 // next returns the next well-formed puzzle; bad ones are reported with
 // their line and skipped.

@@ -37,7 +37,9 @@ func main() { app.Main() }
 
 func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
 
-func newFlags(e *env, name, synopsis string) *flag.FlagSet { return cli.NewFlags(e, name, synopsis) }
+func newFlags(e *env, name, synopsis string, about ...string) *flag.FlagSet {
+	return cli.NewFlags(e, name, synopsis, about...)
+}
 
 func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	return cli.ParseFlags(e, fs, args)

@@ -29,24 +29,37 @@ func status(n uint64) string {
 	return "several"
 }
 
+// solveBatch is the number of puzzles read ahead and solved together.
+const solveBatch = 4096
+
 func runSolve(ctx context.Context, e *env, args []string) int {
-	s, code := openSession(e, "solve", args, nil)
+	s, code := openSession(e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
+		"solution (unique), several or none. Exit status 1 if one has none.", args, nil)
 	if s == nil {
 		return code
 	}
 	defer s.close()
 	c, name, o, rd := s.c, s.name, s.o, s.rd
 	// A reader goroutine parses the next batch while this one is solved
-	// on every core; results are written in input order.
-	const batchSize = 4096
+	// on every core; results are written in input order. Two batches of
+	// items go round between the goroutines, so reading allocates
+	// nothing once they exist.
+	free := make(chan []sudoku.Item, 2)
+	free <- make([]sudoku.Item, 0, solveBatch)
+	free <- make([]sudoku.Item, 0, solveBatch)
 	batches := make(chan []sudoku.Item, 1)
 	stop := make(chan struct{})
-	defer close(stop)
 	go func() {
 		defer close(batches)
 		for {
-			items := make([]sudoku.Item, 0, batchSize)
-			for len(items) < batchSize {
+			var items []sudoku.Item
+			select {
+			case items = <-free:
+			case <-stop:
+				return
+			}
+			items = items[:0]
+			for len(items) < solveBatch {
 				it, ok := rd.Next()
 				if !ok {
 					break
@@ -63,42 +76,65 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 			}
 		}
 	}()
-	grids := make([]sudoku.Grid, 0, batchSize)
+	// stopReader ends the reader goroutine before the session is used
+	// again.
+	stopReader := func() {
+		close(stop)
+		for range batches {
+		}
+	}
+	grids := make([]sudoku.Grid, 0, solveBatch)
 	for items := range batches {
 		if ctx.Err() != nil {
+			stopReader()
 			o.flush()
 			e.Errorf("interrupted")
 			return exitInterrupted
 		}
 		grids = grids[:0]
-		for _, it := range items {
-			if it.Err == nil {
-				grids = append(grids, it.Grid)
+		for i := range items {
+			if items[i].Err == nil {
+				grids = append(grids, items[i].Grid)
 			}
 		}
 		res := sudoku.SolveAll(grids, 2, c.workers)
 		j := 0
-		for _, it := range items {
+		for i := range items {
+			it := &items[i]
 			if it.Err != nil {
 				o.flush()
-				badItem(e, name, it)
+				badItem(e, name, *it)
 				s.failed = true
 				continue
 			}
-			r := res[j]
+			r := &res[j]
 			j++
-			noteClues(e, name, it.Line, it.Grid)
+			noteClues(e, o, name, it.Line, it.Grid)
 			st := status(r.Count)
 			shown := r.Solution
-			js := solveJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: r.Count, Status: st, Clues: it.Grid.Clues()}
 			if r.Count == 0 {
 				shown = it.Grid
 				s.failed = true
-			} else {
-				js.Solution = r.Solution.String()
 			}
-			o.record(shown, "line "+itoa(it.Line)+": "+st, st, js)
+			switch o.format {
+			case "json":
+				js := solveJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: r.Count, Status: st, Clues: it.Grid.Clues()}
+				if r.Count > 0 {
+					js.Solution = r.Solution.String()
+				}
+				o.object(js)
+			case "grid":
+				o.grid(shown, "line "+itoa(it.Line)+": "+st)
+			default:
+				o.line(shown, st)
+			}
+		}
+		free <- items
+		if o.failed() {
+			stopReader()
+			return exitOK // cli reports the error, or ends quietly on a broken pipe
 		}
 	}
+	stopReader()
 	return s.finish()
 }

@@ -4,8 +4,10 @@
 //
 // The package is problem-agnostic: a run is pinned by a Header (the hash of
 // the task list, the number of tasks and any key/value pairs the caller
-// wants checked, such as the board size and the program version), and a
-// record is a task id with its count and nodes.
+// wants checked, such as the board size and the version of the counting
+// algorithm), and a record is a task id with its count and nodes. A header
+// may also carry key/values recorded for information only (such as the
+// program version that created the journal), which are not compared.
 //
 // # Format
 //
@@ -14,8 +16,9 @@
 //	nqcount-journal v1
 //	hash 5d0c3f...
 //	tasks 4319
+//	meta algorithm 1
 //	meta n 17
-//	meta version v0.3.0
+//	info program v0.3.0
 //	header 1c2b3a4d
 //	17 412 98231 8e1f03aa
 //	3 0 1520 0b6e2c71
@@ -38,17 +41,28 @@
 // header that does not match the run, is refused with an error wrapping
 // ErrCorrupt or ErrMismatch; the journal is never silently mixed with
 // another run's.
+//
+// # Files
+//
+// A journal is a regular file (or a symbolic link to one, written
+// through): Open refuses a FIFO, a device or a directory without blocking
+// on it. A new journal is created with O_EXCL and locked before its header
+// is written, so of two processes starting the same new journal at once
+// exactly one runs and the other gets ErrLocked; its mode is 0666 less the
+// umask.
 package journal
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,16 +90,20 @@ var ErrCorrupt = errors.New("journal is corrupt")
 var ErrLocked = errors.New("journal is in use by another process")
 
 // Header pins the run a journal belongs to. Open refuses a journal whose
-// header differs in any field.
+// header differs in Hash, Tasks or Meta; Info is not compared.
 type Header struct {
 	// Hash identifies the list of tasks (for n-queens, queens.Plan.Hash).
 	Hash string
 	// Tasks is the number of tasks of the run; record ids are below it.
 	Tasks int
 	// Meta holds any other values that must match, such as the board
-	// size, the method, the program version or the shard. Keys are single
-	// words; values may hold spaces but no line breaks.
+	// size, the method, the algorithm version or the shard. Keys are
+	// single words; values may hold spaces but no line breaks.
 	Meta map[string]string
+	// Info holds values recorded when the journal is created but not
+	// compared when it is opened again, such as the program version. Same
+	// rules for keys and values as Meta.
+	Info map[string]string
 }
 
 // Record is one finished task.
@@ -100,12 +118,19 @@ type Options struct {
 	// Interval is how often written records are fsynced; 0 means 1 s.
 	// Negative disables the background sync (only Sync and Close sync).
 	Interval time.Duration
+	// Accept, if set, is asked about a journal whose header differs from
+	// the run's in its pinned fields (Hash, Tasks or Meta); returning true
+	// resumes from it anyway, keeping its header. It lets a program accept
+	// journals written by an older version that are known to hold the same
+	// run under other keys.
+	Accept func(found Header) bool
 }
 
 // Journal is an open checkpoint journal. Its methods are safe for
 // concurrent use.
 type Journal struct {
 	path     string
+	header   Header
 	records  []Record
 	repaired int64
 
@@ -128,32 +153,32 @@ type Journal struct {
 //
 // A journal whose last record was torn by a crash is repaired: the partial
 // record is truncated away and Repaired reports the bytes dropped. A
-// journal of another run is refused with an error wrapping ErrMismatch,
-// one with damage before its last record with ErrCorrupt.
+// journal of another run is refused with an error wrapping ErrMismatch
+// (unless opt.Accept takes it), one with damage before its last record
+// with ErrCorrupt, one held open by another process with ErrLocked. A path
+// that is not a regular file is refused with an error wrapping
+// atomicfile.ErrNotRegular.
 func Open(path string, h Header, opt Options) (*Journal, error) {
 	hb, err := h.encode()
 	if err != nil {
 		return nil, err
 	}
-	j := &Journal{path: path, seen: make([]bool, h.Tasks)}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if err := create(path, hb); err != nil {
-			return nil, err
-		}
-		if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
-			return nil, err
-		}
-	case err != nil:
+	j := &Journal{path: path, header: h, seen: make([]bool, h.Tasks)}
+	f, created, err := openFile(path)
+	if err != nil {
 		return nil, err
 	}
 	if err := lock(f); err != nil {
+		// If we created the file, the process holding the lock opened it
+		// in between and writes the header itself.
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, ErrLocked)
 	}
 	j.f = f
-	if err := j.load(hb, h); err != nil {
+	if err := j.load(hb, h, opt.Accept); err != nil {
+		if created {
+			os.Remove(path) // still locked: nobody else uses it
+		}
 		f.Close()
 		return nil, err
 	}
@@ -170,11 +195,50 @@ func Open(path string, h Header, opt Options) (*Journal, error) {
 	return j, nil
 }
 
-// create writes a new journal holding only the header: to a temporary
-// file first, synced and renamed into place, so a crash never leaves a
-// half-written header under path.
-func create(path string, hb []byte) error {
-	return atomicfile.WriteFile(path, hb)
+// openFile opens the journal file for reading and writing, or creates it
+// exclusively (O_EXCL) with mode 0666 less the umask. It never replaces
+// what is at path (creating the file elsewhere and renaming it into place
+// let a second process rename a fresh header over a journal the first had
+// locked), and it refuses anything but a regular file without blocking on
+// it (a FIFO is opened non-blocking, then checked with fstat).
+func openFile(path string) (f *os.File, created bool, err error) {
+	for try := 0; ; try++ {
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, false, notRegular(path, fi.Mode())
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|openFlags, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|openFlags, 0o666)
+			created = err == nil
+			if errors.Is(err, fs.ErrExist) {
+				if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+					if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+						return nil, false, fmt.Errorf("%s is a symbolic link to a missing file, %w: refusing to follow it (remove the link or create its target)", path, atomicfile.ErrNotRegular)
+					}
+				}
+				if try < 3 {
+					continue // created by another process meanwhile: open that
+				}
+			}
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, false, err
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, false, notRegular(path, fi.Mode())
+		}
+		return f, created, nil
+	}
+}
+
+func notRegular(path string, mode fs.FileMode) error {
+	return fmt.Errorf("%s is %s, %w: a checkpoint journal must be a regular file", path, atomicfile.Kind(mode), atomicfile.ErrNotRegular)
 }
 
 // encode returns the header's lines, ending with the "header CRC" line.
@@ -187,17 +251,18 @@ func (h Header) encode() ([]byte, error) {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\nhash %s\ntasks %d\n", magic, h.Hash, h.Tasks)
-	keys := make([]string, 0, len(h.Meta))
-	for k := range h.Meta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := h.Meta[k]
-		if k == "" || strings.ContainsAny(k, " \t\r\n") || strings.ContainsAny(v, "\r\n") {
-			return nil, fmt.Errorf("journal: meta %q=%q: keys must be one word and values one line", k, v)
+	for _, kind := range []string{"meta", "info"} {
+		m := h.Meta
+		if kind == "info" {
+			m = h.Info
 		}
-		fmt.Fprintf(&b, "meta %s %s\n", k, v)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			v := m[k]
+			if k == "" || strings.ContainsAny(k, " \t\r\n") || strings.ContainsAny(v, "\r\n") {
+				return nil, fmt.Errorf("journal: %s %q=%q: keys must be one word and values one line", kind, k, v)
+			}
+			fmt.Fprintf(&b, "%s %s %s\n", kind, k, v)
+		}
 	}
 	fmt.Fprintf(&b, "header %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
 	return b.Bytes(), nil
@@ -205,13 +270,14 @@ func (h Header) encode() ([]byte, error) {
 
 // load reads the journal, checks its header against want and its records'
 // chain, and truncates a torn last record.
-func (j *Journal) load(want []byte, h Header) error {
+func (j *Journal) load(want []byte, h Header, accept func(Header) bool) error {
 	data, err := io.ReadAll(j.f)
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimRight(data, "\x00")) == 0 {
-		// Empty (or zero-filled by a crash right after creation): start afresh.
+	if d := bytes.TrimRight(data, "\x00"); len(d) < len(want) && bytes.HasPrefix(want, d) {
+		// Empty, or a header cut short or zero-filled by a crash right
+		// after creation (no record can follow it): start afresh.
 		if err := j.f.Truncate(0); err != nil {
 			return err
 		}
@@ -233,9 +299,14 @@ func (j *Journal) load(want []byte, h Header) error {
 	if want, err := strconv.ParseUint(string(got[hlen-9:hlen-1]), 16, 32); err != nil || uint32(want) != crc32.Checksum(got[:end+1], castagnoli) {
 		return fmt.Errorf("%s: %w: its header's checksum does not match (edited by hand?)", j.path, ErrCorrupt)
 	}
-	if !bytes.Equal(got, want) {
-		return fmt.Errorf("%s: %w: %s", j.path, ErrMismatch, diffHeader(got, h))
+	found, err := parseHeader(got)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %v", j.path, ErrCorrupt, err)
 	}
+	if !found.sameRun(h) && (accept == nil || !accept(found)) {
+		return fmt.Errorf("%s: %w: %s", j.path, ErrMismatch, diffHeader(found, h))
+	}
+	j.header = found
 	j.crc = headerCRC(got)
 	off := hlen
 	for off < len(data) {
@@ -324,24 +395,51 @@ func (r Record) text() string {
 	return strconv.Itoa(r.ID) + " " + strconv.FormatUint(r.Count, 10) + " " + strconv.FormatUint(r.Nodes, 10)
 }
 
-// diffHeader names the fields in which the journal's header differs from
-// the run's.
-func diffHeader(got []byte, h Header) string {
-	have := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(got))
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), " ", 3)
+// parseHeader reads the fields of a header whose checksum was checked.
+func parseHeader(b []byte) (Header, error) {
+	var h Header
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		f := strings.SplitN(l, " ", 3)
+		var err error
 		switch {
-		case len(f) == 2 && (f[0] == "hash" || f[0] == "tasks"):
-			have[f[0]] = f[1]
+		case len(f) == 2 && f[0] == "hash":
+			h.Hash = f[1]
+		case len(f) == 2 && f[0] == "tasks":
+			h.Tasks, err = strconv.Atoi(f[1])
 		case len(f) == 3 && f[0] == "meta":
-			have[f[1]] = f[2]
+			if h.Meta == nil {
+				h.Meta = map[string]string{}
+			}
+			h.Meta[f[1]] = f[2]
+		case len(f) == 3 && f[0] == "info":
+			if h.Info == nil {
+				h.Info = map[string]string{}
+			}
+			h.Info[f[1]] = f[2]
+		default:
+			err = errors.New("unknown line")
+		}
+		if err != nil {
+			return Header{}, fmt.Errorf("header line %q: %v", l, err)
 		}
 	}
+	return h, nil
+}
+
+// sameRun reports whether two headers pin the same run: Info is not
+// compared.
+func (h Header) sameRun(o Header) bool {
+	return h.Hash == o.Hash && h.Tasks == o.Tasks && maps.Equal(h.Meta, o.Meta)
+}
+
+// diffHeader names the fields in which the journal's header differs from
+// the run's.
+func diffHeader(found, h Header) string {
+	have := map[string]string{"hash": found.Hash, "tasks": strconv.Itoa(found.Tasks)}
+	maps.Copy(have, found.Meta)
 	want := map[string]string{"hash": h.Hash, "tasks": strconv.Itoa(h.Tasks)}
-	for k, v := range h.Meta {
-		want[k] = v
-	}
+	maps.Copy(want, h.Meta)
 	keys := map[string]bool{}
 	for k := range have {
 		keys[k] = true
@@ -349,10 +447,16 @@ func diffHeader(got []byte, h Header) string {
 	for k := range want {
 		keys[k] = true
 	}
+	quote := func(m map[string]string, k string) string {
+		if v, ok := m[k]; ok {
+			return strconv.Quote(v)
+		}
+		return "absent"
+	}
 	var diffs []string
 	for k := range keys {
 		if have[k] != want[k] {
-			diffs = append(diffs, fmt.Sprintf("%s is %q in the journal but %q in this run", k, have[k], want[k]))
+			diffs = append(diffs, fmt.Sprintf("%s is %s in the journal but %s in this run", k, quote(have, k), quote(want, k)))
 		}
 	}
 	sort.Strings(diffs)
@@ -364,6 +468,10 @@ func diffHeader(got []byte, h Header) string {
 
 // Path returns the journal's file name.
 func (j *Journal) Path() string { return j.path }
+
+// Header returns the journal's header as found in the file (for a new
+// journal, the one given to Open): its Info says which program created it.
+func (j *Journal) Header() Header { return j.header }
 
 // Records returns the records found when the journal was opened, in file
 // order. Append does not add to it.

@@ -153,7 +153,9 @@ func TestCorruptMiddle(t *testing.T) {
 			l[3] = "meta method Halving"
 			return l
 		},
-		"header truncated": func(l []string) []string { return l[:3] },
+		"header truncated, another run's": func(l []string) []string {
+			return []string{l[0], "hash other", l[2]}
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := write(t, 8)
@@ -168,6 +170,24 @@ func TestCorruptMiddle(t *testing.T) {
 				t.Fatal("refused journal was emptied")
 			}
 		})
+	}
+}
+
+// A header cut short by a crash right after the journal was created (no
+// record can follow it) is this run's: the journal starts afresh.
+func TestTruncatedHeaderStartsAfresh(t *testing.T) {
+	path := write(t, 0)
+	b, _ := os.ReadFile(path)
+	for _, n := range []int{1, len(magic) + 5, len(b) - 3} {
+		os.WriteFile(path, b[:n], 0o644)
+		j := open(t, path, testHeader)
+		if len(j.Records()) != 0 || j.Repaired() != 0 {
+			t.Fatalf("%d bytes: %d records", n, len(j.Records()))
+		}
+		j.Close()
+		if after, _ := os.ReadFile(path); string(after) != string(b) {
+			t.Fatalf("%d bytes: header not rewritten: %q", n, after)
+		}
 	}
 }
 

@@ -47,3 +47,29 @@ func BenchmarkCount(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartup measures what a count does before its workers start:
+// cutting the plan and ordering its tasks largest first (which computes
+// the size estimates). It runs on one goroutine of the caller, so on a
+// machine with many cores it is time every worker waits.
+//
+//	go test -run '^$' -bench Startup -count 6 ./count/queens
+func BenchmarkStartup(b *testing.B) {
+	for _, n := range []int{19, 22, 27} {
+		for _, w := range []int{64, 256} {
+			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
+				for b.Loop() {
+					p, err := NewPlan(n, Constellations, 0, w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ids := make([]int, len(p.Tasks))
+					for i := range ids {
+						ids[i] = i
+					}
+					p.LargestFirst(ids)
+				}
+			})
+		}
+	}
+}

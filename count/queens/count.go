@@ -20,6 +20,10 @@ type Options struct {
 	Unique  bool   // also count solutions up to symmetry
 	// OnDone is passed to the engine: called once per finished task.
 	OnDone func(id int, r count.Result) error
+	// OnProgress is passed to the engine: called, concurrently, after
+	// every slice of a task with its id and nodes so far (see
+	// count.Options.OnProgress), for a live nodes/s figure.
+	OnProgress func(id int, nodes uint64)
 }
 
 // Result is a finished count.

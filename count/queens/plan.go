@@ -10,11 +10,13 @@
 package queens
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"github.com/nqcount/nqcount/count"
@@ -42,7 +44,8 @@ const maxTasks = 4 << 20
 type Plan struct {
 	N      int
 	Method Method
-	// Depth is the split depth used (see MaxDepth).
+	// Depth is the split depth used (see MaxDepth). Constellations
+	// split the corner classes one row deeper than Depth.
 	Depth int
 	Tasks []Task
 
@@ -76,29 +79,45 @@ func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
 		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
 	}
 	p := &Plan{N: n, Method: method, Depth: depth}
+	roots := p.roots()
 	if depth > 0 {
-		p.Tasks = p.tasks(depth)
-		if len(p.Tasks) > maxTasks {
-			return nil, fmt.Errorf("%w: depth %d splits n = %d into %d tasks, more than the %d allowed: choose a smaller depth", ErrInvalid, depth, n, len(p.Tasks), maxTasks)
+		// Counted before it is built, and the count stops at the cap, so a
+		// split too deep is refused at once, in bounded memory.
+		k := p.size(roots, depth, maxTasks)
+		if k > maxTasks {
+			return nil, fmt.Errorf("%w: depth %d splits n = %d into more than the %d tasks allowed: choose a smaller depth", ErrInvalid, depth, n, maxTasks)
 		}
+		p.Tasks = p.build(roots, depth, k)
 		return p, nil
 	}
-	// Automatic: deepen until there are enough tasks for the slowest
-	// worker to finish close to the others.
-	want := 64 * workers
+	// Automatic: the shallowest depth with about tasksPerWorker tasks for
+	// every worker, so that the slowest finishes close to the others, and
+	// never more than maxTasks.
+	want := tasksPerWorker * min(workers, maxTasks/tasksPerWorker)
 	d := 0
 	if method == Halving {
 		d = 1
 	}
-	for {
-		p.Depth = d
-		p.Tasks = p.tasks(d)
-		if len(p.Tasks) >= want || d >= autoMaxDepth(n, method) {
-			return p, nil
+	k := p.size(roots, d, maxTasks)
+	for k < want && d < autoMaxDepth(n, method) {
+		next := p.size(roots, d+1, maxTasks)
+		if next > maxTasks {
+			break
 		}
-		d++
+		d, k = d+1, next
 	}
+	p.Depth = d
+	p.Tasks = p.build(roots, d, k)
+	return p, nil
 }
+
+// tasksPerWorker is how many tasks the automatic depth aims at for each
+// worker. The workers pull tasks largest first, so a few per worker
+// already keep them busy to the end: simulated from measured task costs
+// (bench/tasksim), 16 a worker keeps the schedule within a few per cent
+// of perfect, and more tasks only cost planning time and nodes (every
+// extra row adds about 3% nodes).
+const tasksPerWorker = 16
 
 func autoMaxDepth(n int, m Method) int {
 	if m == Halving {
@@ -107,11 +126,48 @@ func autoMaxDepth(n int, m Method) int {
 	return max(0, min(n-4, 3))
 }
 
-func (p *Plan) tasks(depth int) []Task {
+// roots are the tasks every plan of the method splits further: the
+// first-row placements for Halving, the border classes for
+// Constellations.
+func (p *Plan) roots() []Task {
 	if p.Method == Halving {
-		return halvingTasks(p.N, depth)
+		return halvingRoots(p.N)
 	}
-	return constellationTasks(p.N, depth)
+	return constellationRoots(p.N)
+}
+
+// rowsBelow is how many free rows a plan of the given depth fills below
+// root t.
+func (p *Plan) rowsBelow(t *Task, depth int) int {
+	if p.Method == Halving {
+		return depth - 1
+	}
+	if t.inCorner(p.N) {
+		depth += cornerSplit
+	}
+	return min(depth, MaxPlaced-int(t.Placed))
+}
+
+// size returns the number of tasks a plan of the given depth has, or a
+// number above limit as soon as it exceeds limit.
+func (p *Plan) size(roots []Task, depth, limit int) int {
+	k := 0
+	for i := range roots {
+		if k > limit {
+			break
+		}
+		k += roots[i].countExpand(p.N, p.rowsBelow(&roots[i], depth), limit-k)
+	}
+	return k
+}
+
+// build lists the k tasks of a plan of the given depth.
+func (p *Plan) build(roots []Task, depth, k int) []Task {
+	out := make([]Task, 0, k)
+	for i := range roots {
+		out = roots[i].expand(p.N, p.rowsBelow(&roots[i], depth), out)
+	}
+	return out
 }
 
 // Frame fills f with the kernel frame of task id and returns the task's
@@ -122,15 +178,53 @@ func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
 	return uint64(t.Weight)
 }
 
+// sliceNodes is the node budget of one slice of a task: about 10 ms of
+// the bmi2 kernel on one core (70 to 150 M nodes/s), so that a worker
+// looks up at least every few tens of milliseconds on any kernel.
+const sliceNodes = 1 << 20
+
+// ErrOverflow is returned when a task's weighted count does not fit in 64
+// bits (far beyond any n the counter can reach in practice).
+var ErrOverflow = errors.New("weighted count overflows 64 bits")
+
 // Counter returns the function that counts one task with kernel k, for
-// count.Run.
+// count.Run: the search runs in slices of about a million nodes; between
+// them it reports the slice's nodes to progress and stops with ctx's
+// error if ctx is done.
 func (p *Plan) Counter(k kernel.Kernel) count.TaskFunc {
-	return func(id int) (count.Result, error) {
+	return func(ctx context.Context, id int, progress func(nodes uint64)) (count.Result, error) {
 		var f kernel.Frame
 		w := p.Frame(id, &f)
-		sol, nodes := k.Count(&f)
-		return count.Result{Count: sol * w, Nodes: nodes}, nil
+		s := new(kernel.Search)
+		if err := s.Reset(&f); err != nil {
+			return count.Result{}, err
+		}
+		for {
+			before := s.Nodes()
+			done := k.Run(s, sliceNodes)
+			progress(s.Nodes() - before)
+			if done {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return count.Result{}, err
+			}
+		}
+		c, err := weighted(s.Solutions(), w)
+		if err != nil {
+			return count.Result{}, fmt.Errorf("%w (task %d)", err, id)
+		}
+		return count.Result{Count: c, Nodes: s.Nodes()}, nil
 	}
+}
+
+// weighted returns solutions × weight, or ErrOverflow.
+func weighted(solutions, weight uint64) (uint64, error) {
+	hi, lo := bits.Mul64(solutions, weight)
+	if hi != 0 {
+		return 0, fmt.Errorf("%w: %d solutions × weight %d", ErrOverflow, solutions, weight)
+	}
+	return lo, nil
 }
 
 // Hash identifies the plan's task list: n, method, depth and every task.

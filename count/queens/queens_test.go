@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/internal/impltest"
+	"github.com/nqcount/nqcount/internal/refdata"
 )
 
 // referenceCount is the textbook algorithm: recursion over rows with
@@ -41,17 +44,21 @@ func referenceCount(n int) uint64 {
 	return place(0)
 }
 
-// forEachKernel runs body once per registered kernel that this CPU can
-// run, and reports the ones it cannot.
+// forEachKernel runs body once per registered kernel, through the
+// project's one driver, which reports (or, under NQCOUNT_REQUIRE_KERNELS,
+// fails) the ones this CPU cannot run.
 func forEachKernel(t *testing.T, body func(t *testing.T, k kernel.Kernel)) {
-	for _, k := range kernel.All() {
-		t.Run("kernel="+k.Name, func(t *testing.T) {
-			if !k.Supported() {
-				t.Skipf("kernel %s needs %s, which this CPU lacks", k.Name, k.Doc)
-			}
-			body(t, k)
-		})
+	impltest.Run(t, "queens", kernel.All(), func(k kernel.Kernel) impltest.Impl {
+		return impltest.Impl{Name: k.Name, Supported: k.Supported(), Why: "this CPU lacks what it needs (" + k.Doc + ")"}
+	}, body)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if s := impltest.Summary(); s != "" {
+		os.Stderr.WriteString(s + "\n")
 	}
+	os.Exit(code)
 }
 
 func mustCount(t *testing.T, n int, opt Options) Result {
@@ -166,7 +173,10 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		for id := range p1.Tasks {
 			var f kernel.Frame
 			w := p1.Frame(id, &f)
-			c, _ := k.Count(&f)
+			c, _, err := k.Count(&f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sum += c * w
 		}
 		if want, _ := Known(n); sum != want {
@@ -185,7 +195,10 @@ func TestTaskCountsAgainstBruteForce(t *testing.T) {
 		for id, task := range p.Tasks {
 			var f kernel.Frame
 			p.Frame(id, &f)
-			got, _ := kernel.Best().Count(&f)
+			got, _, err := kernel.Best().Count(&f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var want uint64
 			for _, s := range sols {
 				ok := true
@@ -278,14 +291,14 @@ func TestCancelledCountReturnsNoTotal(t *testing.T) {
 // TestBuiltInTablesMatchShared compares the built-in OEIS tables with the
 // reference copies in ../shared/oeis.
 func TestBuiltInTablesMatchShared(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "oeis")
+	dir := refdata.Dir(t, "oeis")
 	for _, tc := range []struct {
 		file  string
 		known func(int) (uint64, bool)
 	}{{"A000170.txt", Known}, {"A002562.txt", KnownUnique}} {
 		f, err := os.Open(filepath.Join(dir, tc.file))
 		if err != nil {
-			t.Skipf("reference data not found (%v): clone the project beside ../shared to run this check", err)
+			t.Fatal(err)
 		}
 		lines := 0
 		sc := bufio.NewScanner(f)
@@ -321,30 +334,67 @@ func TestAutoDepthGivesEnoughTasks(t *testing.T) {
 }
 
 // TestKernelsAgree feeds every task of several plans to every kernel and
-// demands the same solutions and the same nodes: the kernels implement one
-// algorithm, so any difference is a bug in one of them.
+// demands the solutions and the nodes of the portable kernel (which the
+// kernel package checks against its oracle), counted whole and in slices.
 func TestKernelsAgree(t *testing.T) {
-	ref := kernel.All()[0]
-	for _, n := range []int{1, 4, 5, 6, 9, 12} {
-		for _, m := range Methods {
-			p, err := NewPlan(n, m, 0, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for id := range p.Tasks {
-				var f kernel.Frame
-				p.Frame(id, &f)
-				ws, wn := ref.Count(&f)
-				for _, k := range kernel.All()[1:] {
-					if !k.Supported() {
-						continue
+	ref, err := kernel.Lookup("generic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
+		for _, n := range []int{1, 4, 5, 6, 9, 12} {
+			for _, m := range Methods {
+				p, err := NewPlan(n, m, 0, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for id := range p.Tasks {
+					var f kernel.Frame
+					p.Frame(id, &f)
+					ws, wn, err := ref.Count(&f)
+					if err != nil {
+						t.Fatal(err)
 					}
 					g := f
-					if s, nd := k.Count(&g); s != ws || nd != wn {
-						t.Fatalf("n=%d %s task %d: %s gives %d solutions %d nodes, %s %d %d", n, m, id, k.Name, s, nd, ref.Name, ws, wn)
+					if s, nd, err := k.Count(&g); err != nil || s != ws || nd != wn {
+						t.Fatalf("n=%d %s task %d: %s gives %d solutions %d nodes (%v), %s %d %d", n, m, id, k.Name, s, nd, err, ref.Name, ws, wn)
+					}
+					var sr kernel.Search
+					if err := sr.Reset(&f); err != nil {
+						t.Fatal(err)
+					}
+					for !k.Run(&sr, 97) {
+					}
+					if sr.Solutions() != ws || sr.Nodes() != wn {
+						t.Fatalf("n=%d %s task %d: %s in slices gives %d solutions %d nodes, whole %d %d", n, m, id, k.Name, sr.Solutions(), sr.Nodes(), ws, wn)
 					}
 				}
 			}
 		}
+	})
+}
+
+func TestWeightedOverflow(t *testing.T) {
+	if c, err := weighted(1<<61-1, 8); err != nil || c != (1<<61-1)*8 {
+		t.Fatalf("weighted(2^61-1, 8) = %d, %v", c, err)
+	}
+	if _, err := weighted(1<<61, 8); !errors.Is(err, ErrOverflow) {
+		t.Fatalf("weighted(2^61, 8): err = %v, want ErrOverflow", err)
+	}
+	if _, err := weighted(math.MaxUint64, 2); !errors.Is(err, ErrOverflow) {
+		t.Fatalf("weighted(max, 2): err = %v, want ErrOverflow", err)
+	}
+}
+
+// TestFallbackKernelChosen is run by CI under qemu-user emulating a CPU
+// without BMI2 (NQCOUNT_EXPECT_NO_BMI2=1): a count must choose the
+// portable kernel by itself and still be right.
+func TestFallbackKernelChosen(t *testing.T) {
+	if os.Getenv("NQCOUNT_EXPECT_NO_BMI2") == "" {
+		t.Skip("set NQCOUNT_EXPECT_NO_BMI2=1 on a CPU without BMI2 (CI uses qemu-x86_64 -cpu Westmere)")
+	}
+	r := mustCount(t, 10, Options{})
+	if r.Kernel != "generic" || r.Total != count.U128(724) {
+		t.Fatalf("n = 10 on a CPU without BMI2: kernel %s, total %s; want generic, 724", r.Kernel, r.Total)
 	}
 }

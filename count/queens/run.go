@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -25,8 +27,10 @@ const StableWorkers = 32
 // cover the listed tasks only, so it is the answer only when ids lists
 // every task. Resumed runs and shards are built on it.
 //
-// If ctx is cancelled it returns ctx's error and no result; the tasks that
-// finished before have been reported to OnDone.
+// If ctx is cancelled it returns ctx's error and no result, within about
+// a second whatever n; the tasks that finished before have been reported
+// to OnDone, and the ones running are abandoned (counted again on
+// resume).
 func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, error) {
 	start := time.Now()
 	workers := opt.Workers
@@ -45,7 +49,7 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 	if workers > 1 {
 		ids = p.LargestFirst(ids)
 	}
-	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone})
+	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
 	if err != nil {
 		return Result{}, err
 	}
@@ -86,12 +90,30 @@ func (p *Plan) estimates() []uint64 {
 	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
 		levels--
 	}
+	// The estimates are independent of each other and every worker waits
+	// for them, so they are computed on all cores, in chunks pulled from a
+	// counter. Each is a pure function of its task: the result does not
+	// depend on the schedule.
 	est := make([]uint64, len(p.Tasks))
-	var f kernel.Frame
-	for id := range p.Tasks {
-		p.Frame(id, &f)
-		est[id] = frontier(f, levels) + 1
+	const chunk = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(est)+chunk-1)/chunk) {
+		wg.Go(func() {
+			var f kernel.Frame
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(est) {
+					return
+				}
+				for id := lo; id < min(lo+chunk, len(est)); id++ {
+					p.Frame(id, &f)
+					est[id] = frontier(f, levels) + 1
+				}
+			}
+		})
 	}
+	wg.Wait()
 	return est
 }
 

@@ -2,9 +2,12 @@ package queens
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nqcount/nqcount/count"
 )
@@ -78,5 +81,66 @@ func TestEstimatesCorrelate(t *testing.T) {
 	t.Logf("correlation of estimate and nodes over %d tasks: %.3f", len(est), r)
 	if r < 0.7 {
 		t.Errorf("estimates correlate poorly with cost: r = %.3f", r)
+	}
+}
+
+// TestCancelMidTask cancels a count whose every task takes minutes (n = 22
+// in two tasks per worker at most): it must stop within a slice or so,
+// with ctx's error, no result, nothing reported as done, and the live
+// progress must have moved before.
+func TestCancelMidTask(t *testing.T) {
+	p, err := NewPlan(22, Halving, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var live atomic.Uint64
+	var slices atomic.Int64
+	var done atomic.Int64
+	opt := Options{Workers: 2,
+		OnDone: func(int, count.Result) error { done.Add(1); return nil },
+		OnProgress: func(id int, n uint64) {
+			live.Add(sliceNodes) // n is the task's running total
+			if slices.Add(1) == 4 {
+				cancel()
+			}
+		},
+	}
+	start := time.Now()
+	r, err := CountTasks(ctx, p, []int{0, 1, 2, 3}, opt)
+	el := time.Since(start)
+	if !errors.Is(err, context.Canceled) || r.Total != (count.Uint128{}) {
+		t.Fatalf("got %+v, %v; want context.Canceled and no total", r, err)
+	}
+	if done.Load() != 0 || live.Load() < 4*sliceNodes {
+		t.Fatalf("%d tasks reported done, %d live nodes", done.Load(), live.Load())
+	}
+	// A task of n = 22 takes minutes; a slice a few milliseconds. The
+	// bound is loose for loaded machines and -race.
+	if el > 20*time.Second {
+		t.Fatalf("cancel took %v", el)
+	}
+}
+
+// TestProgressAddsUpToNodes: the last progress of every task adds up to
+// the count's nodes.
+func TestProgressAddsUpToNodes(t *testing.T) {
+	var mu sync.Mutex
+	last := map[int]uint64{}
+	r, err := Count(context.Background(), 13, Options{Workers: 2, OnProgress: func(id int, n uint64) {
+		mu.Lock()
+		last[id] = n
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for _, n := range last {
+		sum += n
+	}
+	if r.Nodes != count.U128(sum) || len(last) != r.Tasks {
+		t.Fatalf("nodes %s over %d tasks, progress %d over %d", r.Nodes, r.Tasks, sum, len(last))
 	}
 }

@@ -68,3 +68,46 @@ func (t Task) expand(n, rows int, out []Task) []Task {
 	}
 	return out
 }
+
+// countExpand returns how many tasks t.expand(n, rows, nil) lists without
+// listing them, or a number above limit as soon as it exceeds limit.
+func (t Task) countExpand(n, rows, limit int) int {
+	if rows == 0 {
+		return 1
+	}
+	var f kernel.Frame
+	t.frame(n, &f)
+	return countRows(f, rows, limit)
+}
+
+func countRows(f kernel.Frame, rows, limit int) int {
+	if f.Rows == 0 {
+		return 1
+	}
+	row := bits.TrailingZeros64(f.Rows)
+	avail := f.Open(row)
+	if rows == 1 {
+		return bits.OnesCount64(avail)
+	}
+	k := 0
+	for avail != 0 && k <= limit {
+		c := bits.TrailingZeros64(avail)
+		avail &= avail - 1
+		g := f
+		g.Place(row, c)
+		k += countRows(g, rows-1, limit-k)
+	}
+	return k
+}
+
+// inCorner reports whether one of t's queens stands in a corner of the
+// n×n board.
+func (t *Task) inCorner(n int) bool {
+	for i := 0; i < int(t.Placed); i++ {
+		r, c := int(t.Rows[i]), int(t.Cols[i])
+		if (r == 0 || r == n-1) && (c == 0 || c == n-1) {
+			return true
+		}
+	}
+	return false
+}

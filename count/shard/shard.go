@@ -10,8 +10,14 @@
 //
 // A result File is self-describing: it names its run (the hash of the
 // task list, the task count, and key/values such as the board size and the
-// program version), its shard, and every task's count. Merge refuses files
-// of different runs and reports shards that are missing or duplicated.
+// version of the counting algorithm), its shard, and every task's count.
+// Merge refuses files of different runs and reports shards that are
+// missing or duplicated. The program that counted a shard is recorded for
+// information only: shards counted by different builds merge.
+//
+// Parse and FromEnv read a shard's index from a command line ("3/16") or
+// from a cluster scheduler's environment (a Slurm job array, a Kubernetes
+// Indexed Job).
 package shard
 
 import (
@@ -23,6 +29,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nqcount/nqcount/count"
@@ -32,8 +39,119 @@ import (
 // Format is the value of File.Format written by this package.
 const Format = "nqcount-shard/1"
 
+// Index names shard I of K, numbered from 0 (0 <= I < K) like Kubernetes'
+// JOB_COMPLETION_INDEX and a Slurm array declared --array=0-(K-1). The zero
+// Index (K = 0) means no shard: the whole count.
+type Index struct{ I, K int }
+
+// String returns "I/K".
+func (x Index) String() string { return strconv.Itoa(x.I) + "/" + strconv.Itoa(x.K) }
+
+// Parse reads a shard index written "I/K", with 0 <= I < K.
+func Parse(s string) (Index, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || k < 1 || i < 0 || i >= k {
+		return Index{}, fmt.Errorf("shard %q: want I/K with 0 <= I < K (shards are numbered from 0)", s)
+	}
+	return Index{I: i, K: k}, nil
+}
+
+// ErrCountUnknown is wrapped by FromEnv's error when the environment gives
+// a shard's index but not the number of shards, and none was given.
+var ErrCountUnknown = errors.New("the number of shards is not known")
+
+// FromEnv reads the shard index from a cluster scheduler's environment,
+// through getenv (os.Getenv):
+//
+//   - Slurm: SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of
+//     SLURM_ARRAY_TASK_COUNT, so both --array=0-7 and --array=1-8 give
+//     shards 0..7 of 8; the array must be a contiguous range;
+//   - Kubernetes: JOB_COMPLETION_INDEX of k, the Job's completions.
+//
+// k is the number of shards when the caller knows it (a flag), or 0; it
+// must agree with SLURM_ARRAY_TASK_COUNT when both are given.
+func FromEnv(getenv func(string) string, k int) (Index, error) {
+	num := func(name string) (int, bool, error) {
+		s := getenv(name)
+		if s == "" {
+			return 0, false, nil
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 {
+			return 0, true, fmt.Errorf("%s=%q is not a whole number", name, s)
+		}
+		return v, true, nil
+	}
+	if id, ok, err := num("SLURM_ARRAY_TASK_ID"); ok || err != nil {
+		if err != nil {
+			return Index{}, err
+		}
+		lo, _, err1 := num("SLURM_ARRAY_TASK_MIN")
+		hi, hasHi, err2 := num("SLURM_ARRAY_TASK_MAX")
+		cnt, hasCnt, err3 := num("SLURM_ARRAY_TASK_COUNT")
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return Index{}, err
+		}
+		if hasCnt {
+			if k != 0 && k != cnt {
+				return Index{}, fmt.Errorf("the number of shards is %d but SLURM_ARRAY_TASK_COUNT=%d", k, cnt)
+			}
+			k = cnt
+		}
+		if k < 1 {
+			return Index{}, fmt.Errorf("%w: SLURM_ARRAY_TASK_COUNT is not set", ErrCountUnknown)
+		}
+		if hasHi && hi-lo+1 != k {
+			return Index{}, fmt.Errorf("the Slurm array %d-%d has %d tasks, not a contiguous range (use --array=0-%d)", lo, hi, k, k-1)
+		}
+		i := id - lo
+		if i < 0 || i >= k {
+			return Index{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d is outside %d..%d", id, lo, lo+k-1)
+		}
+		return Index{I: i, K: k}, nil
+	}
+	if idx, ok, err := num("JOB_COMPLETION_INDEX"); ok || err != nil {
+		if err != nil {
+			return Index{}, err
+		}
+		if k < 1 {
+			return Index{}, fmt.Errorf("%w: JOB_COMPLETION_INDEX is set, but a Kubernetes Job does not say its number of completions", ErrCountUnknown)
+		}
+		if idx >= k {
+			return Index{}, fmt.Errorf("JOB_COMPLETION_INDEX=%d is not below the number of shards, %d", idx, k)
+		}
+		return Index{I: idx, K: k}, nil
+	}
+	return Index{}, errors.New("neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set")
+}
+
+// Select returns the ids of shard x in Assign's split of the tasks with
+// these costs. It refuses a K above the number of tasks, which would leave
+// shards with nothing to do (and a K of billions would exhaust memory).
+func Select(costs []uint64, x Index) ([]int, error) {
+	if err := x.Check(len(costs)); err != nil {
+		return nil, err
+	}
+	return Assign(costs, x.K)[x.I], nil
+}
+
+// Check reports whether x is a shard of a split of that many tasks:
+// 0 <= I < K <= tasks.
+func (x Index) Check(tasks int) error {
+	if x.K < 1 || x.I < 0 || x.I >= x.K {
+		return fmt.Errorf("shard %s: want I/K with 0 <= I < K", x)
+	}
+	if x.K > tasks {
+		return fmt.Errorf("shard %s: the count has only %d tasks, so it splits into at most %d shards", x, tasks, tasks)
+	}
+	return nil
+}
+
 // Assign splits the tasks 0..len(costs)-1 into k shards of about equal
-// total cost and returns the ids of each shard in increasing order.
+// total cost and returns the ids of each shard in increasing order. Its
+// memory grows with k: Select checks k against the number of tasks.
 //
 // It is the longest-processing-time rule: tasks in decreasing order of
 // cost (ties by id) each go to the shard with the least cost so far (ties
@@ -106,6 +224,9 @@ type File struct {
 	Total count.Totals `json:"total"`
 	// Seconds is the wall time the shard took (informational).
 	Seconds float64 `json:"seconds"`
+	// Program is the version of the program that counted the shard,
+	// recorded for information: Merge does not compare it.
+	Program string `json:"program,omitempty"`
 }
 
 // Sum returns the totals of f's results.
@@ -170,6 +291,9 @@ type Merged struct {
 	Total count.Totals
 	// Seconds sums the shards' wall times: the compute time spent.
 	Seconds float64
+	// Programs lists the distinct program versions that counted the
+	// shards, sorted (empty for files that do not say).
+	Programs []string
 	// Warnings lists harmless oddities, such as a shard given twice with
 	// identical results (used once).
 	Warnings []string
@@ -213,7 +337,11 @@ func Merge(names []string, files []*File) (*Merged, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: %d of %d shards have no result file: %s (numbered from 0); run them and merge again", ErrIncomplete, len(missing), f0.Shards, strings.Join(missing, ", "))
+		verb := "shards have"
+		if len(missing) == 1 {
+			verb = "shards has"
+		}
+		return nil, fmt.Errorf("%w: %d of %d %s no result file: %s (numbered from 0); run them and merge again", ErrIncomplete, len(missing), f0.Shards, verb, strings.Join(missing, ", "))
 	}
 	owner := make([]int, f0.Tasks)
 	for s, j := range byIndex {
@@ -226,10 +354,18 @@ func Merge(names []string, files []*File) (*Merged, error) {
 			m.Total.Add(count.Result{Count: r.Count, Nodes: r.Nodes})
 		}
 		m.Seconds += f.Seconds
+		if f.Program != "" && !slices.Contains(m.Programs, f.Program) {
+			m.Programs = append(m.Programs, f.Program)
+		}
 	}
+	slices.Sort(m.Programs)
 	if n := f0.Tasks - m.Total.Tasks; n > 0 {
 		first := slices.Index(owner, 0)
-		return nil, fmt.Errorf("%d tasks are in no shard (the first is task %d): the files do not come from one split", n, first)
+		what := "tasks are"
+		if n == 1 {
+			what = "task is"
+		}
+		return nil, fmt.Errorf("%d %s in no shard (the first is task %d): the files do not come from one split", n, what, first)
 	}
 	return m, nil
 }

@@ -3,6 +3,7 @@ package shard
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -143,5 +144,93 @@ func TestMergeFailures(t *testing.T) {
 	}
 	if _, err := Merge(nil, nil); err == nil {
 		t.Error("empty merge succeeded")
+	}
+}
+
+func TestParse(t *testing.T) {
+	for in, want := range map[string]Index{"0/1": {0, 1}, "3/16": {3, 16}, "15/16": {15, 16}} {
+		if got, err := Parse(in); err != nil || got != want || got.String() != in {
+			t.Errorf("Parse(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "3", "3/3", "-1/2", "1/0", "a/b", "1/2/3", " 1/2", "0/99999999999999999999"} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), "0 <= I < K") {
+			t.Errorf("Parse(%q): %v", in, err)
+		}
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env    map[string]string
+		shards int
+		want   Index
+		err    string
+	}{
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "7"}, want: Index{3, 8}},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "8"}, want: Index{7, 8}},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2"}, shards: 4, want: Index{2, 4}},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2"}, err: "SLURM_ARRAY_TASK_COUNT is not set"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "4"}, err: "contiguous"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, err: "whole number"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "99999999999999999999"}, err: "whole number"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"}, shards: 3, err: "SLURM_ARRAY_TASK_COUNT=2"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2"}, err: "outside 0..1"},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, shards: 6, want: Index{5, 6}},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, err: "completions"},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "6"}, shards: 6, err: "not below"},
+		{env: map[string]string{}, err: "neither"},
+	} {
+		got, err := FromEnv(func(k string) string { return tc.env[k] }, tc.shards)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: got %v, want error with %q", tc.env, err, tc.err)
+			}
+			if strings.Contains(tc.err, "not set") || tc.err == "completions" {
+				if !errors.Is(err, ErrCountUnknown) {
+					t.Errorf("%v: %v does not wrap ErrCountUnknown", tc.env, err)
+				}
+			}
+		} else if err != nil || got != tc.want {
+			t.Errorf("%v: got %v %v, want %v", tc.env, got, err, tc.want)
+		}
+	}
+}
+
+// Select bounds K by the number of tasks, so that a K of billions is an
+// error at once rather than a panic or an exhausted memory.
+func TestSelect(t *testing.T) {
+	costs := []uint64{8, 1, 1, 4, 2, 2}
+	for x, want := range map[Index][]int{{0, 2}: {0, 1}, {1, 2}: {2, 3, 4, 5}, {5, 6}: {2}, {4, 6}: {1}} {
+		if got, err := Select(costs, x); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Select(%v) = %v, %v, want %v", x, got, err, want)
+		}
+	}
+	for _, x := range []Index{{0, 7}, {0, int(^uint(0) >> 1 / 2)}, {0, math.MaxInt}, {3, 3}, {-1, 2}, {0, 0}} {
+		if _, err := Select(costs, x); err == nil {
+			t.Errorf("Select(%v): no error", x)
+		}
+	}
+	if _, err := Select(costs, Index{0, 7}); err == nil || !strings.Contains(err.Error(), "at most 6 shards") {
+		t.Errorf("K above the tasks: %v", err)
+	}
+}
+
+// The program version is information: shards of different builds merge,
+// and the versions are listed.
+func TestMergePrograms(t *testing.T) {
+	p := files(t, 3, run8)
+	var fs []*File
+	for i, path := range p {
+		f, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Program = []string{"v1.1.0", "v1.0.0", "v1.1.0"}[i]
+		fs = append(fs, f)
+	}
+	m, err := Merge(p, fs)
+	if err != nil || !reflect.DeepEqual(m.Programs, []string{"v1.0.0", "v1.1.0"}) {
+		t.Fatalf("%v %v", m, err)
 	}
 }

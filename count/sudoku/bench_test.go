@@ -8,31 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/refdata"
 )
 
-// sharedDir returns the project's ../shared/sudoku directory, found by
-// walking up from the working directory to the one holding go.mod.
+// sharedDir returns the project's ../shared/sudoku directory, or skips
+// (see package refdata).
 func sharedDir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			tb.Skip("no go.mod above the test's directory: cannot find ../shared")
-		}
-		dir = up
-	}
-	d := filepath.Join(dir, "..", "shared", "sudoku")
-	if _, err := os.Stat(d); err != nil {
-		tb.Skipf("reference data %s is absent (clone the project next to shared/ to run this): %v", d, err)
-	}
-	return d
+	return refdata.Dir(tb, "sudoku")
 }
 
 // loadLines reads the non-comment lines of a shared file.

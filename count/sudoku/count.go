@@ -127,7 +127,9 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 		case <-done:
 		}
 	}()
-	tot, err := count.Run(ctx, count.All(len(frontier)), func(id int) (count.Result, error) {
+	// The search polls ctx through stop every 1024 nodes, so a task needs
+	// no slices of its own; it reports its nodes once, at the end.
+	tot, err := count.Run(ctx, count.All(len(frontier)), func(_ context.Context, id int, progress func(uint64)) (count.Result, error) {
 		if found.Load() >= limit {
 			return count.Result{}, nil
 		}
@@ -142,6 +144,7 @@ func Count(ctx context.Context, g Grid, opt CountOptions) (CountResult, error) {
 			firstTask.CompareAndSwap(nil, &sol)
 		}
 		k.publish()
+		progress(k.nodes)
 		return count.Result{Count: k.count, Nodes: k.nodes}, nil
 	}, count.Options{Workers: workers})
 	if err != nil {

@@ -1,13 +1,13 @@
-// Package sudoku solves, counts, rates and generates 9x9 sudoku puzzles.
+// Package sudoku solves and counts 9x9 sudoku puzzles.
 //
 // The solver (Solve, CountSolutions, Solver) is a bitmask kernel with one
 // 27-bit candidate mask per digit and band, band-wise propagation, naked
 // and hidden singles, and guessing on a cell with the fewest candidates; it
 // never allocates. Count splits one puzzle's search into prefix tasks run
-// on all cores by package count's engine. Rate is a human-style logical
-// solver that applies techniques in order of difficulty; Generate makes
-// puzzles with exactly one solution at a requested level, reproducible from
-// a seed. Parse and Reader read puzzles in the usual formats and check them.
+// on all cores by package count's engine. Parse and Reader read puzzles in
+// the usual formats and check them; Level names ranges of the difficulty
+// scale. The human-style solver (explanations, hints, ratings) is package
+// logic below this one, the generator package generate.
 package sudoku
 
 import (
@@ -95,7 +95,10 @@ func (e *ParseError) Error() string {
 // characters and givens that clash in a row, column or box, naming the
 // cells. Puzzles with 16 or fewer clues are accepted (see Grid.Clues):
 // none has a unique solution, but they may still be solved or counted.
-func Parse(s string) (Grid, error) {
+func Parse(s string) (Grid, error) { return parse(s) }
+
+// parse is Parse for a string or, without copying it, the bytes of a line.
+func parse[T string | []byte](s T) (Grid, error) {
 	var g Grid
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -110,12 +113,12 @@ func Parse(s string) (Grid, error) {
 			n++
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '|' || c == '-' || c == '+':
 		default:
-			r, _ := utf8.DecodeRuneInString(s[i:])
-			return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", utf8.RuneCountInString(s[:i])+1, string(r))}
+			r, _ := utf8.DecodeRuneInString(string(s[i:]))
+			return g, &ParseError{Msg: fmt.Sprintf("character %d is %q, not a digit or '.'", utf8.RuneCountInString(string(s[:i]))+1, string(r))}
 		}
 	}
 	if n != 81 {
-		return g, &ParseError{Msg: fmt.Sprintf("%d cells, want 81", n)}
+		return g, &ParseError{Msg: fmt.Sprintf("%d %s, want 81", n, plural(n, "cell", "cells"))}
 	}
 	if err := g.Check(); err != nil {
 		return g, err
@@ -126,6 +129,31 @@ func Parse(s string) (Grid, error) {
 // Check returns an error naming the first two givens that clash in a row,
 // column or box, or a value out of range; nil if there is none.
 func (g *Grid) Check() error {
+	// One pass over the cells with a mask per house; the slow pass below,
+	// which names the cells, runs only for a grid that fails.
+	var rows, cols, boxes [9]uint16
+	for i, v := range g {
+		if v == 0 {
+			continue
+		}
+		if v > 9 {
+			return g.findClash()
+		}
+		bit := uint16(1) << v
+		r, c := i/9, i%9
+		b := r/3*3 + c/3
+		if (rows[r]|cols[c]|boxes[b])&bit != 0 {
+			return g.findClash()
+		}
+		rows[r] |= bit
+		cols[c] |= bit
+		boxes[b] |= bit
+	}
+	return nil
+}
+
+// findClash is Check's slow pass: it compares every pair of givens.
+func (g *Grid) findClash() error {
 	for i, v := range g {
 		if v > 9 {
 			return &ParseError{Msg: fmt.Sprintf("%s holds %d, not a digit 1-9", CellName(i), v)}

@@ -2,10 +2,12 @@ package sudoku
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"unicode/utf8"
 )
 
 // Item is one puzzle read from a file, or the error that stopped it from
@@ -19,48 +21,70 @@ type Item struct {
 	Err error
 }
 
+// MaxLine is the longest line a Reader reads, in bytes. A longer line is
+// reported as a bad puzzle (without being held in memory) and the Reader
+// goes on with the next line.
+const MaxLine = 1 << 20
+
 // Reader reads puzzles from a text stream, one at a time. It understands:
 //
 //   - one puzzle per line, 81 cells ('.' or '0' empty), optionally followed
 //     by ':' or white space and anything else (the answers files'
-//     "puzzle:count:solution" and this tool's "puzzle status" lines);
+//     "puzzle:count:solution" and this tool's "puzzle status" lines); the
+//     cells may be separated by spaces or box borders '|', '-' and '+';
 //   - the 9-line grid layout: 9 lines of 9 cells, with optional spaces and
 //     '|', '-', '+' box borders; lines of borders only are skipped and a
 //     blank line ends a grid;
 //   - JSON lines (starting with '{') with a "puzzle" field, as written by
 //     this tool's --format json;
-//   - comment lines starting with '#', and blank lines.
+//   - comment lines starting with '#', and blank lines;
+//   - a UTF-8 byte order mark at the start, and CR LF line ends.
+//
+// A bad line is reported as an Item with its line number and Err set, and
+// reading goes on; so is a line longer than MaxLine. Reading allocates
+// nothing per puzzle, except for bad ones.
 type Reader struct {
-	sc    *bufio.Scanner
-	line  int
-	rows  []string // pending rows of a grid layout
-	start int      // line of the first pending row
-	back  *string  // a line read but not yet handled
+	br   *bufio.Reader
+	line int   // lines read so far
+	err  error // the read error that ended the input
+	long []byte
+
+	rows    []byte // pending rows of a grid layout, each ending in '\n'
+	nrows   int
+	start   int   // line of the first pending row
+	pending *Item // an item read after an unfinished grid, returned next
+	item    Item  // pending points here
 }
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	return &Reader{sc: sc}
+	return &Reader{br: bufio.NewReaderSize(r, 64*1024)}
+}
+
+// gridAlphabet reports whether c may appear in a row of the grid layout.
+func gridAlphabet(c byte) bool {
+	return c == '.' || c >= '0' && c <= '9' || c == '|' || c == '-' || c == '+' || c == ' ' || c == '\t' || c == '\r'
 }
 
 // Next returns the next puzzle or bad puzzle. ok is false at the end of
 // the input; then Err reports a read error, if any.
 func (r *Reader) Next() (it Item, ok bool) {
+	if r.pending != nil {
+		it, r.pending = *r.pending, nil
+		return it, true
+	}
 	for {
-		var l string
-		if r.back != nil {
-			l, r.back = *r.back, nil
-		} else {
-			if !r.sc.Scan() {
-				break
-			}
-			r.line++
-			l = strings.TrimSpace(r.sc.Text())
+		raw, tooLong, ok := r.readLine()
+		if !ok {
+			break
 		}
-		if l == "" {
-			if len(r.rows) > 0 {
+		if tooLong {
+			r.dropRows()
+			return r.bad(fmt.Sprintf("line longer than %d bytes: not a puzzle (skipped to the next line)", MaxLine)), true
+		}
+		l := bytes.TrimSpace(raw)
+		if len(l) == 0 {
+			if r.nrows > 0 {
 				return r.flushGrid(), true
 			}
 			continue
@@ -68,90 +92,157 @@ func (r *Reader) Next() (it Item, ok bool) {
 		if l[0] == '#' {
 			continue
 		}
+		if l[0] == '{' {
+			return r.after(r.jsonItem(l)), true
+		}
 		field := l
-		if i := strings.IndexAny(field, ": \t"); i >= 0 {
+		if i := bytes.IndexAny(field, ": \t"); i >= 0 {
 			field = field[:i]
 		}
-		if len(r.rows) > 0 && (l[0] == '{' || len(field) > 9) {
-			// A one-line puzzle after an unfinished grid: report the
-			// grid, then read the line again.
-			r.back = &l
-			return r.flushGrid(), true
+		if cellCount(field) > 9 {
+			// One puzzle on the line, maybe followed by more fields.
+			return r.after(r.parsed(field)), true
 		}
-		if l[0] == '{' {
-			return r.jsonItem(l), true
+		n, alphabet, bad := cellCount(l), true, 0
+		for i, c := range l {
+			if !gridAlphabet(c) {
+				alphabet, bad = false, i
+				break
+			}
 		}
-		if len(field) > 9 {
-			g, err := Parse(field)
-			return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}, true
-		}
-		// A row of the grid layout.
-		n := cellCount(l)
-		if n == 0 && strings.Trim(l, "-+| \t") == "" {
+		switch {
+		case !alphabet:
+			r.dropRows()
+			c, _ := utf8.DecodeRune(l[bad:])
+			return r.bad(fmt.Sprintf("character %d is %q, not a digit or '.'", utf8.RuneCount(l[:bad])+1, string(c))), true
+		case n == 0:
 			continue // a border line
+		case n > 9:
+			// The cells of one puzzle separated by spaces.
+			return r.after(r.parsed(l)), true
+		case n != 9:
+			r.dropRows()
+			return r.bad(fmt.Sprintf("%d %s: neither a puzzle of 81 cells on one line nor a grid row of 9", n, plural(n, "cell", "cells"))), true
 		}
-		if len(r.rows) == 0 {
+		if r.nrows == 0 {
 			r.start = r.line
 		}
-		r.rows = append(r.rows, l)
-		if n != 9 {
-			it := Item{Line: r.line, Err: &ParseError{Line: r.line, Msg: fmt.Sprintf("%d cells: neither a puzzle of 81 cells on one line nor a grid row of 9", n)}}
-			if _, err := Parse(l); err != nil && n <= 9 {
-				if pe, ok := err.(*ParseError); ok && strings.HasPrefix(pe.Msg, "character") {
-					it.Err = &ParseError{Line: r.line, Msg: pe.Msg}
-				}
-			}
-			r.rows = r.rows[:0]
-			return it, true
-		}
-		if len(r.rows) == 9 {
+		r.rows = append(append(r.rows, l...), '\n')
+		if r.nrows++; r.nrows == 9 {
 			return r.flushGrid(), true
 		}
 	}
-	if len(r.rows) > 0 {
+	if r.nrows > 0 {
 		return r.flushGrid(), true
 	}
 	return Item{}, false
 }
 
 // Err returns the first read error, nil at a clean end of input.
-func (r *Reader) Err() error { return r.sc.Err() }
+func (r *Reader) Err() error { return r.err }
+
+// readLine returns the next line, without its end. A line longer than
+// MaxLine is read to its end but not kept: tooLong reports it.
+func (r *Reader) readLine() (line []byte, tooLong, ok bool) {
+	b, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.long = append(r.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = r.br.ReadSlice('\n')
+			if len(r.long)+len(b) > MaxLine {
+				tooLong = true
+				r.long = r.long[:0]
+			}
+			if !tooLong {
+				r.long = append(r.long, b...)
+			}
+		}
+		b = r.long
+	}
+	switch {
+	case err == io.EOF && len(b) == 0 && !tooLong:
+		return nil, false, false
+	case err != nil && err != io.EOF:
+		r.err = err
+		return nil, false, false
+	}
+	r.line++
+	if r.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	}
+	return b, tooLong, true
+}
+
+// after returns it, unless a grid is pending: then the grid (reported as
+// unfinished) comes first and it is kept for the next call.
+func (r *Reader) after(it Item) Item {
+	if r.nrows == 0 {
+		return it
+	}
+	r.item = it
+	r.pending = &r.item
+	return r.flushGrid()
+}
+
+// dropRows forgets an unfinished grid that a bad row interrupts: the bad
+// row is the error reported.
+func (r *Reader) dropRows() {
+	r.rows, r.nrows = r.rows[:0], 0
+}
+
+// bad is an error item for the current line.
+func (r *Reader) bad(msg string) Item {
+	return Item{Line: r.line, Err: &ParseError{Line: r.line, Msg: msg}}
+}
+
+// parsed is the item for puzzle text b on the current line.
+func (r *Reader) parsed(b []byte) Item {
+	g, err := parse(b)
+	return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}
+}
 
 func (r *Reader) flushGrid() Item {
 	it := Item{Line: r.start}
-	if len(r.rows) != 9 {
-		it.Err = &ParseError{Line: r.start, Msg: fmt.Sprintf("grid of %d rows, want 9", len(r.rows))}
+	if r.nrows != 9 {
+		it.Err = &ParseError{Line: r.start, Msg: fmt.Sprintf("grid of %d %s, want 9", r.nrows, plural(r.nrows, "row", "rows"))}
 	} else {
-		g, err := Parse(strings.Join(r.rows, "\n"))
+		g, err := parse(r.rows)
 		it.Grid, it.Err = g, withLine(err, r.start)
 	}
-	r.rows = r.rows[:0]
+	r.dropRows()
 	return it
 }
 
-func (r *Reader) jsonItem(l string) Item {
+func (r *Reader) jsonItem(l []byte) Item {
 	var v struct {
 		Puzzle *string `json:"puzzle"`
 	}
-	if err := json.Unmarshal([]byte(l), &v); err != nil {
-		return Item{Line: r.line, Err: &ParseError{Line: r.line, Msg: "bad JSON: " + err.Error()}}
+	if err := json.Unmarshal(l, &v); err != nil {
+		return r.bad("bad JSON: " + err.Error())
 	}
 	if v.Puzzle == nil {
-		return Item{Line: r.line, Err: &ParseError{Line: r.line, Msg: `JSON object without a "puzzle" field`}}
+		return r.bad(`JSON object without a "puzzle" field`)
 	}
 	g, err := Parse(*v.Puzzle)
 	return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}
 }
 
 // cellCount counts the characters of l that are cells.
-func cellCount(l string) int {
+func cellCount(l []byte) int {
 	n := 0
-	for i := 0; i < len(l); i++ {
-		if c := l[i]; c == '.' || (c >= '0' && c <= '9') {
+	for _, c := range l {
+		if c == '.' || (c >= '0' && c <= '9') {
 			n++
 		}
 	}
 	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func withLine(err error, line int) error {

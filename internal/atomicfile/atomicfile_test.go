@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +26,76 @@ func TestWriteFile(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "x"), nil); err == nil {
 		t.Fatal("no error for a missing folder")
+	}
+}
+
+// A link to a regular file is written through: the target changes, the
+// link stays a link.
+func TestWriteFileThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "elsewhere"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "elsewhere", "result.json")
+	os.WriteFile(real, []byte("old"), 0o640)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(filepath.Join("elsewhere", "result.json"), link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := Check(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Fatalf("target holds %q", b)
+	}
+	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o640 {
+		t.Errorf("replaced file has mode %v, want its old 0640", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "elsewhere"))
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+
+	// A dangling link is refused, and nothing is created.
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink(filepath.Join(dir, "nowhere", "x"), dangling)
+	for _, err := range []error{Check(dangling), WriteFile(dangling, []byte("x"))} {
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "missing file") {
+			t.Errorf("dangling link: %v", err)
+		}
+	}
+	// A link to a directory is refused.
+	dirlink := filepath.Join(dir, "dirlink")
+	os.Symlink(filepath.Join(dir, "elsewhere"), dirlink)
+	if err := WriteFile(dirlink, []byte("x")); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a directory") {
+		t.Errorf("link to a directory: %v", err)
+	}
+}
+
+func TestRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, err := range []error{Check(dir), WriteFile(dir, nil)} {
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "is a directory") {
+			t.Errorf("directory: %v", err)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	if err := Check(filepath.Join(dir, "new.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(filepath.Join(dir, "missing", "new.json")); err == nil || !strings.Contains(err.Error(), "cannot create a file in") {
+		t.Fatalf("missing folder: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("Check left files: %v", entries)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"sort"
@@ -33,9 +34,11 @@ type Env struct {
 }
 
 // Errorf prints one diagnostic line on Stderr, prefixed by the program
-// name.
+// name. It is a printf wrapper that go vet checks: the format is passed
+// to fmt unchanged (building it by concatenation would hide every call
+// from vet's printf check).
 func (e *Env) Errorf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, e.Prog+": "+format+"\n", args...)
+	fmt.Fprintf(e.Stderr, "%s: %s\n", e.Prog, fmt.Sprintf(format, args...))
 }
 
 // Command is one subcommand.
@@ -62,8 +65,10 @@ func (a *App) Register(c *Command) {
 // Main runs the program on os.Args and exits. The first SIGINT or SIGTERM
 // cancels the context, so the running command can stop cleanly; the
 // default handling is then restored, so a second one ends the process at
-// once.
+// once. SIGPIPE is caught, so that writing to a pipe whose reader has gone
+// away fails with EPIPE instead of killing the process (see Run).
 func (a *App) Main() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
 	code := a.Run(ctx, &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:])
@@ -72,15 +77,45 @@ func (a *App) Main() {
 }
 
 // Run runs the subcommand named by args[0] and returns its exit code.
+// "-h", "--help" and "help" print the usage on Stdout; "help COMMAND" is
+// "COMMAND -h"; "--version" prints the version (see VersionLine).
+//
+// Output that cannot be written is an error: Run gives the command a
+// Stdout that records the first write error (see Env.OutputErr) and, when
+// the command returns, reports it as one line on Stderr and turns a
+// success into ExitFail. A broken pipe (EPIPE: the reader, such as head,
+// has gone away) is the one exception: it ends the command quietly with
+// the status the command returns for the work it did. Commands stop
+// writing once OutputErr is set, and never report write errors
+// themselves.
 func (a *App) Run(ctx context.Context, e *Env, args []string) int {
-	if e.Prog == "" {
-		e.Prog = a.Name
+	ce := *e
+	if ce.Prog == "" {
+		ce.Prog = a.Name
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	out := &Output{w: ce.Stdout}
+	ce.Stdout = out
+	return finish(&ce, out, a.run(ctx, &ce, args))
+}
+
+func (a *App) run(ctx context.Context, e *Env, args []string) int {
+	if len(args) == 0 {
 		a.usage(e.Stderr)
-		if len(args) == 0 {
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			if c, ok := a.commands[args[1]]; ok {
+				return c.Run(ctx, e, []string{"-h"})
+			}
+			e.Errorf("help: unknown command %q (run '%s help')", args[1], a.Name)
 			return ExitUsage
 		}
+		a.usage(e.Stdout)
+		return ExitOK
+	case "-version", "--version", "version":
+		fmt.Fprintln(e.Stdout, VersionLine(a.Name))
 		return ExitOK
 	}
 	c, ok := a.commands[args[0]]
@@ -89,6 +124,23 @@ func (a *App) Run(ctx context.Context, e *Env, args []string) int {
 		return ExitUsage
 	}
 	return c.Run(ctx, e, args[1:])
+}
+
+// finish reports an output error recorded while the command ran.
+func finish(e *Env, out *Output, code int) int {
+	err := out.Err()
+	if err == nil || errors.Is(err, syscall.EPIPE) {
+		return code
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // "write /dev/stdout: " says nothing the line does not
+	}
+	e.Errorf("cannot write the output: %v", err)
+	if code == ExitOK {
+		return ExitFail
+	}
+	return code
 }
 
 func (a *App) usage(w io.Writer) {
@@ -101,16 +153,23 @@ func (a *App) usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, a.commands[n].Summary)
 	}
-	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags.\n", a.Name)
+	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags, '%s --version' for the version.\n", a.Name, a.Name)
 }
 
 // NewFlags returns a flag set for subcommand name that reports errors
-// instead of exiting; -h prints its flags on e.Stderr.
-func NewFlags(e *Env, name, synopsis string) *flag.FlagSet {
+// instead of exiting. -h prints, on Stdout, the synopsis, the about
+// paragraphs (say there what the arguments are and their range) and the
+// flags.
+func NewFlags(e *Env, name, synopsis string, about ...string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
+	fs.SetOutput(e.Stdout)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s %s %s\n\nflags:\n", e.Prog, name, synopsis)
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s %s %s\n", e.Prog, name, synopsis)
+		for _, p := range about {
+			fmt.Fprintf(w, "\n%s\n", p)
+		}
+		fmt.Fprintf(w, "\nflags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -119,12 +178,11 @@ func NewFlags(e *Env, name, synopsis string) *flag.FlagSet {
 // ParseFlags parses flags that may come before, between or after the
 // positional arguments (nqueens count 16 --json), and returns the
 // positional ones. A negative number is an argument, not a flag, so that
-// "count -3" is told its size is out of range. An error is printed as one
-// line; -h prints the flags.
+// "count -3" is told its size is out of range. An error is printed on
+// Stderr as one line; -h prints the usage on Stdout.
 func ParseFlags(e *Env, fs *flag.FlagSet, args []string) ([]string, error) {
-	out := fs.Output()
 	fs.SetOutput(io.Discard)
-	defer fs.SetOutput(out)
+	defer fs.SetOutput(e.Stdout)
 	var pos []string
 	for {
 		for len(args) > 0 && isNegativeNumber(args[0]) {
@@ -132,11 +190,11 @@ func ParseFlags(e *Env, fs *flag.FlagSet, args []string) ([]string, error) {
 			args = args[1:]
 		}
 		if err := fs.Parse(args); err != nil {
-			fs.SetOutput(out)
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(e.Stdout)
 				fs.Usage()
 			} else {
-				fmt.Fprintf(out, "%s %s: %v (see '%s %s -h')\n", e.Prog, fs.Name(), err, e.Prog, fs.Name())
+				fmt.Fprintf(e.Stderr, "%s %s: %v (see '%s %s -h')\n", e.Prog, fs.Name(), err, e.Prog, fs.Name())
 			}
 			return nil, err
 		}

@@ -4,11 +4,11 @@ package kernel
 
 import "github.com/klauspost/cpuid/v2"
 
-// dynBMI2 is the generic kernel's search in assembly, for CPUs with BMI1,
-// BMI2 and POPCNT (x86-64-v3 and later); see bmi2_amd64.s.
+// searchBMI2 is the generic kernel's search in assembly, for CPUs with
+// BMI1, BMI2 and POPCNT (x86-64-v3 and later); see bmi2_amd64.s.
 //
 //go:noescape
-func dynBMI2(s *start) (solutions, nodes uint64)
+func searchBMI2(s *Search)
 
 func init() {
 	register(Kernel{
@@ -18,6 +18,6 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT)
 		},
-		Count: withRoot(dynBMI2),
+		run: searchBMI2,
 	})
 }

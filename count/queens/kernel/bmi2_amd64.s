@@ -1,35 +1,31 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "go_asm.h"
 
-// Per-level records in the local frame, 64 bytes each: the squares of the
-// level's row still to try (saved when a child is chosen), and the level's
-// masks, free rows and row, saved when the level is entered.
-#define REC_AVAIL 0
-#define REC_COLS 8
-#define REC_D1 16
-#define REC_D2 24
-#define REC_ROWS 32
-#define REC_R 40
-#define REC_NR 48
-#define FULL 2048
-#define NMIN 2056
+// The local frame: copies of the search's constants, read as memory
+// operands in the loop.
+#define FULL 0
+#define NMIN 8
+#define BASE 16 // &s.lv[0]: the root level's record
+#define LIMIT 24
 
-// LOADLEVEL restores the registers of the level at offset DI from its
-// record: after a dead child, and on the way back up.
+// LOADLEVEL restores the registers of the level whose record DI points
+// to: after a dead child, on the way back up, and when a search resumes.
 #define LOADLEVEL \
-	MOVQ REC_AVAIL(SP)(DI*1), AX \
-	MOVQ REC_COLS(SP)(DI*1), BX \
-	MOVQ REC_D1(SP)(DI*1), DX \
-	MOVQ REC_D2(SP)(DI*1), SI \
-	MOVQ REC_ROWS(SP)(DI*1), R9 \
-	MOVQ REC_R(SP)(DI*1), CX \
-	MOVQ REC_NR(SP)(DI*1), R12
+	MOVQ level_avail(DI), AX \
+	MOVQ level_cols(DI), BX \
+	MOVQ level_d1(DI), DX \
+	MOVQ level_d2(DI), SI \
+	MOVQ level_rows(DI), R9 \
+	MOVQ level_r(DI), CX \
+	MOVQ level_nr(DI), R12
 
 // CAND looks at the next free row of R9 for the child (R14 cols, R15 d1,
 // R13 d2): a row with no open square kills the child; otherwise the row
 // with the fewest open squares so far is kept (DX its count, R8 the row,
-// AX its squares), the first one on a tie.
+// AX its squares), the first one on a tie. It is written out Look times
+// below (TestUnrolledRowChecksMatchLook holds the two together).
 #define CAND \
 	TESTQ   R9, R9 \
 	JZ      chosen \
@@ -49,43 +45,40 @@
 	CMOVQCS CX, R8 \
 	CMOVQCS BX, AX
 
-// func dynBMI2(s *start) (solutions, nodes uint64)
+// func searchBMI2(s *Search)
 //
 // The generic kernel's search in assembly for CPUs with BMI1, BMI2 and
 // POPCNT: BLSI takes the next queen, SHLX/SHRX shift by the row without
 // tying up CX, TZCNT and BLSR walk the free rows, ANDN forms open squares,
 // POPCNT counts them, and CMOVs keep the most constrained row without a
-// branch.
+// branch. It starts from, and leaves, the explicit stack in s.lv, and
+// returns when the search ends or, on the way back up a level, once
+// s.limit nodes are reached: the budget check costs one compare per
+// level left, not per node.
 //
 // Registers in the loop:
 //   AX avail  BX cols  DX d1  SI d2  R9 free rows  CX row  R12 N-1-row
-//   DI level offset (d*64)  R10 solutions  R11 nodes
+//   DI the level's record in s.lv  R10 solutions  R11 nodes
 //   R14 R15 R13 the child's cols, d1, d2  R8 scratch
 // (ABI0 assembly may use R14 and R15: the ABI wrapper restores g and the
 // zero register on return.) The choice of a child's row reuses AX..R12,
 // which are saved in the level's record and reloaded after.
-TEXT ·dynBMI2(SB), $2064-24
-	MOVQ s+0(FP), R8
-	MOVQ 56(R8), R9
-	MOVQ R9, FULL(SP)
-	MOVQ 64(R8), R9
-	MOVQ R9, NMIN(SP)
-	MOVQ 0(R8), AX
-	MOVQ 8(R8), BX
-	MOVQ 16(R8), DX
-	MOVQ 24(R8), SI
-	MOVQ 32(R8), R9
-	MOVQ 40(R8), CX
-	MOVQ 48(R8), R12
-	XORQ DI, DI
-	XORQ R10, R10
-	XORQ R11, R11
-	MOVQ BX, REC_COLS(SP)
-	MOVQ DX, REC_D1(SP)
-	MOVQ SI, REC_D2(SP)
-	MOVQ R9, REC_ROWS(SP)
-	MOVQ CX, REC_R(SP)
-	MOVQ R12, REC_NR(SP)
+TEXT ·searchBMI2(SB), NOSPLIT, $32-8
+	MOVQ  s+0(FP), R8
+	MOVQ  Search_full(R8), R9
+	MOVQ  R9, FULL(SP)
+	MOVQ  Search_nmin(R8), R9
+	MOVQ  R9, NMIN(SP)
+	MOVQ  Search_limit(R8), R9
+	MOVQ  R9, LIMIT(SP)
+	LEAQ  Search_lv(R8), DI
+	MOVQ  DI, BASE(SP)
+	MOVQ  Search_depth(R8), R9
+	IMULQ $level__size, R9
+	ADDQ  R9, DI
+	MOVQ  Search_solutions(R8), R10
+	MOVQ  Search_nodes(R8), R11
+	LOADLEVEL
 
 loop:
 	TESTQ AX, AX
@@ -104,7 +97,7 @@ next:
 	BLSRQ R9, R8
 	JZ    leaf
 
-	MOVQ  AX, REC_AVAIL(SP)(DI*1)
+	MOVQ  AX, level_avail(DI)
 	MOVQ  $99, DX
 	CAND
 	CAND
@@ -114,21 +107,21 @@ next:
 	CAND
 
 chosen:
-	MOVQ  REC_ROWS(SP)(DI*1), R9
+	MOVQ  level_rows(DI), R9
 	BTRQ  R8, R9
 	MOVQ  R8, CX
 	MOVQ  NMIN(SP), R12
 	SUBQ  CX, R12
-	ADDQ  $64, DI
+	ADDQ  $level__size, DI
 	MOVQ  R14, BX
 	MOVQ  R15, DX
 	MOVQ  R13, SI
-	MOVQ  BX, REC_COLS(SP)(DI*1)
-	MOVQ  DX, REC_D1(SP)(DI*1)
-	MOVQ  SI, REC_D2(SP)(DI*1)
-	MOVQ  R9, REC_ROWS(SP)(DI*1)
-	MOVQ  CX, REC_R(SP)(DI*1)
-	MOVQ  R12, REC_NR(SP)(DI*1)
+	MOVQ  BX, level_cols(DI)
+	MOVQ  DX, level_d1(DI)
+	MOVQ  SI, level_d2(DI)
+	MOVQ  R9, level_rows(DI)
+	MOVQ  CX, level_r(DI)
+	MOVQ  R12, level_nr(DI)
 	JMP   next // the chosen row has a square to try
 
 dead:
@@ -151,13 +144,30 @@ leaf:
 	JMP   loop
 
 back:
-	TESTQ DI, DI
-	JZ    done
-	SUBQ  $64, DI
+	CMPQ  DI, BASE(SP)
+	JEQ   done
+	SUBQ  $level__size, DI
 	LOADLEVEL
-	JMP   loop
+	CMPQ  R11, LIMIT(SP)
+	JCS   loop // below the limit: carry on
+
+	// The budget is spent: the registers are the record at DI, so the
+	// stack in s.lv is the whole state; save the level and the counts.
+	MOVQ  s+0(FP), R8
+	SUBQ  BASE(SP), DI
+	MOVQ  DI, AX
+	XORQ  DX, DX
+	MOVQ  $level__size, CX
+	DIVQ  CX
+	MOVQ  AX, Search_depth(R8)
+	MOVQ  R10, Search_solutions(R8)
+	MOVQ  R11, Search_nodes(R8)
+	RET
 
 done:
-	MOVQ  R10, solutions+8(FP)
-	MOVQ  R11, nodes+16(FP)
+	MOVQ  s+0(FP), R8
+	MOVQ  $0, Search_depth(R8)
+	MOVB  $1, Search_done(R8)
+	MOVQ  R10, Search_solutions(R8)
+	MOVQ  R11, Search_nodes(R8)
 	RET

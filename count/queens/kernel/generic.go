@@ -4,26 +4,29 @@ import "math/bits"
 
 // generic is the portable kernel: plain Go, no assumption on the CPU.
 //
-// An explicit-stack backtracker: the stack keeps, per level, the squares
-// of its row still to try and the masks they were computed from. The last
-// free row is never entered; its open squares are counted with one
-// population count.
-func generic(s *start) (solutions, nodes uint64) {
-	type level struct {
-		avail, cols, d1, d2, rows, r uint64
-	}
-	var stack [MaxN]level
-	full, nmin := s.full, s.nmin
-	avail, cols, d1, d2, rows, r := s.avail, s.cols, s.d1, s.d2, s.rows, s.r
-	d := 0
+// An explicit-stack backtracker over s's records: the current level lives
+// in locals and is written to its record when the level is entered, and
+// its squares still to try when a child is entered. The last free row is
+// never entered; its open squares are counted with one population count.
+func generic(s *Search) {
+	full, nmin, limit := s.full, s.nmin, s.limit
+	solutions, nodes := s.solutions, s.nodes
+	lv := &s.lv
+	d := s.depth
+	l := &lv[d&(MaxN-1)]
+	avail, cols, d1, d2, rows, r := l.avail, l.cols, l.d1, l.d2, l.rows, l.r
 	for {
 		if avail == 0 {
 			if d == 0 {
-				return solutions, nodes
+				s.done = true
+				break
 			}
 			d--
-			l := &stack[d&(MaxN-1)]
+			l := &lv[d&(MaxN-1)]
 			avail, cols, d1, d2, rows, r = l.avail, l.cols, l.d1, l.d2, l.rows, l.r
+			if nodes >= limit {
+				break // paused: the registers are this level's record
+			}
 			continue
 		}
 		bit := avail & -avail
@@ -59,8 +62,13 @@ func generic(s *start) (solutions, nodes uint64) {
 		if ba == 0 {
 			continue
 		}
-		stack[d&(MaxN-1)] = level{avail, cols, d1, d2, rows, r}
+		lv[d&(MaxN-1)].avail = avail
 		d++
 		avail, cols, d1, d2, rows, r = ba, nc, nd1, nd2, rows&^(1<<br), br
+		// The child's record but its avail, written when it has a child
+		// in turn (a search pauses only on a level it came back to).
+		c := &lv[d&(MaxN-1)]
+		c.cols, c.d1, c.d2, c.rows, c.r, c.nr = cols, d1, d2, rows, r, nmin-r
 	}
+	s.depth, s.solutions, s.nodes = d, solutions, nodes
 }

@@ -13,6 +13,7 @@
 //   - Verify checks any placement in O(n).
 //   - Printer writes solutions as cols, coords, board or JSON lines;
 //     ParseCols, ParseCoords and ParseJSON read them back.
-//   - Trace narrates the backtracking search step by step; WriteSVG draws a
-//     board.
+//   - Trace narrates the backtracking search step by step; TraceOrder does
+//     it in the row order of the counting kernels too (most constrained row
+//     first), to show what that order saves; WriteSVG draws a board.
 package solutions

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/nqcount/nqcount/bench/suite"
+	"github.com/nqcount/nqcount/internal/cli"
+)
+
+func init() {
+	register(&command{Name: "bench", Summary: "benchmark this machine on 1..P workers (fixed counts, a score)", Run: runBench})
+}
+
+func runBench(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "bench", "[--quick] [flags]",
+		fmt.Sprintf("Benchmarks this machine: counts n = %s (--quick: n = %s) on 1, 2, 4, ...\n"+
+			"P workers and P, %d rounds each, checks every count against OEIS A000170, and\n"+
+			"prints nodes/s, speed-up, efficiency and a score comparable across machines\n"+
+			"(README.md, \"Benchmarking a machine\"). A wrong count exits with status 1.",
+			ints(suite.FullSizes), ints(suite.QuickSizes), suite.DefaultRounds))
+	var (
+		cfg             suite.Config
+		jsonOut, csvOut bool
+		quiet           bool
+	)
+	fs.BoolVar(&cfg.Quick, "quick", false, fmt.Sprintf("the quick suite: n = %s (seconds; default: n = %s, minutes)", ints(suite.QuickSizes), ints(suite.FullSizes)))
+	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "P, the largest worker count of the sweep 1, 2, 4, ... P")
+	fs.IntVar(&cfg.Rounds, "rounds", suite.DefaultRounds, "times each configuration is counted; the median is reported")
+	fs.StringVar(&cfg.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
+	fs.BoolVar(&jsonOut, "json", false, "print the report as one JSON object")
+	fs.BoolVar(&csvOut, "csv", false, "print one CSV line per configuration")
+	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	switch {
+	case len(pos) != 0:
+		e.Errorf("bench takes no arguments, got %q (the board sizes are fixed: see --quick)", pos[0])
+		return exitUsage
+	case jsonOut && csvOut:
+		e.Errorf("--json and --csv: choose one")
+		return exitUsage
+	case cfg.Workers < 1 || cfg.Workers > suite.MaxWorkers:
+		e.Errorf("--workers %d is out of range: choose 1 to %d", cfg.Workers, suite.MaxWorkers)
+		return exitUsage
+	case cfg.Rounds < 1 || cfg.Rounds > 1000:
+		e.Errorf("--rounds %d is out of range: choose 1 to 1000", cfg.Rounds)
+		return exitUsage
+	}
+	if !quiet {
+		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, p) }
+	}
+	cfg.Version = strings.TrimPrefix(cli.VersionLine(app.Name), app.Name+" ")
+	rep, err := suite.Measure(ctx, cfg)
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		e.Errorf("bench interrupted: a partial benchmark has no score, nothing printed")
+		return exitInterrupted
+	case errors.Is(err, suite.ErrInvalid):
+		e.Errorf("%v", err)
+		return exitUsage
+	case err != nil:
+		e.Errorf("bench: %v", err)
+		return exitFail
+	}
+	return printBench(e, rep, jsonOut, csvOut)
+}
+
+// printBench writes the report in the chosen format and returns the exit
+// code: a count that disagrees with the OEIS fails the benchmark.
+func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
+	var err error
+	switch {
+	case jsonOut:
+		err = rep.WriteJSON(e.Stdout)
+	case csvOut:
+		err = rep.WriteCSV(e.Stdout)
+	default:
+		err = rep.WriteText(e.Stdout)
+	}
+	if err != nil && e.OutputErr() == nil {
+		e.Errorf("writing the report: %v", err)
+		return exitFail
+	}
+	if bad := rep.Mismatches(); len(bad) > 0 {
+		for _, x := range bad {
+			e.Errorf("MISMATCH: n = %d on %d %s counted %s, OEIS A000170 says %d", x.N, x.Workers, plural(x.Workers, "worker"), x.Total, x.Known)
+		}
+		return exitFail
+	}
+	return exitOK
+}
+
+func benchProgress(w io.Writer, p suite.Progress) {
+	if p.WarmUp {
+		fmt.Fprintf(w, "bench: warm-up, n = %d on %d workers (untimed); then %d timed counts\n", p.N, p.Workers, p.Total)
+		return
+	}
+	check := "ok"
+	if !p.Matches {
+		check = "MISMATCH with OEIS A000170"
+	}
+	fmt.Fprintf(w, "bench: [%d/%d] round %d, n = %d, %d %s: %.4f s, %s\n", p.Done, p.Total, p.Round, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
+}
+
+func plural(k int, word string) string {
+	if k == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func ints(xs []int) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(x)
+	}
+	return s
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestInterruptLargeN is issue 13's end-to-end check: at n = 22 every
+// task runs for minutes inside a kernel, yet the progress line moves at
+// its interval with a live node rate, and Ctrl-C ends the process within
+// a slice (the bound below is loose for loaded machines; RESULTS.md has
+// the measured figures).
+func TestInterruptLargeN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	cmd := exec.Command(binary(t), "count", "22", "--progress", "on", "--progress-every", "200ms")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	// Wait for three progress lines: the workers are then deep in their
+	// first tasks, none of which ends in the next minute.
+	var seen []string
+	timeout := time.After(60 * time.Second)
+	for len(seen) < 3 {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("stderr closed early: %q", seen)
+			}
+			if strings.HasPrefix(l, "progress: ") {
+				seen = append(seen, l)
+			}
+		case <-timeout:
+			t.Fatalf("no progress lines within a minute at n = 22 (got %q)", seen)
+		}
+	}
+	if last := seen[len(seen)-1]; strings.Contains(last, ", 0 nodes/s") {
+		t.Errorf("the node rate does not move while tasks run: %q", last)
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	var rest []string
+	for l := range lines {
+		rest = append(rest, l)
+	}
+	cmd.Wait()
+	el := time.Since(start)
+	if el > 5*time.Second {
+		t.Errorf("Ctrl-C at n = 22 took %v to end the process", el)
+	}
+	t.Logf("Ctrl-C to exit: %v", el)
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() || cmd.ProcessState.ExitCode() != exitInterrupted {
+		t.Errorf("exit %v, want %d", cmd.ProcessState, exitInterrupted)
+	}
+	all := strings.Join(rest, "\n")
+	if !strings.Contains(all, "stopping:") || !strings.Contains(all, "interrupted") {
+		t.Errorf("stderr after Ctrl-C: %q", all)
+	}
+}

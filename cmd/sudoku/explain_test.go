@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
+)
+
+const easy1 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+func TestRateOutput(t *testing.T) {
+	code, out, errOut := call(t, easy1+"\n"+top1+"\n", "rate")
+	if code != exitOK || out != easy1+" singles 1.2\n"+top1+" hard 8.3\n" {
+		t.Errorf("rate: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = call(t, top1, "rate", "--format", "json")
+	var v struct {
+		Score      float64              `json:"score"`
+		Level      string               `json:"level"`
+		Techniques []logic.TechniqueUse `json:"techniques"`
+		Solution   string               `json:"solution"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Score != 8.3 || v.Level != "hard" || v.Solution != top1Sol ||
+		len(v.Techniques) == 0 || v.Techniques[len(v.Techniques)-1].Name != "forcing chain" {
+		t.Errorf("rate json: %d %s", code, out)
+	}
+	// Not unique: an error line, exit 1, the others still rated.
+	code, out, errOut = call(t, strings.Repeat(".", 80)+"1\n"+easy1+"\n", "rate", "--workers", "1")
+	if code != exitFail || out != easy1+" singles 1.2\n" || !strings.Contains(errOut, "stdin:1: cannot rate: puzzle has more than one solution") {
+		t.Errorf("rate of a bad puzzle: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	code, out, errOut := call(t, "", "explain", easy1)
+	if code != exitOK {
+		t.Fatalf("explain: %d %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "# line 1: "+easy1 || lines[1] != "  1. [1.2] r2c2 can only be 6: hidden single in box 1, the only place for 6 there" ||
+		!strings.HasPrefix(lines[len(lines)-1], "score 1.2 (singles), 49 steps: full house x20, hidden single x29") {
+		t.Errorf("explain:\n%s", out)
+	}
+	// JSON: the steps replay to the solution.
+	code, out, _ = call(t, top1, "explain", "--format", "json")
+	var v struct {
+		Puzzle, Solution string
+		Score            float64
+		Level            string
+		Steps            []logic.Step
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solution != top1Sol || v.Score != 8.3 || v.Level != "hard" {
+		t.Fatalf("explain json: %d %.300s", code, out)
+	}
+	g, _ := sudoku.Parse(top1)
+	for _, st := range v.Steps {
+		for _, m := range st.Placements {
+			g[m.Cell] = uint8(m.Digit)
+		}
+	}
+	if g.String() != top1Sol {
+		t.Errorf("placements of the JSON steps give %s", g)
+	}
+	// Several puzzles on two workers: in input order.
+	code, out, _ = call(t, easy1+"\n"+top1+"\n", "explain", "--workers", "2")
+	if i, j := strings.Index(out, "# line 1: "+easy1), strings.Index(out, "# line 2: "+top1); code != exitOK || i < 0 || j < i {
+		t.Errorf("explain of two puzzles: %d\n%.200s", code, out)
+	}
+	code, _, errOut = call(t, strings.Repeat(".", 81), "explain")
+	if code != exitFail || !strings.Contains(errOut, "cannot explain: puzzle has more than one solution") {
+		t.Errorf("explain of an empty grid: %d %q", code, errOut)
+	}
+}
+
+func TestGenerateFlags(t *testing.T) {
+	code, out, errOut := call(t, "", "generate", "--seed", "7", "--count", "3", "--score", "4.0-6.0", "--symmetry", "random", "--format", "json", "--stats", "--workers", "1024")
+	if code != exitOK {
+		t.Fatalf("generate: %d %s", code, errOut)
+	}
+	var seen []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct {
+			Puzzle   string  `json:"puzzle"`
+			Score    float64 `json:"score"`
+			Symmetry string  `json:"symmetry"`
+			Index    int     `json:"index"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatal(err)
+		}
+		g, _ := sudoku.Parse(v.Puzzle)
+		sym, err := generate.ParseSymmetry(v.Symmetry)
+		if err != nil || sym == generate.None || sym == generate.Random || !generate.Symmetric(g, sym) || v.Score < 4 || v.Score > 6 || v.Index != len(seen) {
+			t.Errorf("generate wrote %s", l)
+		}
+		seen = append(seen, v.Puzzle)
+	}
+	if len(seen) != 3 || !strings.Contains(errOut, "stats: 3 puzzles in") || !strings.Contains(errOut, "stats: scores ") {
+		t.Errorf("%d puzzles; stderr %q", len(seen), errOut)
+	}
+	// --symmetric is --symmetry rot180.
+	_, a, _ := call(t, "", "generate", "--seed", "7", "--symmetric", "--difficulty", "intermediate")
+	_, b, _ := call(t, "", "generate", "--seed", "7", "--symmetry", "rot180", "--difficulty", "intermediate")
+	g, _ := sudoku.Parse(strings.TrimSpace(a))
+	if a != b || !generate.Symmetric(g, generate.Rot180) {
+		t.Errorf("--symmetric %q, --symmetry rot180 %q", a, b)
+	}
+}
+
+func TestGenerateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var o, e bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"generate", "--score", "11.5-11.9", "--seed", "1", "--count", "3"})
+	}()
+	select {
+	case code := <-done:
+		if code != exitInterrupted {
+			t.Errorf("exit %d, want %d: %s", code, exitInterrupted, e.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("generate ignores the interrupt")
+	}
+}

@@ -1,0 +1,392 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/journal"
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/atomicfile"
+)
+
+// Config is a count as nqueens count runs it.
+type Config struct {
+	Spec
+	// Workers is the number of tasks counted at once; 0 means
+	// runtime.GOMAXPROCS(0). Without a checkpoint or a shard it also
+	// tunes the automatic depth; with one, the plan is the same on every
+	// machine (NewPlan).
+	Workers int
+	// Kernel names the kernel; "" or "auto" picks the fastest.
+	Kernel string
+	// Unique also gives the count up to symmetry. Whole counts only: the
+	// unique count needs the whole total (merge shards with unique).
+	Unique bool
+	// Checkpoint, if not empty, is the journal to resume from and record
+	// to (see package journal): a regular file, or a link to one.
+	Checkpoint string
+	// Shard, if its K is not 0, counts only that shard of the plan; Out is
+	// then the result file to write, for Merge. Both refuse anything but a
+	// regular file (a link to one is written through).
+	Shard shard.Index
+	Out   string
+	// Program is the version of the program, recorded in journals and
+	// shard files for information.
+	Program string
+	// OnResult, if set, is called for each task finished by this run,
+	// after it was recorded in the checkpoint, from the worker that
+	// counted it. An error from it stops the count.
+	OnResult func(id int, r count.Result) error
+}
+
+// Job is a count opened for running: planned, its files checked, its
+// checkpoint open and locked. Run counts it; Progress may be read from any
+// goroutine meanwhile.
+type Job struct {
+	cfg      Config
+	start    time.Time
+	plan     *Plan
+	ids      []int // the tasks of this run (the shard's, or all)
+	todo     []int // those not resumed
+	jr       *journal.Journal
+	resumed  count.Totals
+	results  []count.Result // per task id, for the shard file
+	tracker  *Tracker
+	warnings []string
+	ran      bool
+}
+
+// Open plans the count and checks everything a long run could trip on at
+// its end, before any counting: the kernel, the shard (K at most the
+// number of tasks), the result file (a regular file or a new one in a
+// folder that accepts files) and the checkpoint, which it opens and
+// locks. Errors caused by the configuration wrap queens.ErrInvalid; others
+// (a journal of another run, locked, damaged; a folder not writable) do
+// not.
+func Open(cfg Config) (*Job, error) {
+	j := &Job{cfg: cfg, start: time.Now()}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Checkpoint != "" || cfg.Shard.K > 0 {
+		workers = queens.StableWorkers // the tasks must not depend on this machine
+	}
+	p, err := newPlan(cfg.Spec, workers)
+	if err != nil {
+		return nil, err
+	}
+	j.plan = p
+	j.ids = count.All(len(p.Tasks))
+	if cfg.Shard.K > 0 {
+		if j.ids, err = p.Shard(cfg.Shard); err != nil {
+			return nil, err
+		}
+		j.results = make([]count.Result, len(p.Tasks))
+	}
+	j.tracker = NewTracker(p, j.ids)
+	j.todo = j.ids
+	if cfg.Checkpoint != "" {
+		if err := j.openJournal(); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+// check validates the configuration and the files, before planning.
+func (cfg *Config) check() error {
+	if cfg.Shard.K > 0 {
+		if cfg.Shard.I < 0 || cfg.Shard.I >= cfg.Shard.K {
+			return invalid(fmt.Errorf("shard %s: want I/K with 0 <= I < K", cfg.Shard))
+		}
+		if cfg.Out == "" {
+			return invalid(errors.New("a shard needs a result file to write, for merging"))
+		}
+		if cfg.Unique {
+			return invalid(errors.New("the unique count needs the whole total: ask for it when merging the shards, not from a shard"))
+		}
+	} else if cfg.Out != "" {
+		return invalid(errors.New("a result file goes with a shard"))
+	}
+	if _, err := kernel.Lookup(cfg.Kernel); err != nil {
+		return invalid(err)
+	}
+	if cfg.Out != "" {
+		if err := atomicfile.Check(cfg.Out); err != nil {
+			return fileError("result file", err)
+		}
+		if err := notOtherFile(cfg.Out); err != nil {
+			return invalid(fmt.Errorf("result file: %w", err))
+		}
+	}
+	if cfg.Checkpoint != "" {
+		// journal.Open checks again, safely; this gives the error before
+		// planning, which takes a while at large n.
+		if fi, err := os.Stat(cfg.Checkpoint); err == nil && !fi.Mode().IsRegular() {
+			return fileError("checkpoint", atomicfile.NotRegular(cfg.Checkpoint, fi.Mode()))
+		}
+		if cfg.Out != "" && sameFile(cfg.Checkpoint, cfg.Out) {
+			return invalid(fmt.Errorf("the checkpoint %s and the result file %s are the same file: give two names", cfg.Checkpoint, cfg.Out))
+		}
+	}
+	return nil
+}
+
+// notOtherFile refuses to let a result file replace an existing file that
+// is not empty and not a shard result file: --out notes.txt by mistake
+// must not destroy the notes. (A shard file is replaced: a shard counted
+// again.)
+func notOtherFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent (or unreadable: writing it will tell)
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimSpace(head[:n])
+	if len(head) == 0 || bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head, []byte(`"format": "`+shard.Format+`"`)) {
+		return nil
+	}
+	return fmt.Errorf("%s exists and is not a shard result file: refusing to replace it (remove it, or choose another name)", path)
+}
+
+// fileError says which file an error is about; a special file is a usage
+// error.
+func fileError(what string, err error) error {
+	err = fmt.Errorf("%s: %w", what, err)
+	if errors.Is(err, atomicfile.ErrNotRegular) {
+		return invalid(err)
+	}
+	return err
+}
+
+// sameFile reports whether two paths name one file, existing or not.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	if !errors.Is(errA, fs.ErrNotExist) || !errors.Is(errB, fs.ErrNotExist) {
+		return false
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
+// header is the journal header of the job: the plan's pin, and the shard.
+func (j *Job) header() journal.Header {
+	meta := j.plan.Pin()
+	if j.cfg.Shard.K > 0 {
+		meta["shard"] = j.cfg.Shard.String()
+	}
+	h := journal.Header{Hash: j.plan.hash, Tasks: len(j.plan.Tasks), Meta: meta}
+	if j.cfg.Program != "" {
+		h.Info = map[string]string{"program": j.cfg.Program}
+	}
+	return h
+}
+
+// acceptLegacy takes a journal written before the algorithm version was
+// pinned: it pinned the program version instead (usually "(devel)", so
+// pinning nothing), and its tasks were counted by algorithm 1.
+func acceptLegacy(want journal.Header) func(journal.Header) bool {
+	return func(found journal.Header) bool {
+		if queens.AlgorithmVersion != 1 || found.Hash != want.Hash || found.Tasks != want.Tasks {
+			return false
+		}
+		if _, ok := found.Meta["version"]; !ok {
+			return false
+		}
+		if _, ok := found.Meta["algorithm"]; ok {
+			return false
+		}
+		a, b := maps.Clone(found.Meta), maps.Clone(want.Meta)
+		delete(a, "version")
+		delete(b, "algorithm")
+		return maps.Equal(a, b)
+	}
+}
+
+// openJournal opens the checkpoint and takes its records as resumed.
+func (j *Job) openJournal() error {
+	h := j.header()
+	jr, err := journal.Open(j.cfg.Checkpoint, h, journal.Options{Accept: acceptLegacy(h)})
+	if err != nil {
+		return fileError("checkpoint", err)
+	}
+	if b := jr.Repaired(); b > 0 {
+		j.warnings = append(j.warnings, fmt.Sprintf("%s: dropped a torn last record (%d bytes, from a crash); that task is counted again", j.cfg.Checkpoint, b))
+	}
+	mine := make([]bool, len(j.plan.Tasks))
+	for _, id := range j.ids {
+		mine[id] = true
+	}
+	done := make([]bool, len(j.plan.Tasks))
+	for _, r := range jr.Records() {
+		if !mine[r.ID] {
+			jr.Close()
+			return fmt.Errorf("checkpoint: %s records task %d, which is not in this run: refusing to mix it in", j.cfg.Checkpoint, r.ID)
+		}
+		done[r.ID] = true
+		res := count.Result{Count: r.Count, Nodes: r.Nodes}
+		j.resumed.Add(res)
+		if j.results != nil {
+			j.results[r.ID] = res
+		}
+		j.tracker.Resumed(r.ID)
+	}
+	if j.resumed.Tasks > 0 {
+		j.todo = make([]int, 0, len(j.ids)-j.resumed.Tasks)
+		for _, id := range j.ids {
+			if !done[id] {
+				j.todo = append(j.todo, id)
+			}
+		}
+	}
+	j.jr = jr
+	return nil
+}
+
+// Plan returns the job's plan.
+func (j *Job) Plan() *Plan { return j.plan }
+
+// Tasks returns the ids of the tasks this job covers: the shard's, or all.
+func (j *Job) Tasks() []int { return j.ids }
+
+// Resumed returns the number of tasks read from the checkpoint, finished
+// by an earlier run.
+func (j *Job) Resumed() int { return j.resumed.Tasks }
+
+// Warnings returns what Open noticed and repaired (a torn journal record).
+func (j *Job) Warnings() []string { return j.warnings }
+
+// Progress returns a snapshot of the job's progress; safe to call from any
+// goroutine, during Run or after.
+func (j *Job) Progress() Progress { return j.tracker.Progress() }
+
+// Outcome is a finished count: the object nqueens count --json prints.
+// Totals are JSON numbers with every digit exact; read them as big
+// integers, not float64.
+type Outcome struct {
+	// Result covers every task of the job, resumed ones included; for a
+	// shard, Total is the shard's partial total.
+	queens.Result
+	// Check compares a whole count with the OEIS (empty for a shard).
+	Check
+	NodesPerSec  float64  `json:"nodes_per_second"` // nodes counted by this run over its time
+	ResumedTasks int      `json:"resumed_tasks"`
+	Shard        string   `json:"shard,omitempty"` // "I/K"
+	Out          string   `json:"out,omitempty"`   // the shard's result file
+	Warnings     []string `json:"warnings,omitempty"`
+}
+
+// Run counts the job's tasks not resumed, recording each in the checkpoint
+// as it finishes, and returns the outcome: for a whole count the checked
+// total (with the unique count if asked), for a shard its partial total,
+// written to the result file. The checkpoint is closed when Run returns.
+//
+// If ctx is cancelled, Run returns ctx's error and no outcome: the tasks
+// recorded in the checkpoint stay (Progress().Done counts them), the
+// others are counted again on resume. If the count finished but the result
+// file could not be written, Run returns the outcome and the error.
+func (j *Job) Run(ctx context.Context) (*Outcome, error) {
+	if j.ran {
+		return nil, errors.New("job: Run called twice")
+	}
+	j.ran = true
+	defer j.Close()
+	j.tracker.Start()
+	jr := j.jr
+	res, err := j.plan.Count(ctx, j.todo, CountOptions{
+		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Tracker: j.tracker,
+		OnResult: func(id int, r count.Result) error { return j.record(jr, id, r) },
+	})
+	if cerr := j.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("checkpoint: %w", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{ResumedTasks: j.resumed.Tasks, Warnings: j.warnings}
+	out.Result = res
+	out.Total = j.resumed.Count.Add(res.Total)
+	out.Nodes = j.resumed.Nodes.Add(res.Nodes)
+	out.Tasks = len(j.ids)
+	out.Seconds = time.Since(j.start).Seconds()
+	if out.Seconds > 0 {
+		nodes, _ := res.Nodes.Big().Float64()
+		out.NodesPerSec = nodes / out.Seconds
+	}
+	if j.cfg.Shard.K == 0 {
+		if j.cfg.Unique {
+			u := queens.UniqueFrom(out.N, out.Total)
+			out.Unique = &u
+		}
+		out.Check = CheckTotal(out.N, out.Total, out.Unique)
+		return out, nil
+	}
+	out.Shard, out.Out = j.cfg.Shard.String(), j.cfg.Out
+	if err := j.writeShard(out.Seconds); err != nil {
+		return out, fmt.Errorf("result file: %w", err)
+	}
+	return out, nil
+}
+
+// record is called for each task finished by Run.
+func (j *Job) record(jr *journal.Journal, id int, r count.Result) error {
+	if jr != nil {
+		if err := jr.Append(journal.Record{ID: id, Count: r.Count, Nodes: r.Nodes}); err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	if j.results != nil {
+		j.results[id] = r // each id once, from one worker
+	}
+	if j.cfg.OnResult != nil {
+		return j.cfg.OnResult(id, r)
+	}
+	return nil
+}
+
+// writeShard writes the shard's result file.
+func (j *Job) writeShard(seconds float64) error {
+	f := &shard.File{
+		Run: j.plan.Pin(), Hash: j.plan.hash, Tasks: len(j.plan.Tasks),
+		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Seconds: seconds, Program: j.cfg.Program,
+	}
+	f.Results = make([]shard.TaskResult, len(j.ids))
+	for i, id := range j.ids {
+		r := j.results[id]
+		f.Results[i] = shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes}
+	}
+	return shard.Write(j.cfg.Out, f)
+}
+
+// Close closes the checkpoint, if Run has not; it is safe to call twice.
+func (j *Job) Close() error {
+	if j.jr == nil {
+		return nil
+	}
+	err := j.jr.Close()
+	j.jr = nil
+	return err
+}

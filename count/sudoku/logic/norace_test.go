@@ -1,0 +1,5 @@
+//go:build !race
+
+package logic
+
+const raceEnabled = false

@@ -1,0 +1,220 @@
+package sudoku
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// readAll returns every item of the input, read through wrap.
+func readAll(t testing.TB, r io.Reader) []Item {
+	t.Helper()
+	rd := NewReader(r)
+	var items []Item
+	for {
+		it, ok := rd.Next()
+		if !ok {
+			break
+		}
+		items = append(items, it)
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatalf("read error: %v", err)
+	}
+	return items
+}
+
+// boxed writes top1 in the grid layout with box borders drawn by
+// border (a whole line) and sep (between boxes of a row).
+func boxed(border, sep, cellSep string) string {
+	var b strings.Builder
+	for r := 0; r < 9; r++ {
+		if r%3 == 0 && border != "" {
+			b.WriteString(border + "\n")
+		}
+		for c := 0; c < 9; c++ {
+			if c%3 == 0 && sep != "" {
+				b.WriteString(sep)
+			}
+			b.WriteByte(top1[r*9+c])
+			b.WriteString(cellSep)
+		}
+		b.WriteString(strings.TrimSpace(sep) + "\n")
+	}
+	b.WriteString(border + "\n")
+	return b.String()
+}
+
+// Every layout the docs promise reads back as the one puzzle it holds.
+func TestReaderLayouts(t *testing.T) {
+	g, _ := Parse(top1)
+	spaced := strings.Join(strings.Split(top1, ""), " ")
+	for name, in := range map[string]string{
+		"BOM":                  "\xef\xbb\xbf" + top1 + "\n",
+		"BOM grid":             "\xef\xbb\xbf" + g.GridString(),
+		"CRLF":                 "# c\r\n" + top1 + "\r\n",
+		"CRLF grid":            strings.ReplaceAll(g.GridString(), "\n", "\r\n"),
+		"plus borders compact": boxed("+---+---+---+", "|", ""),
+		"plus borders spaced":  boxed("+-------+-------+-------+", "| ", " "),
+		"dash borders":         boxed("---------------------", "", " "),
+		"inner plus borders":   strings.Replace(strings.Replace(boxed("------+-------+------", "| ", " "), "------+-------+------\n", "", 1), "\n------+-------+------\n\n", "\n", 1),
+		"cells spaced":         spaced + "\n",
+		"one line boxed":       top1[:27] + "|" + top1[27:54] + "+" + top1[54:] + " unique\n",
+		"tab separated":        top1 + "\t1\n",
+		"no final newline":     top1,
+	} {
+		t.Run(name, func(t *testing.T) {
+			items := readAll(t, strings.NewReader(in))
+			if len(items) != 1 || items[0].Err != nil || items[0].Grid != g {
+				t.Fatalf("%q: read %+v, want the one puzzle", in, items)
+			}
+		})
+	}
+}
+
+// bytesOf is an endless stream of one byte.
+type bytesOf byte
+
+func (b bytesOf) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// A line of 50 MB is one bad item with its line number; the lines after it
+// are still read, and the line is never held in memory.
+func TestReaderLongLine(t *testing.T) {
+	g, _ := Parse(top1)
+	rows := strings.SplitAfter(g.GridString(), "\n")
+	in := io.MultiReader(
+		strings.NewReader(top1+"\n"+strings.Join(rows[:4], "")),
+		io.LimitReader(bytesOf('1'), 50<<20),
+		strings.NewReader("\n"+g.GridString()+"\n"+top1+"\n"),
+		io.LimitReader(bytesOf('.'), 3*MaxLine), // last line, no newline
+	)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	items := readAll(t, in)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8*MaxLine {
+		t.Errorf("reading allocated %d bytes: the long line was kept", got)
+	}
+	want := []string{"1 ok", "6 line 6: line longer than 1048576 bytes", "7 ok", "17 ok", "18 line 18: line longer"}
+	var got []string
+	for _, it := range items {
+		s := fmt.Sprintf("%d ok", it.Line)
+		if it.Err != nil {
+			s = fmt.Sprintf("%d %v", it.Line, it.Err)
+		}
+		got = append(got, s)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("items %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("item %d: %q, want %q...", i, got[i], want[i])
+		}
+	}
+}
+
+// The items do not depend on how the input arrives.
+func TestReaderChunking(t *testing.T) {
+	g, _ := Parse(top1)
+	in := "\xef\xbb\xbf# c\n" + top1 + "\n" + boxed("+---+---+---+", "|", "") + "\n..3......\n{\"puzzle\":\"" + top1 + "\"}\n" +
+		strings.Repeat("9", 70_000) + "\n" + g.GridString()[:30] + "\n\n" + top1 + ":1\n"
+	want := readAll(t, strings.NewReader(in))
+	if len(want) != 7 {
+		t.Fatalf("%d items: %+v", len(want), want)
+	}
+	for name, r := range map[string]io.Reader{
+		"one byte": iotest.OneByteReader(strings.NewReader(in)),
+		"half":     iotest.HalfReader(strings.NewReader(in)),
+	} {
+		got := readAll(t, r)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: %+v\nwant %+v", name, got, want)
+		}
+	}
+}
+
+// A read error ends the items and is reported by Err.
+func TestReaderError(t *testing.T) {
+	boom := errors.New("boom")
+	rd := NewReader(io.MultiReader(strings.NewReader(top1+"\n"), iotest.ErrReader(boom)))
+	if it, ok := rd.Next(); !ok || it.Err != nil {
+		t.Fatalf("%+v %v", it, ok)
+	}
+	if _, ok := rd.Next(); ok || !errors.Is(rd.Err(), boom) {
+		t.Fatalf("after the error: ok %v, Err %v", ok, rd.Err())
+	}
+}
+
+// Reading puzzles allocates nothing per puzzle: only the Reader itself.
+func TestReaderAllocs(t *testing.T) {
+	g, _ := Parse(top1)
+	data := []byte(strings.Repeat(top1+"\n", 500) + strings.Repeat(g.GridString()+"\n", 100) + strings.Repeat(top1+" unique\r\n", 500))
+	n := 0
+	allocs := testing.AllocsPerRun(5, func() {
+		rd := NewReader(bytes.NewReader(data))
+		for n = 0; ; n++ {
+			it, ok := rd.Next()
+			if !ok {
+				break
+			}
+			if it.Err != nil {
+				t.Fatal(it.Err)
+			}
+		}
+	})
+	if n != 1100 || allocs > 10 {
+		t.Errorf("%d puzzles read with %.0f allocations, want 1100 with at most 10", n, allocs)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	g, _ := Parse(top1)
+	f.Add(top1 + "\n" + g.GridString() + "\n{\"puzzle\":\"" + top1 + "\"}\n# c\n123\n")
+	f.Add("..3......\n" + top1 + ":1\n")
+	f.Add("\xef\xbb\xbf" + boxed("+---+---+---+", "|", ""))
+	f.Add(strings.ReplaceAll(boxed("------+-------+------", "| ", " "), "\n", "\r\n"))
+	f.Add(strings.Join(strings.Split(top1, ""), " ") + "\n5 3 x\n{\"puzzle\":1}\n{")
+	f.Fuzz(func(t *testing.T, s string) {
+		items := readAll(t, strings.NewReader(s))
+		last := 0
+		for _, it := range items {
+			if it.Line < last {
+				t.Fatalf("line %d after line %d", it.Line, last)
+			}
+			last = it.Line
+			if it.Line < 1 || it.Line > strings.Count(s, "\n")+1 {
+				t.Fatalf("line %d of a %d-line input", it.Line, strings.Count(s, "\n")+1)
+			}
+			if it.Err == nil && it.Grid.Check() != nil {
+				t.Fatalf("accepted a clashing grid %s", it.Grid)
+			}
+			if it.Err != nil {
+				if _, ok := it.Err.(*ParseError); !ok {
+					t.Fatalf("error of type %T: %v", it.Err, it.Err)
+				}
+			}
+		}
+		// How the input arrives changes nothing.
+		if got := readAll(t, iotest.OneByteReader(strings.NewReader(s))); fmt.Sprint(got) != fmt.Sprint(items) {
+			t.Fatalf("read a byte at a time: %+v\nat once: %+v", got, items)
+		}
+		// Whatever came before, the reader recovers: a blank line and a
+		// puzzle after the input add exactly that puzzle.
+		more := readAll(t, strings.NewReader(s+"\n\n"+top1+"\n"))
+		if len(more) != len(items)+1 || fmt.Sprint(more[:len(items)]) != fmt.Sprint(items) ||
+			more[len(items)].Err != nil || more[len(items)].Grid != g {
+			t.Fatalf("with a puzzle appended: %+v\nalone: %+v", more, items)
+		}
+	})
+}

@@ -1,0 +1,639 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
+	"github.com/nqcount/nqcount/web"
+)
+
+const (
+	top1    = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+	top1Sol = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+	// Two rows of a solution blanked: four ways to refill them.
+	fourSols = "..................392578461134756298289413675675289314846192753513867942927345186"
+	// Easter Monster: one of the hardest, no single at the start.
+	monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+)
+
+func newServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(web.New(web.Options{Workers: 2}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// call sends a request and decodes the JSON answer into out (when not
+// nil); it returns the status. Every answer must be JSON, errors an
+// object with a message.
+func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("%s %s: content type %q, body %q", method, path, ct, b)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		if err := json.Unmarshal(b, &e); err != nil || e.Error == "" || strings.Contains(e.Error, "\n") {
+			t.Fatalf("%s %s: status %d with body %q: want {\"error\": one line}", method, path, resp.StatusCode, b)
+		}
+		if out != nil {
+			if p, ok := out.(*string); ok {
+				*p = e.Error
+			}
+		}
+		return resp.StatusCode
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v in %q", method, path, err, b)
+		}
+	}
+	return resp.StatusCode
+}
+
+func post(t *testing.T, srv *httptest.Server, path string, body any, out any) int {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return call(t, srv, http.MethodPost, path, "application/json", string(b), out)
+}
+
+func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
+	t.Helper()
+	var msg string
+	if out == nil {
+		out = &msg
+	}
+	if code := post(t, srv, path, body, out); code != http.StatusOK {
+		t.Fatalf("%s %v: status %d %v", path, body, code, out)
+	}
+}
+
+func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
+	t.Helper()
+	p, err := generate.One(context.Background(), opt, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestGenerate(t *testing.T) {
+	srv := newServer(t)
+	var g web.Generated
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
+	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
+	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Score != want.Score || g.Symmetry != "rot180" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
+		t.Errorf("generate: %+v, want puzzle %s", g, want.Puzzle)
+	}
+	if g.Command != "sudoku generate --difficulty hidden --seed 42 --first 3 --symmetry rot180" {
+		t.Errorf("command %q", g.Command)
+	}
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"score": "2.6-3.4", "seed": "5"}, &g)
+	want = one(t, generate.Options{MinScore: 2.6, MaxScore: 3.4, Seed: 5}, 0)
+	if g.Puzzle != want.Puzzle.String() || g.Score < 2.6 || g.Score > 3.4 || g.Command != "sudoku generate --score 2.6-3.4 --seed 5" {
+		t.Errorf("generate by score: %+v", g)
+	}
+	// A seed past 2^53 stays exact (a string, not a float).
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "singles", "seed": "18446744073709551615"}, &g)
+	if g.Seed != "18446744073709551615" || g.Puzzle != one(t, generate.Options{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
+		t.Errorf("large seed: %+v", g)
+	}
+	// No seed: the server picks one below 2^53 and says which.
+	mustPost(t, srv, "/api/sudoku/generate", map[string]any{}, &g)
+	var seed uint64
+	if _, err := fmt.Sscan(g.Seed, &seed); err != nil || seed == 0 || seed >= 1<<53 || g.Level != "hard" || g.Command != "sudoku generate --difficulty hard --seed "+g.Seed {
+		t.Errorf("random seed: %+v", g)
+	}
+	if g.Puzzle != one(t, generate.Options{Level: sudoku.Hard, Seed: seed}, 0).Puzzle.String() {
+		t.Error("the seed reported does not give the puzzle")
+	}
+}
+
+func TestValidateSolveCountRate(t *testing.T) {
+	srv := newServer(t)
+	var v web.Validation
+	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": top1}, &v)
+	if v.Verdict != web.VerdictUnique || v.Solutions != 1 || v.Clues != mustParse(t, top1).Clues() || len(v.Clashes) != 0 {
+		t.Errorf("top1: %+v", v)
+	}
+	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": fourSols}, &v)
+	if v.Verdict != web.VerdictSeveral || v.Solutions != 2 {
+		t.Errorf("four solutions: %+v", v)
+	}
+	clash := "11" + top1[2:]
+	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": clash}, &v)
+	if v.Verdict != web.VerdictNone || !slices.Equal(v.Clashes, []int{0, 1}) || !strings.Contains(v.Message, "r1c1 and r1c2 are both 1 in row 1") {
+		t.Errorf("clash: %+v", v)
+	}
+	// No clash, but no solution: r1c9 can only be 9, which column 9 holds.
+	noSol := "12345678." + "........9" + strings.Repeat(".", 63)
+	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": noSol}, &v)
+	if v.Verdict != web.VerdictNone || len(v.Clashes) != 0 || v.Solutions != 0 {
+		t.Errorf("no solution: %+v", v)
+	}
+
+	var s web.Solution
+	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": top1}, &s)
+	if s.Solution != top1Sol || s.Verdict != web.VerdictUnique {
+		t.Errorf("solve: %+v", s)
+	}
+	s = web.Solution{}
+	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": clash}, &s)
+	if s.Solution != "" || s.Verdict != web.VerdictNone {
+		t.Errorf("solve of a clash: %+v", s)
+	}
+
+	var c web.CountAnswer
+	mustPost(t, srv, "/api/sudoku/count", map[string]string{"grid": fourSols}, &c)
+	if c.Count != 4 || c.LimitReached || c.Limit != web.DefaultCountLimit {
+		t.Errorf("count: %+v", c)
+	}
+	mustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": strings.Repeat(".", 81), "limit": 500}, &c)
+	if c.Count != 500 || !c.LimitReached {
+		t.Errorf("count of the empty grid up to 500: %+v", c)
+	}
+	mustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": clash}, &c)
+	if c.Count != 0 || len(c.Clashes) != 2 {
+		t.Errorf("count of a clash: %+v", c)
+	}
+
+	var r web.Rating
+	for _, lv := range sudoku.Levels {
+		p := one(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
+		mustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
+		lo, hi := lv.Scores()
+		if r.Level != lv || r.Score < lo || r.Score > hi || len(r.Techniques) == 0 || !strings.HasPrefix(r.Text, lv.String()+", score") {
+			t.Errorf("rate %s: %+v, want %s", p, r, lv)
+		}
+	}
+	var msg string
+	if code := post(t, srv, "/api/sudoku/rate", map[string]string{"grid": fourSols}, &msg); code != 400 || !strings.Contains(msg, "more than one solution") {
+		t.Errorf("rate of a puzzle with 4 solutions: %d %q", code, msg)
+	}
+}
+
+func mustParse(t *testing.T, s string) sudoku.Grid {
+	t.Helper()
+	g, err := sudoku.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// checkStep checks a step against the solution: what it places is the
+// solution's digit, what it removes is not.
+func checkStep(t *testing.T, st logic.Step, sol sudoku.Grid) {
+	t.Helper()
+	if len(st.Placements)+len(st.Eliminations) == 0 || st.Text == "" || st.Score < sudoku.MinScore {
+		t.Errorf("empty step %+v", st)
+	}
+	for _, m := range st.Placements {
+		if int(sol[m.Cell]) != m.Digit {
+			t.Errorf("%q places %d in %s, the solution has %d", st.Text, m.Digit, sudoku.CellName(m.Cell), sol[m.Cell])
+		}
+	}
+	for _, m := range st.Eliminations {
+		if int(sol[m.Cell]) == m.Digit {
+			t.Errorf("%q removes %d from %s, the solution's digit", st.Text, m.Digit, sudoku.CellName(m.Cell))
+		}
+	}
+}
+
+func TestHint(t *testing.T) {
+	srv := newServer(t)
+	var st logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1}, &st)
+	want, err := logic.Hint(mustParse(t, top1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Text != want.Text || st.Technique != want.Technique || !slices.Equal(st.Placements, want.Placements) || !slices.Equal(st.Cells, want.Cells) {
+		t.Errorf("hint %+v, want %+v", st, want)
+	}
+	checkStep(t, st, mustParse(t, top1Sol))
+	// Steps of every kind of puzzle, the hardest included, are sound.
+	for _, p := range []string{monster, one(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
+		_, sol := sudoku.Solve(mustParse(t, p), 2)
+		mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
+		checkStep(t, st, sol)
+	}
+	// A wrong entry is pointed out before any step.
+	g := []byte(top1)
+	for i, c := range g {
+		if c == '.' {
+			g[i] = top1Sol[i]%9 + '1' // never the right digit
+			if v, _ := sudoku.Parse(string(g)); v.Check() == nil {
+				break
+			}
+			g[i] = '.'
+		}
+	}
+	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": string(g)}, &st)
+	if st.Technique != "mistake" || len(st.Cells) != 1 || !strings.Contains(st.Text, "is wrong") {
+		t.Errorf("hint on a wrong entry: %+v", st)
+	}
+	// Without the puzzle there is no solution to compare: the step is
+	// from the digits alone.
+	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"grid": top1}, &st)
+	if st.Text != want.Text {
+		t.Errorf("hint without the puzzle: %+v", st)
+	}
+	noSol := "12345678." + "........9" + strings.Repeat(".", 63)
+	for _, c := range []struct {
+		body      map[string]string
+		technique string
+		cells     []int
+	}{
+		{map[string]string{"grid": "11" + top1[2:]}, "clash", []int{0, 1}},
+		{map[string]string{"puzzle": top1, "grid": top1Sol}, "solved", []int{}},
+		{map[string]string{"grid": noSol}, "mistake", []int{}},
+		{map[string]string{"grid": fourSols}, "none", []int{}},
+		{map[string]string{"puzzle": fourSols, "grid": fourSols}, "none", []int{}},
+	} {
+		st = logic.Step{}
+		mustPost(t, srv, "/api/sudoku/hint", c.body, &st)
+		if st.Technique != c.technique || !slices.Equal(st.Cells, c.cells) || st.Text == "" || st.Placements == nil {
+			t.Errorf("hint on %v: %+v, want %s", c.body, st, c.technique)
+		}
+	}
+	var msg string
+	if code := post(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": "5" + top1[1:]}, &msg); code != 400 || !strings.Contains(msg, "r1c1 is 4 in the puzzle") {
+		t.Errorf("a changed given: %d %q", code, msg)
+	}
+}
+
+func TestParseAndSave(t *testing.T) {
+	srv := newServer(t)
+	marks := make([]string, 81)
+	marks[1], marks[2] = "26", "139"
+	prog := []byte(top1)
+	prog[1] = '6'
+	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
+	for _, f := range []string{"line", "grid", "json"} {
+		var file web.SavedFile
+		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
+			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
+		mustPost(t, srv, "/api/sudoku/save", body, &file)
+		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2.") {
+			t.Errorf("%s: filename %q", f, file.Filename)
+		}
+		// The sudoku command reads the puzzle of every format.
+		rd := sudoku.NewReader(strings.NewReader(file.Text))
+		if it, ok := rd.Next(); !ok || it.Err != nil || it.Grid.String() != top1 {
+			t.Errorf("%s: the command reads %+v from\n%s", f, it, file.Text)
+		}
+		if _, ok := rd.Next(); ok {
+			t.Errorf("%s: the command reads a second puzzle in\n%s", f, file.Text)
+		}
+		var back web.Loaded
+		mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": file.Text}, &back)
+		if !gameEqual(back.Game, game) || back.Verdict != web.VerdictUnique || back.Puzzles != 1 {
+			t.Errorf("%s: loaded %+v, want %+v", f, back, game)
+		}
+	}
+	var ld web.Loaded
+	// A grid pasted with box borders; a line with clashes is kept as is.
+	pasted := "4 . . | . 3 . | . . .\n. . . | 6 . . | 8 . .\n. . . | . . . | . . 1\n------+-------+------\n. . . | . 5 . | . 9 .\n. 8 . | . . . | 6 . .\n. 7 . | 2 . . | . . .\n------+-------+------\n. . . | 1 . 2 | 7 . .\n5 . 3 | . . . | . 4 .\n9 . . | . . . | . . .\n"
+	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": pasted}, &ld)
+	if ld.Puzzle != top1 || ld.Verdict != web.VerdictUnique {
+		t.Errorf("pasted grid: %+v", ld)
+	}
+	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": "  11" + top1[2:] + "\n"}, &ld)
+	if ld.Puzzle != "11"+top1[2:] || ld.Verdict != web.VerdictNone || len(ld.Clashes) != 2 {
+		t.Errorf("pasted clash: %+v", ld)
+	}
+	// The answers files, the command's outputs.
+	for _, text := range []string{
+		"# a comment\n" + top1 + ":1:" + top1Sol + "\n" + fourSols + ":4\n",
+		top1 + " unique\n",
+		`{"puzzle":"` + top1 + `","solution":"` + top1Sol + `","solutions":1,"level":"hard","clues":17,"seed":1700000000000000001,"index":0,"symmetric":false}` + "\n",
+	} {
+		mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &ld)
+		if ld.Puzzle != top1 {
+			t.Errorf("%q: %+v", text, ld)
+		}
+	}
+	if ld.Seed != "1700000000000000001" {
+		t.Errorf("seed of generate's JSON: %q", ld.Seed)
+	}
+	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": top1 + "\n" + fourSols + "\n"}, &ld)
+	if ld.Puzzles != 2 || ld.Puzzle != top1 {
+		t.Errorf("two puzzles: %+v", ld)
+	}
+	for text, want := range map[string]string{
+		"":                                  "no puzzle",
+		"hello":                             "not a digit",
+		top1[:80]:                           "80 cells",
+		`{"puzzle": 5}`:                     "bad JSON",
+		`{"x": 1}`:                          `without a "puzzle"`,
+		top1 + "\n# progress: 5" + top1[1:]: "progress: r1c1 is 4",
+		top1 + "\n# marks: 1,2":             "marks: 2 entries",
+		top1 + "\n# seconds: soon":          "not a whole number",
+		top1 + "\n# level: fiendish":        "unknown difficulty",
+		top1 + "\n# progress: " + top1[:80]: "progress: 80 characters",
+		top1 + "\n# marks: " + strings.Repeat("x,", 80) + "x": "want digits 1-9",
+	} {
+		var msg string
+		if code := post(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &msg); code != 400 || !strings.Contains(msg, want) {
+			t.Errorf("parse %q: %d %q, want 400 and %q", text, code, msg, want)
+		}
+	}
+}
+
+func gameEqual(a, b web.Game) bool {
+	return a.Puzzle == b.Puzzle && a.Progress == b.Progress && slices.Equal(a.Marks, b.Marks) &&
+		a.Seconds == b.Seconds && a.Seed == b.Seed && a.Level == b.Level && a.Symmetry == b.Symmetry && a.Index == b.Index
+}
+
+func TestBadRequests(t *testing.T) {
+	srv := newServer(t)
+	big := `{"text":"` + strings.Repeat("a", web.MaxBody) + `"}`
+	for _, c := range []struct {
+		method, path, ctype, body string
+		status                    int
+		msg                       string
+	}{
+		{"GET", "/api/sudoku/solve", "", "", 405, "use POST"},
+		{"POST", "/api/sudoku/solve", "text/plain", `{"grid":"` + top1 + `"}`, 415, "application/json"},
+		{"POST", "/api/sudoku/solve", "application/json", "", 400, "empty request body"},
+		{"POST", "/api/sudoku/solve", "application/json", "{", 400, "bad"},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid": 5}`, 400, `field "grid": want a JSON string`},
+		{"POST", "/api/sudoku/solve", "application/json", `[1,2]`, 400, "want a JSON object"},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"123"}`, 400, "3 characters, want 81"},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + strings.Repeat("x", 81) + `"}`, 400, `character 1 is "x"`},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `","extra":1}`, 400, "unknown field"},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `"} {}`, 400, "more than one JSON value"},
+		{"POST", "/api/sudoku/parse", "application/json", big, 413, "over"},
+		{"POST", "/api/sudoku/solve", "application/json", strings.Repeat(" ", web.MaxBody+10), 413, "over"},
+		{"POST", "/api/sudoku/count", "application/json", `{"grid":"` + top1 + `","limit":1000000}`, 400, "at most 100000"},
+		{"POST", "/api/sudoku/count", "application/json", `{"grid":"` + top1 + `","limit":-1}`, 400, "limit"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"difficulty":"fiendish"}`, 400, "unknown difficulty"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"abc"}`, 400, "seed"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"0"}`, 400, "seed"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"seed":42}`, 400, `field "seed": want a JSON string`},
+		{"POST", "/api/sudoku/generate", "application/json", `{"index":-1}`, 400, "index"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"symmetry":"spiral"}`, 400, "symmetry"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"score":"13-14"}`, 400, "score range"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"score":"2.0-3.0","difficulty":"hard"}`, 400, "give one"},
+		{"POST", "/api/sudoku/generate", "application/json", `{"symmetric":true}`, 400, "unknown field"},
+		{"POST", "/api/sudoku/save", "application/json", `{"puzzle":"` + top1 + `","format":"xml"}`, 400, "unknown format"},
+		{"POST", "/api/sudoku/save", "application/json", `{"puzzle":"` + top1 + `","seconds":-5}`, 400, "seconds"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":13}`, 400, "1 to 12"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":0}`, 400, "1 to 12"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":8,"order":"diagonal"}`, 400, "unknown order"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":8,"limit":20001}`, 400, "limit"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":8,"from":-1}`, 400, "from"},
+		{"POST", "/api/queens/trace", "application/json", `{"n":1e100}`, 400, "n"},
+		{"POST", "/api/queens/orders", "application/json", `{"n":40}`, 400, "1 to 12"},
+		{"POST", "/api/queens/count", "application/json", `{"n":33}`, 400, "1 to 32"},
+		{"PUT", "/api/queens/count", "application/json", `{"n":8}`, 405, "use GET"},
+		{"GET", "/api/nothing", "", "", 404, "no API endpoint"},
+	} {
+		var msg string
+		if got := call(t, srv, c.method, c.path, c.ctype, c.body, &msg); got != c.status || !strings.Contains(msg, c.msg) {
+			body := c.body
+			if len(body) > 60 {
+				body = body[:60] + "..."
+			}
+			t.Errorf("%s %s %q: %d %q, want %d and %q", c.method, c.path, body, got, msg, c.status, c.msg)
+		}
+	}
+}
+
+func TestTraceAPI(t *testing.T) {
+	srv := newServer(t)
+	for _, o := range []solutions.Order{solutions.TopDown, solutions.MostConstrained} {
+		var want [][4]int
+		solutions.TraceOrder(6, o, 0, func(ev solutions.Event) bool {
+			want = append(want, [4]int{int(ev.Kind), ev.Row, ev.Col, ev.Depth})
+			return true
+		})
+		var got [][4]int
+		for from := 0; ; {
+			var p web.TracePage
+			mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": from, "limit": 100}, &p)
+			if p.From != from || p.Next != from+len(p.Events) || p.Order != o.String() {
+				t.Fatalf("page %+v", p)
+			}
+			got = append(got, p.Events...)
+			from = p.Next
+			if p.Done {
+				break
+			}
+			if len(p.Events) != 100 {
+				t.Fatalf("a page of %d steps not done", len(p.Events))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: the pages give %d steps, the trace %d", o, len(got), len(want))
+		}
+		var p web.TracePage
+		mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": len(want) + 5}, &p)
+		if !p.Done || len(p.Events) != 0 {
+			t.Errorf("past the end: %+v", p)
+		}
+	}
+	var c web.OrderComparison
+	mustPost(t, srv, "/api/queens/orders", map[string]int{"n": 8}, &c)
+	if c.Known != 92 || len(c.Orders) != 2 || c.Orders[0].Solutions != 92 || c.Orders[1].Solutions != 92 ||
+		c.Orders[1].Nodes >= c.Orders[0].Nodes || c.Orders[0].Steps != c.Orders[0].Nodes+c.Orders[0].Backtracks+92 {
+		t.Errorf("orders of n = 8: %+v", c)
+	}
+}
+
+func waitCount(t *testing.T, srv *httptest.Server, until func(web.CountProgress) bool) web.CountProgress {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	var p web.CountProgress
+	for time.Now().Before(deadline) {
+		if call(t, srv, "GET", "/api/queens/count", "", "", &p) != 200 {
+			t.Fatal("progress")
+		}
+		if until(p) {
+			return p
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("count never got there: %+v", p)
+	return p
+}
+
+func TestLiveCount(t *testing.T) {
+	srv := newServer(t)
+	var p web.CountProgress
+	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "idle" || p.ID != 0 {
+		t.Errorf("before any count: %+v", p)
+	}
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 12}, &p)
+	if p.ID != 1 || p.N != 12 {
+		t.Errorf("started: %+v", p)
+	}
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	known, _ := queens.Known(12)
+	if p.State != "done" || p.Total != fmt.Sprint(known) || p.Matches == nil || !*p.Matches || p.Fraction != 1 || p.TasksDone != p.Tasks || p.Nodes == 0 {
+		t.Errorf("n = 12: %+v", p)
+	}
+	// A long count stops when asked.
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
+	if p.ID != 2 {
+		t.Errorf("second count: %+v", p)
+	}
+	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.Total != "" {
+		t.Errorf("stopped count: %+v", p)
+	}
+}
+
+func TestPagesAndSecurity(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	get := func(path string) *http.Response {
+		t.Helper()
+		resp, err := c.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if r := get("/"); r.StatusCode != http.StatusFound || r.Header.Get("Location") != "/sudoku" {
+		t.Errorf("/: %d %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	for _, page := range []string{"/sudoku", "/queens"} {
+		r := get(page)
+		if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(r.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("%s: %d %v", page, r.StatusCode, r.Header)
+		}
+	}
+	if r := get("/static/sudoku.js"); r.StatusCode != 200 || !strings.Contains(r.Header.Get("Content-Type"), "javascript") {
+		t.Errorf("script: %d %q", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	if r := get("/static/"); r.StatusCode != 404 {
+		t.Errorf("directory listing: %d", r.StatusCode)
+	}
+
+	// With a token, every request needs it.
+	tok := httptest.NewServer(web.New(web.Options{Token: "s3cret"}))
+	defer tok.Close()
+	tc := tok.Client()
+	for _, h := range []struct {
+		path, header string
+		want         int
+	}{
+		{"/sudoku", "", 401},
+		{"/sudoku?token=wrong", "", 401},
+		{"/api/queens/count", "Bearer wrong", 401},
+		{"/api/queens/count", "Bearer s3cret", 200},
+		{"/sudoku?token=s3cret", "", 200},
+	} {
+		req, _ := http.NewRequest("GET", tok.URL+h.path, nil)
+		if h.header != "" {
+			req.Header.Set("Authorization", h.header)
+		}
+		resp, err := tc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != h.want {
+			t.Errorf("token: %s %q: %d, want %d", h.path, h.header, resp.StatusCode, h.want)
+		}
+		if h.want == 200 && strings.Contains(h.path, "token=") {
+			cookies := resp.Cookies()
+			if len(cookies) != 1 || !cookies[0].HttpOnly {
+				t.Fatalf("no token cookie: %v", cookies)
+			}
+			req, _ := http.NewRequest("GET", tok.URL+"/api/queens/count", nil)
+			req.AddCookie(cookies[0])
+			resp, err := tc.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("with the cookie: %d", resp.StatusCode)
+			}
+		}
+	}
+}
+
+func TestListen(t *testing.T) {
+	srv, err := web.Listen("", web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !srv.Loopback() || !strings.HasPrefix(srv.URL("/sudoku"), "http://127.0.0.1:") || strings.Contains(srv.URL("/sudoku"), "token") {
+		t.Errorf("default: loopback %v, URL %s", srv.Loopback(), srv.URL("/sudoku"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx) }()
+	// A name that resolves elsewhere (DNS rebinding) is refused.
+	for host, want := range map[string]int{srv.Addr().String(): 200, "evil.example:80": 403, "localhost:" + port(srv): 200} {
+		req, _ := http.NewRequest("GET", "http://"+srv.Addr().String()+"/sudoku", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+
+	// Any other address: a token, in the URL printed.
+	open, err := web.Listen("0.0.0.0:0", web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer open.Close()
+	if open.Loopback() || !strings.Contains(open.URL("/queens?n=8"), "/queens?n=8&token=") {
+		t.Errorf("0.0.0.0: loopback %v, URL %s", open.Loopback(), open.URL("/queens?n=8"))
+	}
+	if _, err := web.Listen("no-port", web.Options{}); err == nil {
+		t.Error("an address without a port accepted")
+	}
+}
+
+func port(s *web.Server) string {
+	a := s.Addr().String()
+	return a[strings.LastIndexByte(a, ':')+1:]
+}

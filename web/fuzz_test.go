@@ -1,0 +1,108 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const fuzzTop1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+// FuzzParseGame feeds ParseGame any text: it must answer a game or a
+// message, never panic, and a game it reads must survive being written in
+// every format and read back.
+func FuzzParseGame(f *testing.F) {
+	f.Add(fuzzTop1)
+	f.Add("4 . . | . 3 . | . . .\n. . . | 6 . . | 8 . .\n")
+	f.Add("# progress: " + fuzzTop1 + "\n# marks: 1,2\n" + fuzzTop1 + "\n")
+	f.Add(`{"puzzle":"` + fuzzTop1 + `","seed":12,"marks":["1"]}`)
+	f.Add(fuzzTop1 + ":1:468931527751624839392578461134756298289413675675289314846192753513867942927345186\n")
+	for _, format := range []string{FormatLine, FormatGrid, FormatJSON} {
+		marks := make([]string, 81)
+		marks[3] = "129"
+		text, err := FormatGame(Game{Puzzle: fuzzTop1, Progress: "46" + fuzzTop1[2:], Marks: marks, Seconds: 9, Seed: "5", Level: "hard", Index: 1}, format)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		gm, n, e := ParseGame(text)
+		if e != nil {
+			if e.status != http.StatusBadRequest || e.msg == "" {
+				t.Fatalf("error %d %q", e.status, e.msg)
+			}
+			return
+		}
+		if n < 1 || len(gm.Puzzle) != 81 {
+			t.Fatalf("game %+v from %d puzzles", gm, n)
+		}
+		for _, format := range []string{FormatLine, FormatGrid, FormatJSON} {
+			out, err := FormatGame(gm, format)
+			if err != nil {
+				t.Fatalf("%s: %v for %+v", format, err, gm)
+			}
+			back, _, e := ParseGame(out)
+			if e != nil {
+				t.Fatalf("%s: %v reading back\n%s", format, e, out)
+			}
+			if back.Puzzle != gm.Puzzle || back.Progress != gm.Progress || !slices.Equal(back.Marks, gm.Marks) ||
+				back.Seconds != gm.Seconds || back.Seed != gm.Seed || back.Level != gm.Level || back.Index != gm.Index {
+				t.Fatalf("%s: %+v came back as %+v via\n%s", format, gm, back, out)
+			}
+		}
+	})
+}
+
+// fuzzPaths are the endpoints FuzzRequests reaches; starting a live count
+// is left out (it starts work in the background by design).
+var fuzzPaths = []string{
+	"/api/sudoku/generate", "/api/sudoku/parse", "/api/sudoku/save", "/api/sudoku/validate",
+	"/api/sudoku/solve", "/api/sudoku/count", "/api/sudoku/rate", "/api/sudoku/hint",
+	"/api/queens/trace", "/api/queens/orders",
+}
+
+// FuzzRequests sends any body to every endpoint: the answer must be 200
+// or a client error with a JSON message, never a 500 or a panic.
+func FuzzRequests(f *testing.F) {
+	for i, body := range []string{
+		`{"difficulty":"singles","seed":"3"}`,
+		`{"text":"` + fuzzTop1 + `"}`,
+		`{"puzzle":"` + fuzzTop1 + `","format":"grid","seconds":4}`,
+		`{"grid":"` + fuzzTop1 + `"}`,
+		`{"grid":"` + fuzzTop1 + `"}`,
+		`{"grid":"` + fuzzTop1 + `","limit":3}`,
+		`{"grid":"` + fuzzTop1 + `"}`,
+		`{"puzzle":"` + fuzzTop1 + `","grid":"` + fuzzTop1 + `"}`,
+		`{"n":6,"order":"constrained","from":10,"limit":50}`,
+		`{"n":7}`,
+	} {
+		f.Add(uint8(i), body)
+	}
+	f.Add(uint8(0), `{"seed":"-1"}`)
+	f.Add(uint8(8), `{"n":-3}`)
+	f.Add(uint8(5), `{"grid":"`+strings.Repeat(".", 81)+`","limit":1}`)
+	s := New(Options{Workers: 1})
+	f.Fuzz(func(t *testing.T, which uint8, body string) {
+		path := fuzzPaths[int(which)%len(fuzzPaths)]
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		switch rec.Code {
+		case http.StatusOK, http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+		default:
+			t.Fatalf("%s %q: status %d %s", path, body, rec.Code, rec.Body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%s %q: answer is not JSON: %q", path, body, rec.Body)
+		}
+		if msg, _ := v["error"].(string); rec.Code != http.StatusOK && (msg == "" || strings.Contains(msg, "\n")) {
+			t.Fatalf("%s %q: %d without a one-line message: %q", path, body, rec.Code, rec.Body)
+		}
+	})
+}

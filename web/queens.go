@@ -1,0 +1,203 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/solutions"
+)
+
+// The n-queens endpoints: the traced search for the animation, the
+// comparison of the two row orders, and the live count.
+
+// Bounds of the traced search: boards up to MaxTraceN (the whole trace of
+// n = 12 is about two million steps, and a page of it is found by running
+// the trace again from the start), at most MaxTracePage steps a request.
+const (
+	MaxTraceN        = 12
+	MaxTracePage     = 20000
+	DefaultTracePage = 5000
+)
+
+// traceRequest is the body of trace.
+type traceRequest struct {
+	N     int    `json:"n"`
+	Order string `json:"order"`
+	From  int    `json:"from"`
+	Limit int    `json:"limit"`
+}
+
+// TracePage is the answer of trace: steps From to Next-1 of the search.
+type TracePage struct {
+	N     int    `json:"n"`
+	Order string `json:"order"`
+	From  int    `json:"from"`
+	Next  int    `json:"next"`
+	// Events are the steps, each [kind, row, col, depth]: kind 0 places a
+	// queen on (row, col), 1 backtracks from row (no safe column left), 2
+	// reports the solution on the board; depth is the number of queens
+	// on the board after the step.
+	Events [][4]int `json:"events"`
+	// Done says the search ends with the last of these steps.
+	Done bool `json:"done"`
+}
+
+func checkTraceArgs(n int, order string) (solutions.Order, *apiError) {
+	if n < 1 || n > MaxTraceN {
+		return 0, badRequest("n = %d: the animation handles 1 to %d (use the live count for larger boards)", n, MaxTraceN)
+	}
+	o, err := solutions.ParseOrder(order)
+	if err != nil {
+		return 0, badRequest("%v", err)
+	}
+	return o, nil
+}
+
+func (s *Server) trace(ctx context.Context, req *traceRequest) (TracePage, *apiError) {
+	o, e := checkTraceArgs(req.N, req.Order)
+	if e != nil {
+		return TracePage{}, e
+	}
+	limit := req.Limit
+	if limit == 0 {
+		limit = DefaultTracePage
+	}
+	if limit < 1 || limit > MaxTracePage {
+		return TracePage{}, badRequest("limit %d: want 1 to %d", limit, MaxTracePage)
+	}
+	if req.From < 0 {
+		return TracePage{}, badRequest("from %d: want 0 or more", req.From)
+	}
+	page := TracePage{N: req.N, Order: o.String(), From: req.From, Events: make([][4]int, 0, min(limit, 1024))}
+	i := 0
+	complete := true
+	err := solutions.TraceOrder(req.N, o, 0, func(ev solutions.Event) bool {
+		if i%4096 == 0 && ctx.Err() != nil {
+			complete = false
+			return false
+		}
+		if i >= req.From {
+			if len(page.Events) == limit {
+				complete = false
+				return false
+			}
+			page.Events = append(page.Events, [4]int{int(ev.Kind), ev.Row, ev.Col, ev.Depth})
+		}
+		i++
+		return true
+	})
+	if err != nil {
+		return TracePage{}, badRequest("%v", err)
+	}
+	if ctx.Err() != nil {
+		return TracePage{}, &apiError{http.StatusServiceUnavailable, "request cancelled"}
+	}
+	page.Done = complete
+	page.Next = req.From + len(page.Events)
+	return page, nil
+}
+
+// orderRequest is the body of orders.
+type orderRequest struct {
+	N int `json:"n"`
+}
+
+// orderCache keeps the summaries of whole traced searches (they depend on
+// n and the order only).
+type orderCache struct {
+	mu sync.Mutex
+	m  map[orderKey]OrderSummary
+}
+
+type orderKey struct {
+	n     int
+	order solutions.Order
+}
+
+// OrderSummary is the work of one whole traced search.
+type OrderSummary struct {
+	Order string `json:"order"`
+	// Nodes is the number of queens placed.
+	Nodes      uint64 `json:"nodes"`
+	Backtracks uint64 `json:"backtracks"`
+	Solutions  uint64 `json:"solutions"`
+	// Steps is the number of events of the trace.
+	Steps uint64 `json:"steps"`
+}
+
+// OrderComparison is the answer of orders.
+type OrderComparison struct {
+	N      int            `json:"n"`
+	Orders []OrderSummary `json:"orders"`
+	// Known is the number of solutions OEIS A000170 gives.
+	Known uint64 `json:"known"`
+}
+
+func (s *Server) compareOrders(_ context.Context, req *orderRequest) (OrderComparison, *apiError) {
+	if _, e := checkTraceArgs(req.N, ""); e != nil {
+		return OrderComparison{}, e
+	}
+	known, _ := queens.Known(req.N)
+	out := OrderComparison{N: req.N, Known: known}
+	for _, o := range []solutions.Order{solutions.TopDown, solutions.MostConstrained} {
+		out.Orders = append(out.Orders, s.orders.summary(req.N, o))
+	}
+	return out, nil
+}
+
+// summary runs (once per n and order) the whole traced search and counts
+// its steps.
+func (c *orderCache) summary(n int, o solutions.Order) OrderSummary {
+	k := orderKey{n, o}
+	c.mu.Lock()
+	sum, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return sum
+	}
+	sum = OrderSummary{Order: o.String()}
+	solutions.TraceOrder(n, o, 0, func(ev solutions.Event) bool {
+		sum.Steps++
+		switch ev.Kind {
+		case solutions.Place:
+			sum.Nodes++
+		case solutions.Backtrack:
+			sum.Backtracks++
+		case solutions.Found:
+			sum.Solutions++
+		}
+		return true
+	})
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[orderKey]OrderSummary{}
+	}
+	c.m[k] = sum
+	c.mu.Unlock()
+	return sum
+}
+
+// countRequestQ is the body that starts a live count.
+type countRequestQ struct {
+	N int `json:"n"`
+}
+
+func (s *Server) startCount(_ context.Context, req *countRequestQ) (CountProgress, *apiError) {
+	if req.N < 1 || req.N > queens.MaxN {
+		return CountProgress{}, badRequest("n = %d: the counter handles 1 to %d", req.N, queens.MaxN)
+	}
+	return s.live.start(req.N, s.opt.Workers), nil
+}
+
+type noBody struct{}
+
+func (s *Server) countStatus(_ context.Context, _ *noBody) (CountProgress, *apiError) {
+	return s.live.snapshot(), nil
+}
+
+func (s *Server) stopCount(_ context.Context, _ *noBody) (CountProgress, *apiError) {
+	s.live.stop()
+	return s.live.snapshot(), nil
+}

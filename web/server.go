@@ -1,0 +1,436 @@
+// Package web serves nqcount's browser front ends from the library: a
+// Sudoku app to play (cmd/sudoku's "play") and the n-queens search
+// animated, with a live count for large boards (cmd/nqueens's "watch").
+//
+// One Server holds both pages, their assets (embedded in the binary: the
+// pages load nothing from the network) and a small JSON API over packages
+// count/sudoku, count/queens and count/queens/solutions; docs/web.md
+// documents every endpoint. The API is for the pages and for scripts on
+// the same machine: bad requests get 400 and a one-line message, bodies
+// are bounded, and the server binds the loopback interface unless told
+// otherwise, in which case every request must carry a token.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultAddr is where Listen binds when given no address: the loopback
+// interface and a free port.
+const DefaultAddr = "127.0.0.1:0"
+
+// MaxBody bounds the size of a request body. The largest request, a saved
+// game uploaded for loading, is a few kilobytes.
+const MaxBody = 64 << 10
+
+// Options configure a Server. The zero value serves both pages on every
+// core.
+type Options struct {
+	// Token, when set, is required from every request: as the token query
+	// parameter (the URL Listen prints carries it), from the cookie the
+	// server then sets, or as "Authorization: Bearer TOKEN". Listen makes
+	// a random one when it binds an address other than loopback.
+	Token string
+	// Home is the page "/" leads to: "/sudoku" (the default) or "/queens".
+	Home string
+	// Workers is the number of goroutines of a live n-queens count and of
+	// a Sudoku count (0: every core).
+	Workers int
+	// Logf, when set, receives one line per failed request and per
+	// recovered panic.
+	Logf func(format string, args ...any)
+}
+
+// Server is the web layer: an http.Handler with both pages, their assets
+// and the API, and, when made by Listen, the listener it serves.
+type Server struct {
+	opt    Options
+	mux    *http.ServeMux
+	live   *liveCount
+	orders orderCache
+
+	ln       net.Listener
+	loopback bool
+	hosts    map[string]bool // Host headers accepted on loopback (DNS rebinding)
+}
+
+// New returns a Server with the given options that is not listening: use
+// it as an http.Handler (tests do, with httptest).
+func New(opt Options) *Server {
+	if opt.Home == "" {
+		opt.Home = "/sudoku"
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount()}
+	s.routes()
+	return s
+}
+
+// Listen binds addr ("" means DefaultAddr) and returns a Server ready to
+// Serve. On a loopback address only requests naming the server by a
+// loopback host are answered, so that a web site cannot reach it through
+// a DNS name of its own; on any other address every request needs the
+// token (opt.Token, or a random one made here: see URL).
+func Listen(addr string, opt Options) (*Server, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", addr, err)
+	}
+	loop := isLoopbackHost(host)
+	if !loop && opt.Token == "" {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		opt.Token = hex.EncodeToString(b[:])
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := New(opt)
+	s.ln, s.loopback = ln, loop
+	if loop {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		s.hosts = map[string]bool{}
+		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
+			s.hosts[h+":"+port] = true
+		}
+		if h, _, _ := net.SplitHostPort(ln.Addr().String()); h != "127.0.0.1" && h != "::1" {
+			s.hosts[net.JoinHostPort(h, port)] = true
+		}
+	}
+	return s, nil
+}
+
+// isLoopbackHost reports whether host names the loopback interface only.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Loopback reports whether the server listens on the loopback interface
+// only (no token needed).
+func (s *Server) Loopback() bool { return s.loopback }
+
+// Addr returns the address listened on (with the port chosen), or nil for
+// a Server made by New.
+func (s *Server) Addr() net.Addr {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
+
+// URL returns the address of a page ("/sudoku", "/queens?n=8") on this
+// server, with the token when one is needed. A wildcard address (":8080",
+// "0.0.0.0:8080") is shown as this machine's loopback address, which
+// reaches it too.
+func (s *Server) URL(page string) string {
+	host := "127.0.0.1"
+	port := "0"
+	if a := s.Addr(); a != nil {
+		h, p, _ := net.SplitHostPort(a.String())
+		port = p
+		if ip := net.ParseIP(h); ip != nil && !ip.IsUnspecified() {
+			host = h
+		}
+	}
+	u := "http://" + net.JoinHostPort(host, port) + page
+	if s.opt.Token != "" {
+		sep := "?"
+		if strings.Contains(page, "?") {
+			sep = "&"
+		}
+		u += sep + "token=" + url.QueryEscape(s.opt.Token)
+	}
+	return u
+}
+
+// Serve answers requests until ctx is cancelled, then stops the live count
+// and shuts down, letting requests in flight finish for up to 5 seconds.
+func (s *Server) Serve(ctx context.Context) error {
+	if s.ln == nil {
+		return errors.New("web: Serve needs a Server made by Listen")
+	}
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(s.ln) }()
+	select {
+	case err := <-errc:
+		s.live.stop()
+		return err
+	case <-ctx.Done():
+	}
+	s.live.stop()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	<-errc
+	return err
+}
+
+// Close closes the listener of a Server that is not serving (Serve
+// closes it when it returns).
+func (s *Server) Close() error {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Close()
+}
+
+// ServeHTTP answers one request: the host and token checks, then the page,
+// asset or API endpoint. A panic in a handler is a bug; it is logged and
+// answered 500, and the server goes on.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
+			writeError(w, http.StatusInternalServerError, "internal error (a bug: please report it)")
+		}
+	}()
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	if s.hosts != nil && !s.hosts[r.Host] {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("host %q is not this server's loopback address", r.Host))
+		return
+	}
+	if s.opt.Token != "" && !s.authorized(w, r) {
+		writeError(w, http.StatusUnauthorized, "missing or wrong token: open the URL the server printed")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+const tokenCookie = "nqcount_token"
+
+// authorized checks the token and, when it came in the URL, sets the
+// cookie that lets the page's own requests through.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	want := []byte(s.opt.Token)
+	eq := func(got string) bool { return subtle.ConstantTimeCompare([]byte(got), want) == 1 }
+	if t := r.URL.Query().Get("token"); t != "" && eq(t) {
+		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.opt.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		return true
+	}
+	if c, err := r.Cookie(tokenCookie); err == nil && eq(c.Value) {
+		return true
+	}
+	if a, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && eq(a) {
+		return true
+	}
+	return false
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opt.Logf != nil {
+		s.opt.Logf(format, args...)
+	}
+}
+
+// apiError is a failed request: its status and the message for the
+// client.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// errorBody is the JSON of every error answer.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(errorBody{"internal error: " + err.Error()})
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b)
+	w.Write([]byte("\n"))
+}
+
+// decodeJSON reads a request body of at most MaxBody bytes into v: one
+// JSON object with no unknown fields and nothing after it.
+func decodeJSON(body io.Reader, v any) *apiError {
+	lr := &io.LimitedReader{R: body, N: MaxBody + 1}
+	dec := json.NewDecoder(lr)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, e2 := dec.Token(); e2 != io.EOF {
+			err = errors.New("more than one JSON value")
+		}
+	}
+	if lr.N <= 0 {
+		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return badRequest("empty request body: send a JSON object")
+		}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return badRequest("bad JSON at byte %d: %v", se.Offset, se)
+		case errors.As(err, &te):
+			if te.Field != "" {
+				return badRequest("field %q: want a JSON %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			}
+			return badRequest("want a JSON object, got %s", te.Value)
+		}
+		return badRequest("bad request: %v", err)
+	}
+	return nil
+}
+
+// jsonKind names a Go kind the way a JSON client thinks of it.
+func jsonKind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"), strings.HasPrefix(k, "float"):
+		return "number"
+	case k == "slice", k == "array":
+		return "array"
+	case k == "struct", k == "map":
+		return "object"
+	case k == "bool":
+		return "boolean"
+	}
+	return k
+}
+
+// endpoint adapts an API function to HTTP: it checks the method and the
+// content type, decodes the request into a new Req, and writes the answer
+// or the error as JSON.
+func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.Context, req *Req) (Resp, *apiError)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method {
+			w.Header().Set("Allow", method)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: use %s", r.Method, r.URL.Path, method))
+			return
+		}
+		req := new(Req)
+		if method == http.MethodPost {
+			// A JSON content type cannot be sent across sites without
+			// the browser asking first, so another page cannot make the
+			// user's browser start work here.
+			if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				writeError(w, http.StatusUnsupportedMediaType, "send the request as Content-Type: application/json")
+				return
+			}
+			if e := decodeJSON(r.Body, req); e != nil {
+				s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
+				writeError(w, e.status, e.msg)
+				return
+			}
+		}
+		resp, e := fn(r.Context(), req)
+		if e != nil {
+			s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
+			writeError(w, e.status, e.msg)
+			return
+		}
+		writeJSON(w, http.StatusOK, resp)
+	}
+}
+
+// routes registers the pages, the assets and the API.
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		target := s.opt.Home
+		if q := r.URL.RawQuery; q != "" {
+			target += "?" + q
+		}
+		http.Redirect(w, r, target, http.StatusFound)
+	})
+	m.HandleFunc("GET /sudoku", s.page("sudoku.html"))
+	m.HandleFunc("GET /queens", s.page("queens.html"))
+	m.Handle("GET /static/", http.StripPrefix("/static/", assetHandler()))
+
+	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, s.generate))
+	m.Handle("/api/sudoku/parse", endpoint(s, http.MethodPost, s.parse))
+	m.Handle("/api/sudoku/save", endpoint(s, http.MethodPost, s.save))
+	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, s.validate))
+	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, s.solve))
+	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, s.count))
+	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, s.rate))
+	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, s.hint))
+
+	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, s.trace))
+	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, s.compareOrders))
+	m.Handle("POST /api/queens/count", endpoint(s, http.MethodPost, s.startCount))
+	m.Handle("GET /api/queens/count", endpoint(s, http.MethodGet, s.countStatus))
+	m.Handle("DELETE /api/queens/count", endpoint(s, http.MethodDelete, s.stopCount))
+	m.HandleFunc("/api/queens/count", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, r.Method+" /api/queens/count: use GET (progress), POST (start) or DELETE (stop)")
+	})
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no API endpoint "+r.URL.Path+" (see docs/web.md)")
+	})
+}
+
+// page serves one of the embedded HTML pages.
+func (s *Server) page(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := assets.ReadFile("assets/" + name)
+		if err != nil {
+			writeError(w, http.StatusNotFound, "no page "+name)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		// Everything comes from this server: no CDN, no inline script.
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+		h.Set("Cache-Control", "no-cache")
+		w.Write(b)
+	}
+}

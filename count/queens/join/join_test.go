@@ -300,3 +300,26 @@ func TestCounterConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildCancelled: the first task builds the tables (seconds at n =
+// 20..22) in slices, reported as progress, and gives up soon after its
+// context is cancelled.
+func TestBuildCancelled(t *testing.T) {
+	p, err := NewPlan(Even(20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCounter(p, Best())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, work, err := c.Count(ctx, 0, func(uint64) { calls++; cancel() })
+	if !errors.Is(err, context.Canceled) || calls != 1 || work != tableWork {
+		t.Fatalf("cancelled while building: %v after %d progress calls, work %d", err, calls, work)
+	}
+	if c.frames != nil {
+		t.Fatal("a cancelled build left tables behind")
+	}
+}

@@ -2,8 +2,10 @@ package join
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"slices"
 	"sort"
@@ -143,53 +145,92 @@ func flatten(qs [][2]uint8) []byte {
 	return out
 }
 
-// Counter counts the tasks of a plan. It holds the quadrant table, the
-// plan's one large piece of memory, shared by every task and goroutine.
+// Counter counts the tasks of a plan. It holds the quadrant tables, the
+// plan's one large piece of memory, shared by every task and goroutine,
+// and builds them in the first task counted (see Count).
 type Counter struct {
 	plan   *Plan
-	frames []*frame
 	kernel Kernel
+	mu     sync.Mutex // held while the tables are built
+	frames []*frame   // nil until built
 }
 
-// NewCounter prepares the counting of p's tasks with kernel k.
+// NewCounter prepares the counting of p's tasks with kernel k. The
+// tables are built by the first Count, so that building them is work of
+// a task: reported as progress and given up when its context is done.
 func NewCounter(p *Plan, k Kernel) (*Counter, error) {
 	g := p.Geometry
-	north := newQuadTable(g.HN, g.Q)
-	south := north
-	if g.HS != g.HN {
-		south = newQuadTable(g.HS, g.Q)
-	}
-	c := &Counter{plan: p, kernel: k}
+	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
 	for _, fr := range p.Frames {
-		f, err := newFrame(fr.Board(g.N), g, north, south)
-		if err != nil {
+		if _, err := newFrame(fr.Board(g.N), g, north, south); err != nil {
 			return nil, err
 		}
-		c.frames = append(c.frames, f)
 	}
-	return c, nil
+	return &Counter{plan: p, kernel: k}, nil
+}
+
+// tableWork is the work of walking 2^20 placements when building the
+// tables: about the time of as many half boards.
+const tableWork = 1 << 20
+
+// prepare builds the tables and frames unless done; the other tasks wait
+// for the one that builds them.
+func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frames != nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g := c.plan.Geometry
+	tick := func() error { return yield(tableWork) }
+	north, err := buildQuadTable(g.HN, g.Q, tick)
+	if err != nil {
+		return err
+	}
+	south := north
+	if g.HS != g.HN {
+		if south, err = buildQuadTable(g.HS, g.Q, tick); err != nil {
+			return err
+		}
+	}
+	frames := make([]*frame, len(c.plan.Frames))
+	for i, fr := range c.plan.Frames {
+		if frames[i], err = newFrame(fr.Board(g.N), g, north, south); err != nil {
+			return err
+		}
+	}
+	c.frames = frames
+	return nil
 }
 
 // Count counts task id: the number of solutions it stands for (weighted
 // by its frame's class) and the work done, in half boards made plus items
-// run through a block of 512 patterns. It returns to look at ctx and
+// run through a block of 512 patterns (plus, for the task that builds the
+// tables, a unit per placement walked). It returns to look at ctx and
 // calls progress with the work done since its last call every few
 // milliseconds, and returns ctx's error (and no count) once ctx is done.
 // Count may be called from several goroutines at once.
 func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64)) (count, work uint64, err error) {
-	t := c.plan.Tasks[id]
-	f := c.frames[t.Frame]
-	s := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(s)
-	s.k = c.kernel
-	s.work = 0
-	s.yield = func(w uint64) error {
+	yield := func(w uint64) error {
 		work += w
 		if progress != nil {
 			progress(w)
 		}
 		return ctx.Err()
 	}
+	if err := c.prepare(ctx, yield); err != nil {
+		return 0, work, err
+	}
+	t := c.plan.Tasks[id]
+	f := c.frames[t.Frame]
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.k = c.kernel
+	s.work = 0
+	s.yield = yield
 	n, err := f.countTop(t.Top, s)
 	s.yield = nil
 	if err != nil {
@@ -199,7 +240,38 @@ func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64))
 	if progress != nil && s.work > 0 {
 		progress(s.work)
 	}
-	return n * c.plan.Frames[t.Frame].Weight, work, ctx.Err()
+	w := c.plan.Frames[t.Frame].Weight
+	hi, lo := bits.Mul64(n, w)
+	if hi != 0 {
+		return 0, work, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, n, t.Frame, w)
+	}
+	return lo, work, ctx.Err()
 }
 
+// ErrOverflow reports a task whose weighted count does not fit in 64
+// bits (far beyond any n the join can reach).
+var ErrOverflow = errors.New("join: weighted count overflows 64 bits")
+
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// WriteHash writes to h what identifies the plan's tasks: its geometry,
+// its frames with their weights, and its tasks. Two plans with the same
+// writes count the same tasks in the same order.
+func (p *Plan) WriteHash(h io.Writer) {
+	var buf []byte
+	buf = append(buf, p.Geometry.String()...)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(p.Frames)))
+	for _, fr := range p.Frames {
+		buf = binary.LittleEndian.AppendUint64(buf, fr.Weight)
+		buf = append(buf, byte(len(fr.Queens)))
+		for _, q := range fr.Queens {
+			buf = append(buf, q[0], q[1])
+		}
+	}
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(p.Tasks)))
+	for _, t := range p.Tasks {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(t.Frame))
+		buf = binary.LittleEndian.AppendUint32(buf, t.Top)
+	}
+	h.Write(buf)
+}

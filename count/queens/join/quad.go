@@ -44,12 +44,21 @@ func quadEntries(h, q int) uint64 {
 }
 
 // walkQuad calls f with every placement on an h×q rectangle: its key
-// (rows | cols<<h) and packed diagonals.
-func walkQuad(h, q int, f func(key uint32, diags uint64)) {
+// (rows | cols<<h) and packed diagonals; every 2^20 placements it calls
+// tick, and stops with tick's error.
+func walkQuad(h, q int, f func(key uint32, diags uint64), tick func() error) error {
+	var n uint32
+	var err error
 	var walk func(r int, rows, cols uint32, d1, d2 uint64)
 	walk = func(r int, rows, cols uint32, d1, d2 uint64) {
+		if err != nil {
+			return
+		}
 		if r == h {
 			f(rows|cols<<uint(h), d1|d2<<32)
+			if n++; n&(1<<20-1) == 0 && tick != nil {
+				err = tick()
+			}
 			return
 		}
 		walk(r+1, rows, cols, d1, d2)
@@ -61,21 +70,32 @@ func walkQuad(h, q int, f func(key uint32, diags uint64)) {
 		}
 	}
 	walk(0, 0, 0, 0, 0)
+	return err
 }
 
 // quadCounts returns the number of placements on an h×q rectangle per
 // key, with one more slot at the end.
 func quadCounts(h, q int) []uint32 {
 	n := make([]uint32, 1<<uint(h+q)+1)
-	walkQuad(h, q, func(k uint32, _ uint64) { n[k]++ })
+	walkQuad(h, q, func(k uint32, _ uint64) { n[k]++ }, nil)
 	return n
 }
 
-// newQuadTable builds the table for h×q rectangles (h+q <= 26). It
-// walks the placements twice, counting them per key and then filing
-// them, so the entries need no sorting and no second copy.
+// newQuadTable builds the table for h×q rectangles (h+q <= 26).
 func newQuadTable(h, q int) *quadTable {
-	t := &quadTable{h: h, q: q, start: quadCounts(h, q)}
+	t, _ := buildQuadTable(h, q, nil)
+	return t
+}
+
+// buildQuadTable builds the table for h×q rectangles. It walks the
+// placements twice, counting them per key and then filing them, so the
+// entries need no sorting and no second copy. It calls tick every 2^20
+// placements walked, and gives up with tick's error.
+func buildQuadTable(h, q int, tick func() error) (*quadTable, error) {
+	t := &quadTable{h: h, q: q, start: make([]uint32, 1<<uint(h+q)+1)}
+	if err := walkQuad(h, q, func(k uint32, _ uint64) { t.start[k]++ }, tick); err != nil {
+		return nil, err
+	}
 	// Counts to starts: start[k] becomes where key k's entries begin.
 	sum := uint32(0)
 	for k := range t.start {
@@ -84,14 +104,17 @@ func newQuadTable(h, q int) *quadTable {
 		sum += c
 	}
 	t.ents = make([]uint64, sum)
-	walkQuad(h, q, func(k uint32, d uint64) {
+	err := walkQuad(h, q, func(k uint32, d uint64) {
 		t.ents[t.start[k]] = d
 		t.start[k]++
-	})
+	}, tick)
+	if err != nil {
+		return nil, err
+	}
 	// Filing advanced every start to its key's end: shift back.
 	copy(t.start[1:], t.start[:len(t.start)-1])
 	t.start[0] = 0
-	return t
+	return t, nil
 }
 
 // subsets calls f with every subset of set (a q-bit mask) with k

@@ -78,7 +78,7 @@ type Results struct {
 	MaxN        int           `json:"max_n"`
 	JoinMaxN    int           `json:"join_max_n"`
 	BestKernel  string        `json:"best_kernel"`
-	JoinKernel  string        `json:"join_kernel"` // the join's fastest kernel here
+	JoinKernel  string        `json:"join_kernel"`           // the join's fastest kernel here
 	Kernels     []string      `json:"kernels"`               // supported, timed
 	Unsupported []string      `json:"unsupported,omitempty"` // registered, not runnable here
 	ScalingN    []int         `json:"scaling_n"`

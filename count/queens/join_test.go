@@ -82,7 +82,7 @@ func TestDefaultMethod(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want Method
-	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {20, Join}} {
+	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {20, Join}, {joinTo + 1, Constellations}} {
 		if got := DefaultMethod(c.n); got != c.want {
 			t.Errorf("DefaultMethod(%d) = %s, want %s", c.n, got, c.want)
 		}
@@ -93,6 +93,10 @@ func TestDefaultMethod(t *testing.T) {
 		if p.Method != c.want {
 			t.Errorf("NewPlan(%d, \"\") planned %s, want %s", c.n, p.Method, c.want)
 		}
+	}
+	// Auto falls back to the backtracker when the join does not fit.
+	if p, err := NewPlanMemory(14, Auto, 0, 1, 1<<20); err != nil || p.Method != Constellations {
+		t.Errorf("auto at n = 14 in 1 MiB: %v, %v; want a constellations plan", p.Method, err)
 	}
 	if m := ResolveMethod(Auto, 20, "bmi2"); m != Constellations {
 		t.Errorf("auto with kernel bmi2 at n = 20: %s, want constellations", m)

@@ -46,10 +46,16 @@ var Methods = []Method{Constellations, Halving, Join}
 // two were within the noise of the process start-up, which dominates.
 const joinFrom = 11
 
+// joinTo is the largest n the join can plan: beyond it the quadrants
+// exceed join.MaxQ, or a band wide enough to shrink them has too many
+// fillings (join.Feasible).
+const joinTo = 25
+
 // DefaultMethod returns the method Count uses for n when none is asked
-// for: constellations below n = 11, join from there.
+// for: join from n = 11 to 25, constellations outside (and when the
+// machine's memory does not fit the join's tables: NewPlanMemory).
 func DefaultMethod(n int) Method {
-	if n >= joinFrom {
+	if n >= joinFrom && n <= joinTo {
 		return Join
 	}
 	return Constellations

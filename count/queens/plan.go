@@ -76,6 +76,13 @@ func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
 // gives more, smaller tasks, never a count that runs out of memory. An
 // explicit depth whose cut does not fit is an error.
 func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Plan, error) {
+	if (method == "" || method == Auto) && DefaultMethod(n) == Join && depth == 0 {
+		// The fastest method if it fits in memory, else the backtracker.
+		if p, err := newJoinPlan(n, 0, workers, memory); err == nil {
+			return p, nil
+		}
+		method = Constellations
+	}
 	method = resolve(method, n)
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("%w: n = %d is out of range: the counter handles 1 to %d", ErrInvalid, n, MaxN)

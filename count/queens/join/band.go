@@ -44,3 +44,47 @@ func fillBand(b Board, g Geometry, f func(b Board, placed [][2]uint8)) {
 	}
 	rec(b, 0)
 }
+
+// fillBandBounded walks the fillings of b's band like fillBand, calling
+// each with nothing, and stops with the first error each returns.
+func fillBandBounded(b Board, g Geometry, each func() error) error {
+	var err error
+	var rec func(b Board, i int)
+	rec = func(b Board, i int) {
+		if err != nil {
+			return
+		}
+		switch {
+		case i < g.WR:
+			r := g.HN + i
+			if b.Rows>>uint(r)&1 == 0 {
+				rec(b, i+1)
+				return
+			}
+			for c := 0; c < b.N && err == nil; c++ {
+				if b.Free(r, c) {
+					h := b
+					h.Place(r, c)
+					rec(h, i+1)
+				}
+			}
+		case i < g.WR+g.WC:
+			c := g.Q + i - g.WR
+			if b.Cols>>uint(c)&1 == 0 {
+				rec(b, i+1)
+				return
+			}
+			for r := 0; r < b.N && err == nil; r++ {
+				if b.Free(r, c) {
+					h := b
+					h.Place(r, c)
+					rec(h, i+1)
+				}
+			}
+		default:
+			err = each()
+		}
+	}
+	rec(b, 0)
+	return err
+}

@@ -1,6 +1,7 @@
 package join
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -90,32 +91,64 @@ func Geometries(n int) []Geometry {
 	} else {
 		gs = append(gs, Column(n), Cross(n))
 	}
-	for w := n%2 + 2; w <= n; w += 2 {
+	// Wider bands than 6 or 7 fill in too many ways to be of use (at n
+	// = 20 a band of width 4 already has millions of fillings).
+	for w := n%2 + 2; w <= min(n, n%2+6); w += 2 {
 		gs = append(gs, Band(n, w))
 	}
 	return gs
 }
 
-// Choose returns the first of Geometries(n) whose Memory with the given
-// workers fits in limit bytes (0: no limit), or an error saying how much
-// the smallest needs.
+// MaxTasks bounds the tasks of a plan a count may choose: a wider band
+// multiplies the frames (a band of width 2 has thousands of fillings at n
+// = 20, one of width 4 millions), each with up to 2^HN tasks.
+const MaxTasks = 4 << 20
+
+// Feasible reports whether a plan with cut g stays within MaxTasks tasks
+// and MaxQ, without building it: the band fillings are counted up to a
+// bound, and each frame may have 2^HN tasks.
+func Feasible(g Geometry) bool {
+	if !g.valid() || g.Q > MaxQ || g.HN > MaxQ+1 || g.HS > MaxQ+1 {
+		return false
+	}
+	limit := uint64(MaxTasks) >> uint(max(g.HN-4, 0)) // fillings, before classing by symmetry (÷ up to 8)
+	var fillings uint64
+	stop := errors.New("stop")
+	err := fillBandBounded(Empty(g.N), g, func() error {
+		if fillings++; fillings > limit {
+			return stop
+		}
+		return nil
+	})
+	return err == nil
+}
+
+// Choose returns the first of Geometries(n) that is Feasible and whose
+// Memory with the given workers fits in limit bytes (0: no limit), or an
+// error saying why none does.
 func Choose(n int, limit uint64, workers int) (Geometry, error) {
-	gs := Geometries(n)
 	if n < 1 || n > MaxN {
 		return Geometry{}, fmt.Errorf("%w: n = %d", ErrSize, n)
 	}
-	for _, g := range gs {
-		if g.Q > MaxQ || g.HN > MaxQ+1 {
+	var least uint64
+	for _, g := range Geometries(n) {
+		if !Feasible(g) {
 			continue
 		}
-		if limit == 0 || Memory(g, workers) <= limit {
+		need := Memory(g, workers)
+		if limit == 0 || need <= limit {
 			return g, nil
 		}
+		if least == 0 || need < least {
+			least = need
+		}
 	}
-	last := gs[len(gs)-1]
+	if least == 0 {
+		return Geometry{}, fmt.Errorf("%w: no cut of an n = %d board gives quadrant tables of at most %d×%d and at most %d tasks", ErrSize, n, MaxQ, MaxQ, MaxTasks)
+	}
 	return Geometry{}, fmt.Errorf("%w: counting n = %d by joining needs at least %d MiB with %d workers, more than the %d MiB allowed",
-		ErrMemory, n, Memory(last, workers)>>20, workers, limit>>20)
+		ErrMemory, n, least>>20, workers, limit>>20)
 }
 
 // ErrMemory reports a memory limit no geometry fits in.
-var ErrMemory = fmt.Errorf("join: not enough memory")
+var ErrMemory = errors.New("join: not enough memory")

@@ -78,8 +78,8 @@ const MaxQ = 12
 // 4 that keep columns columns); per frame, one task per set of north
 // rows the east queens may take (see frame.tops).
 func NewPlan(g Geometry) (*Plan, error) {
-	if !g.valid() || g.Q > MaxQ || g.HN > MaxQ+1 || g.HS > MaxQ+1 {
-		return nil, fmt.Errorf("%w: %s for n = %d", ErrSize, g, g.N)
+	if !Feasible(g) {
+		return nil, fmt.Errorf("%w: %s for n = %d (quadrants up to %d×%d, at most %d tasks)", ErrSize, g, g.N, MaxQ, MaxQ, MaxTasks)
 	}
 	n := g.N
 	syms := []int{0, 2, 4, 5} // identity, half turn, the two mirrors

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queue"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cli"
 )
@@ -35,6 +37,14 @@ func runMerge(_ context.Context, e *env, args []string) int {
 			return exitFail
 		}
 		fs2 = append(fs2, f)
+		// An export of a queued job also carries every record: check
+		// their checksums, plan and agreement too.
+		if x, err := queue.ReadExport(name); err == nil {
+			e.Errorf("%s: job %s, %d records checked (checksums, plan, algorithm, agreement)", name, x.Job, len(x.Records))
+		} else if !errors.Is(err, queue.ErrNotExport) {
+			e.Errorf("%v", err)
+			return exitFail
+		}
 	}
 	m, err := job.Merge(files, fs2, unique)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"time"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/sudoku"
@@ -20,20 +22,37 @@ type countJSON struct {
 	Solutions    count.Uint128 `json:"solutions"`
 	LimitReached bool          `json:"limit_reached,omitempty"`
 	Tasks        int           `json:"tasks"`
+	Workers      int           `json:"workers"`
+	Solver       string        `json:"solver"`
 	Nodes        count.Uint128 `json:"nodes"`
 	Seconds      float64       `json:"seconds"`
 }
 
 func runCount(ctx context.Context, e *env, args []string) int {
-	var limit *uint64
+	var (
+		limit  *uint64
+		solver *string
+		every  *time.Duration
+	)
 	s, code := openSession(e, "count", "Counts the solutions of every puzzle exactly (or up to --limit), splitting each\n"+
-		"puzzle's search over every core. Exit status 1 if a puzzle has none.", args, func(fs *flag.FlagSet) {
+		"puzzle's search over every core. Exit status 1 if a puzzle has none. While a count\n"+
+		"lasts, a progress line on stderr every --progress-every gives the solutions found so\n"+
+		"far; Ctrl-C stops it and prints that partial count.", args, func(fs *flag.FlagSet) {
 		limit = fs.Uint64("limit", 0, "stop once this many solutions are found (0: count them all)")
+		solver = solverFlag(fs)
+		every = fs.Duration("progress-every", 10*time.Second, "time between progress lines on stderr while a count lasts (0: none)")
 	})
 	if s == nil {
 		return code
 	}
 	defer s.close()
+	if !checkSolver(e, *solver) {
+		return exitUsage
+	}
+	if *every < 0 {
+		e.Errorf("--progress-every %v: want 0 (no progress lines) or more", *every)
+		return exitUsage
+	}
 	c, name, o := s.c, s.name, s.o
 	for {
 		it, ok := s.next()
@@ -41,11 +60,22 @@ func runCount(ctx context.Context, e *env, args []string) int {
 			break
 		}
 		noteClues(e, o, name, it.Line, it.Grid)
-		res, err := sudoku.Count(ctx, it.Grid, sudoku.CountOptions{Limit: *limit, Workers: c.workers})
+		opt := sudoku.CountOptions{Limit: *limit, Workers: c.workers, Solver: *solver}
+		if *every > 0 {
+			// A count that ends within the interval prints nothing:
+			// the first line comes after one interval.
+			where := name + ":" + itoa(it.Line)
+			opt.ProgressEvery = *every
+			opt.Progress = func(p sudoku.CountProgress) {
+				e.Errorf("%s: progress: %s", where, progressLine(p))
+			}
+		}
+		res, err := sudoku.Count(ctx, it.Grid, opt)
 		if err != nil {
 			o.flush()
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				e.Errorf("interrupted")
+				e.Errorf("%s:%d: interrupted after %.1f s: %s found so far (a partial count, not the answer)",
+					name, it.Line, res.Seconds, plural(res.Count, "solution"))
 				return exitInterrupted
 			}
 			e.Errorf("%s:%d: %v", name, it.Line, err)
@@ -62,7 +92,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		switch o.format {
 		case "json":
 			js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
-				Tasks: res.Tasks, Nodes: res.Nodes, Seconds: res.Seconds}
+				Tasks: res.Tasks, Workers: res.Workers, Solver: res.Solver, Nodes: res.Nodes, Seconds: res.Seconds}
 			if res.Solution != nil {
 				js.Solution = res.Solution.String()
 			}
@@ -81,4 +111,22 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	return s.finish()
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n count.Uint128, noun string) string {
+	if n.Cmp(count.U128(1)) != 0 {
+		noun += "s"
+	}
+	return n.String() + " " + noun
+}
+
+// progressLine describes a count under way.
+func progressLine(p sudoku.CountProgress) string {
+	rate := 0.0
+	if sec := p.Elapsed.Seconds(); sec > 0 {
+		rate = float64(p.Solutions) / sec
+	}
+	return fmt.Sprintf("%s so far (%.3g/s), %d of %d tasks done, %.3g nodes, %s",
+		plural(count.U128(p.Solutions), "solution"), rate, p.TasksDone, p.Tasks, float64(p.Nodes), p.Elapsed.Round(time.Second))
 }

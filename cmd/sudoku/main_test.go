@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/internal/refdata"
 )
 
@@ -200,5 +202,56 @@ func TestCountManySolutions(t *testing.T) {
 		if code != exitOK || out != p+" 2995\n" {
 			t.Errorf("workers %s: exit %d, %q %q", w, code, out, errOut)
 		}
+	}
+}
+
+// TestSolverFlag: every variant through the command gives the same
+// answers; an unknown one is a usage error naming the choices.
+func TestSolverFlag(t *testing.T) {
+	p := "468931527751624839392578461134......289......675......846......513......927......"
+	for _, v := range sudoku.Variants() {
+		if !v.Supported() {
+			continue
+		}
+		if code, out, errOut := call(t, "", "count", "--solver", v.Name, p); code != exitOK || out != p+" 2995\n" {
+			t.Errorf("count --solver %s: exit %d, %q %q", v.Name, code, out, errOut)
+		}
+		if code, out, errOut := call(t, top1+"\n", "solve", "--solver", v.Name); code != exitOK || out != top1Sol+" unique\n" {
+			t.Errorf("solve --solver %s: exit %d, %q %q", v.Name, code, out, errOut)
+		}
+	}
+	for _, cmd := range []string{"solve", "count"} {
+		code, _, errOut := call(t, top1+"\n", cmd, "--solver", "nosuch")
+		if code != exitUsage || !strings.Contains(errOut, `unknown solver "nosuch"`) || !strings.Contains(errOut, "triad") {
+			t.Errorf("%s --solver nosuch: exit %d, %q", cmd, code, errOut)
+		}
+	}
+	if code, _, errOut := call(t, top1+"\n", "count", "--progress-every", "-1s"); code != exitUsage || errOut == "" {
+		t.Errorf("count --progress-every -1s: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCountProgressAndPartial: counting the empty grid prints progress
+// lines, and when interrupted the solutions found so far, marked as a
+// partial count, with the interrupted status.
+func TestCountProgressAndPartial(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	var o, e bytes.Buffer
+	start := time.Now()
+	code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e},
+		[]string{"count", "--workers", "2", "--progress-every", "100ms", strings.Repeat(".", 81)})
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v to stop after a 700 ms deadline", took)
+	}
+	if code != exitInterrupted || o.Len() != 0 {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, o.String(), exitInterrupted)
+	}
+	errOut := e.String()
+	if !strings.Contains(errOut, "argument:1: progress: ") || !strings.Contains(errOut, "solutions so far") {
+		t.Errorf("no progress line in:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "argument:1: interrupted after") || !strings.Contains(errOut, "found so far (a partial count, not the answer)") {
+		t.Errorf("no partial count in:\n%s", errOut)
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"flag"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -19,6 +21,24 @@ type solveJSON struct {
 	Clues     int    `json:"clues"`
 }
 
+// solverFlag adds --solver, which solve and count take.
+func solverFlag(fs *flag.FlagSet) *string {
+	var names []string
+	for _, v := range sudoku.Variants() {
+		names = append(names, v.Name)
+	}
+	return fs.String("solver", "auto", "solver variant: auto (the fastest this machine runs), "+strings.Join(names, ", "))
+}
+
+// checkSolver reports an unknown or unsupported --solver.
+func checkSolver(e *env, name string) bool {
+	if _, err := sudoku.LookupVariant(name); err != nil {
+		e.Errorf("--solver: %v", err)
+		return false
+	}
+	return true
+}
+
 func status(n uint64) string {
 	switch n {
 	case 0:
@@ -33,12 +53,18 @@ func status(n uint64) string {
 const solveBatch = 4096
 
 func runSolve(ctx context.Context, e *env, args []string) int {
+	var solver *string
 	s, code := openSession(e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
-		"solution (unique), several or none. Exit status 1 if one has none.", args, nil)
+		"solution (unique), several or none. Exit status 1 if one has none.", args, func(fs *flag.FlagSet) {
+		solver = solverFlag(fs)
+	})
 	if s == nil {
 		return code
 	}
 	defer s.close()
+	if !checkSolver(e, *solver) {
+		return exitUsage
+	}
 	c, name, o, rd := s.c, s.name, s.o, s.rd
 	// A reader goroutine parses the next batch while this one is solved
 	// on every core; results are written in input order. Two batches of
@@ -97,7 +123,17 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 				grids = append(grids, items[i].Grid)
 			}
 		}
-		res := sudoku.SolveAll(grids, 2, c.workers)
+		res, err := sudoku.SolveAll(ctx, grids, sudoku.SolveOptions{Workers: c.workers, Solver: *solver})
+		if err != nil {
+			stopReader()
+			o.flush()
+			if ctx.Err() != nil {
+				e.Errorf("interrupted")
+				return exitInterrupted
+			}
+			e.Errorf("%v", err)
+			return exitFail
+		}
 		j := 0
 		for i := range items {
 			it := &items[i]

@@ -2,9 +2,12 @@ package sudoku
 
 import (
 	"bufio"
+	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -60,55 +63,221 @@ func loadGrids(tb testing.TB, name string) []Grid {
 	return gs
 }
 
+// benchSets are the puzzle sets of the solving benchmarks, all of them
+// with unique solutions.
+var benchSets = []string{"17-clue", "magictour-top1465", "forum-hardest-1106"}
+
+// BenchmarkSolve solves each set with a uniqueness check (limit 2), one
+// worker and all of them, with every supported variant: sub-benchmarks
+// set=NAME/solver=VARIANT/workers=1|all, for benchstat -col /solver. Beside
+// puzzles/s it reports guesses and nodes per puzzle.
 func BenchmarkSolve(b *testing.B) {
-	for _, set := range []string{"17-clue.txt", "magictour-top1465.txt"} {
-		b.Run(strings.TrimSuffix(set, ".txt"), func(b *testing.B) {
-			gs := loadGrids(b, set)
-			b.Run("workers=1", func(b *testing.B) {
-				var sv Solver
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				b.ResetTimer()
-				cpu0 := threadCPU()
-				start := time.Now()
-				n := 0
-				for i := 0; i < b.N; i++ {
+	for _, set := range benchSets {
+		b.Run("set="+set, func(b *testing.B) {
+			gs := loadGrids(b, set+".txt")
+			for _, v := range Variants() {
+				if !v.Supported() {
+					continue
+				}
+				b.Run("solver="+v.Name, func(b *testing.B) {
+					b.Run("workers=1", func(b *testing.B) { benchSolveOne(b, gs, v.Name) })
+					b.Run("workers=all", func(b *testing.B) { benchSolveAll(b, gs, v.Name) })
+				})
+			}
+		})
+	}
+}
+
+func benchSolveOne(b *testing.B, gs []Grid, variant string) {
+	sv, err := NewSolver(variant)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := threadCPU()
+	start := time.Now()
+	g0, n0 := sv.Guesses(), sv.Nodes()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for j := range gs {
+			if c, _ := sv.Solve(&gs[j], 2); c != 1 {
+				b.Fatalf("puzzle %d: %d solutions", j+1, c)
+			}
+		}
+		n += len(gs)
+	}
+	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
+	if cpu := threadCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
+	}
+	b.ReportMetric(float64(sv.Guesses()-g0)/float64(n), "guesses/puzzle")
+	b.ReportMetric(float64(sv.Nodes()-n0)/float64(n), "nodes/puzzle")
+}
+
+func benchSolveAll(b *testing.B, gs []Grid, variant string) {
+	w := runtime.GOMAXPROCS(0)
+	cpu0 := processCPU()
+	start := time.Now()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		res, err := SolveAll(context.Background(), gs, SolveOptions{Workers: w, Solver: variant})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range res {
+			if res[j].Count != 1 {
+				b.Fatalf("puzzle %d: %d solutions", j+1, res[j].Count)
+			}
+		}
+		n += len(gs)
+	}
+	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
+	b.ReportMetric(float64(w), "workers")
+	// Puzzles per CPU-second of the whole process: if it stays near the
+	// one-worker figure, the pool adds no overhead and the wall-clock
+	// speed-up on idle cores is about the number of workers.
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
+	}
+}
+
+// BenchmarkCountMany counts every solution of the serg-multi set (2 to
+// 1,555 solutions a puzzle) on one worker: solutions/s measures the search
+// near its leaves, where counting spends its time.
+func BenchmarkCountMany(b *testing.B) {
+	as := loadAnswers(b, "serg-multi.answers.txt")
+	for _, v := range Variants() {
+		if !v.Supported() {
+			continue
+		}
+		b.Run("solver="+v.Name, func(b *testing.B) {
+			sv, err := NewSolver(v.Name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ResetTimer()
+			cpu0 := threadCPU()
+			start := time.Now()
+			var sols uint64
+			for i := 0; i < b.N; i++ {
+				for j := range as {
+					c, _ := sv.Solve(&as[j].puzzle, math.MaxUint64)
+					if c != as[j].count {
+						b.Fatalf("puzzle %d: %d solutions, want %d", j+1, c, as[j].count)
+					}
+					sols += c
+				}
+			}
+			b.ReportMetric(float64(sols)/time.Since(start).Seconds(), "solutions/s")
+			if cpu := threadCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(sols)/cpu.Seconds(), "solutions/cpu-s")
+			}
+		})
+	}
+}
+
+// norvigMulti is the hardest multi-solution puzzle of Peter Norvig's
+// essay: 148,357,268 solutions.
+const (
+	norvigMulti      = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
+	norvigMultiCount = 148357268
+)
+
+// BenchmarkCountNorvig counts the solutions of norvigMulti on one core: a
+// long benchmark (tens of seconds a run; run it alone, with -benchtime 1x).
+func BenchmarkCountNorvig(b *testing.B) {
+	g, err := Parse(norvigMulti)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range Variants() {
+		if !v.Supported() {
+			continue
+		}
+		b.Run("solver="+v.Name, func(b *testing.B) {
+			sv, err := NewSolver(v.Name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ResetTimer()
+			cpu0 := threadCPU()
+			for i := 0; i < b.N; i++ {
+				if c, _ := sv.Solve(&g, math.MaxUint64); c != norvigMultiCount {
+					b.Fatalf("%d solutions, want %d", c, norvigMultiCount)
+				}
+			}
+			if cpu := threadCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+			}
+			b.ReportMetric(float64(sv.Guesses())/float64(b.N), "guesses/op")
+		})
+	}
+}
+
+// BenchmarkSolvePaired is for noisy machines: each iteration solves the set
+// once with every supported variant in turn, on one locked thread, and the
+// benchmark reports each variant's puzzles per CPU-second over all
+// iterations and its speed-up over band (the solver before triads), the
+// median of the per-iteration ratios: the drift of a shared machine hits
+// both sides of each ratio alike.
+func BenchmarkSolvePaired(b *testing.B) {
+	for _, set := range benchSets {
+		b.Run("set="+set, func(b *testing.B) {
+			gs := loadGrids(b, set+".txt")
+			var vs []*Solver
+			for _, v := range Variants() {
+				if v.Supported() {
+					sv, err := NewSolver(v.Name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					vs = append(vs, sv)
+				}
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu := make([]time.Duration, len(vs))
+			ratios := make([][]float64, len(vs))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var base time.Duration
+				for k, sv := range vs {
+					c0 := threadCPU()
 					for j := range gs {
 						if c, _ := sv.Solve(&gs[j], 2); c != 1 {
-							b.Fatalf("puzzle %d: %d solutions", j+1, c)
+							b.Fatalf("%s, puzzle %d: %d solutions", sv.Variant(), j+1, c)
 						}
 					}
-					n += len(gs)
-				}
-				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
-				if cpu := threadCPU() - cpu0; cpu > 0 {
-					b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
-				}
-			})
-			w := runtime.GOMAXPROCS(0)
-			b.Run("workers=all", func(b *testing.B) {
-				cpu0 := processCPU()
-				start := time.Now()
-				n := 0
-				for i := 0; i < b.N; i++ {
-					res := SolveAll(gs, 2, w)
-					for j := range res {
-						if res[j].Count != 1 {
-							b.Fatalf("puzzle %d: %d solutions", j+1, res[j].Count)
-						}
+					c := threadCPU() - c0
+					cpu[k] += c
+					if sv.Variant() == "band" {
+						base = c
 					}
-					n += len(gs)
+					ratios[k] = append(ratios[k], float64(c))
 				}
-				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
-				b.ReportMetric(float64(w), "workers")
-				// Puzzles per CPU-second of the whole process: if it stays
-				// near the one-worker figure, the pool adds no overhead and
-				// the wall-clock speed-up on idle cores is about the
-				// number of workers.
-				if cpu := processCPU() - cpu0; cpu > 0 {
-					b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
+				for k := range vs {
+					if base > 0 && ratios[k][i] > 0 {
+						ratios[k][i] = float64(base) / ratios[k][i]
+					}
 				}
-			})
+			}
+			for k, sv := range vs {
+				if cpu[k] > 0 {
+					b.ReportMetric(float64(b.N*len(gs))/cpu[k].Seconds(), sv.Variant()+"-puzzles/cpu-s")
+				}
+				r := ratios[k]
+				sort.Float64s(r)
+				if len(r) > 0 {
+					b.ReportMetric(r[len(r)/2], sv.Variant()+"-x-band")
+				}
+			}
 		})
 	}
 }

@@ -5,26 +5,21 @@ import (
 	"sync/atomic"
 )
 
-// The solver kernel keeps, for every digit and every band (three rows), a
-// 27-bit mask of the cells of that band where the digit may still go: 27
-// uint32 words in all, indexed digit*3+band. A cell's bit inside its band
-// is (row%3)*9 + column, so cell i of the grid is bit i%27 of band i/27.
+// The solver kernels (the variants of variant.go) share one layout: for
+// every digit and every band (three rows), a 27-bit mask of the cells of
+// that band where the digit may still go. A cell's bit inside its band is
+// (row%3)*9 + column, so cell i of the grid is bit i%27 of band i/27.
 //
 // A digit goes exactly once in each row, column and box, so within one band
 // its three placements are in three different rows and three different
-// boxes: a permutation of the 3x3 row/box matrix. Propagation works a whole
-// band of one digit at a time with two table lookups: it shrinks each
-// 9-bit row to the three boxes it can still use, keeps only the row/box
-// pairs that belong to some permutation (which does pointing, box/line
-// reduction and hidden singles in boxes and rows within the band at once),
-// and marks rows left with one cell as solved; a solved cell is removed
-// from the other eight digits and its column from the digit's other two
-// bands. Naked singles and hidden singles in columns are found
-// bit-parallel across digits and bands. When nothing more follows, the
-// search guesses on a cell with two candidates, else on a digit with two
-// places in a row, else on a cell with the fewest candidates, copying the
-// small state for one branch (onto a per-kernel stack) and reusing it for
-// the other: no allocations.
+// boxes: a permutation of the 3x3 row/box matrix. Both kernels work a whole
+// band of one digit at a time with table lookups: they shrink each 9-bit
+// row to the three boxes it can still use, keep only the row/box pairs
+// that belong to some permutation (which does pointing, box/line reduction
+// and hidden singles in boxes and rows within the band at once), and mark
+// rows left with one cell as solved; a solved cell is removed from the
+// other eight digits and its column from the digit's other two bands.
+// kernel_band.go and kernel_triad.go say what each adds.
 
 const bandMask = 1<<27 - 1
 
@@ -41,38 +36,57 @@ var (
 	rowsTab [8]uint32
 	// rowOf is the 27-bit mask of the row of each band bit.
 	rowOf [27]uint32
+
+	// permList holds the six permutations of three rows over three boxes
+	// as 3x3 matrices (bit row*3+box).
+	permList [6]uint32
+	// permCountTab is the number of permutations a 3x3 matrix holds.
+	permCountTab [512]uint8
+	// permSupTab maps a 3x3 matrix to its entries that lie on some
+	// permutation inside it.
+	permSupTab [512]uint16
+	// miniRowCells maps a 3x3 row/box matrix to the 27-bit mask of the
+	// cells of its mini-rows.
+	miniRowCells [512]uint32
+	// rowInfo describes a 9-bit row of a band word: bits 0-2 are the
+	// boxes where it has cells (shrinkTab), bit 9 is set if it has exactly
+	// one cell (singleTab).
+	rowInfo [512]uint16
 )
 
 func init() {
-	for v := 0; v < 512; v++ {
+	perms := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for i, p := range perms {
+		for r := 0; r < 3; r++ {
+			permList[i] |= 1 << (r*3 + p[r])
+		}
+	}
+	for m := 0; m < 512; m++ {
 		var s uint8
 		for x := 0; x < 3; x++ {
-			if v>>(3*x)&7 != 0 {
+			if m>>(3*x)&7 != 0 {
 				s |= 1 << x
 			}
 		}
-		shrinkTab[v] = s
-		if bits.OnesCount(uint(v)) == 1 {
-			singleTab[v] = 1
+		shrinkTab[m] = s
+		if bits.OnesCount(uint(m)) == 1 {
+			singleTab[m] = 1
+		}
+		rowInfo[m] = uint16(s) | uint16(singleTab[m])<<9
+		for e := 0; e < 9; e++ {
+			if m>>e&1 != 0 {
+				miniRowCells[m] |= 7 << (9*(e/3) + 3*(e%3))
+			}
 		}
 	}
-	perms := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	for m := 0; m < 512; m++ {
-		var mask uint32
-		for _, p := range perms {
-			ok := true
-			for r := 0; r < 3; r++ {
-				if m>>(r*3+p[r])&1 == 0 {
-					ok = false
-				}
-			}
-			if ok {
-				for r := 0; r < 3; r++ {
-					mask |= 7 << (9*r + 3*p[r])
-				}
+		for _, p := range permList {
+			if uint32(m)&p == p {
+				permCountTab[m]++
+				permSupTab[m] |= uint16(p)
 			}
 		}
-		complexTab[m] = mask
+		complexTab[m] = miniRowCells[permSupTab[m]]
 	}
 	for m := 0; m < 8; m++ {
 		for r := 0; r < 3; r++ {
@@ -86,392 +100,116 @@ func init() {
 	}
 }
 
-// kstate is the whole search state; it is copied on branching (240 bytes).
-type kstate struct {
-	f     [27]uint32 // candidates, digit*3+band
-	free  [3]uint32  // unsolved cells per band
-	rows  [3]uint32  // unsolved (digit,row) pairs per band: bit digit*3+row%3
-	dirty uint32     // words of f changed since last propagated: bit digit*3+band
+// engine is what every solver variant implements. It is driven by its
+// embedded ctl: limit, counts, and the checks made every sliceNodes nodes.
+type engine interface {
+	// control returns the engine's search control.
+	control() *ctl
+	// load sets up the root of the search for the givens of g; false if
+	// two givens clash (the parser rejects those first).
+	load(g *Grid) bool
+	// run searches below the root, counting solutions into the control
+	// until it halts or the search is done.
+	run()
+	// solution returns the first solution found (valid when count > 0).
+	solution() Grid
 }
 
-// kernel is a reusable solver: it counts solutions up to a limit and keeps
-// the first one found.
-type kernel struct {
-	stop     *atomic.Bool   // if set and true, the search halts (checked every 1024 nodes)
-	halt     bool           // the search stopped: limit reached or stop set
-	shared   *atomic.Uint64 // if set, a total shared with parallel searches, also held to limit
+// ctl is the search control every kernel embeds: the solution limit, what
+// was found, and the look-ups made every sliceNodes nodes (cancellation, a
+// node budget, totals shared with parallel searches).
+type ctl struct {
+	limit   uint64
+	count   uint64
+	nodes   uint64
+	guesses uint64 // branches tried: a guess copies the state (tdoku's count)
+	halt    bool   // the search stopped: limit reached, stop set or budget spent
+
+	stop     *atomic.Bool   // if set and true, the search halts
+	shared   *atomic.Uint64 // if set, a total shared with parallel searches, held to limit
 	flushed  uint64         // part of count already added to shared
 	maxNodes uint64         // if not 0, halt after about this many nodes
-	limit    uint64
-	count    uint64
-	nodes    uint64
-	sol      [27]uint32 // f of the first solution
-	stack    [82]kstate // search states by depth
+	// progress, if set, receives the nodes and solutions not yet reported,
+	// at every look-up and when the search ends (see publish).
+	progress        *progressSink
+	reportedNodes   uint64
+	reportedCount   uint64
+	reportedGuesses uint64
+	// slice, if set, receives the nodes run since the last call, at every
+	// look-up: the count engine's progress function (count.TaskFunc).
+	slice  func(nodes uint64)
+	sliced uint64 // nodes already handed to slice
 }
 
-// init sets up s for the givens of g. It returns false if two givens
-// clash (the parser rejects those first, with a message).
-func (s *kstate) init(g *Grid) bool {
-	for i := range s.f {
-		s.f[i] = bandMask
-	}
-	s.dirty = bandMask
-	for b := 0; b < 3; b++ {
-		s.free[b] = bandMask
-		s.rows[b] = bandMask
-	}
-	for i, v := range g {
-		if v == 0 {
-			continue
-		}
-		if v > 9 {
-			return false
-		}
-		d := int(v - 1)
-		b, p := i/27, uint(i%27)
-		bit := uint32(1) << p
-		if s.f[d*3+b]&bit == 0 {
-			return false
-		}
-		s.f[d*3+b] &^= rowOf[p] &^ bit
-		for d2 := 0; d2 < 9; d2++ {
-			if d2 != d {
-				s.f[d2*3+b] &^= bit
-			}
-		}
-	}
-	return true
+// sliceNodes is how often (in nodes, a power of two) a search looks up:
+// a fraction of a millisecond of work.
+const sliceNodes = 1024
+
+// reset prepares for a new search up to limit solutions (nodes and
+// guesses keep adding up across searches).
+func (c *ctl) reset(limit uint64) {
+	c.limit = limit
+	c.count = 0
+	c.flushed = 0
+	c.halt = false
+	c.reportedCount = 0
 }
 
-// propagate applies the band rules until nothing changes. It returns false
-// on a contradiction.
-func (s *kstate) propagate() bool {
-	for s.dirty != 0 {
-		k := bits.TrailingZeros32(s.dirty)
-		s.dirty &= s.dirty - 1
-		a := s.f[k]
-		sh := uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18&511])<<6
-		a &= complexTab[sh&511]
-		if a == 0 {
-			return false
-		}
-		s.f[k] = a
-		single := uint32(singleTab[a&511]) | uint32(singleTab[a>>9&511])<<1 | uint32(singleTab[a>>18&511])<<2
-		d, b := k/3, k%3
-		sh3 := uint(d * 3)
-		newly := single & (s.rows[b] >> sh3) & 7
-		if newly == 0 {
-			continue
-		}
-		s.rows[b] &^= newly << sh3
-		cells := a & rowsTab[newly]
-		s.free[b] &^= cells
-		// Branch-free: a word is marked dirty iff it lost a bit;
-		// (v + 2^32-1) >> 32 is 1 iff the 27-bit v is not 0.
-		var dirty uint64
-		for x := b; x < 27; x += 3 {
-			v := s.f[x] & cells
-			s.f[x] &^= v
-			dirty |= (uint64(v) + 0xFFFFFFFF) >> 32 << x
-		}
-		s.f[k] = a // keep the digit's own cells
-		dirty &^= 1 << k
-		cols := (cells | cells>>9 | cells>>18) & 511
-		cm := cols * 0x40201
-		k0 := d * 3
-		for x := k0; x < k0+3; x++ {
-			if x != k {
-				v := s.f[x] & cm
-				s.f[x] &^= v
-				dirty |= (uint64(v) + 0xFFFFFFFF) >> 32 << x
-			}
-		}
-		s.dirty |= uint32(dirty)
+// tick counts a node and reports whether the search must stop.
+func (c *ctl) tick() bool {
+	c.nodes++
+	if c.nodes&(sliceNodes-1) == 0 {
+		c.look()
 	}
-	return true
+	return c.halt
 }
 
-// singles finds naked singles (cells with one candidate) and hidden singles
-// in columns, and places them. It returns found=true if it placed any and
-// ok=false on a contradiction (a cell with no candidate, a column with no
-// place for a digit).
-func (s *kstate) singles() (found, ok bool) {
-	for b := 0; b < 3; b++ {
-		u := s.free[b]
-		if u == 0 {
-			continue
-		}
-		var r1, r2 uint32
-		for d := 0; d < 9; d++ {
-			x := s.f[d*3+b]
-			r2 |= r1 & x
-			r1 |= x
-		}
-		if u&^r1 != 0 {
-			return false, false
-		}
-		one := u &^ r2
-		for one != 0 {
-			p := uint(bits.TrailingZeros32(one))
-			bit := uint32(1) << p
-			one &^= bit
-			for d := 0; d < 9; d++ {
-				if s.f[d*3+b]&bit != 0 {
-					s.f[d*3+b] &^= rowOf[p] &^ bit
-					s.dirty |= 1 << (d*3 + b)
-					found = true
-					break
-				}
-			}
-		}
+func (c *ctl) look() {
+	if (c.stop != nil && c.stop.Load()) || (c.maxNodes != 0 && c.nodes >= c.maxNodes) {
+		c.halt = true
 	}
-	if found {
-		return true, true
+	c.flush()
+	if c.progress != nil {
+		c.report()
 	}
-	// Hidden singles in columns: a digit whose column has one place left.
-	for d := 0; d < 9; d++ {
-		k := d * 3
-		a0, a1, a2 := s.f[k], s.f[k+1], s.f[k+2]
-		c0 := (a0 | a0>>9 | a0>>18) & 511
-		c1 := (a1 | a1>>9 | a1>>18) & 511
-		c2 := (a2 | a2>>9 | a2>>18) & 511
-		if c0|c1|c2 != 511 {
-			return false, false
-		}
-		// Columns present in exactly one band, each in exactly one row.
-		// Columns where the digit is already placed are left out.
-		sc := s.solvedCols(d)
-		only0 := c0 &^ (c1 | c2 | sc)
-		only1 := c1 &^ (c0 | c2 | sc)
-		only2 := c2 &^ (c0 | c1 | sc)
-		if only0 != 0 && !s.hiddenCol(k, a0, only0, &found) {
-			return false, false
-		}
-		if only1 != 0 && !s.hiddenCol(k+1, a1, only1, &found) {
-			return false, false
-		}
-		if only2 != 0 && !s.hiddenCol(k+2, a2, only2, &found) {
-			return false, false
-		}
-	}
-	return found, true
-}
-
-// solvedCols returns the 9-bit set of columns where digit d is placed.
-func (s *kstate) solvedCols(d int) uint32 {
-	sh := uint(d * 3)
-	var m uint32
-	for b := 0; b < 3; b++ {
-		m |= s.f[d*3+b] & rowsTab[^(s.rows[b]>>sh)&7]
-	}
-	return (m | m>>9 | m>>18) & 511
-}
-
-// hiddenCol places digit k/3 in band k%3 where a column among cols has a
-// single candidate cell in that band and the row is not solved yet, and
-// sets *found. It returns false if two such columns need the same row.
-func (s *kstate) hiddenCol(k int, a, cols uint32, found *bool) bool {
-	for cols != 0 {
-		c := uint(bits.TrailingZeros32(cols))
-		cols &= cols - 1
-		m := a & (0x40201 << c)
-		if m == 0 {
-			return false
-		}
-		if m&(m-1) != 0 {
-			continue
-		}
-		p := uint(bits.TrailingZeros32(m))
-		r := rowOf[p]
-		if a&r == m {
-			continue // row already down to this cell
-		}
-		s.f[k] &^= r &^ m
-		s.dirty |= 1 << k
-		a = s.f[k]
-		*found = true
-	}
-	return true
-}
-
-// solved reports whether every digit is placed in every row.
-func (s *kstate) solved() bool { return s.rows[0]|s.rows[1]|s.rows[2] == 0 }
-
-// search counts the solutions below s, stopping at k.limit.
-//
-// The state to search is k.stack[depth]; a branch copies it to
-// k.stack[depth+1]. Each level places a digit in an empty cell, so the
-// depth stays below 81. (A recursive function taking a *kstate to a local
-// copy would move every copy to the heap.)
-func (k *kernel) search(depth int) {
-	s := &k.stack[depth]
-	for {
-		k.nodes++
-		if k.nodes&1023 == 0 && ((k.stop != nil && k.stop.Load()) || (k.maxNodes != 0 && k.nodes >= k.maxNodes)) {
-			k.halt = true
-		}
-		if k.halt || !s.propagate() {
-			return
-		}
-		if s.solved() {
-			k.found(s)
-			return
-		}
-		found, ok := s.singles()
-		if !ok {
-			return
-		}
-		if found {
-			continue
-		}
-		// Guess on a cell with the fewest candidates; without a
-		// two-candidate cell, on a digit with two places left in a row.
-		b, p, two, ok := s.pickCell()
-		if !ok {
-			return
-		}
-		if !two {
-			if k2, x, found := s.pickRowPair(); found {
-				bx := uint32(1) << x
-				c := &k.stack[depth+1]
-				*c = *s
-				c.f[k2] &^= rowOf[x] &^ bx
-				c.dirty |= 1 << k2
-				k.search(depth + 1)
-				if k.halt {
-					return
-				}
-				s.f[k2] &^= bx
-				s.dirty |= 1 << k2
-				continue
-			}
-		}
-		bit := uint32(1) << p
-		last := -1
-		for d := 0; d < 9; d++ {
-			if s.f[d*3+b]&bit == 0 {
-				continue
-			}
-			if last >= 0 {
-				c := &k.stack[depth+1]
-				*c = *s
-				c.f[last*3+b] &^= rowOf[p] &^ bit
-				c.dirty |= 1 << (last*3 + b)
-				k.search(depth + 1)
-				if k.halt {
-					return
-				}
-				s.f[last*3+b] &^= bit
-				s.dirty |= 1 << (last*3 + b)
-			}
-			last = d
-		}
-		if last < 0 {
-			return
-		}
-		s.f[last*3+b] &^= rowOf[p] &^ bit
-		s.dirty |= 1 << (last*3 + b)
+	if c.slice != nil {
+		c.slice(c.nodes - c.sliced)
+		c.sliced = c.nodes
 	}
 }
 
-// pickCell returns an unsolved cell with the fewest candidates: the first
-// with two, else with three, else the first unsolved cell.
-func (s *kstate) pickCell() (b int, p uint, two, ok bool) {
-	var best3b = -1
-	var best3 uint32
-	for b := 0; b < 3; b++ {
-		u := s.free[b]
-		if u == 0 {
-			continue
-		}
-		var r1, r2, r3, r4 uint32
-		for d := 0; d < 9; d++ {
-			x := s.f[d*3+b]
-			r4 |= r3 & x
-			r3 |= r2 & x
-			r2 |= r1 & x
-			r1 |= x
-		}
-		if two := u & r2 &^ r3; two != 0 {
-			return b, uint(bits.TrailingZeros32(two)), true, true
-		}
-		if best3b < 0 {
-			if three := u & r3 &^ r4; three != 0 {
-				best3b, best3 = b, three
-			}
-		}
-	}
-	if best3b >= 0 {
-		return best3b, uint(bits.TrailingZeros32(best3)), false, true
-	}
-	for b := 0; b < 3; b++ {
-		if u := s.free[b]; u != 0 {
-			return b, uint(bits.TrailingZeros32(u)), false, true
-		}
-	}
-	return 0, 0, false, false
-}
-
-// pickRowPair finds an unsolved row where a digit has exactly two places
-// and returns its word and the first place.
-func (s *kstate) pickRowPair() (k int, p uint, ok bool) {
-	for d := 0; d < 9; d++ {
-		for b := 0; b < 3; b++ {
-			open := s.rows[b] >> uint(d*3) & 7
-			if open == 0 {
-				continue
-			}
-			a := s.f[d*3+b]
-			for r := uint(0); r < 3; r++ {
-				if open>>r&1 == 0 {
-					continue
-				}
-				m := a >> (9 * r) & 511
-				if bits.OnesCount32(m) == 2 {
-					return d*3 + b, 9*r + uint(bits.TrailingZeros32(m)), true
-				}
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-func (k *kernel) found(s *kstate) {
-	if k.count == 0 {
-		k.sol = s.f
-	}
-	k.count++
-	if k.count >= k.limit {
-		k.halt = true
-	} else if k.shared != nil && k.count-k.flushed >= 1024 {
-		// Publish progress so that parallel tasks stop at a shared limit.
-		if k.shared.Add(k.count-k.flushed) >= k.limit {
-			k.halt = true
-		}
-		k.flushed = k.count
+// found counts a solution.
+func (c *ctl) found() {
+	c.count++
+	if c.count >= c.limit {
+		c.halt = true
+	} else if c.shared != nil && c.count-c.flushed >= 1024 {
+		c.flush()
 	}
 }
 
-// publish adds the solutions not yet published to the shared total.
-func (k *kernel) publish() {
-	if k.shared != nil && k.count > k.flushed {
-		k.shared.Add(k.count - k.flushed)
-		k.flushed = k.count
+// flush adds the solutions not yet published to the shared total, and
+// halts if that reached the limit: parallel tasks stop at a shared limit.
+func (c *ctl) flush() {
+	if c.shared != nil && c.count > c.flushed {
+		if c.shared.Add(c.count-c.flushed) >= c.limit {
+			c.halt = true
+		}
+		c.flushed = c.count
 	}
 }
 
-// grid converts the candidate masks of a solved state to a grid.
-func solGrid(f *[27]uint32) Grid {
-	var g Grid
-	for d := 0; d < 9; d++ {
-		for b := 0; b < 3; b++ {
-			m := f[d*3+b]
-			for m != 0 {
-				p := bits.TrailingZeros32(m)
-				m &= m - 1
-				g[b*27+p] = uint8(d + 1)
-			}
-		}
-	}
-	return g
+// report hands the work done since the last report to the progress sink.
+func (c *ctl) report() {
+	p := c.progress
+	p.nodes.Add(c.nodes - c.reportedNodes)
+	p.solutions.Add(c.count - c.reportedCount)
+	p.guesses.Add(c.guesses - c.reportedGuesses)
+	c.reportedNodes, c.reportedCount, c.reportedGuesses = c.nodes, c.count, c.guesses
+}
+
+// progressSink collects the work of parallel searches as it happens, for
+// progress reports.
+type progressSink struct {
+	nodes, solutions, guesses atomic.Uint64
 }

@@ -1,42 +1,79 @@
 package sudoku
 
-// Solver solves puzzles with the bitmask kernel. The zero value is ready to
-// use; a Solver is not safe for concurrent use (give each goroutine its
-// own), and solving allocates nothing.
+import "sync"
+
+// Solver solves puzzles with one solver variant. The zero value is ready
+// to use and takes the best variant (BestVariant); NewSolver chooses one.
+// A Solver is not safe for concurrent use (give each goroutine its own);
+// after its first use, solving allocates nothing.
 type Solver struct {
-	k kernel
+	e       engine
+	variant string
+}
+
+// NewSolver returns a Solver using the named variant ("" or "auto": the
+// best this machine supports).
+func NewSolver(variant string) (*Solver, error) {
+	v, err := LookupVariant(variant)
+	if err != nil {
+		return nil, err
+	}
+	return &Solver{e: v.newEngine(), variant: v.Name}, nil
+}
+
+func (sv *Solver) engine() engine {
+	if sv.e == nil {
+		v := BestVariant()
+		sv.e, sv.variant = v.newEngine(), v.Name
+	}
+	return sv.e
+}
+
+// Variant returns the name of the variant the Solver uses.
+func (sv *Solver) Variant() string {
+	sv.engine()
+	return sv.variant
 }
 
 // Solve counts the solutions of g up to limit (limit 0 means 2: enough to
 // tell unique from several) and returns how many it found, at most limit,
-// and the first solution found if there is one (see Nodes for the work
-// done). g should have passed Check; clashing givens give 0 solutions.
+// and the first solution found if there is one (see Nodes and Guesses for
+// the work done). g should have passed Check; clashing givens give 0
+// solutions.
 func (sv *Solver) Solve(g *Grid, limit uint64) (n uint64, sol Grid) {
 	if limit == 0 {
 		limit = 2
 	}
-	sv.k.limit = limit
-	sv.k.count = 0
-	sv.k.halt = false
-	if !sv.k.stack[0].init(g) {
+	e := sv.engine()
+	c := e.control()
+	c.reset(limit)
+	if !e.load(g) {
 		return 0, sol
 	}
-	sv.k.search(0)
-	if sv.k.count > 0 {
-		sol = solGrid(&sv.k.sol)
+	e.run()
+	if c.count > 0 {
+		sol = e.solution()
 	}
-	return sv.k.count, sol
+	return c.count, sol
 }
 
 // Nodes returns the number of search nodes visited by this Solver so far.
-func (sv *Solver) Nodes() uint64 { return sv.k.nodes }
+func (sv *Solver) Nodes() uint64 { return sv.engine().control().nodes }
+
+// Guesses returns the number of guesses this Solver made so far: each is a
+// branch of the search tried on a copy of the state.
+func (sv *Solver) Guesses() uint64 { return sv.engine().control().guesses }
+
+var solverPool = sync.Pool{New: func() any { return new(Solver) }}
 
 // Solve counts the solutions of g up to limit (0 means 2) and returns the
-// count and the first solution. See Solver.Solve; a Solver reused across
-// puzzles saves allocating its 11 KB search stack each time.
+// count and the first solution, with the best variant. See Solver.Solve; a
+// Solver of one's own saves the pool's synchronisation.
 func Solve(g Grid, limit uint64) (uint64, Grid) {
-	var sv Solver
-	return sv.Solve(&g, limit)
+	sv := solverPool.Get().(*Solver)
+	n, sol := sv.Solve(&g, limit)
+	solverPool.Put(sv)
+	return n, sol
 }
 
 // Result is the outcome of solving one puzzle.

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nqcount/nqcount/count/queue"
+)
+
+func init() {
+	register(&command{Name: "export", Summary: "write a complete job's results, with every record, as a file merge can check", Run: runExport})
+}
+
+func runExport(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "export", "JOB --server URL --out FILE")
+	var (
+		sf  serverFlags
+		out string
+	)
+	sf.add(fs)
+	fs.StringVar(&out, "out", "", "`FILE` to write (default JOB.json)")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	id, ok := oneJob(e, "export", pos)
+	if !ok {
+		return exitUsage
+	}
+	if out == "" {
+		out = id + ".json"
+	}
+	c, code := sf.connect(ctx, e, "export", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	x, err := c.Export(ctx, id)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	x.Program = programVersion()
+	if err := queue.WriteExport(out, x); err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if _, err := fmt.Fprintf(e.Stdout, "%s: %d tasks, %d records, total %s; check it with 'nqueens merge %s'\n", out, x.Tasks, len(x.Records), x.Total.Count, out); err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return exitOK
+}

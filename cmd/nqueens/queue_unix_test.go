@@ -1,0 +1,298 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens"
+)
+
+// queueServer is a running 'nqueens serve' process.
+type queueServer struct {
+	cmd    *exec.Cmd
+	exited <-chan struct{}
+	url    string
+	stderr *lockedBuffer
+}
+
+// startServe starts nqueens serve on loopback and reads the URL it prints.
+func startServe(t *testing.T, args ...string) *queueServer {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"serve"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &queueServer{cmd: cmd, stderr: &lockedBuffer{}}
+	cmd.Stderr = s.stderr
+	s.exited = started(t, cmd)
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Scan()
+		line <- sc.Text()
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case s.url = <-line:
+	case <-time.After(waitBound):
+		t.Fatalf("serve printed no URL: %s", s.stderr)
+	}
+	if !strings.HasPrefix(s.url, "nats://127.0.0.1:") {
+		t.Fatalf("serve printed %q, want a loopback URL; stderr: %s", s.url, s.stderr)
+	}
+	return s
+}
+
+func (s *queueServer) stop(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	waitExit(t, s.cmd, s.exited)
+}
+
+// queueStatus is the part of status --json the tests read.
+type queueStatus struct {
+	Tasks, Done int
+	Complete    bool
+	Total       *uint64
+	Matches     *bool `json:"matches_known"`
+	Workers     []struct {
+		ID      string
+		Held    []string
+		Results int
+	}
+}
+
+func jobStatus(t *testing.T, env []string, url, id string) queueStatus {
+	t.Helper()
+	cmd := exec.Command(binary(t), "status", id, "--server", url, "--json")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	var s queueStatus
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatalf("status --json: %v: %q", err, out)
+	}
+	return s
+}
+
+// A campaign through the queue, with everything that goes wrong in one:
+// a server and three worker processes count n = 15 and 16; the second
+// submit of a job adds nothing; a worker holding tasks is killed with
+// SIGKILL (its tasks go to the others); the server is stopped and
+// started again on the same folder mid-job (the workers reconnect); both
+// totals come out exact, and the export passes merge's checks.
+func TestQueueCampaign(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 0))
+	dir := t.TempDir()
+	env := append(os.Environ(), "NQCOUNT_TOKEN=campaign-token")
+	// The token comes from the environment, for every process.
+	os.Setenv("NQCOUNT_TOKEN", "campaign-token")
+	defer os.Unsetenv("NQCOUNT_TOKEN")
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--ack-wait", "2s")
+	url := srv.url
+
+	jobs := map[int]string{}
+	for _, n := range []int{15, 16, 16} {
+		code, out, errs := runBin(t, "submit", fmt.Sprint(n), "--server", url, "--json")
+		var sub struct {
+			Job          string
+			Tasks, Added int
+			New          bool
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &sub) != nil {
+			t.Fatalf("submit %d: exit %d, %q, %s", n, code, out, errs)
+		}
+		if id, again := jobs[n]; again {
+			if sub.Job != id || sub.New || sub.Added != 0 {
+				t.Fatalf("second submit of %d: %+v, want job %s, nothing added", n, sub, id)
+			}
+		} else if !sub.New || sub.Added != sub.Tasks {
+			t.Fatalf("submit %d: %+v", n, sub)
+		}
+		jobs[n] = sub.Job
+	}
+
+	worker := func(name string) (*exec.Cmd, <-chan struct{}) {
+		cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", name, "--exit-when-idle")
+		cmd.Env = env
+		cmd.Stderr = &lockedBuffer{}
+		return cmd, started(t, cmd)
+	}
+	var cmds []*exec.Cmd
+	var exits []<-chan struct{}
+	for i := range 3 {
+		c, x := worker(fmt.Sprintf("w%d", i))
+		cmds, exits = append(cmds, c), append(exits, x)
+	}
+
+	// Kill one worker once it has published results and holds a task.
+	victim := rng.IntN(3)
+	name := fmt.Sprintf("w%d", victim)
+	deadline := time.Now().Add(waitBound)
+	var held []string
+	for held == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %s never reported holding a task", name)
+		}
+		time.Sleep(200 * time.Millisecond)
+		for _, w := range jobStatus(t, env, url, jobs[15]).Workers {
+			if w.ID == name && w.Results > 0 && len(w.Held) > 0 {
+				held = w.Held
+			}
+		}
+	}
+	cmds[victim].Process.Signal(syscall.SIGKILL)
+	<-exits[victim]
+	t.Logf("killed %s holding %v", name, held)
+
+	// Stop the server mid-job and start it again on the same folder and
+	// port: the workers reconnect and go on.
+	s16 := jobStatus(t, env, url, jobs[16])
+	if s16.Complete {
+		t.Fatalf("n = 16 finished before the restart: the test needs a larger job")
+	}
+	srv.stop(t)
+	time.Sleep(time.Duration(rng.IntN(1000)) * time.Millisecond)
+	port := strings.TrimPrefix(url, "nats://127.0.0.1:")
+	srv = startServe(t, "--listen", "127.0.0.1:"+port, "--data", filepath.Join(dir, "data"), "--ack-wait", "2s")
+	if srv.url != url {
+		t.Fatalf("restarted at %s, was %s", srv.url, url)
+	}
+	t.Logf("restarted the server with %d of %d tasks of n = 16 done", s16.Done, s16.Tasks)
+
+	for n, id := range map[int]string{15: jobs[15], 16: jobs[16]} {
+		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
+		if code != exitOK {
+			t.Fatalf("wait %d: exit %d: %s", n, code, errs)
+		}
+		var r struct {
+			jsonReport
+			Unique   uint64
+			Complete bool
+			Job      string
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("wait --json: %v: %q", err, out)
+		}
+		k, _ := queens.Known(n)
+		if !r.Complete || r.Total != k || r.Matches == nil || !*r.Matches || r.Job != id || r.Unique == 0 {
+			t.Errorf("n = %d: %+v, want complete with total %d", n, r, k)
+		}
+	}
+	for i, c := range cmds {
+		if i != victim {
+			waitExit(t, c, exits[i])
+		}
+	}
+
+	out := filepath.Join(dir, "q16.json")
+	if code, _, errs := runBin(t, "export", jobs[16], "--server", url, "--out", out); code != exitOK {
+		t.Fatalf("export: %s", errs)
+	}
+	code, stdout, errs := runBin(t, "merge", out)
+	if code != exitOK || !strings.Contains(stdout, "14772512 solutions (matches OEIS") || !strings.Contains(errs, "records checked") {
+		t.Errorf("merge of the export: exit %d, %q, %q", code, stdout, errs)
+	}
+	srv.stop(t)
+}
+
+// A wrong token is refused with a clear message; so is a server asked to
+// listen beyond loopback without one.
+func TestQueueRefusals(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "a"), "--token", "right")
+	for _, tok := range []string{"wrong", ""} {
+		code, _, errs := runBin(t, "status", "n8-00-a1", "--server", srv.url, "--token", tok)
+		if code != exitFail || !strings.Contains(errs, "refused the credentials") {
+			t.Errorf("token %q: exit %d, %q", tok, code, errs)
+		}
+		checkPrefixed(t, errs)
+	}
+	srv.stop(t)
+	for _, listen := range []string{"0.0.0.0:0", ":0"} {
+		code, out, errs := runBin(t, "serve", "--listen", listen, "--data", filepath.Join(dir, "b"))
+		if code != exitUsage || out != "" || !strings.Contains(errs, "refusing to listen beyond loopback") {
+			t.Errorf("serve --listen %s without a token: exit %d, %q, %q", listen, code, out, errs)
+		}
+	}
+	if code, _, errs := runBin(t, "status", "not a job", "--server", "nats://127.0.0.1:1"); code != exitUsage {
+		t.Errorf("a bad job id: exit %d, %q", code, errs)
+	}
+}
+
+// Soak: trials of a count (n = 14) through the queue with two workers,
+// where at seeded moments a worker is killed with SIGKILL (and replaced)
+// and the server is killed with SIGKILL and started again on its folder;
+// every total must be exact. CI runs one trial; NQCOUNT_SOAK=20 runs 20.
+func TestQueueSoak(t *testing.T) {
+	trials := 1
+	if v := os.Getenv("NQCOUNT_SOAK"); v != "" {
+		if _, err := fmt.Sscan(v, &trials); err != nil || trials < 1 {
+			t.Fatalf("NQCOUNT_SOAK=%q: want a number of trials", v)
+		}
+	}
+	rng := rand.New(rand.NewPCG(testSeed(t), 1))
+	for trial := range trials {
+		dir := t.TempDir()
+		data := filepath.Join(dir, "data")
+		srv := startServe(t, "--listen", "127.0.0.1:0", "--data", data, "--ack-wait", "1s")
+		url := srv.url
+		port := strings.TrimPrefix(url, "nats://127.0.0.1:")
+		code, id, errs := runBin(t, "submit", "14", "--server", url)
+		if code != exitOK {
+			t.Fatalf("submit: %s", errs)
+		}
+		id = strings.TrimSpace(id)
+		workers := map[string]*exec.Cmd{}
+		exits := map[string]<-chan struct{}{}
+		spawn := func(name string) {
+			cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", name, "--exit-when-idle")
+			cmd.Stderr = &lockedBuffer{}
+			workers[name], exits[name] = cmd, started(t, cmd)
+		}
+		spawn("a")
+		spawn("b")
+		// One worker kill and one server kill, in a seeded order, each
+		// after a seeded delay.
+		killServerFirst := rng.IntN(2) == 0
+		for step := range 2 {
+			time.Sleep(time.Duration(200+rng.IntN(1500)) * time.Millisecond)
+			if (step == 0) == killServerFirst {
+				srv.cmd.Process.Signal(syscall.SIGKILL)
+				<-srv.exited
+				srv = startServe(t, "--listen", "127.0.0.1:"+port, "--data", data, "--ack-wait", "1s")
+			} else {
+				name := []string{"a", "b"}[rng.IntN(2)]
+				workers[name].Process.Signal(syscall.SIGKILL)
+				<-exits[name]
+				spawn(name + "2")
+			}
+		}
+		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
+		var r jsonReport
+		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 365596 {
+			t.Fatalf("trial %d: exit %d, %q, %s", trial, code, out, errs)
+		}
+		t.Logf("trial %d: exact (server killed %s)", trial, map[bool]string{true: "first", false: "second"}[killServerFirst])
+		srv.stop(t)
+		for name, c := range workers {
+			c.Process.Kill()
+			<-exits[name]
+		}
+	}
+}

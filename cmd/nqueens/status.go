@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queue"
+)
+
+func init() {
+	register(&command{Name: "status", Summary: "show a queued job's progress, workers, problems and, when complete, its total", Run: runStatus})
+}
+
+func runStatus(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "status", "JOB --server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print the status as one JSON object")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	id, ok := oneJob(e, "status", pos)
+	if !ok {
+		return exitUsage
+	}
+	c, code := sf.connect(ctx, e, "status", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	s, err := c.Status(ctx, id)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(s)
+	} else {
+		err = printStatus(e.Stdout, s)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return statusExit(e, s)
+}
+
+// statusExit says loudly what is wrong with a job: conflicts and a total
+// that disagrees with the OEIS fail (exit 1).
+func statusExit(e *env, s *queue.Status) int {
+	if len(s.Conflicts) > 0 {
+		e.Errorf("CONFLICT: %d tasks have different results from different workers: one of them is wrong, so no total is given (see the conflicts in --json; count those tasks again)", len(s.Conflicts))
+		return exitFail
+	}
+	if s.Mismatch() {
+		e.Errorf("the total disagrees with the OEIS: this is a bug, please report it")
+		return exitFail
+	}
+	return exitOK
+}
+
+func printStatus(w io.Writer, s *queue.Status) error {
+	var err error
+	p := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	p("job %s: n = %d, %s, depth %d\n", s.Job, s.N, s.Method, s.Depth)
+	p("%s", queue.Summary(s))
+	if s.NodesPerSec > 0 {
+		p(", %s nodes/s", humanRate(s.NodesPerSec))
+	}
+	if s.ETA != nil && *s.ETA > 0 {
+		p(", ETA %s", (time.Duration(*s.ETA) * time.Second).Round(time.Second))
+	}
+	p("\n")
+	active := 0
+	for _, w := range s.Workers {
+		if w.Active {
+			active++
+		}
+	}
+	p("workers: %d active in the last minute of %d reporting\n", active, len(s.Workers))
+	for _, c := range s.Conflicts {
+		p("CONFLICT task %d:", c.Task)
+		for _, r := range c.Results {
+			p(" %s %s says %d (%d nodes);", r.Kind, r.Worker, r.Count, r.Nodes)
+		}
+		p("\n")
+	}
+	for _, f := range s.Failed {
+		aside := "retrying"
+		if f.SetAside {
+			aside = "set aside"
+		}
+		p("failed task %d (%s, delivery %d, %s): %s\n", f.Task, f.Worker, f.Delivery, aside, f.Error)
+	}
+	for _, r := range s.Refused {
+		p("refused a record of task %d from %q: %s\n", r.Task, r.Worker, r.Reason)
+	}
+	if s.Complete {
+		check := " (no published value to compare with)"
+		if s.Matches != nil {
+			check = " (matches OEIS A000170)"
+			if !*s.Matches {
+				check = fmt.Sprintf(" (MISMATCH: OEIS A000170 says %d)", *s.Known)
+			}
+		}
+		p("complete: n = %d: %s solutions%s; unique up to symmetry: %s\n", s.N, s.Total, check, s.Unique)
+	}
+	return err
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queue"
+)
+
+func init() {
+	register(&command{Name: "wait", Summary: "wait for a queued job to complete and print its total as count does", Run: runWait})
+}
+
+// waited is what wait --json prints: count --json's fields (total,
+// unique, tasks, nodes, the OEIS check) and the job's.
+type waited struct {
+	job.Total
+	Job         string  `json:"job"`
+	Complete    bool    `json:"complete"`
+	Seconds     float64 `json:"seconds"`
+	NodesPerSec float64 `json:"nodes_per_second"`
+	Workers     int     `json:"workers"`
+	Verified    int     `json:"verified"`
+	Duplicates  int     `json:"duplicates"`
+}
+
+func runWait(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "wait", "JOB --server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+		every   time.Duration
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
+	fs.DurationVar(&every, "progress-every", 10*time.Second, "interval of the progress lines on stderr (0: none)")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	id, ok := oneJob(e, "wait", pos)
+	if !ok {
+		return exitUsage
+	}
+	c, code := sf.connect(ctx, e, "wait", true)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	var progress func(*queue.Status)
+	if every > 0 {
+		progress = func(s *queue.Status) {
+			e.Errorf("progress: %s", queue.Summary(s))
+			if len(s.Conflicts) > 0 {
+				statusExit(e, s)
+			}
+		}
+	}
+	s, err := c.Wait(ctx, id, every, progress)
+	if errors.Is(err, context.Canceled) {
+		return exitInterrupted
+	}
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	t := s.Assembled()
+	out := waited{Total: *t, Job: s.Job, Complete: s.Complete, Seconds: s.Elapsed, NodesPerSec: s.NodesPerSec,
+		Verified: s.Verify.Verified, Duplicates: s.Duplicates}
+	seen := map[string]bool{}
+	for _, r := range s.Workers {
+		if r.Results > 0 && !seen[r.ID] {
+			seen[r.ID] = true
+		}
+	}
+	out.Workers = len(seen)
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(out)
+	} else {
+		err = printStatus(e.Stdout, s)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return statusExit(e, s)
+}

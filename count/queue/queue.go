@@ -1,0 +1,378 @@
+// Package queue counts n-queens jobs on a dynamic work queue: NATS
+// JetStream (an embedded server, or any existing NATS deployment) hands
+// the tasks of a job to workers that may come, go and die, keeps every
+// result with a checksum, and gives the exact total once every task has
+// one.
+//
+// The pieces (each front end, the nqueens command or a test, calls the
+// same ones):
+//
+//   - Serve starts an embedded nats-server with JetStream file storage,
+//     on loopback unless a token or TLS client certificates protect it.
+//   - Connect reaches a server; Client.Setup creates the streams, buckets
+//     and consumers if they are absent.
+//   - Client.Submit publishes the tasks of a plan as a job named by
+//     job.Plan.ID: submitting the same plan again adds no work.
+//   - Client.Work counts the tasks it is handed with this machine's
+//     kernels, publishes each result, then acknowledges the task.
+//   - Client.Status, Client.Wait and Client.Export read the results back,
+//     check them and assemble the total (job.Assemble).
+//
+// # Streams, subjects and consumers
+//
+// Stream NQCOUNT_TASKS holds the tasks, one message per subject:
+//
+//	nqcount.task.JOB.ID     count task ID of job JOB
+//	nqcount.verify.JOB.ID   count it again, on another worker (--verify)
+//
+// It keeps its messages after they are acknowledged (limits retention)
+// and refuses a second message on a subject (at most one message per
+// subject, discard new, and each publish expects the subject to be
+// empty), so publishing a task twice, from a second submit or a worker
+// that died between two steps, adds nothing, however much later. Tasks
+// are published largest first (job.Plan.LargestFirst), as nqueens count
+// orders them, so that a job does not end waiting on one big task.
+//
+// Two durable pull consumers with explicit acknowledgement hand them out:
+// "workers" (nqcount.task.>) and "verifiers" (nqcount.verify.>). A worker
+// holding a task tells the server it is still on it (InProgress) every
+// third of the acknowledgement wait, so tasks of any length are held as
+// long as their worker lives; a worker that dies stops doing so and its
+// tasks go to others after the wait. Redelivery is bounded (MaxDeliver)
+// and backs off (BackOff doubles the wait each time); a task whose count
+// fails is retried later (NakWithDelay), and at the last delivery it is
+// set aside (Term) with its error recorded, for Status to show. A task
+// whose worker died on every delivery is reported by the server's
+// max-deliveries advisory, kept in stream NQCOUNT_EVENTS.
+//
+// Stream NQCOUNT_RESULTS keeps every record, never overwritten:
+//
+//	nqcount.result.JOB.ID   a Record of a count
+//	nqcount.verified.JOB.ID a Record of a second count (verification)
+//	nqcount.fail.JOB.ID     a Failure: a count that failed, and why
+//
+// Key-value bucket nqcount-jobs holds each job's JobInfo (what to count),
+// and nqcount-workers each worker's last report (Seen), which expires when
+// the worker stops reporting.
+//
+// # Trust
+//
+// A Record carries the plan's hash, the algorithm version, the task, its
+// count and nodes, the worker and program that counted it, and a SHA-256
+// checksum of these (Record.Sum). The reader accepts a record only if its
+// checksum holds and it belongs to the job's plan and to this program's
+// algorithm version; others are refused and listed. A task with two
+// different accepted results is a conflict: Status reports it and no total
+// is given. With verification, a chosen share of the tasks is counted a
+// second time by another worker, and a disagreement is such a conflict.
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the JetStream objects the queue uses.
+const (
+	TasksStream    = "NQCOUNT_TASKS"
+	ResultsStream  = "NQCOUNT_RESULTS"
+	EventsStream   = "NQCOUNT_EVENTS"
+	JobsBucket     = "nqcount-jobs"
+	WorkersBucket  = "nqcount-workers"
+	WorkConsumer   = "workers"
+	VerifyConsumer = "verifiers"
+)
+
+// Subject prefixes; a subject is prefix.JOB.ID.
+const (
+	taskPrefix     = "nqcount.task"
+	verifyPrefix   = "nqcount.verify"
+	resultPrefix   = "nqcount.result"
+	verifiedPrefix = "nqcount.verified"
+	failPrefix     = "nqcount.fail"
+)
+
+// DefaultURL is the server address when none is given: an embedded server
+// started by Serve with its defaults.
+const DefaultURL = "nats://127.0.0.1:4222"
+
+// Settings tune the consumers that hand out tasks.
+type Settings struct {
+	// AckWait is how long a task stays with a worker that has stopped
+	// reporting (a dead worker) before it goes to another; workers
+	// report three times per AckWait. 0 means 30 s.
+	AckWait time.Duration
+	// MaxDeliver bounds the deliveries of a task: a task whose count
+	// failed that often is set aside. 0 means 5.
+	MaxDeliver int
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.AckWait <= 0 {
+		s.AckWait = 30 * time.Second
+	}
+	if s.MaxDeliver <= 0 {
+		s.MaxDeliver = 5
+	}
+	return s
+}
+
+// backOff doubles the wait for each redelivery after a timeout, up to 8
+// times AckWait: a task that kills its workers is not handed out again at
+// once.
+func (s Settings) backOff() []time.Duration {
+	var b []time.Duration
+	for i := 0; i < s.MaxDeliver && i < 4; i++ {
+		b = append(b, s.AckWait<<i)
+	}
+	return b
+}
+
+// retryDelay is the wait before a failed task is handed out again, after
+// its delivery-th failure.
+func retryDelay(delivery uint64) time.Duration {
+	d := time.Second << min(delivery, 6)
+	return min(d, time.Minute)
+}
+
+// Auth holds what a client shows the server.
+type Auth struct {
+	// Token is the server's token (nqueens serve --token), if any.
+	Token string
+	// Creds is a NATS credentials file (a user JWT and its key), for an
+	// existing NATS deployment.
+	Creds string
+	// CA is a PEM file of the authorities that sign the server's
+	// certificate; Cert and Key are the client's certificate, for a
+	// server that checks them.
+	CA, Cert, Key string
+}
+
+// ConnectOptions tune Connect.
+type ConnectOptions struct {
+	Auth
+	// Name names the connection in the server's monitoring.
+	Name string
+	// Retry keeps trying while the server is unreachable (a worker started
+	// before its server) until ctx is done; without it Connect fails at
+	// once. A refused token or credentials is never retried.
+	Retry bool
+	// Logf, if set, reports disconnections and retries.
+	Logf func(format string, args ...any)
+}
+
+// Client is a connection to a queue's server.
+type Client struct {
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	logf func(string, ...any)
+}
+
+// ErrAuth is wrapped by Connect's error when the server refuses the token
+// or credentials.
+var ErrAuth = errors.New("the server refused the credentials")
+
+// Connect connects to the server at url (nats://host:port; several
+// separated by commas).
+func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, error) {
+	logf := opt.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	opts := []nats.Option{
+		nats.Name(opt.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500 * time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				logf("disconnected from the server: %v (reconnecting)", err)
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to %s", nc.ConnectedUrlRedacted()) }),
+	}
+	if opt.Token != "" {
+		opts = append(opts, nats.Token(opt.Token))
+	}
+	if opt.Creds != "" {
+		if _, err := os.Stat(opt.Creds); err != nil {
+			return nil, fmt.Errorf("credentials: %w", err)
+		}
+		opts = append(opts, nats.UserCredentials(opt.Creds))
+	}
+	if opt.CA != "" {
+		opts = append(opts, nats.RootCAs(opt.CA))
+	}
+	if opt.Cert != "" || opt.Key != "" {
+		opts = append(opts, nats.ClientCert(opt.Cert, opt.Key))
+	}
+	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		nc, err := nats.Connect(url, opts...)
+		if err == nil {
+			js, err := jetstream.New(nc)
+			if err != nil {
+				nc.Close()
+				return nil, err
+			}
+			return &Client{nc: nc, js: js, logf: logf}, nil
+		}
+		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
+			return nil, fmt.Errorf("%s: %w (wrong or missing token or credentials): %v", redact(url), ErrAuth, err)
+		}
+		if !opt.Retry {
+			return nil, fmt.Errorf("%s: %v", redact(url), err)
+		}
+		logf("cannot reach %s: %v; trying again in %v", redact(url), err, wait)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// redact hides a token or password given in a URL.
+func redact(url string) string {
+	before, after, ok := strings.Cut(url, "://")
+	if !ok {
+		return url
+	}
+	if at := strings.LastIndex(after, "@"); at >= 0 {
+		after = "[REDACTED]@" + after[at+1:]
+	}
+	return before + "://" + after
+}
+
+// Close closes the connection, after sending what is buffered.
+func (c *Client) Close() {
+	if c != nil && c.nc != nil && !c.nc.IsClosed() {
+		c.nc.Drain()
+		c.nc.Close()
+	}
+}
+
+// Setup creates the streams, buckets and consumers that are absent, with s
+// for the consumers. With update it also applies s to consumers that
+// exist (the server's operator does, at start); without, it leaves them
+// as they are (a worker does not change its fellows' settings).
+func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
+	s = s.withDefaults()
+	streams := []jetstream.StreamConfig{{
+		Name:                 TasksStream,
+		Description:          "n-queens tasks to count, one message per subject",
+		Subjects:             []string{taskPrefix + ".>", verifyPrefix + ".>"},
+		Storage:              jetstream.FileStorage,
+		Retention:            jetstream.LimitsPolicy,
+		MaxMsgsPerSubject:    1,
+		Discard:              jetstream.DiscardNew,
+		DiscardNewPerSubject: true,
+		MaxMsgs:              -1,
+		MaxBytes:             -1,
+	}, {
+		Name:        ResultsStream,
+		Description: "n-queens task results and failures, every record kept",
+		Subjects:    []string{resultPrefix + ".>", verifiedPrefix + ".>", failPrefix + ".>"},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		Duplicates:  5 * time.Minute,
+		MaxMsgs:     -1,
+		MaxBytes:    -1,
+	}, {
+		Name:        EventsStream,
+		Description: "advisories: tasks delivered the most times without an acknowledgement",
+		Subjects:    []string{"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + TasksStream + ".*"},
+		Storage:     jetstream.FileStorage,
+		MaxMsgs:     100000,
+		Discard:     jetstream.DiscardOld,
+	}}
+	for _, cfg := range streams {
+		if _, err := c.js.Stream(ctx, cfg.Name); errors.Is(err, jetstream.ErrStreamNotFound) {
+			if _, err := c.js.CreateStream(ctx, cfg); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+				return fmt.Errorf("creating stream %s: %w", cfg.Name, err)
+			}
+		} else if err != nil {
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+	}
+	for _, kv := range []jetstream.KeyValueConfig{
+		{Bucket: JobsBucket, Description: "n-queens jobs: what to count", Storage: jetstream.FileStorage},
+		{Bucket: WorkersBucket, Description: "n-queens workers' last reports", Storage: jetstream.MemoryStorage, TTL: workerTTL},
+	} {
+		if _, err := c.js.KeyValue(ctx, kv.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+			if _, err := c.js.CreateKeyValue(ctx, kv); err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
+				return fmt.Errorf("creating bucket %s: %w", kv.Bucket, err)
+			}
+		} else if err != nil {
+			return fmt.Errorf("bucket %s: %w", kv.Bucket, err)
+		}
+	}
+	for _, cc := range []jetstream.ConsumerConfig{
+		{Durable: WorkConsumer, Description: "n-queens workers", FilterSubject: taskPrefix + ".>"},
+		{Durable: VerifyConsumer, Description: "n-queens verifiers: tasks counted again by another worker", FilterSubject: verifyPrefix + ".>"},
+	} {
+		cc.AckPolicy = jetstream.AckExplicitPolicy
+		cc.DeliverPolicy = jetstream.DeliverAllPolicy
+		cc.AckWait = s.AckWait
+		cc.MaxDeliver = s.MaxDeliver
+		cc.BackOff = s.backOff()
+		cc.MaxAckPending = 100000
+		if cc.Durable == VerifyConsumer {
+			// A verifier hands back, without counting, a task it
+			// counted itself: such returns must not use up deliveries.
+			cc.MaxDeliver = -1
+			cc.BackOff = nil
+		}
+		_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
+		switch {
+		case errors.Is(err, jetstream.ErrConsumerNotFound):
+			_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
+		case err == nil && update:
+			_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
+		}
+		if err != nil {
+			return fmt.Errorf("consumer %s: %w", cc.Durable, err)
+		}
+	}
+	return nil
+}
+
+// jobIDPattern is what job.Plan.ID makes: a word of letters, digits and
+// dashes, safe as a subject token and a key.
+var jobIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,127}$`)
+
+// CheckJobID reports whether id can name a job.
+func CheckJobID(id string) error {
+	if !jobIDPattern.MatchString(id) {
+		return fmt.Errorf("job %q: a job id is a word of letters, digits and dashes, as nqueens submit prints it", id)
+	}
+	return nil
+}
+
+func subject(prefix, jobID string, task int) string {
+	return fmt.Sprintf("%s.%s.%d", prefix, jobID, task)
+}
+
+// connectInProcess connects to an embedded server without a socket.
+func connectInProcess(ns nats.InProcessConnProvider, token string) (*Client, error) {
+	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("nqcount-serve")}
+	if token != "" {
+		opts = append(opts, nats.Token(token))
+	}
+	nc, err := nats.Connect("", opts...)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return &Client{nc: nc, js: js, logf: func(string, ...any) {}}, nil
+}

@@ -1,0 +1,154 @@
+package queue
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/job"
+)
+
+// Kinds of Record.
+const (
+	KindCount  = "count"  // the task's count
+	KindVerify = "verify" // the same task counted again by another worker
+)
+
+// Record is one task's result as a worker published it: what anyone needs
+// to check it, and a checksum over that.
+type Record struct {
+	Job       string `json:"job"`
+	Hash      string `json:"hash"` // the plan's hash (job.Plan.Hash)
+	Algorithm int    `json:"algorithm"`
+	Task      int    `json:"task"`
+	Count     uint64 `json:"count"`
+	Nodes     uint64 `json:"nodes"`
+	Kind      string `json:"kind"`
+	Worker    string `json:"worker"`
+	Program   string `json:"program"`
+	// Seconds and Time (when it finished) are for information: the
+	// checksum does not cover them.
+	Seconds  float64   `json:"seconds"`
+	Time     time.Time `json:"time"`
+	Checksum string    `json:"checksum"`
+}
+
+// Sum returns the record's checksum: the SHA-256, in hex, of the line
+//
+//	nqcount-result/1 job=J hash=H algorithm=A task=T count=C nodes=N kind=K worker=W program=P
+//
+// where W and P are quoted as Go quotes strings (%q). Anyone can
+// recompute it.
+func (r *Record) Sum() string {
+	h := sha256.Sum256([]byte(r.line()))
+	return hex.EncodeToString(h[:])
+}
+
+func (r *Record) line() string {
+	return fmt.Sprintf("nqcount-result/1 job=%s hash=%s algorithm=%d task=%d count=%d nodes=%d kind=%s worker=%q program=%q",
+		r.Job, r.Hash, r.Algorithm, r.Task, r.Count, r.Nodes, r.Kind, r.Worker, r.Program)
+}
+
+// Seal sets the checksum.
+func (r *Record) Seal() { r.Checksum = r.Sum() }
+
+// Check reports why the record does not belong to plan p of job id, or
+// nil: a damaged or edited record, another plan, another algorithm
+// version, a task not in the plan, an unknown kind.
+func (r *Record) Check(id string, p *job.Plan) error {
+	switch {
+	case r.Checksum != r.Sum():
+		return fmt.Errorf("checksum %.12s… does not match its contents (%.12s…): damaged or edited", r.Checksum, r.Sum())
+	case r.Job != id:
+		return fmt.Errorf("it belongs to job %s", r.Job)
+	case r.Hash != p.Hash():
+		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", r.Hash, p.Hash())
+	case r.Algorithm != queens.AlgorithmVersion:
+		return fmt.Errorf("it was counted with algorithm version %d, this program's is %d", r.Algorithm, queens.AlgorithmVersion)
+	case r.Task < 0 || r.Task >= len(p.Tasks):
+		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, len(p.Tasks)-1)
+	case r.Kind != KindCount && r.Kind != KindVerify:
+		return fmt.Errorf("kind %q is neither %s nor %s", r.Kind, KindCount, KindVerify)
+	}
+	return nil
+}
+
+// Failure records a count that failed.
+type Failure struct {
+	Job    string `json:"job"`
+	Task   int    `json:"task"`
+	Kind   string `json:"kind"`
+	Worker string `json:"worker"`
+	Error  string `json:"error"`
+	// Delivery is the how-manieth time the task was handed out.
+	Delivery uint64 `json:"delivery"`
+	// SetAside is true when the task will not be handed out again.
+	SetAside bool      `json:"set_aside"`
+	Time     time.Time `json:"time"`
+}
+
+// JobInfo is a submitted job: what to count, kept in bucket nqcount-jobs
+// under its ID.
+type JobInfo struct {
+	ID        string `json:"job"`
+	N         int    `json:"n"`
+	Method    string `json:"method"`
+	Depth     int    `json:"depth"`
+	Hash      string `json:"hash"`
+	Algorithm int    `json:"algorithm"`
+	Tasks     int    `json:"tasks"`
+	// Verify is the percentage of tasks counted a second time by another
+	// worker; Seed chooses them (see Verified).
+	Verify    float64   `json:"verify_percent,omitempty"`
+	Seed      uint64    `json:"verify_seed,omitempty"`
+	Submitted time.Time `json:"submitted"`
+	Program   string    `json:"program"`
+}
+
+// Spec returns what the job counts.
+func (j *JobInfo) Spec() job.Spec {
+	return job.Spec{N: j.N, Method: queens.Method(j.Method), Depth: j.Depth}
+}
+
+// Plan plans the job and checks that this program cuts it into the same
+// tasks, counted by the same algorithm.
+func (j *JobInfo) Plan() (*job.Plan, error) {
+	p, err := job.NewPlan(j.Spec())
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", j.ID, err)
+	}
+	if p.ID() != j.ID || p.Hash() != j.Hash || len(p.Tasks) != j.Tasks {
+		return nil, fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
+	}
+	return p, nil
+}
+
+// Verified reports whether task id of a job with this seed is among the
+// percent chosen to be counted twice: a hash of the seed and the id,
+// the same on every machine.
+func Verified(seed uint64, id int, percent float64) bool {
+	if percent <= 0 {
+		return false
+	}
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], seed)
+	binary.LittleEndian.PutUint64(b[8:], uint64(id))
+	h := sha256.Sum256(b[:])
+	x := binary.LittleEndian.Uint64(h[:8])
+	return float64(x>>11)/(1<<53) < percent/100
+}
+
+// taskMsg is the body of a task message. What the job counts is in its
+// JobInfo, which a worker reads once per job.
+type taskMsg struct {
+	ID   string `json:"job"`
+	Task int    `json:"task"`
+	// Verify says whether the task is chosen for a second count.
+	Verify bool `json:"verify,omitempty"`
+	// CountedBy names the worker that counted the task first (verify
+	// tasks only): another one must count it again.
+	CountedBy string `json:"counted_by,omitempty"`
+}

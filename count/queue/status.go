@@ -1,0 +1,295 @@
+package queue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// reader follows the records of one job.
+type reader struct {
+	c    *Client
+	info JobInfo
+	col  *collector
+	iter jetstream.MessagesContext
+	read uint64 // messages taken
+}
+
+func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
+	info, err := c.Job(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := info.Plan()
+	if err != nil {
+		return nil, err
+	}
+	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultPrefix + "." + id + ".>", verifiedPrefix + "." + id + ".>", failPrefix + "." + id + ".>"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the results: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("reading the results: %w", err)
+	}
+	return &reader{c: c, info: *info, col: newCollector(*info, p), iter: iter}, nil
+}
+
+func (r *reader) stop() { r.iter.Stop() }
+
+// take adds one message of the results stream.
+func (r *reader) take(m jetstream.Msg) {
+	r.read++
+	if strings.HasPrefix(m.Subject(), failPrefix+".") {
+		var f Failure
+		if json.Unmarshal(m.Data(), &f) == nil {
+			r.col.fail(f)
+		}
+		return
+	}
+	var rec Record
+	if err := json.Unmarshal(m.Data(), &rec); err != nil {
+		_, task, _ := parseSubject(m.Subject())
+		r.col.refused = append(r.col.refused, Refusal{Task: task, Reason: "not a result record: " + err.Error()})
+		return
+	}
+	r.col.add(rec)
+}
+
+// stored returns the number of the job's messages in the results stream.
+func (r *reader) stored(ctx context.Context) (uint64, error) {
+	rs, err := r.c.js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return 0, err
+	}
+	info, err := rs.Info(ctx, jetstream.WithSubjectFilter("nqcount.*."+r.info.ID+".>"))
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	for _, c := range info.State.Subjects {
+		n += c
+	}
+	return n, nil
+}
+
+// catchUp reads every record stored when it is called.
+func (r *reader) catchUp(ctx context.Context) error {
+	want, err := r.stored(ctx)
+	if err != nil {
+		return err
+	}
+	for r.read < want {
+		m, err := r.iter.Next(jetstream.NextMaxWait(10 * time.Second))
+		if err != nil {
+			return err
+		}
+		r.take(m)
+	}
+	return nil
+}
+
+// follow reads the records that arrive within wait.
+func (r *reader) follow(wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil
+		}
+		m, err := r.iter.Next(jetstream.NextMaxWait(left))
+		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		r.take(m)
+	}
+}
+
+// extras reads what is not in the records: the workers' reports and the
+// tasks the server gave up on.
+func (r *reader) extras(ctx context.Context) ([]Seen, error) {
+	var seen []Seen
+	if kv, err := r.c.js.KeyValue(ctx, WorkersBucket); err == nil {
+		w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
+		if err != nil {
+			return nil, err
+		}
+		for e := range w.Updates() {
+			if e == nil {
+				break
+			}
+			var s Seen
+			if json.Unmarshal(e.Value(), &s) == nil {
+				seen = append(seen, s)
+			}
+		}
+		w.Stop()
+	}
+	lost, err := r.c.lostTasks(ctx, r.info.ID)
+	if err != nil {
+		return nil, err
+	}
+	for id, d := range lost {
+		if id >= 0 && id < len(r.col.recs) {
+			r.col.lost[id] = d
+		}
+	}
+	return seen, nil
+}
+
+// lostTasks reads the max-deliveries advisories of the workers' consumer
+// and returns the job's tasks they name, with their deliveries.
+func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, error) {
+	es, err := c.js.Stream(ctx, EventsStream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, err := es.Info(ctx)
+	if err != nil || info.State.Msgs == 0 {
+		return nil, err
+	}
+	ts, err := c.js.Stream(ctx, TasksStream)
+	if err != nil {
+		return nil, err
+	}
+	cons, err := es.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]uint64{}
+	for left := info.State.Msgs; left > 0; {
+		b, err := cons.Fetch(int(min(left, 1000)), jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return nil, err
+		}
+		got := 0
+		for m := range b.Messages() {
+			got++
+			var adv struct {
+				Consumer   string `json:"consumer"`
+				StreamSeq  uint64 `json:"stream_seq"`
+				Deliveries uint64 `json:"deliveries"`
+			}
+			if json.Unmarshal(m.Data(), &adv) != nil || adv.Consumer != WorkConsumer {
+				continue
+			}
+			tm, err := ts.GetMsg(ctx, adv.StreamSeq)
+			if err != nil {
+				continue
+			}
+			if j, task, ok := parseSubject(tm.Subject); ok && j == id {
+				out[task] = adv.Deliveries
+			}
+		}
+		if got == 0 {
+			break
+		}
+		left -= uint64(got)
+	}
+	return out, nil
+}
+
+// Status reads every record of job id and returns its state: the exact
+// total once complete.
+func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
+	r, err := c.reader(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer r.stop()
+	if err := r.catchUp(ctx); err != nil {
+		return nil, fmt.Errorf("reading the results of %s: %w", id, err)
+	}
+	seen, err := r.extras(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.col.status(time.Now(), seen), nil
+}
+
+// Wait follows the records of job id until it is complete, calling
+// progress (if not nil) with its state every interval, and returns the
+// complete state. A conflict does not end it (a recount may settle it);
+// progress sees it.
+func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, progress func(*Status)) (*Status, error) {
+	r, err := c.reader(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if interval <= 0 {
+		interval = 10 * time.Second
+	}
+	defer r.stop()
+	var seen []Seen
+	var last time.Time
+	caughtUp := false
+	for {
+		var err error
+		if !caughtUp {
+			err = r.catchUp(ctx)
+			caughtUp = err == nil
+		} else {
+			err = r.follow(time.Second)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			c.logf("reading the results of %s: %v (retrying)", id, err)
+			time.Sleep(time.Second)
+			continue
+		}
+		report := time.Since(last) >= interval
+		if report {
+			if s, err := r.extras(ctx); err == nil {
+				seen = s
+			}
+			last = time.Now()
+		}
+		s := r.col.status(time.Now(), seen)
+		if s.Complete {
+			if !report {
+				if sn, err := r.extras(ctx); err == nil {
+					s = r.col.status(time.Now(), sn)
+				}
+			}
+			return s, nil
+		}
+		if report && progress != nil {
+			progress(s)
+		}
+	}
+}
+
+// Summary says in one line how far a job is and what is wrong with it.
+func Summary(s *Status) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d tasks (%.1f%%)", s.Done, s.Tasks, 100*s.Fraction)
+	if s.Verify.Selected > 0 {
+		fmt.Fprintf(&b, ", %d/%d verified", s.Verify.Verified, s.Verify.Selected)
+	}
+	if n := len(s.Conflicts); n > 0 {
+		fmt.Fprintf(&b, ", %d CONFLICTING", n)
+	}
+	if n := len(s.Failed); n > 0 {
+		fmt.Fprintf(&b, ", %d failed", n)
+	}
+	if n := len(s.Refused); n > 0 {
+		fmt.Fprintf(&b, ", %d records refused", n)
+	}
+	return b.String()
+}

@@ -1,0 +1,829 @@
+package queue
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
+
+// WorkerConfig configures Client.Work.
+type WorkerConfig struct {
+	// Workers is the number of tasks counted at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Kernel names the kernel; "" or "auto" picks the fastest.
+	Kernel string
+	// ID names the worker in results and status; "" makes one from the
+	// host name, the process id and a random suffix.
+	ID string
+	// Program is this program's version, recorded in each result.
+	Program string
+	// ExitWhenIdle returns once no task is left to hand out nor held by
+	// any worker (one that dies would leave its tasks to this one).
+	ExitWhenIdle bool
+	// Finish makes a cancelled Work finish the tasks it holds (and
+	// publish them) before returning; without it they are handed back
+	// at once (Nak), for another worker.
+	Finish bool
+	// Logf, if set, reports what a person running the worker should know:
+	// refused and failed tasks, lost connections.
+	Logf func(format string, args ...any)
+
+	// Test hooks: tamper changes a result before it is published; fail
+	// makes a count fail.
+	tamper func(jobID string, task int, kind string, r count.Result) count.Result
+	fail   func(jobID string, task int) error
+}
+
+// WorkStats sums up what Work did.
+type WorkStats struct {
+	ID       string `json:"worker"`
+	Counted  int    `json:"counted"`  // tasks counted and published
+	Verified int    `json:"verified"` // verify tasks counted and published
+	Skipped  int    `json:"skipped"`  // redelivered tasks found already done
+	Returned int    `json:"returned"` // tasks handed back (interrupted, or to verify elsewhere)
+	Failed   int    `json:"failed"`   // counts that failed
+	Refused  int    `json:"refused"`  // tasks of a job this program plans differently
+	Nodes    uint64 `json:"nodes"`
+	// MineToVerify counts the verify tasks this worker left for another
+	// worker at exit (it counted them first).
+	MineToVerify int `json:"left_to_verify"`
+}
+
+// Seen is a worker's last report, in bucket nqcount-workers.
+type Seen struct {
+	ID      string    `json:"id"`
+	Host    string    `json:"host"`
+	PID     int       `json:"pid"`
+	Slots   int       `json:"slots"`
+	Kernel  string    `json:"kernel"`
+	Program string    `json:"program"`
+	Started time.Time `json:"started"`
+	Time    time.Time `json:"time"`
+	// Held lists the tasks held now, as JOB.ID.
+	Held    []string `json:"held"`
+	Counted int      `json:"counted"`
+	Nodes   uint64   `json:"nodes"`
+	Stopped bool     `json:"stopped,omitempty"`
+}
+
+const (
+	reportEvery = 3 * time.Second
+	workerTTL   = time.Minute
+	// verifyReturn delays a verify task this worker counted first, so that
+	// another worker takes it.
+	verifyReturn = time.Second
+)
+
+type worker struct {
+	c                *Client
+	cfg              WorkerConfig
+	kernel           string
+	tasks, verifiers jetstream.Consumer
+	heartbeat        time.Duration
+	maxDeliver       int
+	workers          jetstream.KeyValue
+	logf             func(string, ...any)
+
+	mu       sync.Mutex
+	plans    map[string]*job.Plan
+	refusals map[string]error
+	held     map[string]bool
+	stats    WorkStats
+	// beating holds the messages kept alive by beats.
+	beatMu  sync.Mutex
+	beating map[jetstream.Msg]bool
+	// finishing counts the tasks whose results are being stored.
+	finishing sync.WaitGroup
+
+	started time.Time
+	nodes   atomic.Uint64
+}
+
+// Work counts tasks from the queue until ctx is done (or, with
+// ExitWhenIdle, until the queue is empty), cfg.Workers at a time. Each task
+// is counted with this machine's kernels, its Record published, and then
+// acknowledged; a task is never acknowledged before its result is stored.
+// A cancelled Work hands its tasks back (or, with Finish, finishes them)
+// and returns ctx's error with the stats.
+func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error) {
+	k, err := kernel.Lookup(cfg.Kernel)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.ID == "" {
+		cfg.ID = defaultWorkerID()
+	} else if strings.ContainsFunc(cfg.ID, func(r rune) bool { return !keyChar(r) }) {
+		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
+	}
+	w := &worker{
+		c: c, cfg: cfg, kernel: k.Name, logf: cfg.Logf,
+		plans: map[string]*job.Plan{}, refusals: map[string]error{}, held: map[string]bool{},
+		started: time.Now(),
+	}
+	w.stats.ID = cfg.ID
+	if w.logf == nil {
+		w.logf = func(string, ...any) {}
+	}
+	if err := c.Setup(ctx, Settings{}, false); err != nil {
+		return nil, err
+	}
+	if w.tasks, err = c.js.Consumer(ctx, TasksStream, WorkConsumer); err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", WorkConsumer, err)
+	}
+	if w.verifiers, err = c.js.Consumer(ctx, TasksStream, VerifyConsumer); err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", VerifyConsumer, err)
+	}
+	cc := w.tasks.CachedInfo().Config
+	wait := cc.AckWait
+	if len(cc.BackOff) > 0 {
+		wait = min(wait, cc.BackOff[0])
+	}
+	w.heartbeat, w.maxDeliver = wait/3, cc.MaxDeliver
+	if w.workers, err = c.js.KeyValue(ctx, WorkersBucket); err != nil {
+		return nil, fmt.Errorf("bucket %s: %w", WorkersBucket, err)
+	}
+	err = w.run(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st := w.stats
+	st.Nodes = w.nodes.Load()
+	return &st, err
+}
+
+func keyChar(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./", r)
+}
+
+// defaultWorkerID is host-pid-random: unique even for containers whose
+// processes all have pid 1.
+func defaultWorkerID() string {
+	host, _ := os.Hostname()
+	host = strings.Map(func(r rune) rune {
+		if keyChar(r) {
+			return r
+		}
+		return '-'
+	}, host)
+	if host == "" {
+		host = "worker"
+	}
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+func (w *worker) run(ctx context.Context) error {
+	countCtx := ctx
+	if w.cfg.Finish {
+		countCtx = context.WithoutCancel(ctx)
+	}
+	// A puller keeps up to Workers tasks ahead of the slots, so that
+	// small tasks do not wait for a round trip each; tasks are held by
+	// this worker from their arrival, and kept alive like the ones being
+	// counted.
+	pullCtx, stopPull := context.WithCancel(ctx)
+	defer stopPull()
+	credit := make(chan struct{}, 2*w.cfg.Workers)
+	for range cap(credit) {
+		credit <- struct{}{}
+	}
+	in := make(chan held, cap(credit))
+	pulled := make(chan struct{})
+	go func() {
+		defer close(pulled)
+		for pullCtx.Err() == nil {
+			select {
+			case <-pullCtx.Done():
+				return
+			case <-credit:
+			}
+			n := 1
+		more:
+			for n < cap(credit) {
+				select {
+				case <-credit:
+					n++
+				default:
+					break more
+				}
+			}
+			fctx, cancel := context.WithTimeout(pullCtx, pullWait)
+			b, err := w.tasks.Fetch(n, jetstream.FetchContext(fctx))
+			got := 0
+			if err == nil {
+				for m := range b.Messages() {
+					got++
+					h := held{m, w.beat(m), true}
+					select {
+					case in <- h:
+					case <-pullCtx.Done():
+						h.giveBack()
+						credit <- struct{}{}
+					}
+				}
+				err = b.Error()
+			}
+			cancel()
+			for range n - got {
+				credit <- struct{}{}
+			}
+			if err != nil && got == 0 && pullCtx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+				w.logf("receiving tasks: %v (retrying)", err)
+				select {
+				case <-pullCtx.Done():
+				case <-time.After(500 * time.Millisecond):
+				}
+			}
+		}
+	}()
+	slots := make(chan struct{}, w.cfg.Workers)
+	for range w.cfg.Workers {
+		slots <- struct{}{}
+	}
+	var wg sync.WaitGroup
+	stopReports := w.reports(ctx)
+	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
+	go w.beats(beatCtx)
+	defer func() {
+		// Tasks that arrived but were not started go back at once.
+		stopPull()
+		<-pulled
+		close(in)
+		for h := range in {
+			h.giveBack()
+		}
+		wg.Wait()
+		w.finishing.Wait()
+		stopBeats()
+		stopReports()
+	}()
+	start := func(h held) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				slots <- struct{}{}
+				if h.credit {
+					credit <- struct{}{}
+				}
+			}()
+			w.handle(ctx, countCtx, h)
+		}()
+	}
+	poll := time.NewTimer(0)
+	eager := false // verify tasks came last time: look again at once
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-slots:
+		}
+		if eager {
+			select {
+			case h := <-in:
+				start(h)
+				continue
+			default:
+			}
+		} else {
+			poll.Reset(idlePoll)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case h := <-in:
+				start(h)
+				continue
+			case <-poll.C:
+			}
+		}
+		// No task for a while: look for verify tasks, or stop if idle.
+		n := 1
+	more:
+		for n < w.cfg.Workers {
+			select {
+			case <-slots:
+				n++
+			default:
+				break more
+			}
+		}
+		msgs, err := w.other(ctx, n, n == w.cfg.Workers)
+		eager = len(msgs) > 0
+		for range n - len(msgs) {
+			slots <- struct{}{}
+		}
+		if errors.Is(err, errIdle) {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			w.logf("looking for tasks: %v (retrying)", err)
+			time.Sleep(500 * time.Millisecond)
+			continue
+		}
+		for _, m := range msgs {
+			start(held{m, w.beat(m), false})
+		}
+	}
+}
+
+// idlePoll is how long a free slot waits for a count task before the
+// worker looks for verify tasks (and, with ExitWhenIdle, whether it is
+// done).
+const idlePoll = 200 * time.Millisecond
+
+// pullWait is how long a pull for tasks waits for them to arrive.
+const pullWait = 2 * time.Second
+
+// held is a task message this worker holds, kept alive until stop.
+type held struct {
+	msg  jetstream.Msg
+	stop func()
+	// credit: pulled ahead by the puller, which may pull another when
+	// this one is done.
+	credit bool
+}
+
+func (h held) giveBack() {
+	h.stop()
+	h.msg.Nak()
+}
+
+var errIdle = errors.New("idle")
+
+// other pulls up to n verify tasks when no count task came; with allFree
+// (no task held) and ExitWhenIdle it returns errIdle when nothing is left
+// for this worker to do.
+func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Msg, error) {
+	b, err := w.verifiers.FetchNoWait(n)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []jetstream.Msg
+	for m := range b.Messages() {
+		// A verify task this worker counted first goes back at once,
+		// without taking a slot, for another worker.
+		var tm taskMsg
+		if json.Unmarshal(m.Data(), &tm) == nil && tm.CountedBy == w.cfg.ID {
+			m.NakWithDelay(verifyReturn)
+			w.mu.Lock()
+			w.stats.Returned++
+			w.mu.Unlock()
+			continue
+		}
+		msgs = append(msgs, m)
+	}
+	if len(msgs) > 0 || !w.cfg.ExitWhenIdle || !allFree {
+		return msgs, nil
+	}
+	ti, err := w.tasks.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ti.NumPending > 0 || ti.NumAckPending > 0 {
+		return nil, nil
+	}
+	vi, err := w.verifiers.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if vi.NumPending == 0 && vi.NumAckPending == 0 {
+		return nil, errIdle
+	}
+	// Verify tasks are held, or wait to be handed out again: if they are
+	// all this worker's own, only another worker can do them.
+	mine, all, err := w.verifyLeft(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if all {
+		w.mu.Lock()
+		w.stats.MineToVerify = mine
+		w.mu.Unlock()
+		return nil, errIdle
+	}
+	return nil, nil
+}
+
+// verifyLeft looks at the verify tasks without a verification: it
+// returns how many this worker counted first, and whether that is all.
+func (w *worker) verifyLeft(ctx context.Context) (mine int, all bool, err error) {
+	ts, err := w.c.js.Stream(ctx, TasksStream)
+	if err != nil {
+		return 0, false, err
+	}
+	rs, err := w.c.js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return 0, false, err
+	}
+	ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
+	if err != nil {
+		return 0, false, err
+	}
+	ri, err := rs.Info(ctx, jetstream.WithSubjectFilter(verifiedPrefix+".>"))
+	if err != nil {
+		return 0, false, err
+	}
+	for subj := range ti.State.Subjects {
+		jobID, task, ok := parseSubject(subj)
+		if !ok || ri.State.Subjects[subject(verifiedPrefix, jobID, task)] > 0 {
+			continue
+		}
+		m, err := ts.GetLastMsgForSubject(ctx, subj)
+		if err != nil {
+			return 0, false, err
+		}
+		var tm taskMsg
+		if json.Unmarshal(m.Data, &tm) == nil && tm.CountedBy != w.cfg.ID {
+			return mine, false, nil
+		}
+		mine++
+	}
+	return mine, true, nil
+}
+
+// parseSubject splits prefix.prefix.JOB.ID.
+func parseSubject(s string) (jobID string, task int, ok bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return "", 0, false
+	}
+	_, err := fmt.Sscan(parts[3], &task)
+	return parts[2], task, err == nil
+}
+
+// plan returns the plan of a job, read and planned once per worker; a
+// job this program plans differently (another algorithm version) is
+// refused.
+func (w *worker) plan(ctx context.Context, id string) (*job.Plan, error) {
+	w.mu.Lock()
+	p, err := w.plans[id], w.refusals[id]
+	w.mu.Unlock()
+	if p != nil || err != nil {
+		return p, err
+	}
+	info, err := w.c.Job(ctx, id)
+	if err != nil {
+		return nil, err // perhaps a lost connection: not remembered
+	}
+	p, err = info.Plan()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.refusals[id] = err
+		return nil, err
+	}
+	w.plans[id] = p
+	return p, nil
+}
+
+// handle counts one task and publishes its result, then acknowledges it.
+func (w *worker) handle(ctx, countCtx context.Context, h held) {
+	msg := h.msg
+	beat := h.stop
+	defer func() { h.stop() }()
+	meta, err := msg.Metadata()
+	if err != nil {
+		w.logf("a message without metadata on %s: %v", msg.Subject(), err)
+		msg.Term()
+		return
+	}
+	kind := KindCount
+	if strings.HasPrefix(msg.Subject(), verifyPrefix+".") {
+		kind = KindVerify
+	}
+	var m taskMsg
+	if err := json.Unmarshal(msg.Data(), &m); err != nil || CheckJobID(m.ID) != nil {
+		w.logf("%s: not a task (%v): set aside", msg.Subject(), err)
+		msg.TermWithReason("not a task")
+		return
+	}
+	if kind == KindVerify && m.CountedBy == w.cfg.ID {
+		w.mu.Lock()
+		w.stats.Returned++
+		w.mu.Unlock()
+		msg.NakWithDelay(verifyReturn)
+		return
+	}
+	key := fmt.Sprintf("%s.%d", m.ID, m.Task)
+	w.mu.Lock()
+	w.held[key] = true
+	w.mu.Unlock()
+	hold := func() {
+		w.mu.Lock()
+		delete(w.held, key)
+		w.mu.Unlock()
+	}
+	release := hold
+	defer func() { release() }()
+
+	p, err := w.plan(ctx, m.ID)
+	if err == nil && (m.Task < 0 || m.Task >= len(p.Tasks)) {
+		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, len(p.Tasks)-1)
+	}
+	if err != nil {
+		w.mu.Lock()
+		w.stats.Refused++
+		w.mu.Unlock()
+		w.logf("refusing %s: %v", msg.Subject(), err)
+		w.failed(ctx, msg, m, kind, meta.NumDelivered, err, true)
+		return
+	}
+	if kind == KindCount && meta.NumDelivered > 1 {
+		// Handed out again: its worker may have published the result
+		// and died before acknowledging it.
+		if w.hasCount(ctx, m, p) {
+			if err := w.publishVerify(ctx, m); err != nil {
+				w.logf("%s: %v", msg.Subject(), err)
+				msg.Nak()
+				return
+			}
+			w.mu.Lock()
+			w.stats.Skipped++
+			w.mu.Unlock()
+			msg.Ack()
+			return
+		}
+	}
+
+	start := time.Now()
+	var r count.Result
+	if w.cfg.fail != nil {
+		err = w.cfg.fail(m.ID, m.Task)
+	}
+	if err == nil {
+		_, err = p.Count(countCtx, []int{m.Task}, job.CountOptions{
+			Workers: 1, Kernel: w.kernel,
+			OnResult: func(_ int, res count.Result) error { r = res; return nil },
+		})
+	}
+	if err != nil {
+		if countCtx.Err() != nil {
+			w.mu.Lock()
+			w.stats.Returned++
+			w.mu.Unlock()
+			msg.Nak() // for another worker, at once
+			return
+		}
+		w.failed(ctx, msg, m, kind, meta.NumDelivered, err, false)
+		return
+	}
+	w.nodes.Add(r.Nodes)
+	if w.cfg.tamper != nil {
+		r = w.cfg.tamper(m.ID, m.Task, kind, r)
+	}
+	rec := Record{
+		Job: m.ID, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion, Task: m.Task,
+		Count: r.Count, Nodes: r.Nodes, Kind: kind, Worker: w.cfg.ID, Program: w.cfg.Program,
+		Seconds: time.Since(start).Seconds(), Time: time.Now().UTC(),
+	}
+	rec.Seal()
+	body, _ := json.Marshal(rec)
+	prefix := resultPrefix
+	if kind == KindVerify {
+		prefix = verifiedPrefix
+	}
+	subj := subject(prefix, m.ID, m.Task)
+	msgID := fmt.Sprintf("%s.%d.%s.%s.%d", m.ID, m.Task, kind, w.cfg.ID, meta.NumDelivered)
+	// The result is stored, and the task acknowledged, while the slot
+	// counts the next task: small tasks do not wait for the round trips.
+	f, perr := w.c.js.PublishAsync(subj, body, jetstream.WithMsgID(msgID))
+	h.stop = func() {} // the finisher keeps the task alive
+	release = func() {}
+	w.finishing.Add(1)
+	go func() {
+		defer w.finishing.Done()
+		defer hold()
+		defer beat()
+		w.finish(ctx, msg, m, kind, subj, body, msgID, f, perr)
+	}()
+}
+
+// finish waits for the result to be stored (publishing it again if the
+// first try failed: a lost connection), publishes the verify task if the
+// task was chosen for one, and acknowledges the task.
+func (w *worker) finish(ctx context.Context, msg jetstream.Msg, m taskMsg, kind, subj string, body []byte, msgID string, f jetstream.PubAckFuture, err error) {
+	// Publishing goes on for a while after an interrupt: the count is
+	// done, and storing it saves counting it again.
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err == nil {
+		select {
+		case <-f.Ok():
+		case err = <-f.Err():
+		case <-pubCtx.Done():
+			err = pubCtx.Err()
+		}
+	}
+	if err != nil {
+		err = w.publish(pubCtx, ctx, subj, body, jetstream.WithMsgID(msgID))
+	}
+	if err != nil {
+		w.logf("%s: the result could not be stored: %v (the task will be handed out again)", msg.Subject(), err)
+		msg.Nak()
+		return
+	}
+	if kind == KindCount {
+		if err := w.publishVerify(pubCtx, m); err != nil {
+			w.logf("%s: %v", msg.Subject(), err)
+			msg.Nak()
+			return
+		}
+	}
+	msg.Ack()
+	w.mu.Lock()
+	if kind == KindCount {
+		w.stats.Counted++
+	} else {
+		w.stats.Verified++
+	}
+	w.mu.Unlock()
+}
+
+// publish publishes until the server stores the message, through
+// reconnections; it gives up when pubCtx is done, or soon after ctx is.
+func (w *worker) publish(pubCtx, ctx context.Context, subj string, body []byte, opts ...jetstream.PublishOpt) error {
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		one, cancel := context.WithTimeout(pubCtx, 5*time.Second)
+		_, err := w.c.js.Publish(one, subj, body, opts...)
+		cancel()
+		if err == nil || alreadyThere(err) {
+			return nil
+		}
+		if pubCtx.Err() != nil || ctx.Err() != nil && wait >= 2*time.Second {
+			return err
+		}
+		select {
+		case <-pubCtx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// publishVerify publishes the verify task of a task chosen for it; a
+// second publish of it is refused by the stream.
+func (w *worker) publishVerify(ctx context.Context, m taskMsg) error {
+	if !m.Verify {
+		return nil
+	}
+	v := m
+	v.Verify, v.CountedBy = false, w.cfg.ID
+	body, _ := json.Marshal(v)
+	if err := w.publish(ctx, ctx, subject(verifyPrefix, m.ID, m.Task), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+		return fmt.Errorf("publishing the verify task: %w", err)
+	}
+	return nil
+}
+
+// hasCount reports whether a valid count of the task is stored.
+func (w *worker) hasCount(ctx context.Context, m taskMsg, p *job.Plan) bool {
+	rs, err := w.c.js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return false
+	}
+	last, err := rs.GetLastMsgForSubject(ctx, subject(resultPrefix, m.ID, m.Task))
+	if err != nil {
+		return false
+	}
+	var r Record
+	return json.Unmarshal(last.Data, &r) == nil && r.Check(m.ID, p) == nil && r.Task == m.Task
+}
+
+// failed records a failed or refused task and hands it back for later, or
+// sets it aside at its last delivery.
+func (w *worker) failed(ctx context.Context, msg jetstream.Msg, m taskMsg, kind string, delivery uint64, err error, refused bool) {
+	last := kind == KindVerify || w.maxDeliver > 0 && delivery >= uint64(w.maxDeliver)
+	if !refused {
+		w.mu.Lock()
+		w.stats.Failed++
+		w.mu.Unlock()
+	}
+	f := Failure{Job: m.ID, Task: m.Task, Kind: kind, Worker: w.cfg.ID, Error: err.Error(), Delivery: delivery, SetAside: last, Time: time.Now().UTC()}
+	body, _ := json.Marshal(f)
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if perr := w.publish(pubCtx, ctx, subject(failPrefix, m.ID, m.Task), body); perr != nil {
+		w.logf("%s: recording the failure: %v", msg.Subject(), perr)
+	}
+	if last {
+		w.logf("%s: %v; delivered %d times: set aside (see nqueens status %s)", msg.Subject(), err, delivery, m.ID)
+		msg.TermWithReason(err.Error())
+		return
+	}
+	if !refused {
+		w.logf("%s: %v (delivery %d; retried later)", msg.Subject(), err, delivery)
+	}
+	msg.NakWithDelay(retryDelay(delivery))
+}
+
+// beat keeps msg alive until the returned function is called: one
+// goroutine (beats) tells the server, three times per acknowledgement
+// wait, that every message held is being worked on.
+func (w *worker) beat(msg jetstream.Msg) (stop func()) {
+	w.beatMu.Lock()
+	if w.beating == nil {
+		w.beating = map[jetstream.Msg]bool{}
+	}
+	w.beating[msg] = true
+	w.beatMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			w.beatMu.Lock()
+			delete(w.beating, msg)
+			w.beatMu.Unlock()
+		})
+	}
+}
+
+// beats runs the heartbeats until ctx is done.
+func (w *worker) beats(ctx context.Context) {
+	t := time.NewTicker(w.heartbeat)
+	defer t.Stop()
+	var msgs []jetstream.Msg
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.beatMu.Lock()
+		msgs = msgs[:0]
+		for m := range w.beating {
+			msgs = append(msgs, m)
+		}
+		w.beatMu.Unlock()
+		for _, m := range msgs {
+			m.InProgress()
+		}
+	}
+}
+
+// reports puts this worker's report in the workers bucket every
+// reportEvery, and a last one when stopped.
+func (w *worker) reports(ctx context.Context) (stop func()) {
+	host, _ := os.Hostname()
+	put := func(stopped bool) {
+		w.mu.Lock()
+		s := Seen{
+			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.kernel, Program: w.cfg.Program,
+			Started: w.started.UTC(), Time: time.Now().UTC(), Counted: w.stats.Counted + w.stats.Verified,
+			Nodes: w.nodes.Load(), Stopped: stopped,
+		}
+		for k := range w.held {
+			s.Held = append(s.Held, k)
+		}
+		w.mu.Unlock()
+		slices.Sort(s.Held)
+		b, _ := json.Marshal(s)
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		w.workers.Put(pctx, w.cfg.ID, b)
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	put(false)
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(reportEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				put(true)
+				return
+			case <-t.C:
+				put(false)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}

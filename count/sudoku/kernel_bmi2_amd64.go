@@ -1,0 +1,16 @@
+//go:build amd64 && !purego
+
+package sudoku
+
+import "github.com/klauspost/cpuid/v2"
+
+// propagateBMI2 is triadState.propagate in assembly (see
+// kernel_bmi2_amd64.s): the same steps, with every value in a register
+// and BMI1/BMI2 shifts and bit scans; the Go compiler spills a third of
+// propagate's values to the stack.
+//
+//go:noescape
+func propagateBMI2(s *triadState) bool
+
+// haveBMI2 reports whether this CPU runs propagateBMI2.
+func haveBMI2() bool { return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2) }

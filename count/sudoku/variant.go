@@ -1,0 +1,97 @@
+package sudoku
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Variant is one registered implementation of the solver. Every variant
+// finds the same solutions and counts; they differ in how they reason and
+// guess, and so in speed. Solver, SolveAll and Count take a variant by
+// name; the zero Solver and the name "auto" (or "") take the best one
+// this machine supports.
+type Variant struct {
+	// Name is what --solver takes.
+	Name string
+	// Doc says what the variant does, in a few words.
+	Doc string
+	// Rank orders variants from slowest to fastest; Best picks the
+	// highest ranked supported one.
+	Rank int
+	// Supported reports whether this CPU and build can run the variant.
+	Supported func() bool
+
+	newEngine func() engine
+}
+
+var variants []Variant
+
+func register(v Variant) {
+	variants = append(variants, v)
+	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Rank < variants[j].Rank })
+}
+
+func always() bool { return true }
+
+func init() {
+	register(Variant{
+		Name:      "band",
+		Doc:       "row bands only, guesses on cells (the solver before triads), portable Go",
+		Rank:      0,
+		Supported: always,
+		newEngine: func() engine { return new(bandKernel) },
+	})
+	register(Variant{
+		Name:      "triad",
+		Doc:       "band and stack configurations, triads, branches on configurations, portable Go",
+		Rank:      10,
+		Supported: always,
+		newEngine: func() engine { return new(triadKernel) },
+	})
+	// Registered in every build, so that the name means the same
+	// everywhere; supported only by amd64 builds without -tags purego, on
+	// CPUs with BMI1 and BMI2 (x86-64-v3).
+	register(Variant{
+		Name:      "triad-bmi2",
+		Doc:       "the triad solver propagating in amd64 assembly; needs BMI1 and BMI2, no -tags purego",
+		Rank:      20,
+		Supported: haveBMI2,
+		newEngine: func() engine { return &triadKernel{asm: true} },
+	})
+}
+
+// Variants returns every registered variant, supported here or not,
+// slowest first.
+func Variants() []Variant { return append([]Variant(nil), variants...) }
+
+// BestVariant returns the fastest variant this machine supports.
+func BestVariant() Variant {
+	best := variants[0]
+	for _, v := range variants {
+		if v.Supported() {
+			best = v
+		}
+	}
+	return best
+}
+
+// LookupVariant returns the variant with the given name ("" and "auto":
+// BestVariant), or an error naming the choices when there is none or this
+// machine cannot run it.
+func LookupVariant(name string) (Variant, error) {
+	if name == "" || name == "auto" {
+		return BestVariant(), nil
+	}
+	var names []string
+	for _, v := range variants {
+		if v.Name == name {
+			if !v.Supported() {
+				return Variant{}, fmt.Errorf("solver %q is not supported on this machine (%s)", name, v.Doc)
+			}
+			return v, nil
+		}
+		names = append(names, v.Name)
+	}
+	return Variant{}, fmt.Errorf("unknown solver %q (choose auto, %s)", name, strings.Join(names, ", "))
+}

@@ -291,7 +291,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	}
 	b.WriteString(jt.String())
 	pf("\n![time against n, both methods and the published figures](%s)\n\n", filepath.ToSlash(filepath.Join(chartDir, "time.svg")))
-	pf("The dashed series are published figures, not measured here: Kluev's quadrant counter on a 2013 4-core desktop, all cores, from its README (n = 20 in 2m15s, 21 in 20m23s, 22 in 3h20m), and NQueensFAF's announced n = 22 in 2h25m on one core of an i5-12600K.\n\n")
+	pf("The dashed series are published figures, not measured here: Kluev's quadrant counter on a 2013 4-core desktop, all cores, from its README (n = 20 in 2m53s, 21 in 28m12s, 22 in 3h51m), and NQueensFAF's announced n = 22 in 2h25m on one core of an i5-12600K.\n\n")
 	b.WriteString(r.stamp())
 
 	pf("\n### Workers (constellations, %s)\n\n", r.BestKernel)
@@ -349,7 +349,7 @@ var published = []struct {
 	name string
 	pts  map[int]float64
 }{
-	{"Kluev quadrants, 4 cores, 2013 desktop (published)", map[int]float64{20: 135, 21: 1223, 22: 12000}},
+	{"Kluev quadrants, 4 cores, 2013 desktop (published)", map[int]float64{20: 2*60 + 53, 21: 28*60 + 12, 22: 3*3600 + 51*60}},
 	{"NQueensFAF new method, 1 core i5-12600K (announced)", map[int]float64{22: 8700}},
 }
 

@@ -37,7 +37,7 @@ type collector struct {
 func newCollector(info JobInfo, p *job.Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(),
-		recs: make([][]Record, len(p.Tasks)), counted: make([]bool, len(p.Tasks)),
+		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
 		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
 	}
 	for _, e := range c.est {

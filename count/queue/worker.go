@@ -21,6 +21,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -29,7 +30,10 @@ type WorkerConfig struct {
 	// Workers is the number of tasks counted at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
-	// Kernel names the kernel; "" or "auto" picks the fastest.
+	// Kernel names the kernel; "" or "auto" picks the fastest. A
+	// backtracking kernel (count/queens/kernel) is used for the jobs
+	// counted by backtracking, a join kernel (count/queens/join) for the
+	// jobs counted by the join; the other kind gets its fastest.
 	Kernel string
 	// ID names the worker in results and status; "" makes one from the
 	// host name, the process id and a random suffix.
@@ -96,7 +100,8 @@ const (
 type worker struct {
 	c                *Client
 	cfg              WorkerConfig
-	kernel           string
+	kernel           string // for the backtracking methods
+	joinKernel       string // for the join method
 	tasks, verifiers jetstream.Consumer
 	heartbeat        time.Duration
 	maxDeliver       int
@@ -126,8 +131,14 @@ type worker struct {
 // and returns ctx's error with the stats.
 func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error) {
 	k, err := kernel.Lookup(cfg.Kernel)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
+	jk, jerr := join.Lookup(cfg.Kernel)
+	switch {
+	case err != nil && jerr != nil:
+		return nil, fmt.Errorf("%w: %v; %v", queens.ErrInvalid, err, jerr)
+	case err != nil:
+		k = kernel.Best()
+	case jerr != nil:
+		jk = join.Best()
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -138,7 +149,7 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
 	}
 	w := &worker{
-		c: c, cfg: cfg, kernel: k.Name, logf: cfg.Logf,
+		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, logf: cfg.Logf,
 		plans: map[string]*job.Plan{}, refusals: map[string]error{}, held: map[string]bool{},
 		started: time.Now(),
 	}
@@ -501,6 +512,14 @@ func (w *worker) plan(ctx context.Context, id string) (*job.Plan, error) {
 	return p, nil
 }
 
+// kernelFor names the kernel that counts the tasks of p.
+func (w *worker) kernelFor(p *job.Plan) string {
+	if p.Method == queens.Join {
+		return w.joinKernel
+	}
+	return w.kernel
+}
+
 // handle counts one task and publishes its result, then acknowledges it.
 func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	msg := h.msg
@@ -542,8 +561,8 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	defer func() { release() }()
 
 	p, err := w.plan(ctx, m.ID)
-	if err == nil && (m.Task < 0 || m.Task >= len(p.Tasks)) {
-		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, len(p.Tasks)-1)
+	if err == nil && (m.Task < 0 || m.Task >= p.Len()) {
+		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, p.Len()-1)
 	}
 	if err != nil {
 		w.mu.Lock()
@@ -577,7 +596,7 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	}
 	if err == nil {
 		_, err = p.Count(countCtx, []int{m.Task}, job.CountOptions{
-			Workers: 1, Kernel: w.kernel,
+			Workers: 1, Kernel: w.kernelFor(p),
 			OnResult: func(_ int, res count.Result) error { r = res; return nil },
 		})
 	}
@@ -791,7 +810,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 	put := func(stopped bool) {
 		w.mu.Lock()
 		s := Seen{
-			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.kernel, Program: w.cfg.Program,
+			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.kernel + "," + w.joinKernel, Program: w.cfg.Program,
 			Started: w.started.UTC(), Time: time.Now().UTC(), Counted: w.stats.Counted + w.stats.Verified,
 			Nodes: w.nodes.Load(), Stopped: stopped,
 		}

@@ -31,6 +31,7 @@ import (
 // config is what the flags set.
 type config struct {
 	minN, maxN int
+	joinMaxN   int // the join method is timed up to here
 	rounds     int
 	quick      bool
 	out        string        // markdown file whose marked block is rewritten ("": none)
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var n18 bool
 	fs.IntVar(&cfg.minN, "min-n", 12, "smallest board size timed")
 	fs.IntVar(&cfg.maxN, "max-n", 17, "largest board size timed (18 takes minutes per configuration)")
+	fs.IntVar(&cfg.joinMaxN, "join-max-n", 0, "time the join method alone beyond --max-n up to this n (20: about 2 minutes a round on a Zen 4 core; 0: --max-n)")
 	fs.BoolVar(&n18, "n18", false, "same as --max-n 18")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "interleaved rounds; each configuration's median is reported")
 	fs.BoolVar(&cfg.quick, "quick", false, "smoke run for CI: n ≤ 14, 1 round, no n = 20 memory probe")
@@ -132,11 +134,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		cfg.rounds = 1
 		cfg.maxN = min(cfg.maxN, 14)
 		cfg.minN = min(cfg.minN, cfg.maxN)
+		cfg.joinMaxN = min(cfg.joinMaxN, cfg.maxN)
 		cfg.rssProbe = 0
 	}
+	cfg.joinMaxN = max(cfg.joinMaxN, cfg.maxN)
 	switch {
 	case cfg.minN < 4 || cfg.maxN > queens.MaxKnown || cfg.minN > cfg.maxN:
 		fmt.Fprintf(stderr, "bench: board sizes %d..%d: choose 4 ≤ --min-n ≤ --max-n ≤ %d\n", cfg.minN, cfg.maxN, queens.MaxKnown)
+		return cfg, errors.New("usage")
+	case cfg.joinMaxN > queens.MaxKnown:
+		fmt.Fprintf(stderr, "bench: --join-max-n %d: choose at most %d\n", cfg.joinMaxN, queens.MaxKnown)
 		return cfg, errors.New("usage")
 	case cfg.rounds < 1:
 		fmt.Fprintf(stderr, "bench: --rounds %d: need at least 1\n", cfg.rounds)

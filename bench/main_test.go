@@ -87,8 +87,17 @@ func TestQuickRun(t *testing.T) {
 	} else {
 		t.Logf("no cc here: C baseline skipped (%s)", res.CNote)
 	}
-	if len(res.RSS) != 1 || !res.RSS[0].Finished {
+	if len(res.RSS) != 2 || !res.RSS[0].Finished || !res.RSS[1].Finished || res.RSS[0].Method != "constellations" || res.RSS[1].Method != "join" {
 		t.Errorf("RSS runs: %+v", res.RSS)
+	}
+	joins := 0
+	for _, j := range res.Jobs {
+		if j.Method == "join" {
+			joins++
+		}
+	}
+	if joins != res.MaxN-res.MinN+1 || res.JoinKernel == "" {
+		t.Errorf("%d join configurations (kernel %q) for n = %d..%d", joins, res.JoinKernel, res.MinN, res.MaxN)
 	}
 }
 
@@ -187,7 +196,7 @@ func TestMedianAndBars(t *testing.T) {
 	if m := median([]float64{4, 1, 2, 3}); m != 2.5 {
 		t.Errorf("median even = %v", m)
 	}
-	r := &Results{BestKernel: "k", MaxWorkers: 2, RSS: []RSSRun{{N: 17, PeakMiB: 12}, {N: 20, PeakMiB: 14}}}
+	r := &Results{BestKernel: "k", MaxWorkers: 2, RSS: []RSSRun{{N: 17, Method: "constellations", PeakMiB: 12}, {N: 20, Method: "constellations", PeakMiB: 14}, {N: 20, Method: "join", PeakMiB: 90}}}
 	c, h := string(queens.Constellations), string(queens.Halving)
 	r.Jobs = []*Job{
 		{Lang: "go", N: 17, Method: c, Kernel: "k", Workers: 1, Seconds: []float64{10, 9, 11}},

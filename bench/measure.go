@@ -16,6 +16,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -75,7 +76,9 @@ type Results struct {
 	Rounds      int           `json:"rounds"`
 	MinN        int           `json:"min_n"`
 	MaxN        int           `json:"max_n"`
+	JoinMaxN    int           `json:"join_max_n"`
 	BestKernel  string        `json:"best_kernel"`
+	JoinKernel  string        `json:"join_kernel"`           // the join's fastest kernel here
 	Kernels     []string      `json:"kernels"`               // supported, timed
 	Unsupported []string      `json:"unsupported,omitempty"` // registered, not runnable here
 	ScalingN    []int         `json:"scaling_n"`
@@ -99,8 +102,8 @@ func (r *Results) find(lang string, n int, method queens.Method, kern string, wo
 func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	start := time.Now()
 	res := &Results{
-		Date: start.UTC(), Command: cfg.commandLine(), Rounds: cfg.rounds, MinN: cfg.minN, MaxN: cfg.maxN,
-		Env: environment(), BestKernel: kernel.Best().Name, MaxWorkers: runtime.GOMAXPROCS(0),
+		Date: start.UTC(), Command: cfg.commandLine(), Rounds: cfg.rounds, MinN: cfg.minN, MaxN: cfg.maxN, JoinMaxN: cfg.joinMaxN,
+		Env: environment(), BestKernel: kernel.Best().Name, JoinKernel: join.Best().Name, MaxWorkers: runtime.GOMAXPROCS(0),
 	}
 	res.Env.LoadBefore = loadAverage()
 	for _, k := range kernel.All() {
@@ -163,10 +166,15 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	// Grouped by board size, so that the configurations compared with
 	// each other (kernels, halving, C, more workers) run one right after
 	// the other and see the same load on the machine.
-	cons, half := string(queens.Constellations), string(queens.Halving)
+	cons, half, jn := string(queens.Constellations), string(queens.Halving), string(queens.Join)
 	var groups [][]*Job
-	for n := cfg.minN; n <= cfg.maxN; n++ {
+	for n := cfg.minN; n <= cfg.joinMaxN; n++ {
 		before := len(res.Jobs)
+		add(&Job{Lang: "go", N: n, Method: jn, Kernel: res.JoinKernel, Workers: 1})
+		if n > cfg.maxN {
+			groups = append(groups, res.Jobs[before:])
+			continue
+		}
 		for _, k := range res.Kernels {
 			add(&Job{Lang: "go", N: n, Method: cons, Kernel: k, Workers: 1})
 		}

@@ -128,10 +128,13 @@ func (r *Results) bars() []Bar {
 		}
 	}
 	bars = append(bars, bar)
-	bar = Bar{Name: "peak RSS of nqueens count", Target: "<50 MiB"}
+	bar = Bar{Name: "peak RSS of nqueens count (constellations)", Target: "<50 MiB"}
 	var peak float64
 	var where []string
 	for _, x := range r.RSS {
+		if x.Method != string(queens.Constellations) {
+			continue // the join's memory is its price, reported below
+		}
 		peak = max(peak, x.PeakMiB)
 		where = append(where, fmt.Sprint("n = ", x.N))
 	}
@@ -276,6 +279,21 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	pf("\n")
 	b.WriteString(r.stamp())
 
+	pf("\n### Join against constellations (1 worker)\n\n")
+	pf("The join method (package `count/queens/join`, kernel %s) against the constellation backtracker (kernel %s), one worker; beyond n = %d the join alone. The speed-up is constellations' time over the join's (how many times faster the join is), paired within rounds.\n\n", r.JoinKernel, r.BestKernel, r.MaxN)
+	jt := report.Table{Header: []string{"n", "join median s", "range s", "constellations median s", "join speed-up", "speed-up, CPU time", "join solutions/s"}, Align: "rrrrrrr"}
+	for n := r.MinN; n <= r.JoinMaxN; n++ {
+		j := r.find("go", n, queens.Join, r.JoinKernel, 1)
+		c := r.find("go", n, queens.Constellations, r.BestKernel, 1)
+		jm, jr := spread(j)
+		cm, _ := spread(c)
+		jt.AddRow(fmt.Sprint(n), jm, jr, cm, ratio(paired(wall(c), wall(j))), ratio(paired(cpu(c), cpu(j))), rate(solutionsPerSec(j)))
+	}
+	b.WriteString(jt.String())
+	pf("\n![time against n, both methods and the published figures](%s)\n\n", filepath.ToSlash(filepath.Join(chartDir, "time.svg")))
+	pf("The dashed series are published figures, not measured here: Kluev's quadrant counter on a 2013 4-core desktop, all cores, from its README (n = 20 in 2m53s, 21 in 28m12s, 22 in 3h51m), and NQueensFAF's announced n = 22 in 2h25m on one core of an i5-12600K.\n\n")
+	b.WriteString(r.stamp())
+
 	pf("\n### Workers (constellations, %s)\n\n", r.BestKernel)
 	wt := report.Table{Header: []string{"n", "workers", "median s", "range s", "speed-up", "efficiency", "cores used"}, Align: "rrrrrrr"}
 	for _, n := range r.ScalingN {
@@ -296,13 +314,13 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	b.WriteString(r.stamp())
 
 	pf("\n### Peak memory (`nqueens count N`, all workers)\n\n")
-	rt := report.Table{Header: []string{"n", "run", "wall s", "peak RSS MiB"}, Align: "rlrr"}
+	rt := report.Table{Header: []string{"n", "method", "run", "wall s", "peak RSS MiB"}, Align: "rllrr"}
 	for _, x := range r.RSS {
 		run := "complete, count checked"
 		if !x.Finished {
 			run = fmt.Sprintf("interrupted after %.0f s, not finished (the plan and the worker pool are set up at the start)", x.Limit)
 		}
-		rt.AddRow(fmt.Sprint(x.N), run, fmtSec(x.Seconds), fmt.Sprintf("%.1f", x.PeakMiB))
+		rt.AddRow(fmt.Sprint(x.N), x.Method, run, fmtSec(x.Seconds), fmt.Sprintf("%.1f", x.PeakMiB))
 	}
 	b.WriteString(rt.String())
 	pf("\nPeak resident set size from the kernel's rusage of the child process (`ProcessState.SysUsage`).\n\n")
@@ -323,6 +341,48 @@ func unsupported(names []string) string {
 		return ""
 	}
 	return "; not supported by this CPU: " + strings.Join(names, ", ")
+}
+
+// published are figures of other counters, for the time chart: seconds
+// per n, from their authors (not measured here).
+var published = []struct {
+	name string
+	pts  map[int]float64
+}{
+	{"Kluev quadrants, 4 cores, 2013 desktop (published)", map[int]float64{20: 2*60 + 53, 21: 28*60 + 12, 22: 3*3600 + 51*60}},
+	{"NQueensFAF new method, 1 core i5-12600K (announced)", map[int]float64{22: 8700}},
+}
+
+// timeChart returns the chart of time against n, one worker, for both
+// methods, with the published figures.
+func (r *Results) timeChart() report.Chart {
+	c := report.Chart{
+		Title:  fmt.Sprintf("Time to count Q(n), 1 worker (%s)", r.Env.CPU),
+		XLabel: "n (board size)", YLabel: "seconds (log scale)", LogY: true,
+	}
+	add := func(name string, m queens.Method, kern string) {
+		s := report.Series{Name: name}
+		for n := r.MinN; n <= r.JoinMaxN; n++ {
+			if j := r.find("go", n, m, kern, 1); j != nil && j.Median() > 0 {
+				s.Points = append(s.Points, report.Point{X: float64(n), Y: j.Median()})
+			}
+		}
+		if len(s.Points) > 0 {
+			c.Series = append(c.Series, s)
+		}
+	}
+	add("Go constellations, "+r.BestKernel, queens.Constellations, r.BestKernel)
+	add("Go join, "+r.JoinKernel, queens.Join, r.JoinKernel)
+	for _, p := range published {
+		s := report.Series{Name: p.name, Dashed: true}
+		for n := 4; n <= 27; n++ {
+			if v, ok := p.pts[n]; ok {
+				s.Points = append(s.Points, report.Point{X: float64(n), Y: v})
+			}
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
 }
 
 // charts returns the throughput and speed-up charts.
@@ -394,7 +454,8 @@ func (r *Results) writeMarkdown(cfg config, bars []Bar) error {
 		return err
 	}
 	tp, sp := r.charts()
-	for name, c := range map[string]*report.Chart{"throughput.svg": &tp, "speedup.svg": &sp} {
+	tc := r.timeChart()
+	for name, c := range map[string]*report.Chart{"throughput.svg": &tp, "speedup.svg": &sp, "time.svg": &tc} {
 		if err := os.WriteFile(filepath.Join(cfg.charts, name), c.SVG(), 0o644); err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 // RSSRun is the peak resident memory of one nqueens count process.
 type RSSRun struct {
 	N        int     `json:"n"`
+	Method   string  `json:"method"`
 	Workers  int     `json:"workers"`
 	Seconds  float64 `json:"seconds"`
 	Finished bool    `json:"finished"`        // false: stopped by the probe's time limit
@@ -33,29 +34,33 @@ func measureRSS(ctx context.Context, root, tmp string, cfg config, log io.Writer
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building nqueens: %v\n%s", err, out)
 	}
+	// The backtracker's memory (issue 3's bar), then the join's, whose
+	// quadrant tables and lists of half boards are its price.
 	var runs []RSSRun
-	r, err := rssRun(ctx, bin, cfg.maxN, 0)
-	if err != nil {
-		return nil, err
-	}
-	runs = append(runs, r)
-	fmt.Fprintf(log, "peak RSS of nqueens count %d: %.1f MiB (%.2f s)\n", r.N, r.PeakMiB, r.Seconds)
-	if cfg.rssProbe > 0 && cfg.rssProbeN > cfg.maxN {
-		r, err := rssRun(ctx, bin, cfg.rssProbeN, cfg.rssProbe)
+	for _, m := range []string{"constellations", "join"} {
+		r, err := rssRun(ctx, bin, m, cfg.maxN, 0)
 		if err != nil {
 			return nil, err
 		}
 		runs = append(runs, r)
-		fmt.Fprintf(log, "peak RSS of nqueens count %d (stopped after %s): %.1f MiB\n", r.N, cfg.rssProbe, r.PeakMiB)
+		fmt.Fprintf(log, "peak RSS of nqueens count %d --method %s: %.1f MiB (%.2f s)\n", r.N, m, r.PeakMiB, r.Seconds)
+		if cfg.rssProbe > 0 && cfg.rssProbeN > cfg.maxN {
+			r, err := rssRun(ctx, bin, m, cfg.rssProbeN, cfg.rssProbe)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+			fmt.Fprintf(log, "peak RSS of nqueens count %d --method %s (stopped after %s): %.1f MiB\n", r.N, m, cfg.rssProbe, r.PeakMiB)
+		}
 	}
 	return runs, nil
 }
 
-// rssRun runs "nqueens count n --json" on every core. With limit > 0 the
+// rssRun runs "nqueens count n --method method --json" on every core. With limit > 0 the
 // process is interrupted after that long if still running; otherwise it
 // must finish and its count must match the OEIS.
-func rssRun(ctx context.Context, bin string, n int, limit time.Duration) (RSSRun, error) {
-	cmd := exec.CommandContext(ctx, bin, "count", fmt.Sprint(n), "--json")
+func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration) (RSSRun, error) {
+	cmd := exec.CommandContext(ctx, bin, "count", fmt.Sprint(n), "--method", method, "--json")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()
@@ -79,7 +84,7 @@ func rssRun(ctx context.Context, bin string, n int, limit time.Duration) (RSSRun
 	} else {
 		err = <-done
 	}
-	r := RSSRun{N: n, Seconds: time.Since(t0).Seconds(), Finished: !stopped, Limit: limit.Seconds()}
+	r := RSSRun{N: n, Method: method, Seconds: time.Since(t0).Seconds(), Finished: !stopped, Limit: limit.Seconds()}
 	if cmd.ProcessState != nil {
 		if b, ok := maxRSS(cmd.ProcessState); ok {
 			r.PeakMiB = float64(b) / (1 << 20)

@@ -33,7 +33,7 @@ type example struct {
 
 var (
 	directive = regexp.MustCompile(`^<!--\s*check:\s*(skip|ignore)\s*(.*?)\s*-->$`)
-	kernel    = regexp.MustCompile(`kernel (bmi2|generic)\b`)
+	kernel    = regexp.MustCompile(`kernel (bmi2|generic|avx2|avx512)\b`)
 	setup     = regexp.MustCompile(`^go (build|install)\b`)
 )
 

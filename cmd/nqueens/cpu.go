@@ -9,8 +9,11 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/internal/cli"
+	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
 func init() {
@@ -38,7 +41,7 @@ func describeCPU(w io.Writer) {
 	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s (a kernel's working set is %d bytes a worker, well inside L1d)\n",
 		kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3), unsafe.Sizeof(kernel.Search{}))
 	fmt.Fprintf(w, "features the kernels use:")
-	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2} {
+	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ} {
 		mark := "-"
 		if c.Supports(f) {
 			mark = "+"
@@ -58,6 +61,31 @@ func describeCPU(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.Name, state, k.Doc)
 	}
+	bestJoin := join.Best()
+	fmt.Fprintln(w, "join kernels (--method join):")
+	for _, k := range join.Kernels() {
+		state := "supported"
+		if !k.Supported() {
+			state = "not supported here"
+		}
+		if k.Name == bestJoin.Name {
+			state = "chosen"
+		}
+		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.Name, state, k.Doc)
+	}
+	if t, ok := sysmem.Total(); ok {
+		fmt.Fprintf(w, "memory: %s physical; the join method plans for %s by default (--memory)\n", mib(t), mib(queens.DefaultMemory()))
+	} else {
+		fmt.Fprintf(w, "memory: not reported by the system; the join method plans for %s by default (--memory)\n", mib(queens.DefaultMemory()))
+	}
+}
+
+// mib writes a size in MiB, or GiB from 10 GiB up.
+func mib(b uint64) string {
+	if b >= 10<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", b>>20)
 }
 
 func kib(b int) string {

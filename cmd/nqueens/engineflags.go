@@ -2,23 +2,28 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/queens"
 )
 
 // engineFlags are the flags that say how to count, shared by count and
-// verify: --workers, --method and --kernel.
+// verify: --workers, --method, --kernel and --memory.
 type engineFlags struct {
 	opt    *queens.Options
 	method string
+	memory string
 }
 
 func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
 	f.opt = opt
 	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
-	fs.StringVar(&f.method, "method", string(queens.Constellations), "counting method: constellations or halving")
-	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
+	fs.StringVar(&f.method, "method", string(queens.Auto), "counting method: auto (the fastest for N), constellations, halving or join")
+	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with, of the method's family (see 'nqueens cpu')")
+	fs.StringVar(&f.memory, "memory", "", "memory the join method may plan for, e.g. 8GiB or 512MiB (default: half the physical memory, see 'nqueens cpu'); less memory gives more, smaller tasks")
 }
 
 // check validates the flags into the options, reporting the first bad one.
@@ -33,5 +38,51 @@ func (f *engineFlags) check(e *env) bool {
 		return false
 	}
 	f.opt.Method = m
+	if f.memory != "" {
+		b, err := parseBytes(f.memory)
+		if err != nil {
+			e.Errorf("--memory: %v", err)
+			return false
+		}
+		f.opt.Memory = b
+	}
 	return true
+}
+
+// parseBytes reads a memory size: a whole number of bytes, or a number
+// with a unit, KiB, MiB, GiB, TiB (powers of 1024; K, M, G, T and KB, MB,
+// GB, TB are read the same way), in any case.
+func parseBytes(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' && r != '.' })
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	shift := 0
+	switch strings.TrimSuffix(strings.TrimSuffix(unit, "b"), "i") {
+	case "":
+		if unit != "" && unit != "b" {
+			return 0, fmt.Errorf("%q: unknown unit (use KiB, MiB, GiB or TiB)", s)
+		}
+	case "k":
+		shift = 10
+	case "m":
+		shift = 20
+	case "g":
+		shift = 30
+	case "t":
+		shift = 40
+	default:
+		return 0, fmt.Errorf("%q: unknown unit (use KiB, MiB, GiB or TiB)", s)
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" || v <= 0 {
+		return 0, fmt.Errorf("%q: want a positive size such as 8GiB or 512MiB", s)
+	}
+	b := v * float64(uint64(1)<<uint(shift))
+	if b >= 1<<63 {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
+	if b < 1<<20 {
+		return 0, fmt.Errorf("%q: less than 1 MiB, too little to count anything", s)
+	}
+	return uint64(b), nil
 }

@@ -135,7 +135,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	terminal := isTerminal(e0.Stderr)
 	e := &env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
 	j, err := job.Open(job.Config{
-		Spec:    job.Spec{N: n, Method: opt.Method, Depth: opt.Depth},
+		Spec:    job.Spec{N: n, Method: opt.Method, Depth: opt.Depth, Memory: opt.Memory},
 		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique,
 		Checkpoint: lo.checkpoint, Shard: lo.shard, Out: lo.out, Program: programVersion(),
 	})
@@ -198,7 +198,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		}
 	} else if out.Shard != "" {
 		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
-			out.Shard, n, out.Tasks, len(j.Plan().Tasks), cli.Plural(len(j.Plan().Tasks), "task", "tasks"), out.Total, out.Out)
+			out.Shard, n, out.Tasks, j.Plan().Len(), cli.Plural(j.Plan().Len(), "task", "tasks"), out.Total, out.Out)
 		fmt.Fprintf(e.Stdout, "time %.3f s, %d %s, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
 			out.Seconds, out.Workers, cli.Plural(out.Workers, "worker", "workers"), out.Kernel, humanRate(out.NodesPerSec), lo.shard.K)
 	} else {

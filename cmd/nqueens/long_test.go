@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/shard"
 )
 
@@ -739,6 +741,29 @@ func TestCommandName(t *testing.T) {
 	} {
 		if got := commandName(tc.arg0, tc.cwd, tc.bi); got != tc.want {
 			t.Errorf("commandName(%q, %q) = %q, want %q", tc.arg0, tc.cwd, got, tc.want)
+		}
+	}
+}
+
+// TestShardLine: a shard's line names how many of the plan's tasks it
+// counted, for the join's plans as for the backtrackers' (the join's
+// tasks are not in Plan.Tasks: "44 of 0 tasks" once).
+func TestShardLine(t *testing.T) {
+	for _, m := range []queens.Method{queens.Constellations, queens.Join} {
+		p, err := job.NewPlan(job.Spec{N: 12, Method: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := p.Shard(shard.Index{I: 0, K: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := len(ids)
+		out := filepath.Join(t.TempDir(), "s.json")
+		code, stdout, stderr := runCLI("count", "12", "--method", string(m), "--shard", "0/2", "--out", out)
+		want := fmt.Sprintf("shard 0/2 (numbered from 0) of n = 12: %d of %d tasks, partial total ", mine, p.Len())
+		if code != exitOK || !strings.HasPrefix(stdout, want) {
+			t.Errorf("%s: exit %d, %q (%s); want it to start %q", m, code, stdout, stderr, want)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func BenchmarkCount(b *testing.B) {
 		workers = append(workers, p)
 	}
 	for n := 12; n <= 16; n++ {
-		for _, m := range Methods {
+		for _, m := range backtracking {
 			for _, k := range kernel.All() {
 				if !k.Supported() {
 					continue

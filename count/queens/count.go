@@ -7,17 +7,19 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count"
-	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
 // Options tune Count. The zero value counts with the fastest method and
 // kernel on every core.
 type Options struct {
-	Method  Method // "" means Constellations
+	Method  Method // "" or Auto: DefaultMethod(n)
 	Depth   int    // 0: automatic
 	Workers int    // 0: every logical core
-	Kernel  string // "" or "auto": the fastest this CPU supports
+	Kernel  string // "" or "auto": the fastest this CPU supports (the method's kernels)
 	Unique  bool   // also count solutions up to symmetry
+	// Memory bounds the memory the join method plans for, in bytes; 0
+	// means DefaultMemory().
+	Memory uint64
 	// OnDone is passed to the engine: called once per finished task.
 	OnDone func(id int, r count.Result) error
 	// OnProgress is passed to the engine: called, concurrently, after
@@ -38,6 +40,9 @@ type Result struct {
 	Nodes   count.Uint128  `json:"nodes"`
 	Method  Method         `json:"method"`
 	Kernel  string         `json:"kernel"`
+	// PeakMemory is the process's peak resident memory when the count
+	// ended, in bytes (0 where the system does not report it).
+	PeakMemory uint64 `json:"peak_memory_bytes,omitempty"`
 }
 
 // Count counts the solutions of the n-queens problem. If ctx is cancelled
@@ -45,20 +50,18 @@ type Result struct {
 // as if it were the answer.
 func Count(ctx context.Context, n int, opt Options) (Result, error) {
 	start := time.Now()
-	if opt.Method == "" {
-		opt.Method = Constellations
-	}
+	opt.Method = ResolveMethod(opt.Method, n, opt.Kernel)
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if _, err := kernel.Lookup(opt.Kernel); err != nil {
+	if _, err := LookupKernel(opt.Method, n, opt.Kernel); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	p, err := NewPlan(n, opt.Method, opt.Depth, opt.Workers)
+	p, err := NewPlanMemory(n, opt.Method, opt.Depth, opt.Workers, opt.Memory)
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := CountTasks(ctx, p, count.All(len(p.Tasks)), opt)
+	res, err := CountTasks(ctx, p, count.All(p.Len()), opt)
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,6 +1,11 @@
 package queens
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nqcount/nqcount/count/queens/join"
+	"github.com/nqcount/nqcount/count/queens/kernel"
+)
 
 // Method is a way of cutting the search into weighted tasks.
 type Method string
@@ -19,19 +24,79 @@ const (
 	// board once), and the first rows enumerated as prefix tasks. Kept as
 	// the baseline the benchmarks compare against.
 	Halving Method = "halving"
+	// Join counts without walking the search tree to its leaves: it lists
+	// the partial solutions of the board's quadrants once, pairs them into
+	// half boards, and counts the pairs of half boards with no diagonal in
+	// common (meet in the middle; package join). Its work grows more
+	// slowly with n than any backtracker's, at the price of memory for
+	// the quadrant tables (see Options.Memory). The fastest from n = 11.
+	Join Method = "join"
+	// Auto is not a method: it asks for the fastest method for n (see
+	// DefaultMethod).
+	Auto Method = "auto"
 )
 
-// Methods lists the methods, default first.
-var Methods = []Method{Constellations, Halving}
+// Methods lists the methods.
+var Methods = []Method{Constellations, Halving, Join}
 
-// ParseMethod checks a method name.
+// joinFrom is the smallest n counted by Join when no method is asked for:
+// the first n where it beat constellations, measured side by side as
+// whole processes, one worker, CPU time (RESULTS.md): 0.81 of
+// constellations' at n = 11, 0.75 at 12, 0.43 at 14; at n = 8 and 10 the
+// two were within the noise of the process start-up, which dominates.
+const joinFrom = 11
+
+// joinTo is the largest n the join can plan: beyond it the quadrants
+// exceed join.MaxQ, or a band wide enough to shrink them has too many
+// fillings (join.Feasible).
+const joinTo = 25
+
+// DefaultMethod returns the method Count uses for n when none is asked
+// for: join from n = 11 to 25, constellations outside (and when the
+// machine's memory does not fit the join's tables: NewPlanMemory).
+func DefaultMethod(n int) Method {
+	if n >= joinFrom && n <= joinTo {
+		return Join
+	}
+	return Constellations
+}
+
+// resolve returns the method to count n with: m, or DefaultMethod(n) for
+// "" and Auto.
+func resolve(m Method, n int) Method {
+	if m == "" || m == Auto {
+		return DefaultMethod(n)
+	}
+	return m
+}
+
+// ResolveMethod returns the method a count of n with method m and the
+// kernel named uses: m itself, or for "" and Auto DefaultMethod(n),
+// unless the kernel named belongs to the backtracking kernels only (such
+// as bmi2): then Constellations, the method it was asked for.
+func ResolveMethod(m Method, n int, kernelName string) Method {
+	r := resolve(m, n)
+	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" {
+		if _, err := join.Lookup(kernelName); err != nil {
+			if _, err := kernel.Lookup(kernelName); err == nil {
+				return Constellations
+			}
+		}
+	}
+	return r
+}
+
+// ParseMethod checks a method name; "auto" gives Auto.
 func ParseMethod(s string) (Method, error) {
+	if s == string(Auto) {
+		return Auto, nil
+	}
 	for _, m := range Methods {
 		if string(m) == s {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown method %q (choose %s or %s)", s, Constellations, Halving)
+	return "", fmt.Errorf("unknown method %q (choose auto, %s, %s or %s)", s, Constellations, Halving, Join)
 }
 
 // halvingRoots lists the placements of the first row in the left half

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -45,9 +46,16 @@ type Plan struct {
 	N      int
 	Method Method
 	// Depth is the split depth used (see MaxDepth). Constellations
-	// split the corner classes one row deeper than Depth.
+	// split the corner classes one row deeper than Depth. For Join it
+	// numbers the cut of the board, 1 for the fastest (see
+	// join.Geometries(N)); a larger depth has smaller quadrant tables
+	// and more, smaller tasks.
 	Depth int
+	// Tasks are the tasks of the backtracking methods; nil for Join,
+	// whose tasks are Join's. Len counts either.
 	Tasks []Task
+	// Join is the plan of the join method, nil for the others.
+	Join *join.Plan
 
 	estOnce sync.Once
 	est     []uint64 // Estimates, computed once
@@ -55,8 +63,27 @@ type Plan struct {
 
 // NewPlan cuts the n-queens count into tasks. depth 0 chooses the split
 // from n and the number of workers: enough tasks to keep every worker busy
-// to the end, few enough that the list stays cheap.
+// to the end, few enough that the list stays cheap. Method "" or Auto
+// picks DefaultMethod(n). For Join, the memory limit is the default
+// (NewPlanMemory).
 func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
+	return NewPlanMemory(n, method, depth, workers, 0)
+}
+
+// NewPlanMemory is NewPlan with a memory limit for the join method, in
+// bytes (0: DefaultMemory). Depth 0 picks the fastest cut of the board
+// whose tables and lists for the given workers fit in it: a smaller limit
+// gives more, smaller tasks, never a count that runs out of memory. An
+// explicit depth whose cut does not fit is an error.
+func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Plan, error) {
+	if (method == "" || method == Auto) && DefaultMethod(n) == Join && depth == 0 {
+		// The fastest method if it fits in memory, else the backtracker.
+		if p, err := newJoinPlan(n, 0, workers, memory); err == nil {
+			return p, nil
+		}
+		method = Constellations
+	}
+	method = resolve(method, n)
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("%w: n = %d is out of range: the counter handles 1 to %d", ErrInvalid, n, MaxN)
 	}
@@ -75,6 +102,8 @@ func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
 		if n >= 2 && depth > n-4 && depth > 0 {
 			return nil, fmt.Errorf("%w: depth %d is out of range: %d×%d constellations leave at most %d rows to split", ErrInvalid, depth, n, n, max(n-4, 0))
 		}
+	case Join:
+		return newJoinPlan(n, depth, workers, memory)
 	default:
 		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
 	}
@@ -170,6 +199,14 @@ func (p *Plan) build(roots []Task, depth, k int) []Task {
 	return out
 }
 
+// Len is the number of tasks of the plan, whatever its method.
+func (p *Plan) Len() int {
+	if p.Join != nil {
+		return len(p.Join.Tasks)
+	}
+	return len(p.Tasks)
+}
+
 // Frame fills f with the kernel frame of task id and returns the task's
 // weight: how many solutions each completion stands for.
 func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
@@ -233,11 +270,14 @@ func weighted(solutions, weight uint64) (uint64, error) {
 func (p *Plan) Hash() string {
 	h := sha256.New()
 	var buf [8]byte
-	for _, v := range []int{p.N, p.Depth, len(p.Tasks)} {
+	for _, v := range []int{p.N, p.Depth, p.Len()} {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
 	h.Write([]byte(p.Method))
+	if p.Join != nil {
+		p.Join.WriteHash(h)
+	}
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
 		h.Write([]byte{t.Placed, t.Weight})

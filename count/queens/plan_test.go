@@ -76,7 +76,7 @@ func TestBorderImage(t *testing.T) {
 
 // sizeOf is what a plan's size says, checked against the list it builds.
 func TestPlanSizeMatchesBuild(t *testing.T) {
-	for _, m := range Methods {
+	for _, m := range backtracking {
 		for n := 1; n <= 12; n++ {
 			for depth := 0; depth <= 3; depth++ {
 				if m == Halving && depth == 0 {

@@ -44,6 +44,9 @@ func referenceCount(n int) uint64 {
 	return place(0)
 }
 
+// backtracking are the methods whose tasks are kernel frames.
+var backtracking = []Method{Constellations, Halving}
+
 // forEachKernel runs body once per registered kernel, through the
 // project's one driver, which reports (or, under NQCOUNT_REQUIRE_KERNELS,
 // fails) the ones this CPU cannot run.
@@ -99,7 +102,7 @@ func TestCountMatchesOEIS(t *testing.T) {
 
 func TestEveryKernelMatchesOEIS(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
-		for _, m := range Methods {
+		for _, m := range backtracking {
 			for n := 1; n <= 14; n++ {
 				r := mustCount(t, n, Options{Method: m, Kernel: k.Name})
 				if want, _ := Known(n); r.Total != count.U128(want) {
@@ -150,12 +153,21 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 			t.Fatal(err)
 		}
 		p2, _ := NewPlan(n, m, 2, 1)
-		if p1.Hash() != p2.Hash() || len(p1.Tasks) != len(p2.Tasks) {
+		if p1.Hash() != p2.Hash() || p1.Len() != p2.Len() {
 			t.Fatalf("%s: two plans of the same parameters differ", m)
 		}
 		p3, _ := NewPlan(n, m, 1, 1)
 		if p1.Hash() == p3.Hash() {
 			t.Fatalf("%s: plans of different depth share a hash", m)
+		}
+		if m == Join {
+			// The join's tasks are checked one by one in package join;
+			// here, that they add up.
+			r, err := CountTasks(context.Background(), p1, count.All(p1.Len()), Options{Workers: 1})
+			if want, _ := Known(n); err != nil || r.Total != count.U128(want) || r.Tasks != p1.Len() {
+				t.Fatalf("%s: tasks add up to %s over %d tasks (%v), want %d over %d", m, r.Total, r.Tasks, err, want, p1.Len())
+			}
+			continue
 		}
 		// Disjoint: no two tasks place the same queens.
 		seen := map[string]int{}
@@ -190,7 +202,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 func TestTaskCountsAgainstBruteForce(t *testing.T) {
 	const n = 8
 	sols := allSolutions(n)
-	for _, m := range Methods {
+	for _, m := range backtracking {
 		p, _ := NewPlan(n, m, 1, 1)
 		for id, task := range p.Tasks {
 			var f kernel.Frame
@@ -327,8 +339,8 @@ func TestAutoDepthGivesEnoughTasks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Tasks) < 16*runtime.GOMAXPROCS(0) {
-			t.Errorf("%s: only %d tasks for %d workers", m, len(p.Tasks), runtime.GOMAXPROCS(0))
+		if p.Len() < 16*runtime.GOMAXPROCS(0) {
+			t.Errorf("%s: only %d tasks for %d workers", m, p.Len(), runtime.GOMAXPROCS(0))
 		}
 	}
 }
@@ -343,7 +355,7 @@ func TestKernelsAgree(t *testing.T) {
 	}
 	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
 		for _, n := range []int{1, 4, 5, 6, 9, 12} {
-			for _, m := range Methods {
+			for _, m := range backtracking {
 				p, err := NewPlan(n, m, 0, 2)
 				if err != nil {
 					t.Fatal(err)

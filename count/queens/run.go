@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
 // StableWorkers is the worker count to plan with (NewPlan's last argument)
@@ -37,26 +38,42 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	k, err := kernel.Lookup(opt.Kernel)
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
 	for _, id := range ids {
-		if id < 0 || id >= len(p.Tasks) {
-			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, len(p.Tasks)-1)
+		if id < 0 || id >= p.Len() {
+			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
 		}
+	}
+	var (
+		do   count.TaskFunc
+		name string
+	)
+	if p.Join != nil {
+		var err error
+		if do, name, err = p.joinCounter(opt.Kernel); err != nil {
+			return Result{}, err
+		}
+	} else {
+		k, err := kernel.Lookup(opt.Kernel)
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		do, name = p.Counter(k), k.Name
 	}
 	if workers > 1 {
 		ids = p.LargestFirst(ids)
 	}
-	tot, err := count.Run(ctx, ids, p.Counter(k), count.Options{Workers: workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
+	tot, err := count.Run(ctx, ids, do, count.Options{Workers: workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{
+	r := Result{
 		N: p.N, Total: tot.Count, Workers: workers, Tasks: tot.Tasks, Depth: p.Depth,
-		Nodes: tot.Nodes, Method: p.Method, Kernel: k.Name, Seconds: time.Since(start).Seconds(),
-	}, nil
+		Nodes: tot.Nodes, Method: p.Method, Kernel: name, Seconds: time.Since(start).Seconds(),
+	}
+	if peak, ok := sysmem.Peak(); ok {
+		r.PeakMemory = peak
+	}
+	return r, nil
 }
 
 // UniqueFrom returns the number of solutions up to symmetry (A002562)
@@ -86,6 +103,9 @@ func (p *Plan) Estimates() []uint64 {
 }
 
 func (p *Plan) estimates() []uint64 {
+	if p.Join != nil {
+		return p.Join.Estimates()
+	}
 	levels := 4
 	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
 		levels--

@@ -195,7 +195,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 		now := time.Now()
 		w.mu.Lock()
 		s := Seen{
-			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.k.Name, Program: w.cfg.Program,
+			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.kernel + "," + w.joinKernel, Program: w.cfg.Program,
 			Started: w.started.UTC(), Time: now.UTC(), Counted: w.stats.Counted + w.stats.Verified,
 			Nodes: w.visited.Load(), Stopped: stopped,
 		}

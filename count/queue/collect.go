@@ -40,8 +40,8 @@ type collector struct {
 func newCollector(info JobInfo, p *job.Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(),
-		recs: make([][]Record, len(p.Tasks)), counted: make([]bool, len(p.Tasks)),
-		countedAt: make([]time.Time, len(p.Tasks)), verifiedAt: make([]time.Time, len(p.Tasks)),
+		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
+		countedAt: make([]time.Time, p.Len()), verifiedAt: make([]time.Time, p.Len()),
 		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
 	}
 	for _, e := range c.est {

@@ -55,7 +55,7 @@ func (c *Client) status(ctx context.Context, id string) (*Status, *reader, error
 // export builds the file of a complete job.
 func (c *collector) export(s *Status, program string) *Export {
 	e := &Export{Job: c.info.ID}
-	e.Run, e.Hash, e.Tasks = c.plan.Pin(), c.plan.Hash(), len(c.plan.Tasks)
+	e.Run, e.Hash, e.Tasks = c.plan.Pin(), c.plan.Hash(), c.plan.Len()
 	e.Shard, e.Shards, e.Seconds, e.Program = 0, 1, s.Elapsed, program
 	for id, rs := range c.recs {
 		for _, r := range rs {

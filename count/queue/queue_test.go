@@ -140,8 +140,8 @@ func TestCountExact(t *testing.T) {
 	for _, n := range []int{8, 10, 11} {
 		sub := submit(t, c, job.Spec{N: n}, SubmitOptions{})
 		p, _ := job.NewPlan(job.Spec{N: n})
-		if sub.Job != p.ID() || sub.Tasks != len(p.Tasks) || sub.Added != sub.Tasks || !sub.New {
-			t.Fatalf("submit n = %d: %+v, want job %s with %d tasks, all added", n, sub, p.ID(), len(p.Tasks))
+		if sub.Job != p.ID() || sub.Tasks != p.Len() || sub.Added != sub.Tasks || !sub.New {
+			t.Fatalf("submit n = %d: %+v, want job %s with %d tasks, all added", n, sub, p.ID(), p.Len())
 		}
 		ids = append(ids, sub.Job)
 	}
@@ -285,7 +285,7 @@ func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
 	c := connect(t, srv.URL(), Auth{})
 	p, _ := job.NewPlan(job.Spec{N: 6})
 	info := JobInfo{ID: fmt.Sprintf("n6-%s-a%d", p.Hash(), queens.AlgorithmVersion+1), N: 6, Method: string(p.Method),
-		Depth: p.Depth, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion + 1, Tasks: len(p.Tasks)}
+		Depth: p.Depth, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion + 1, Tasks: p.Len()}
 	ctx := context.Background()
 	kv, _ := c.js.KeyValue(ctx, JobsBucket)
 	ib, _ := json.Marshal(info)

@@ -68,8 +68,8 @@ func (r *Record) Check(id string, p *job.Plan) error {
 		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", r.Hash, p.Hash())
 	case r.Algorithm != queens.AlgorithmVersion:
 		return fmt.Errorf("it was counted with algorithm version %d, this program's is %d", r.Algorithm, queens.AlgorithmVersion)
-	case r.Task < 0 || r.Task >= len(p.Tasks):
-		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, len(p.Tasks)-1)
+	case r.Task < 0 || r.Task >= p.Len():
+		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, p.Len()-1)
 	case r.Kind != KindCount && r.Kind != KindVerify:
 		return fmt.Errorf("kind %q is neither %s nor %s", r.Kind, KindCount, KindVerify)
 	}
@@ -120,7 +120,7 @@ func (j *JobInfo) Plan() (*job.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}
-	if p.ID() != j.ID || p.Hash() != j.Hash || len(p.Tasks) != j.Tasks {
+	if p.ID() != j.ID || p.Hash() != j.Hash || p.Len() != j.Tasks {
 		return nil, fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
 	}
 	return p, nil

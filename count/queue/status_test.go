@@ -15,8 +15,8 @@ import (
 // results counts every task of p, for tests that write records by hand.
 func results(t testing.TB, p *job.Plan) []count.Result {
 	t.Helper()
-	rs := make([]count.Result, len(p.Tasks))
-	_, err := p.Count(context.Background(), count.All(len(p.Tasks)), job.CountOptions{Workers: 1,
+	rs := make([]count.Result, p.Len())
+	_, err := p.Count(context.Background(), count.All(p.Len()), job.CountOptions{Workers: 1,
 		OnResult: func(id int, r count.Result) error { rs[id] = r; return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func record(info JobInfo, task int, r count.Result, kind, worker string, seconds
 
 func jobInfo(p *job.Plan, verify float64) JobInfo {
 	return JobInfo{ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
-		Algorithm: queens.AlgorithmVersion, Tasks: len(p.Tasks), Verify: verify, Seed: 1}
+		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), Verify: verify, Seed: 1}
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*max(1, math.Abs(b)) }
@@ -51,7 +51,7 @@ func TestStatusTimes(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sec := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	c := newCollector(info, p)
-	half := len(p.Tasks) / 2
+	half := p.Len() / 2
 	// Worker a counts the first half from t0+10 s to t0+19 s, each task
 	// taking 2 s: the first started at t0+8 s.
 	for i := range half {
@@ -99,8 +99,8 @@ func TestStatusTimes(t *testing.T) {
 
 	// The second half comes from b, from t0+30 s to t0+40 s; then a late
 	// duplicate, long after: the job finished at t0+40 s.
-	for i := half; i < len(p.Tasks); i++ {
-		c.add(record(info, i, rs[i], KindCount, "b", 0.5), sec(40-10*float64(len(p.Tasks)-1-i)/float64(len(p.Tasks)-half)))
+	for i := half; i < p.Len(); i++ {
+		c.add(record(info, i, rs[i], KindCount, "b", 0.5), sec(40-10*float64(p.Len()-1-i)/float64(p.Len()-half)))
 	}
 	c.add(record(info, 0, rs[0], KindCount, "a", 2), sec(500))
 	s = c.status(sec(1000), reps)
@@ -126,13 +126,13 @@ func TestStatusStalledVerification(t *testing.T) {
 	}
 	alone := []report{{Seen{ID: "a"}, t0}}
 	s := c.status(t0, alone)
-	if s.Verify.Selected != len(p.Tasks) || s.Verify.Pending != len(p.Tasks) || s.Verify.Stalled != len(p.Tasks) || s.Complete || s.ETA != nil {
+	if s.Verify.Selected != p.Len() || s.Verify.Pending != p.Len() || s.Verify.Stalled != p.Len() || s.Complete || s.ETA != nil {
 		t.Fatalf("one worker: verify %+v, complete %v, ETA %v; want every task stalled", s.Verify, s.Complete, s.ETA)
 	}
 	if got := Summary(s); got != "6/6 tasks (100.0%), 0/6 verified (6 unverified: no second worker)" {
 		t.Errorf("summary %q", got)
 	}
-	if s := c.status(t0, nil); s.Verify.Stalled != len(p.Tasks) {
+	if s := c.status(t0, nil); s.Verify.Stalled != p.Len() {
 		t.Errorf("no worker: %d stalled", s.Verify.Stalled)
 	}
 	two := append(alone, report{Seen{ID: "b", Jobs: []JobWork{{Job: info.ID, Rate: 100}}}, t0})
@@ -140,7 +140,7 @@ func TestStatusStalledVerification(t *testing.T) {
 		t.Errorf("a second worker: %d stalled, ETA %v", s.Verify.Stalled, s.ETA)
 	}
 	c.add(record(info, 0, rs[0], KindVerify, "b", 0.1), t0.Add(time.Second))
-	if s := c.status(t0, alone); s.Verify.Verified != 1 || s.Verify.Stalled != len(p.Tasks)-1 {
+	if s := c.status(t0, alone); s.Verify.Verified != 1 || s.Verify.Stalled != p.Len()-1 {
 		t.Errorf("one verified: %+v", s.Verify)
 	}
 }

@@ -65,7 +65,7 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 	}
 	info := JobInfo{
 		ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
-		Algorithm: queens.AlgorithmVersion, Tasks: len(p.Tasks),
+		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(),
 		Verify: opt.Verify, Seed: seed, Submitted: time.Now().UTC(), Program: opt.Program,
 	}
 	kv, err := c.js.KeyValue(ctx, JobsBucket)
@@ -87,7 +87,7 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 	// Publish every task, even for a job seen before: a submit that was
 	// interrupted half way is completed, and the tasks already there
 	// are refused by the stream.
-	order := p.LargestFirst(count.All(len(p.Tasks)))
+	order := p.LargestFirst(count.All(p.Len()))
 	for _, id := range order {
 		if Verified(info.Seed, id, info.Verify) {
 			out.VerifyTasks++

@@ -21,6 +21,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -29,7 +30,10 @@ type WorkerConfig struct {
 	// Workers is the number of tasks counted at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
-	// Kernel names the kernel; "" or "auto" picks the fastest.
+	// Kernel names the kernel; "" or "auto" picks the fastest. A
+	// backtracking kernel (count/queens/kernel) is used for the jobs
+	// counted by backtracking, a join kernel (count/queens/join) for the
+	// jobs counted by the join; the other kind gets its fastest.
 	Kernel string
 	// ID names the worker in results and status; "" makes one from the
 	// host name, the process id and a random suffix.
@@ -79,7 +83,8 @@ type WorkStats struct {
 type worker struct {
 	c          *Client
 	cfg        WorkerConfig
-	k          kernel.Kernel
+	kernel     string // for the backtracking methods
+	joinKernel string // for the join method
 	token      string // this worker's name in subjects
 	tasks      jetstream.Consumer
 	mine       jetstream.Consumer // the verify tasks addressed to this worker
@@ -121,8 +126,14 @@ type worker struct {
 // and returns ctx's error with the stats.
 func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error) {
 	k, err := kernel.Lookup(cfg.Kernel)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
+	jk, jerr := join.Lookup(cfg.Kernel)
+	switch {
+	case err != nil && jerr != nil:
+		return nil, fmt.Errorf("%w: %v; %v", queens.ErrInvalid, err, jerr)
+	case err != nil:
+		k = kernel.Best()
+	case jerr != nil:
+		jk = join.Best()
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -133,7 +144,7 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
 	}
 	w := &worker{
-		c: c, cfg: cfg, k: k, token: token(cfg.ID), logf: cfg.Logf,
+		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, token: token(cfg.ID), logf: cfg.Logf,
 		plans: map[string]*job.Plan{}, refusals: map[string]error{}, held: map[string]bool{},
 		meters: map[string]*jobMeter{}, beating: map[jetstream.Msg]*beat{},
 		started: time.Now(),
@@ -416,6 +427,14 @@ func (w *worker) plan(ctx context.Context, id string) (*job.Plan, error) {
 	return p, nil
 }
 
+// kernelFor names the kernel that counts the tasks of p.
+func (w *worker) kernelFor(p *job.Plan) string {
+	if p.Method == queens.Join {
+		return w.joinKernel
+	}
+	return w.kernel
+}
+
 // task reads what a task message asks: its job and task from the subject
 // (the body of a count task says whether it is chosen for verification;
 // a verify task's subject names the worker that counted it).
@@ -473,8 +492,8 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	defer func() { release() }()
 
 	p, err := w.plan(ctx, m.ID)
-	if err == nil && (m.Task < 0 || m.Task >= len(p.Tasks)) {
-		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, len(p.Tasks)-1)
+	if err == nil && (m.Task < 0 || m.Task >= p.Len()) {
+		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, p.Len()-1)
 	}
 	if err != nil {
 		w.mu.Lock()
@@ -576,17 +595,18 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 // count counts one task through the engine, which reports its progress
 // after every slice and abandons it within a second of ctx's end.
 func (w *worker) count(ctx context.Context, p *job.Plan, m taskMsg, run *running) (count.Result, error) {
-	do := p.Counter(w.k)
+	var r count.Result
+	onDone := func(_ int, res count.Result) error { r = res; return nil }
+	onProgress := func(_ int, nodes uint64) { run.progress(w, nodes) }
 	if hook := w.cfg.countTask; hook != nil {
-		do = func(ctx context.Context, id int, progress func(uint64)) (count.Result, error) {
+		do := func(ctx context.Context, id int, progress func(uint64)) (count.Result, error) {
 			return hook(ctx, m.ID, id, progress)
 		}
+		_, err := count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
+		return r, err
 	}
-	var r count.Result
-	_, err := count.Run(ctx, []int{m.Task}, do, count.Options{
-		Workers:    1,
-		OnDone:     func(_ int, res count.Result) error { r = res; return nil },
-		OnProgress: func(_ int, nodes uint64) { run.progress(w, nodes) },
+	_, err := queens.CountTasks(ctx, p.Plan, []int{m.Task}, queens.Options{
+		Workers: 1, Kernel: w.kernelFor(p), OnDone: onDone, OnProgress: onProgress,
 	})
 	return r, err
 }

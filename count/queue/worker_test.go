@@ -87,7 +87,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 	spec := job.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
 	p, _ := job.NewPlan(spec)
-	victim := p.LargestFirst(count.All(len(p.Tasks)))[0] // handed out first
+	victim := p.LargestFirst(count.All(p.Len()))[0] // handed out first
 	real := realCount(t, spec)
 	hang := make(chan struct{})
 	defer close(hang)
@@ -116,7 +116,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("hung: %+v; good: %+v; %v after the hang", hs, gs, time.Since(began).Round(time.Millisecond))
-	if hs.Abandoned != 1 || hs.Counted+gs.Counted < len(p.Tasks) {
+	if hs.Abandoned != 1 || hs.Counted+gs.Counted < p.Len() {
 		t.Errorf("hung worker: %+v, want the victim abandoned", hs)
 	}
 	s := status(t, c, sub.Job)
@@ -220,7 +220,7 @@ func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	spec := job.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
 	p, _ := job.NewPlan(spec)
-	order := p.LargestFirst(count.All(len(p.Tasks)))
+	order := p.LargestFirst(count.All(p.Len()))
 	long := order[1] // the second: the first is done by then, so the ETA is known
 	real := realCount(t, spec)
 	seen := make(chan struct{})

@@ -60,7 +60,7 @@ func Example_queueWorker() {
 		return nil
 	}
 	// Two workers, each handed half of the tasks.
-	ids := count.All(len(p.Tasks))
+	ids := count.All(p.Len())
 	for _, handed := range [][]int{ids[:len(ids)/2], ids[len(ids)/2:]} {
 		if _, err := p.Count(context.Background(), handed, job.CountOptions{Workers: 2, OnResult: publish}); err != nil {
 			fmt.Println(err)

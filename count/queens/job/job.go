@@ -16,7 +16,6 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/journal"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/atomicfile"
 )
@@ -77,6 +76,7 @@ type Job struct {
 // not.
 func Open(cfg Config) (*Job, error) {
 	j := &Job{cfg: cfg, start: time.Now()}
+	cfg.Method = queens.ResolveMethod(cfg.Method, cfg.N, cfg.Kernel)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -92,12 +92,12 @@ func Open(cfg Config) (*Job, error) {
 		return nil, err
 	}
 	j.plan = p
-	j.ids = count.All(len(p.Tasks))
+	j.ids = count.All(p.Len())
 	if cfg.Shard.K > 0 {
 		if j.ids, err = p.Shard(cfg.Shard); err != nil {
 			return nil, err
 		}
-		j.results = make([]count.Result, len(p.Tasks))
+		j.results = make([]count.Result, p.Len())
 	}
 	j.tracker = NewTracker(p, j.ids)
 	j.todo = j.ids
@@ -124,7 +124,7 @@ func (cfg *Config) check() error {
 	} else if cfg.Out != "" {
 		return invalid(errors.New("a result file goes with a shard"))
 	}
-	if _, err := kernel.Lookup(cfg.Kernel); err != nil {
+	if _, err := queens.LookupKernel(cfg.Method, cfg.N, cfg.Kernel); err != nil {
 		return invalid(err)
 	}
 	if cfg.Out != "" {
@@ -198,7 +198,7 @@ func (j *Job) header() journal.Header {
 	if j.cfg.Shard.K > 0 {
 		meta["shard"] = j.cfg.Shard.String()
 	}
-	h := journal.Header{Hash: j.plan.hash, Tasks: len(j.plan.Tasks), Meta: meta}
+	h := journal.Header{Hash: j.plan.hash, Tasks: j.plan.Len(), Meta: meta}
 	if j.cfg.Program != "" {
 		h.Info = map[string]string{"program": j.cfg.Program}
 	}
@@ -236,11 +236,11 @@ func (j *Job) openJournal() error {
 	if b := jr.Repaired(); b > 0 {
 		j.warnings = append(j.warnings, fmt.Sprintf("%s: dropped a torn last record (%d bytes, from a crash); that task is counted again", j.cfg.Checkpoint, b))
 	}
-	mine := make([]bool, len(j.plan.Tasks))
+	mine := make([]bool, j.plan.Len())
 	for _, id := range j.ids {
 		mine[id] = true
 	}
-	done := make([]bool, len(j.plan.Tasks))
+	done := make([]bool, j.plan.Len())
 	for _, r := range jr.Records() {
 		if !mine[r.ID] {
 			jr.Close()
@@ -370,7 +370,7 @@ func (j *Job) record(jr *journal.Journal, id int, r count.Result) error {
 // writeShard writes the shard's result file.
 func (j *Job) writeShard(seconds float64) error {
 	f := &shard.File{
-		Run: j.plan.Pin(), Hash: j.plan.hash, Tasks: len(j.plan.Tasks),
+		Run: j.plan.Pin(), Hash: j.plan.hash, Tasks: j.plan.Len(),
 		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Seconds: seconds, Program: j.cfg.Program,
 	}
 	f.Results = make([]shard.TaskResult, len(j.ids))

@@ -51,7 +51,7 @@ func TestWholeCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.Total != known(10) || out.Unique == nil || out.Unique.String() != "92" || out.Matches == nil || !*out.Matches || out.Tasks != len(j.Plan().Tasks) {
+		if out.Total != known(10) || out.Unique == nil || out.Unique.String() != "92" || out.Matches == nil || !*out.Matches || out.Tasks != j.Plan().Len() {
 			t.Fatalf("%s: %+v", m, out)
 		}
 		if p := j.Progress(); p.Done != p.Tasks || p.Fraction != 1 || p.ETA != 0 {
@@ -65,9 +65,11 @@ func TestWholeCount(t *testing.T) {
 // without counting a recorded task again.
 func TestInterruptAndResume(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed(t), 14))
-	for trial := 0; trial < 5; trial++ {
+	for trial := 0; trial < 8; trial++ {
 		path := filepath.Join(t.TempDir(), "j")
-		cfg := Config{Spec: Spec{N: 12}, Workers: 1 + trial%2, Checkpoint: path, Program: "test"}
+		// Both kinds of plan: the backtrackers' tasks, and the join's.
+		m := []queens.Method{queens.Constellations, queens.Join}[trial%2]
+		cfg := Config{Spec: Spec{N: 12, Method: m}, Workers: 1 + trial/2%2, Checkpoint: path, Program: "test"}
 		j, err := Open(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -120,6 +122,12 @@ func TestInterruptAndResume(t *testing.T) {
 // Shards counted in-process merge to the exact total; the per-task results
 // assemble to the same one.
 func TestShardsMergeAndAssemble(t *testing.T) {
+	for _, m := range []queens.Method{queens.Constellations, queens.Join} {
+		t.Run(string(m), func(t *testing.T) { shardsMergeAndAssemble(t, m) })
+	}
+}
+
+func shardsMergeAndAssemble(t *testing.T, method queens.Method) {
 	dir := t.TempDir()
 	const k = 3
 	var (
@@ -130,7 +138,7 @@ func TestShardsMergeAndAssemble(t *testing.T) {
 	)
 	for i := 0; i < k; i++ {
 		out := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-		j, err := Open(Config{Spec: Spec{N: 11}, Workers: 2, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
+		j, err := Open(Config{Spec: Spec{N: 11, Method: method}, Workers: 2, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
 			OnResult: func(id int, r count.Result) error {
 				mu.Lock()
 				defer mu.Unlock()
@@ -160,7 +168,7 @@ func TestShardsMergeAndAssemble(t *testing.T) {
 	if m.Total.Total != known(11) || m.Unique.String() != "341" || !*m.Matches || m.Shards != k || m.Version != "v0.0, v0.1" {
 		t.Fatalf("%+v", m)
 	}
-	p, err := NewPlan(Spec{N: 11})
+	p, err := NewPlan(Spec{N: 11, Method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +185,7 @@ func TestAssembleChecks(t *testing.T) {
 	}
 	// One worker, so that the callback needs no lock.
 	var res []shard.TaskResult
-	if _, err := p.Count(context.Background(), count.All(len(p.Tasks)), CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
+	if _, err := p.Count(context.Background(), count.All(p.Len()), CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
 		res = append(res, shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes})
 		return nil
 	}}); err != nil {
@@ -198,7 +206,7 @@ func TestAssembleChecks(t *testing.T) {
 	if _, err := Assemble(p, res[2:], false); !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "2 of") {
 		t.Fatalf("missing: %v", err)
 	}
-	out := append(append([]shard.TaskResult{}, res...), shard.TaskResult{ID: len(p.Tasks)})
+	out := append(append([]shard.TaskResult{}, res...), shard.TaskResult{ID: p.Len()})
 	if _, err := Assemble(p, out, false); err == nil || !strings.Contains(err.Error(), "not in the plan") {
 		t.Fatalf("out of range: %v", err)
 	}
@@ -293,7 +301,7 @@ func TestLegacyJournalResumes(t *testing.T) {
 	pin := p.Pin()
 	delete(pin, "algorithm")
 	pin["version"] = "(devel)"
-	jr, err := journal.Open(path, journal.Header{Hash: p.Hash(), Tasks: len(p.Tasks), Meta: pin}, journal.Options{})
+	jr, err := journal.Open(path, journal.Header{Hash: p.Hash(), Tasks: p.Len(), Meta: pin}, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

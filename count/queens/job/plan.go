@@ -44,8 +44,12 @@ import (
 // hash, with nothing else: the same Spec gives the same tasks everywhere.
 type Spec struct {
 	N      int
-	Method queens.Method // "" means queens.Constellations
+	Method queens.Method // "" or queens.Auto: queens.DefaultMethod(N)
 	Depth  int           // split depth; 0 chooses one from N
+	// Memory bounds what the join method plans for, in bytes (0:
+	// queens.DefaultMemory()); with depth 0 it picks the cut of the
+	// board, and so the tasks, whose tables and lists fit.
+	Memory uint64
 }
 
 // Plan is a count cut into tasks (see queens.Plan), with its hash computed
@@ -64,10 +68,7 @@ func NewPlan(s Spec) (*Plan, error) {
 
 // newPlan plans s with the automatic depth tuned for workers.
 func newPlan(s Spec, workers int) (*Plan, error) {
-	if s.Method == "" {
-		s.Method = queens.Constellations
-	}
-	p, err := queens.NewPlan(s.N, s.Method, s.Depth, workers)
+	p, err := queens.NewPlanMemory(s.N, s.Method, s.Depth, workers, s.Memory)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func (p *Plan) Pin() map[string]string {
 func (p *Plan) Shard(x shard.Index) ([]int, error) {
 	// Check before Select computes the estimates: a K of billions is
 	// refused at once.
-	if err := x.Check(len(p.Tasks)); err != nil {
+	if err := x.Check(p.Len()); err != nil {
 		return nil, invalid(fmt.Errorf("%w (n = %d, depth %d; a larger depth makes more tasks)", err, p.N, p.Depth))
 	}
 	return shard.Select(p.Estimates(), x)

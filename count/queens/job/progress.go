@@ -73,9 +73,9 @@ type Tracker struct {
 
 // NewTracker tracks the tasks ids of p (nil means all of them).
 func NewTracker(p *Plan, ids []int) *Tracker {
-	t := &Tracker{now: time.Now, est: p.Estimates(), mine: make([]bool, len(p.Tasks)), done: make([]bool, len(p.Tasks))}
+	t := &Tracker{now: time.Now, est: p.Estimates(), mine: make([]bool, p.Len()), done: make([]bool, p.Len())}
 	if ids == nil {
-		ids = count.All(len(p.Tasks))
+		ids = count.All(p.Len())
 	}
 	for _, id := range ids {
 		if id >= 0 && id < len(t.mine) && !t.mine[id] {

@@ -72,7 +72,7 @@ var ErrConflict = errors.New("conflicting results")
 // with the same result used once (with a warning) and with different
 // results refused. unique also gives the count up to symmetry.
 func Assemble(p *Plan, results []shard.TaskResult, unique bool) (*Total, error) {
-	tasks := len(p.Tasks)
+	tasks := p.Len()
 	seen := make([]bool, tasks)
 	got := make([]shard.TaskResult, tasks)
 	var sum count.Totals

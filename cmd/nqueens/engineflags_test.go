@@ -1,0 +1,48 @@
+package main
+
+import "testing"
+
+func TestParseBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"8GiB", 8 << 30, true},
+		{"8gib", 8 << 30, true},
+		{"8G", 8 << 30, true},
+		{"8 GB", 8 << 30, true},
+		{"512MiB", 512 << 20, true},
+		{"1.5GiB", 3 << 29, true},
+		{"2TiB", 2 << 40, true},
+		{"1048576", 1 << 20, true},
+		{"4096KiB", 4 << 20, true},
+		{"1KiB", 0, false}, // less than 1 MiB
+		{"0", 0, false},
+		{"-1GiB", 0, false},
+		{"", 0, false},
+		{"GiB", 0, false},
+		{"8XB", 0, false},
+		{"8 gigs", 0, false},
+		{"NaN", 0, false},
+		{"9999999TiB", 0, false},
+	} {
+		got, err := parseBytes(c.in)
+		if c.ok != (err == nil) || c.ok && got != c.want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// FuzzParseBytes: any input gives a size of at least 1 MiB or an error,
+// never a panic.
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"8GiB", "1.5g", "12345678", "", "x", "1e400", ".", "0.0000001TiB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, err := parseBytes(s); err == nil && b < 1<<20 {
+			t.Fatalf("parseBytes(%q) = %d without error", s, b)
+		}
+	})
+}

@@ -1,0 +1,53 @@
+//go:build amd64 && !purego
+
+package join
+
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+//go:noescape
+func countAVX512(t *entry, items []uint64, nch int) uint64
+
+//go:noescape
+func transposeAVX512(planes *entry, pats *uint64, groups int)
+
+//go:noescape
+func tablesAVX512(t *entry, planes *entry, valid *entry, nch, m int)
+
+// buildAVX512 is buildGeneric with the transposition and the tables in
+// assembly.
+func buildAVX512(b *block, pats []uint64, m int) {
+	full := len(pats) / 64
+	if full > 0 {
+		transposeAVX512(&b.planes[0], &pats[0], full)
+	}
+	if r := len(pats) - 64*full; r > 0 {
+		copy(b.pad[:], pats[64*full:])
+		clear(b.pad[r:])
+		transposeAVX512((*entry)(unsafe.Add(unsafe.Pointer(&b.planes[0]), 8*full)), &b.pad[0], 1)
+	}
+	valid := validEntry(len(pats))
+	b.nch = max(1, (m+chunkBits-1)/chunkBits)
+	tablesAVX512(&b.t[0][0], &b.planes[0], &valid, b.nch, m)
+}
+
+func init() {
+	register(Kernel{
+		Name: "avx512",
+		Doc:  "amd64 assembly with AVX-512 (F, BW, VBMI, VPOPCNTDQ) and BMI2",
+		Rank: 20,
+		Supported: func() bool {
+			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
+		},
+		build: buildAVX512,
+		count: func(b *block, items []uint64) uint64 {
+			if len(items) == 0 {
+				return 0
+			}
+			return countAVX512(&b.t[0][0], items, b.nch)
+		},
+	})
+}

@@ -1,0 +1,21 @@
+// Package sysmem reports the machine's physical memory and the process's
+// peak resident memory, for memory limits and reports.
+package sysmem
+
+// Total returns the machine's physical memory in bytes, and false when it
+// cannot tell.
+func Total() (uint64, bool) { return total() }
+
+// Peak returns the largest resident set size the process has had, in
+// bytes, and false when the system does not report it.
+func Peak() (uint64, bool) { return peak() }
+
+// DefaultLimit is the memory a count may plan for when no limit is
+// given: half the physical memory, leaving the rest to the system and to
+// whatever else the machine runs; 4 GiB when the size is unknown.
+func DefaultLimit() uint64 {
+	if t, ok := Total(); ok && t > 0 {
+		return t / 2
+	}
+	return 4 << 30
+}

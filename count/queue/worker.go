@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,9 @@ type worker struct {
 	beating map[jetstream.Msg]*beat
 	// finishing counts the tasks whose results are being stored.
 	finishing sync.WaitGroup
+	// counters are the task functions of the jobs counted last.
+	countersMu sync.Mutex
+	counters   []jobCounter
 
 	started time.Time
 	nodes   atomic.Uint64 // the counted tasks' nodes
@@ -605,10 +609,46 @@ func (w *worker) count(ctx context.Context, p *job.Plan, m taskMsg, run *running
 		_, err := count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
 		return r, err
 	}
-	_, err := queens.CountTasks(ctx, p.Plan, []int{m.Task}, queens.Options{
-		Workers: 1, Kernel: w.kernelFor(p), OnDone: onDone, OnProgress: onProgress,
-	})
+	do, err := w.taskFunc(m.ID, p)
+	if err != nil {
+		return r, err
+	}
+	_, err = count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
 	return r, err
+}
+
+// keepCounters is how many jobs' task functions a worker keeps: a join
+// job's holds its tables (built once per worker, not once per task), the
+// plan's one large piece of memory.
+const keepCounters = 2
+
+// taskFunc returns the function that counts the tasks of job id, made
+// once per job (queens.Plan.TaskFunc) and kept for the keepCounters jobs
+// used last.
+func (w *worker) taskFunc(id string, p *job.Plan) (count.TaskFunc, error) {
+	w.countersMu.Lock()
+	defer w.countersMu.Unlock()
+	i := slices.IndexFunc(w.counters, func(c jobCounter) bool { return c.job == id })
+	if i >= 0 {
+		c := w.counters[i]
+		w.counters = append(slices.Delete(w.counters, i, i+1), c)
+		return c.do, nil
+	}
+	do, _, err := p.TaskFunc(w.kernelFor(p))
+	if err != nil {
+		return nil, err
+	}
+	if len(w.counters) >= keepCounters {
+		w.counters = slices.Delete(w.counters, 0, 1)
+	}
+	w.counters = append(w.counters, jobCounter{id, do})
+	return do, nil
+}
+
+// jobCounter is the task function of one job.
+type jobCounter struct {
+	job string
+	do  count.TaskFunc
 }
 
 func (w *worker) skipped(msg jetstream.Msg) {

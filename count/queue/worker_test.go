@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -486,5 +487,33 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 		if _, err := wait(); !errors.Is(err, context.Canceled) {
 			t.Errorf("worker: %v", err)
 		}
+	}
+}
+
+// A worker keeps the task functions (a join job's tables) of the
+// keepCounters jobs it used last, and makes one again for a job it
+// dropped.
+func TestTaskFuncsKept(t *testing.T) {
+	w := &worker{}
+	var ids []string
+	for _, n := range []int{11, 12, 13} {
+		p, err := job.NewPlan(job.Spec{N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID())
+		if _, err := w.taskFunc(p.ID(), p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.taskFunc(ids[0], p); err != nil { // used again
+			t.Fatal(err)
+		}
+	}
+	var kept []string
+	for _, c := range w.counters {
+		kept = append(kept, c.job)
+	}
+	if want := []string{ids[2], ids[0]}; !slices.Equal(kept, want) {
+		t.Errorf("kept %v, want %v (the last used last)", kept, want)
 	}
 }

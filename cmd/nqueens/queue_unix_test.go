@@ -79,9 +79,12 @@ func jobStatus(t *testing.T, env []string, url, id string) queueStatus {
 	t.Helper()
 	cmd := exec.Command(binary(t), "status", id, "--server", url, "--json")
 	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	began := time.Now()
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("status: %v", err)
+		t.Fatalf("status: %v after %v: %s", err, time.Since(began).Round(time.Millisecond), stderr.String())
 	}
 	var s queueStatus
 	if err := json.Unmarshal(out, &s); err != nil {

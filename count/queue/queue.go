@@ -166,7 +166,17 @@ type ConnectOptions struct {
 	Retry bool
 	// Logf, if set, reports disconnections and retries.
 	Logf func(format string, args ...any)
+	// Timeout is how long the server may take to answer the connection
+	// and each request before it is an error; 0 means DefaultTimeout.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is how long a client waits for the server to answer by
+// default. The NATS clients' own defaults (2 s to connect, 5 s a request)
+// are for an idle machine: on a loaded one a server can stall for longer
+// (descheduled, or waiting for its disk), and a status that fails then
+// says nothing true about the job.
+const DefaultTimeout = 30 * time.Second
 
 // Client is a connection to a queue's server.
 type Client struct {
@@ -186,8 +196,13 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
 	opts := []nats.Option{
 		nats.Name(opt.Name),
+		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
@@ -215,7 +230,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
 		if err == nil {
-			js, err := jetstream.New(nc)
+			js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(timeout))
 			if err != nil {
 				nc.Close()
 				return nil, err

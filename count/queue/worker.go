@@ -342,7 +342,11 @@ func (w *worker) run(ctx context.Context) error {
 				break more
 			}
 		}
-		msgs, err := w.other(ctx, n, n == w.cfg.Workers)
+		// Bounded: the loop starts the count tasks too, and a reply lost
+		// in a server restart would hold it for the client's timeout.
+		octx, cancel := context.WithTimeout(ctx, otherWait)
+		msgs, err := w.other(octx, n, n == w.cfg.Workers)
+		cancel()
 		eager = len(msgs) > 0
 		for range n - len(msgs) {
 			slots <- struct{}{}
@@ -368,6 +372,9 @@ func (w *worker) run(ctx context.Context) error {
 // worker looks for verify tasks (and, with ExitWhenIdle, whether it is
 // done).
 const idlePoll = 200 * time.Millisecond
+
+// otherWait bounds a look for verify tasks (see run).
+const otherWait = 5 * time.Second
 
 // pullWait is how long a pull for tasks waits for them to arrive.
 const pullWait = 2 * time.Second

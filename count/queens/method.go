@@ -29,7 +29,8 @@ const (
 	// half boards, and counts the pairs of half boards with no diagonal in
 	// common (meet in the middle; package join). Its work grows more
 	// slowly with n than any backtracker's, at the price of memory for
-	// the quadrant tables (see Options.Memory). The fastest from n = 11.
+	// the quadrant tables (see Options.Memory). The fastest from n = 10
+	// (but 13) to 25, the largest it plans; see DefaultMethod.
 	Join Method = "join"
 	// Auto is not a method: it asks for the fastest method for n (see
 	// DefaultMethod).
@@ -39,12 +40,17 @@ const (
 // Methods lists the methods.
 var Methods = []Method{Constellations, Halving, Join}
 
-// joinFrom is the smallest n counted by Join when no method is asked for:
-// the first n where it beat constellations, measured side by side as
-// whole processes, one worker, CPU time (RESULTS.md): 0.81 of
-// constellations' at n = 11, 0.75 at 12, 0.43 at 14; at n = 8 and 10 the
-// two were within the noise of the process start-up, which dominates.
-const joinFrom = 11
+// joinFrom is the smallest n counted by Join when no method is asked for.
+// Measured side by side in one process, one worker, paired medians of 7
+// rounds (go run ./bench --min-n 9 --max-n 13, RESULTS.md): the join's
+// speed-up over constellations is 1.1 at n = 9 (noise), 2.0 at 10, 1.4 at
+// 11, 2.6 at 12, 0.8 at 13 (twice measured) and at least 1.6 from 14
+// on, so n = 13 stays with the backtracker.
+const joinFrom = 10
+
+// joinSlower lists the n from joinFrom to joinTo where the join was
+// measured slower than constellations.
+var joinSlower = map[int]bool{13: true}
 
 // joinTo is the largest n the join can plan: beyond it the quadrants
 // exceed join.MaxQ, or a band wide enough to shrink them has too many
@@ -52,10 +58,10 @@ const joinFrom = 11
 const joinTo = 25
 
 // DefaultMethod returns the method Count uses for n when none is asked
-// for: join from n = 11 to 25, constellations outside (and when the
+// for: join from n = 10 to 25 but 13, constellations outside (and when the
 // machine's memory does not fit the join's tables: NewPlanMemory).
 func DefaultMethod(n int) Method {
-	if n >= joinFrom && n <= joinTo {
+	if n >= joinFrom && n <= joinTo && !joinSlower[n] {
 		return Join
 	}
 	return Constellations

@@ -141,7 +141,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			e.Errorf("interrupted while planning: nothing was counted")
+			e.Errorf("interrupted: stopped while planning, nothing was counted")
 			return exitInterrupted
 		}
 		e.Errorf("%v", err)

@@ -29,7 +29,7 @@ const (
 	// half boards, and counts the pairs of half boards with no diagonal in
 	// common (meet in the middle; package join). Its work grows more
 	// slowly with n than any backtracker's, at the price of memory for
-	// the quadrant tables (see Options.Memory). The fastest from n = 10
+	// the quadrant tables (see Options.Memory). The fastest from n = 12
 	// (but 13) to 25, the largest it plans; see DefaultMethod.
 	Join Method = "join"
 	// Auto is not a method: it asks for the fastest method for n (see
@@ -41,12 +41,14 @@ const (
 var Methods = []Method{Constellations, Halving, Join}
 
 // joinFrom is the smallest n counted by Join when no method is asked for.
-// Measured side by side in one process, one worker, paired medians of 7
-// rounds (go run ./bench --min-n 9 --max-n 13, RESULTS.md): the join's
-// speed-up over constellations is 1.1 at n = 9 (noise), 2.0 at 10, 1.4 at
-// 11, 2.6 at 12, 0.8 at 13 (twice measured) and at least 1.6 from 14
-// on, so n = 13 stays with the backtracker.
-const joinFrom = 10
+// Measured side by side in one process, one worker, paired within rounds
+// (go run ./bench, RESULTS.md, and a 7-round run of n = 9..13 at a quiet
+// moment): the join was faster at n = 12 in every run (2.0-2.6x) and at
+// every n from 14 (1.6-7x), slower at n = 13 in every run (0.74-0.80x);
+// at n = 10 and 11, where both take about a millisecond, the verdict
+// flipped with the machine's load, so the backtracker, which builds no
+// tables, keeps them.
+const joinFrom = 12
 
 // joinSlower lists the n from joinFrom to joinTo where the join was
 // measured slower than constellations.
@@ -58,7 +60,7 @@ var joinSlower = map[int]bool{13: true}
 const joinTo = 25
 
 // DefaultMethod returns the method Count uses for n when none is asked
-// for: join from n = 10 to 25 but 13, constellations outside (and when the
+// for: join from n = 12 to 25 but 13, constellations outside (and when the
 // machine's memory does not fit the join's tables: NewPlanMemory).
 func DefaultMethod(n int) Method {
 	if n >= joinFrom && n <= joinTo && !joinSlower[n] {

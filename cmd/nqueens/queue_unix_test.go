@@ -79,9 +79,12 @@ func jobStatus(t *testing.T, env []string, url, id string) queueStatus {
 	t.Helper()
 	cmd := exec.Command(binary(t), "status", id, "--server", url, "--json")
 	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	began := time.Now()
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("status: %v", err)
+		t.Fatalf("status: %v after %v: %s", err, time.Since(began).Round(time.Millisecond), stderr.String())
 	}
 	var s queueStatus
 	if err := json.Unmarshal(out, &s); err != nil {
@@ -127,17 +130,15 @@ func TestQueueCampaign(t *testing.T) {
 		jobs[n] = sub.Job
 	}
 
-	worker := func(name string) (*exec.Cmd, <-chan struct{}) {
-		cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", name, "--exit-when-idle")
-		cmd.Env = env
-		cmd.Stderr = &lockedBuffer{}
-		return cmd, started(t, cmd)
-	}
 	var cmds []*exec.Cmd
 	var exits []<-chan struct{}
+	var logs []*lockedBuffer
 	for i := range 3 {
-		c, x := worker(fmt.Sprintf("w%d", i))
-		cmds, exits = append(cmds, c), append(exits, x)
+		cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", fmt.Sprintf("w%d", i), "--exit-when-idle")
+		cmd.Env = env
+		log := &lockedBuffer{}
+		cmd.Stderr = log
+		cmds, exits, logs = append(cmds, cmd), append(exits, started(t, cmd)), append(logs, log)
 	}
 
 	// Kill one worker once it has published results and holds a task.
@@ -147,7 +148,7 @@ func TestQueueCampaign(t *testing.T) {
 	var held []string
 	for held == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("worker %s never reported holding a task", name)
+			t.Fatalf("worker %s never reported holding a task; its stderr:\n%s", name, logs[victim])
 		}
 		time.Sleep(200 * time.Millisecond)
 		for _, w := range jobStatus(t, env, url, jobs[15]).Workers {
@@ -197,6 +198,9 @@ func TestQueueCampaign(t *testing.T) {
 	for i, c := range cmds {
 		if i != victim {
 			waitExit(t, c, exits[i])
+			if !c.ProcessState.Success() {
+				t.Errorf("worker w%d: %v; its stderr:\n%s", i, c.ProcessState, logs[i])
+			}
 		}
 	}
 

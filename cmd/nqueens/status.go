@@ -74,21 +74,16 @@ func printStatus(w io.Writer, s *queue.Status) error {
 		}
 	}
 	p("job %s: n = %d, %s, depth %d\n", s.Job, s.N, s.Method, s.Depth)
-	p("%s", queue.Summary(s))
-	if s.NodesPerSec > 0 {
-		p(", %s nodes/s", humanRate(s.NodesPerSec))
+	p("%s%s\n", queue.Summary(s), timing(s))
+	stopped := len(s.Workers) - s.Active
+	p("workers: %d active, %d on this job", s.Active, s.Working)
+	if stopped > 0 {
+		p(", %d stopped or silent", stopped)
 	}
-	if s.ETA != nil && *s.ETA > 0 {
-		p(", ETA %s", (time.Duration(*s.ETA) * time.Second).Round(time.Second))
+	p("; results from %d\n", s.Contributors)
+	if s.Verify.Stalled > 0 {
+		p("unverified: no second worker: %d tasks chosen for verification wait for a worker other than the one that counted them; start another 'nqueens work'\n", s.Verify.Stalled)
 	}
-	p("\n")
-	active := 0
-	for _, w := range s.Workers {
-		if w.Active {
-			active++
-		}
-	}
-	p("workers: %d active in the last minute of %d reporting\n", active, len(s.Workers))
 	for _, c := range s.Conflicts {
 		p("CONFLICT task %d:", c.Task)
 		for _, r := range c.Results {
@@ -117,4 +112,31 @@ func printStatus(w io.Writer, s *queue.Status) error {
 		p("complete: n = %d: %s solutions%s; unique up to symmetry: %s\n", s.N, s.Total, check, s.Unique)
 	}
 	return err
+}
+
+// timing is ", time 1.234 s, 915.7 k nodes/s" for a job done, and
+// ", running 1m12s, 1.20 G nodes/s now, ETA 3m12s" while it runs.
+func timing(s *queue.Status) string {
+	if s.Started == nil {
+		return ""
+	}
+	if s.Finished != nil {
+		return fmt.Sprintf(", time %s, %s nodes/s", seconds(s.Elapsed), humanRate(s.NodesPerSec))
+	}
+	t := fmt.Sprintf(", running %s", seconds(s.Elapsed))
+	if s.NodesPerSec > 0 {
+		t += fmt.Sprintf(", %s nodes/s now", humanRate(s.NodesPerSec))
+	}
+	if s.ETA != nil && *s.ETA > 0 {
+		t += ", ETA " + seconds(*s.ETA)
+	}
+	return t
+}
+
+// seconds is "0.438 s" under a minute, "1h2m3s" above.
+func seconds(x float64) string {
+	if x < 60 {
+		return fmt.Sprintf("%.3f s", x)
+	}
+	return (time.Duration(x) * time.Second).Round(time.Second).String()
 }

@@ -24,7 +24,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		jsonOut bool
 	)
 	sf.add(fs)
-	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations or halving")
+	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations, halving or join (each worker uses its fastest kernel of the method)")
 	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
 	fs.Float64Var(&opt.Verify, "verify", 0, "count this `PERCENT` of the tasks (chosen at random) a second time on another worker")
 	fs.Uint64Var(&opt.Seed, "seed", 0, "seed that chooses the tasks to verify (0: random; printed)")

@@ -22,7 +22,7 @@ type waited struct {
 	Complete    bool    `json:"complete"`
 	Seconds     float64 `json:"seconds"`
 	NodesPerSec float64 `json:"nodes_per_second"`
-	Workers     int     `json:"workers"`
+	Workers     int     `json:"workers"` // workers with results
 	Verified    int     `json:"verified"`
 	Duplicates  int     `json:"duplicates"`
 }
@@ -65,18 +65,16 @@ func runWait(ctx context.Context, e *env, args []string) int {
 	}
 	if err != nil {
 		e.Errorf("%v", err)
+		if errors.Is(err, queue.ErrUnverified) && !jsonOut {
+			if err := printStatus(e.Stdout, s); err != nil {
+				e.Errorf("writing result: %v", err)
+			}
+		}
 		return exitFail
 	}
 	t := s.Assembled()
 	out := waited{Total: *t, Job: s.Job, Complete: s.Complete, Seconds: s.Elapsed, NodesPerSec: s.NodesPerSec,
-		Verified: s.Verify.Verified, Duplicates: s.Duplicates}
-	seen := map[string]bool{}
-	for _, r := range s.Workers {
-		if r.Results > 0 && !seen[r.ID] {
-			seen[r.ID] = true
-		}
-	}
-	out.Workers = len(seen)
+		Workers: s.Contributors, Verified: s.Verify.Verified, Duplicates: s.Duplicates}
 	if jsonOut {
 		err = json.NewEncoder(e.Stdout).Encode(out)
 	} else {

@@ -47,8 +47,14 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	if st != nil {
 		e.Errorf("worker %s: %d tasks counted, %d verified, %d found done, %d handed back, %d failed, %d refused",
 			st.ID, st.Counted, st.Verified, st.Skipped, st.Returned, st.Failed, st.Refused)
+		if st.Rescued > 0 {
+			e.Errorf("%d verify tasks taken over from workers that were gone", st.Rescued)
+		}
+		if st.Abandoned > 0 {
+			e.Errorf("%d tasks stopped making progress and were abandoned (the server hands them to another worker)", st.Abandoned)
+		}
 		if st.MineToVerify > 0 {
-			e.Errorf("%d verify tasks wait for another worker (this one counted them first)", st.MineToVerify)
+			e.Errorf("unverified: no second worker: %d verify tasks wait for another worker (this one counted them)", st.MineToVerify)
 		}
 	}
 	switch {

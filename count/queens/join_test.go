@@ -2,6 +2,7 @@ package queens
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -109,5 +110,64 @@ func TestDefaultMethod(t *testing.T) {
 	}
 	if _, err := ParseMethod("joins"); err == nil {
 		t.Error("ParseMethod accepted joins")
+	}
+}
+
+// TestTaskFunc counts every task of a plan through one TaskFunc, from two
+// goroutines, against the OEIS; a task's result, nodes included, is the
+// same from a fresh TaskFunc (which builds the join's tables in that
+// task) as from one that built them for another task: a queue compares
+// the records of two workers.
+func TestTaskFunc(t *testing.T) {
+	for _, m := range []Method{Constellations, Join} {
+		p, err := NewPlan(12, m, 0, StableWorkers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		do, name, err := p.TaskFunc("")
+		if err != nil || name == "" {
+			t.Fatalf("%s: TaskFunc: %q, %v", m, name, err)
+		}
+		res := make([]count.Result, p.Len())
+		tot, err := count.Run(context.Background(), p.LargestFirst(count.All(p.Len())), do, count.Options{Workers: 2,
+			OnDone: func(id int, r count.Result) error { res[id] = r; return nil }})
+		want, _ := Known(12)
+		if err != nil || tot.Count != count.U128(want) {
+			t.Fatalf("%s: %s, %v; want %d", m, tot.Count, err, want)
+		}
+		if _, _, err := p.TaskFunc("no-such-kernel"); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: an unknown kernel: %v, want ErrInvalid", m, err)
+		}
+	}
+	// From n = 19 building the tables is work (join.Counter.Count), which
+	// a task counted through TaskFunc leaves out.
+	p, err := NewPlan(19, Join, 1, StableWorkers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	shared, _, _ := p.TaskFunc("")
+	a, b := 0, p.Len()-1
+	var progress uint64
+	first, err := shared(ctx, a, func(n uint64) { progress += n })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progress <= first.Nodes {
+		t.Errorf("task %d reported %d nodes of progress, %d in its result: want the tables' work in the progress only", a, progress, first.Nodes)
+	}
+	second, err := shared(ctx, b, func(uint64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id   int
+		want count.Result
+	}{{a, first}, {b, second}} {
+		fresh, _, _ := p.TaskFunc("")
+		r, err := fresh(ctx, c.id, func(uint64) {})
+		if err != nil || r != c.want {
+			t.Errorf("task %d: alone %+v (%v), after another %+v", c.id, r, err, c.want)
+		}
 	}
 }

@@ -64,6 +64,51 @@ func LookupKernel(m Method, n int, name string) (string, error) {
 	return k.Name, err
 }
 
+// TaskFunc returns the function that counts one task of p with the kernel
+// named ("" or "auto": the fastest of p's method's family, see
+// LookupKernel), and the kernel's name, for a process that counts a plan's
+// tasks one at a time as they come (a queue worker) and keeps the
+// function. What the tasks share (a join plan's tables) is built once, by
+// the first call, which reports that work to its progress but leaves it
+// out of its Result.Nodes: a task's nodes are the same whichever process
+// counted it, and in whatever order. The function may be called from
+// several goroutines at once.
+func (p *Plan) TaskFunc(kernelName string) (count.TaskFunc, string, error) {
+	if p.Join == nil {
+		k, err := kernel.Lookup(kernelName)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		return p.Counter(k), k.Name, nil
+	}
+	k, err := join.Lookup(kernelName)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	c, err := join.NewCounter(p.Join, k)
+	if err != nil {
+		return nil, "", err
+	}
+	return func(ctx context.Context, id int, progress func(nodes uint64)) (count.Result, error) {
+		if err := c.Prepare(ctx, progress); err != nil {
+			return count.Result{}, err
+		}
+		return joinResult(ctx, c, id, progress)
+	}, k.Name, nil
+}
+
+// joinResult counts task id with c.
+func joinResult(ctx context.Context, c *join.Counter, id int, progress func(nodes uint64)) (count.Result, error) {
+	n, work, err := c.Count(ctx, id, progress)
+	if err != nil {
+		if errors.Is(err, join.ErrOverflow) {
+			return count.Result{}, fmt.Errorf("%w: %v (task %d)", ErrOverflow, err, id)
+		}
+		return count.Result{}, err
+	}
+	return count.Result{Count: n, Nodes: work}, nil
+}
+
 // joinCounter returns the task function of a join plan with the join
 // kernel named, and the kernel's name. Building it builds the quadrant
 // tables: a second or so at n = 22.
@@ -77,13 +122,6 @@ func (p *Plan) joinCounter(name string) (count.TaskFunc, string, error) {
 		return nil, "", err
 	}
 	return func(ctx context.Context, id int, progress func(nodes uint64)) (count.Result, error) {
-		n, work, err := c.Count(ctx, id, progress)
-		if err != nil {
-			if errors.Is(err, join.ErrOverflow) {
-				return count.Result{}, fmt.Errorf("%w: %v (task %d)", ErrOverflow, err, id)
-			}
-			return count.Result{}, err
-		}
-		return count.Result{Count: n, Nodes: work}, nil
+		return joinResult(ctx, c, id, progress)
 	}, k.Name, nil
 }

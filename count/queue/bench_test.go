@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
 )
 
@@ -16,7 +17,11 @@ import (
 func BenchmarkQueue(b *testing.B) {
 	srv := serve(b, ServerConfig{Settings: Settings{AckWait: 30 * time.Second}})
 	c := connect(b, srv.URL(), Auth{})
-	specs := []job.Spec{{N: 12, Depth: 1}, {N: 11, Depth: 1}, {N: 13, Depth: 1}, {N: 11, Depth: 2}, {N: 12, Depth: 2}, {N: 14, Depth: 1}}
+	// Constellations, pinned: the join, the default from n = 11, cuts
+	// these into fewer, larger tasks.
+	cs := queens.Constellations
+	specs := []job.Spec{{N: 12, Method: cs, Depth: 1}, {N: 11, Method: cs, Depth: 1}, {N: 13, Method: cs, Depth: 1},
+		{N: 11, Method: cs, Depth: 2}, {N: 12, Method: cs, Depth: 2}, {N: 14, Method: cs, Depth: 1}}
 	tasks := 0
 	for i := range b.N {
 		tasks += submit(b, c, specs[i%len(specs)], SubmitOptions{}).Added

@@ -29,15 +29,19 @@ type collector struct {
 	lost       map[int]uint64  // tasks the server gave up on: deliveries
 	duplicates int
 	conflicts  map[int]bool
-	first      time.Time // the earliest start of a counted task
-	last       time.Time // the latest end
 	byWorker   map[string]int
+
+	// Times are the server's: when it stored each record.
+	start      time.Time   // the earliest start of an accepted record (its time less its counting time)
+	countedAt  []time.Time // when each task got its first count
+	verifiedAt []time.Time // when each task chosen for it was first verified
 }
 
 func newCollector(info JobInfo, p *job.Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(),
 		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
+		countedAt: make([]time.Time, p.Len()), verifiedAt: make([]time.Time, p.Len()),
 		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
 	}
 	for _, e := range c.est {
@@ -59,8 +63,9 @@ type Conflict struct {
 	Results []Record `json:"results"`
 }
 
-// add takes one record.
-func (c *collector) add(r Record) {
+// add takes one record, which the server stored at time at (zero when
+// unknown: an export read back).
+func (c *collector) add(r Record, at time.Time) {
 	if err := r.Check(c.info.ID, c.plan); err != nil {
 		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: r.Worker, Reason: err.Error()})
 		return
@@ -80,13 +85,19 @@ func (c *collector) add(r Record) {
 		c.done++
 		c.estDone += c.est[r.Task]
 		c.nodes = c.nodes.Add64(r.Nodes)
+		c.countedAt[r.Task] = at
 	}
-	start := r.Time.Add(-time.Duration(r.Seconds * float64(time.Second)))
-	if c.first.IsZero() || start.Before(c.first) {
-		c.first = start
+	if c.verifiedAt[r.Task].IsZero() && Verified(c.info.Seed, r.Task, c.info.Verify) && c.verified(r.Task) {
+		c.verifiedAt[r.Task] = at
 	}
-	if r.Time.After(c.last) {
-		c.last = r.Time
+	if at.IsZero() {
+		return
+	}
+	// The worker measured its counting time; the server's clock says
+	// when it ended. Workers' own clocks are never compared.
+	start := at.Add(-time.Duration(max(r.Seconds, 0) * float64(time.Second)))
+	if c.start.IsZero() || start.Before(c.start) {
+		c.start = start
 	}
 }
 
@@ -122,9 +133,14 @@ type VerifyStatus struct {
 	Selected int     `json:"selected"` // tasks chosen
 	Verified int     `json:"verified"` // counted again by another worker, agreeing
 	Pending  int     `json:"pending"`
+	// Stalled counts the pending tasks, counted already, that no active
+	// worker may count again: every active worker counted them, or none
+	// is active ("unverified: no second worker").
+	Stalled int `json:"stalled"`
 }
 
-// Status is a job's state, as nqueens status prints it.
+// Status is a job's state, as nqueens status prints it. Its times are the
+// server's: workers' clocks need not agree.
 type Status struct {
 	Job       string `json:"job"`
 	N         int    `json:"n"`
@@ -137,17 +153,35 @@ type Status struct {
 	Tasks    int     `json:"tasks"`
 	Done     int     `json:"done"`
 	Fraction float64 `json:"fraction"`
-	// Nodes sums the counted tasks' nodes; the rate is over the time
-	// since the first task started (until the last finished, when
-	// complete).
-	Nodes       count.Uint128 `json:"nodes"`
-	NodesPerSec float64       `json:"nodes_per_second"`
-	Elapsed     float64       `json:"elapsed_seconds"`
-	// ETA in seconds, null when unknown, 0 when done.
+	// Nodes sums the counted tasks' nodes, each task once.
+	Nodes count.Uint128 `json:"nodes"`
+	// Elapsed runs from the start of the first task counted to the
+	// record that completed the job, or to now while it runs, in
+	// seconds; Started and Finished (once complete) are those times.
+	Elapsed  float64    `json:"elapsed_seconds"`
+	Started  *time.Time `json:"started,omitempty"`
+	Finished *time.Time `json:"finished,omitempty"`
+	// NodesPerSec is, while the job runs, the rate of its active workers
+	// over the last half-minute, their running tasks' progress included
+	// (0 when none is at work); once complete, Nodes over Elapsed.
+	NodesPerSec float64 `json:"nodes_per_second"`
+	// LiveNodes counts the nodes visited so far by the job's running
+	// tasks.
+	LiveNodes uint64 `json:"live_nodes"`
+	// ETA in seconds: the work left (counts and verifications, estimated
+	// from the plan's estimates scaled by the nodes of the tasks done) at
+	// NodesPerSec; null when unknown (nothing done yet, or nobody at
+	// work), 0 when complete.
 	ETA *float64 `json:"eta_seconds"`
-	// Workers lists the workers that reported within the last minute.
+	// Workers lists the workers that reported within the last minute;
+	// Active counts those that reported within a few seconds and have
+	// not stopped, Working the active ones holding this job's tasks.
 	Workers []WorkerStatus `json:"workers"`
-	Verify  VerifyStatus   `json:"verify"`
+	Active  int            `json:"active_workers"`
+	Working int            `json:"working_workers"`
+	// Contributors counts the workers with accepted records of the job.
+	Contributors int          `json:"contributors"`
+	Verify       VerifyStatus `json:"verify"`
 	// Conflicts are tasks with different results: no total is given
 	// while there are any.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
@@ -180,18 +214,21 @@ type WorkerStatus struct {
 	Active bool `json:"active"`
 	// Results counts the records of this job from this worker.
 	Results int `json:"results"`
+	// Work is the worker's work on this job, if it reported any.
+	Work *JobWork `json:"job_work,omitempty"`
 }
 
 // Assembled returns the checked total of a complete job, or nil.
 func (s *Status) Assembled() *job.Total { return s.assembled }
 
-// status builds the Status at time now.
-func (c *collector) status(now time.Time, seen []Seen) *Status {
+// status builds the Status at time now, by the server's clock, from the
+// records read and the workers' reports.
+func (c *collector) status(now time.Time, reps []report) *Status {
 	i := c.info
 	s := &Status{
 		Job: i.ID, N: i.N, Method: i.Method, Depth: i.Depth, Hash: i.Hash, Algorithm: i.Algorithm,
 		Tasks: len(c.recs), Done: c.done, Nodes: c.nodes, Duplicates: c.duplicates, Refused: c.refused,
-		Submitted: i.Submitted, Verify: VerifyStatus{Percent: i.Verify, Seed: i.Seed},
+		Submitted: i.Submitted, Verify: VerifyStatus{Percent: i.Verify, Seed: i.Seed}, Contributors: len(c.byWorker),
 	}
 	s.Fraction = 1
 	if c.estSum > 0 {
@@ -200,47 +237,86 @@ func (c *collector) status(now time.Time, seen []Seen) *Status {
 	for _, id := range slices.Sorted(maps.Keys(c.conflicts)) {
 		s.Conflicts = append(s.Conflicts, Conflict{Task: id, Results: c.recs[id]})
 	}
+	var active []string // the active workers' ids
+	start := c.start
+	for _, r := range reps {
+		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.at).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.job(i.ID)}
+		ws.Active = r.active(now)
+		if ws.Active {
+			active = append(active, r.ID)
+			s.Active++
+			if jw := ws.Work; jw != nil {
+				if jw.Held > 0 {
+					s.Working++
+				}
+				s.NodesPerSec += jw.Rate
+				s.LiveNodes += jw.Live
+				// A task that runs long leaves no record for a
+				// while: the job started when its worker began.
+				if t := r.at.Add(-time.Duration(jw.Since * float64(time.Second))); jw.Running > 0 && (start.IsZero() || t.Before(start)) {
+					start = t
+				}
+			}
+		}
+		s.Workers = append(s.Workers, ws)
+	}
+	// Work left, in nodes: tasks not counted, by their estimates scaled
+	// to the nodes of those counted, and tasks chosen for verification
+	// not verified yet.
+	var scale float64
+	if c.estDone > 0 {
+		n, _ := c.nodes.Big().Float64()
+		scale = n / float64(c.estDone)
+	}
+	left := float64(c.estSum-c.estDone) * scale
+	end := time.Time{} // when the last needed record came
 	for id := range c.recs {
+		end = later(end, c.countedAt[id])
 		chosen := Verified(i.Seed, id, i.Verify)
+		verified := chosen && c.verified(id)
 		if chosen {
 			s.Verify.Selected++
-			if c.verified(id) {
+			if verified {
 				s.Verify.Verified++
+				end = later(end, c.verifiedAt[id])
+			} else if c.counted[id] {
+				left += float64(c.countNodes(id))
+				if !c.canVerify(id, active) {
+					s.Verify.Stalled++
+				}
+			} else {
+				left += float64(c.est[id]) * scale
 			}
 		}
 		f, failed := c.failures[id]
 		if d, ok := c.lost[id]; ok && !c.counted[id] {
 			f, failed = Failure{Job: i.ID, Task: id, Kind: KindCount, Error: fmt.Sprintf("handed out %d times without an answer: its workers died or lost the server each time", d), Delivery: d, SetAside: true}, true
 		}
-		if failed && (f.Kind == KindCount && !c.counted[id] || f.Kind == KindVerify && chosen && !c.verified(id)) {
+		if failed && (f.Kind == KindCount && !c.counted[id] || f.Kind == KindVerify && chosen && !verified) {
 			s.Failed = append(s.Failed, f)
 		}
 	}
 	s.Verify.Pending = s.Verify.Selected - s.Verify.Verified
-	end := now
 	s.Complete = s.Done == s.Tasks && s.Verify.Pending == 0 && len(s.Conflicts) == 0
-	if s.Done == s.Tasks {
-		end = c.last
+	if !start.IsZero() {
+		s.Started = &start
+		if s.Done == s.Tasks && s.Verify.Pending == 0 && !end.IsZero() {
+			s.Finished = &end
+			now = end
+		}
+		s.Elapsed = max(now.Sub(start).Seconds(), 0)
 	}
-	if !c.first.IsZero() {
-		el := end.Sub(c.first)
-		s.Elapsed = el.Seconds()
+	switch {
+	case s.Finished != nil:
 		if s.Elapsed > 0 {
 			n, _ := c.nodes.Big().Float64()
 			s.NodesPerSec = n / s.Elapsed
 		}
-		if s.Fraction > 0 {
-			eta := s.Elapsed * (1 - s.Fraction) / s.Fraction
-			if s.Done == s.Tasks {
-				eta = 0
-			}
-			s.ETA = &eta
-		}
-	}
-	for _, w := range seen {
-		ws := WorkerStatus{Seen: w, Ago: now.Sub(w.Time).Seconds(), Results: c.byWorker[w.ID]}
-		ws.Active = !w.Stopped && ws.Ago < 3*reportEvery.Seconds()
-		s.Workers = append(s.Workers, ws)
+		eta := 0.0
+		s.ETA = &eta
+	case s.NodesPerSec > 0 && c.estDone > 0:
+		eta := max(left-float64(s.LiveNodes), 0) / s.NodesPerSec
+		s.ETA = &eta
 	}
 	if s.Complete {
 		t, err := job.Assemble(c.plan, c.results(), true)
@@ -253,6 +329,41 @@ func (c *collector) status(now time.Time, seen []Seen) *Status {
 		s.Total, s.Unique, s.Check = &t.Total, t.Unique, t.Check
 	}
 	return s
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// countNodes returns the nodes of task id's first count record.
+func (c *collector) countNodes(id int) uint64 {
+	for _, r := range c.recs[id] {
+		if r.Kind == KindCount {
+			return r.Nodes
+		}
+	}
+	return 0
+}
+
+// canVerify reports whether one of the active workers did not count task
+// id, and so may verify it.
+func (c *collector) canVerify(id int, active []string) bool {
+	for _, w := range active {
+		counted := false
+		for _, r := range c.recs[id] {
+			if r.Kind == KindCount && r.Worker == w {
+				counted = true
+				break
+			}
+		}
+		if !counted {
+			return true
+		}
+	}
+	return false
 }
 
 // results returns every accepted count record as a shard.TaskResult, in

@@ -49,7 +49,7 @@ func (c *Client) status(ctx context.Context, id string) (*Status, *reader, error
 	if err := r.catchUp(ctx); err != nil {
 		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
 	}
-	return r.col.status(time.Now(), nil), r, nil
+	return r.col.status(r.now(), nil), r, nil
 }
 
 // export builds the file of a complete job.
@@ -144,7 +144,7 @@ func (e *Export) check() error {
 	}
 	col := newCollector(info, p)
 	for _, r := range e.Records {
-		col.add(r)
+		col.add(r, time.Time{})
 	}
 	if len(col.refused) > 0 {
 		r := col.refused[0]

@@ -82,13 +82,12 @@ import (
 
 // Names of the JetStream objects the queue uses.
 const (
-	TasksStream    = "NQCOUNT_TASKS"
-	ResultsStream  = "NQCOUNT_RESULTS"
-	EventsStream   = "NQCOUNT_EVENTS"
-	JobsBucket     = "nqcount-jobs"
-	WorkersBucket  = "nqcount-workers"
-	WorkConsumer   = "workers"
-	VerifyConsumer = "verifiers"
+	TasksStream   = "NQCOUNT_TASKS"
+	ResultsStream = "NQCOUNT_RESULTS"
+	EventsStream  = "NQCOUNT_EVENTS"
+	JobsBucket    = "nqcount-jobs"
+	WorkersBucket = "nqcount-workers"
+	WorkConsumer  = "workers"
 )
 
 // Subject prefixes; a subject is prefix.JOB.ID.
@@ -167,7 +166,17 @@ type ConnectOptions struct {
 	Retry bool
 	// Logf, if set, reports disconnections and retries.
 	Logf func(format string, args ...any)
+	// Timeout is how long the server may take to answer the connection
+	// and each request before it is an error; 0 means DefaultTimeout.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is how long a client waits for the server to answer by
+// default. The NATS clients' own defaults (2 s to connect, 5 s a request)
+// are for an idle machine: on a loaded one a server can stall for longer
+// (descheduled, or waiting for its disk), and a status that fails then
+// says nothing true about the job.
+const DefaultTimeout = 30 * time.Second
 
 // Client is a connection to a queue's server.
 type Client struct {
@@ -187,8 +196,13 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
 	opts := []nats.Option{
 		nats.Name(opt.Name),
+		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
@@ -216,7 +230,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
 		if err == nil {
-			js, err := jetstream.New(nc)
+			js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(timeout))
 			if err != nil {
 				nc.Close()
 				return nil, err
@@ -313,32 +327,20 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 			return fmt.Errorf("bucket %s: %w", kv.Bucket, err)
 		}
 	}
-	for _, cc := range []jetstream.ConsumerConfig{
-		{Durable: WorkConsumer, Description: "n-queens workers", FilterSubject: taskPrefix + ".>"},
-		{Durable: VerifyConsumer, Description: "n-queens verifiers: tasks counted again by another worker", FilterSubject: verifyPrefix + ".>"},
-	} {
-		cc.AckPolicy = jetstream.AckExplicitPolicy
-		cc.DeliverPolicy = jetstream.DeliverAllPolicy
-		cc.AckWait = s.AckWait
-		cc.MaxDeliver = s.MaxDeliver
-		cc.BackOff = s.backOff()
-		cc.MaxAckPending = 100000
-		if cc.Durable == VerifyConsumer {
-			// A verifier hands back, without counting, a task it
-			// counted itself: such returns must not use up deliveries.
-			cc.MaxDeliver = -1
-			cc.BackOff = nil
-		}
-		_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
-		switch {
-		case errors.Is(err, jetstream.ErrConsumerNotFound):
-			_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
-		case err == nil && update:
-			_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
-		}
-		if err != nil {
-			return fmt.Errorf("consumer %s: %w", cc.Durable, err)
-		}
+	cc := jetstream.ConsumerConfig{
+		Durable: WorkConsumer, Description: "n-queens workers", FilterSubject: taskPrefix + ".>",
+		AckPolicy: jetstream.AckExplicitPolicy, DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckWait: s.AckWait, MaxDeliver: s.MaxDeliver, BackOff: s.backOff(), MaxAckPending: 100000,
+	}
+	_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
+	switch {
+	case errors.Is(err, jetstream.ErrConsumerNotFound):
+		_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
+	case err == nil && update:
+		_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
+	}
+	if err != nil {
+		return fmt.Errorf("consumer %s: %w", cc.Durable, err)
 	}
 	return nil
 }

@@ -19,7 +19,12 @@ type reader struct {
 	col  *collector
 	iter jetstream.MessagesContext
 	read uint64 // messages taken
+	// skew is the server's clock less this machine's, as last seen.
+	skew time.Duration
 }
+
+// now is the server's time now, as far as this reader knows it.
+func (r *reader) now() time.Time { return time.Now().Add(r.skew) }
 
 func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 	info, err := c.Job(ctx, id)
@@ -61,7 +66,11 @@ func (r *reader) take(m jetstream.Msg) {
 		r.col.refused = append(r.col.refused, Refusal{Task: task, Reason: "not a result record: " + err.Error()})
 		return
 	}
-	r.col.add(rec)
+	var at time.Time
+	if meta, err := m.Metadata(); err == nil {
+		at = meta.Timestamp
+	}
+	r.col.add(rec, at)
 }
 
 // stored returns the number of the job's messages in the results stream.
@@ -70,9 +79,13 @@ func (r *reader) stored(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	asked := time.Now()
 	info, err := rs.Info(ctx, jetstream.WithSubjectFilter("nqcount.*."+r.info.ID+".>"))
 	if err != nil {
 		return 0, err
+	}
+	if !info.TimeStamp.IsZero() {
+		r.skew = info.TimeStamp.Sub(asked.Add(time.Since(asked) / 2))
 	}
 	var n uint64
 	for _, c := range info.State.Subjects {
@@ -118,23 +131,10 @@ func (r *reader) follow(wait time.Duration) error {
 
 // extras reads what is not in the records: the workers' reports and the
 // tasks the server gave up on.
-func (r *reader) extras(ctx context.Context) ([]Seen, error) {
-	var seen []Seen
-	if kv, err := r.c.js.KeyValue(ctx, WorkersBucket); err == nil {
-		w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
-		if err != nil {
-			return nil, err
-		}
-		for e := range w.Updates() {
-			if e == nil {
-				break
-			}
-			var s Seen
-			if json.Unmarshal(e.Value(), &s) == nil {
-				seen = append(seen, s)
-			}
-		}
-		w.Stop()
+func (r *reader) extras(ctx context.Context) ([]report, error) {
+	reps, _, err := readReports(ctx, r.c.js)
+	if err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, err
 	}
 	lost, err := r.c.lostTasks(ctx, r.info.ID)
 	if err != nil {
@@ -145,7 +145,7 @@ func (r *reader) extras(ctx context.Context) ([]Seen, error) {
 			r.col.lost[id] = d
 		}
 	}
-	return seen, nil
+	return reps, nil
 }
 
 // lostTasks reads the max-deliveries advisories of the workers' consumer
@@ -214,17 +214,31 @@ func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
 	if err := r.catchUp(ctx); err != nil {
 		return nil, fmt.Errorf("reading the results of %s: %w", id, err)
 	}
-	seen, err := r.extras(ctx)
+	reps, err := r.extras(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.col.status(time.Now(), seen), nil
+	return r.col.status(r.now(), reps), nil
 }
+
+// ErrUnverified is wrapped by Wait's error for a job whose tasks are all
+// counted but some of those chosen for verification have no worker to
+// count them again: every active worker counted them, or none is active.
+// Start another worker (nqueens work) and wait again.
+var ErrUnverified = errors.New("unverified: no second worker")
+
+// unverifiedGrace is how long Wait waits for a second worker before it
+// returns ErrUnverified (tests shorten it).
+var unverifiedGrace = 30 * time.Second
+
+// extrasEvery is how often Wait reads the workers' reports.
+const extrasEvery = 2 * time.Second
 
 // Wait follows the records of job id until it is complete, calling
 // progress (if not nil) with its state every interval, and returns the
 // complete state. A conflict does not end it (a recount may settle it);
-// progress sees it.
+// progress sees it. A job whose verifications no worker can do
+// (ErrUnverified) ends it after unverifiedGrace, with the state.
 func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, progress func(*Status)) (*Status, error) {
 	r, err := c.reader(ctx, id)
 	if err != nil {
@@ -234,9 +248,14 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		interval = 10 * time.Second
 	}
 	defer r.stop()
-	var seen []Seen
-	var last time.Time
-	caughtUp := false
+	var (
+		reps            []report
+		lastExtras      time.Time
+		lastReport      time.Time
+		caughtUp        bool
+		stalled         time.Time // since when no worker can verify what is left
+		reportedStalled bool
+	)
 	for {
 		var err error
 		if !caughtUp {
@@ -253,24 +272,39 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			time.Sleep(time.Second)
 			continue
 		}
-		report := time.Since(last) >= interval
-		if report {
-			if s, err := r.extras(ctx); err == nil {
-				seen = s
+		if time.Since(lastExtras) >= extrasEvery {
+			if x, err := r.extras(ctx); err == nil {
+				reps = x
 			}
-			last = time.Now()
+			if _, err := r.stored(ctx); err != nil { // the server's clock
+				c.logf("reading the results of %s: %v", id, err)
+			}
+			lastExtras = time.Now()
 		}
-		s := r.col.status(time.Now(), seen)
+		s := r.col.status(r.now(), reps)
 		if s.Complete {
-			if !report {
-				if sn, err := r.extras(ctx); err == nil {
-					s = r.col.status(time.Now(), sn)
-				}
+			if x, err := r.extras(ctx); err == nil {
+				s = r.col.status(r.now(), x)
 			}
 			return s, nil
 		}
-		if report && progress != nil {
+		if s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
+			if stalled.IsZero() {
+				stalled = time.Now()
+			}
+			if time.Since(stalled) >= unverifiedGrace {
+				return s, fmt.Errorf("job %s: %w: %d of the %d tasks chosen for verification wait for a worker other than the one that counted them (start another 'nqueens work', then wait again)", id, ErrUnverified, s.Verify.Stalled, s.Verify.Selected)
+			}
+			if !reportedStalled && progress != nil {
+				progress(s) // say so at once
+				reportedStalled, lastReport = true, time.Now()
+			}
+		} else {
+			stalled, reportedStalled = time.Time{}, false
+		}
+		if time.Since(lastReport) >= interval && progress != nil {
 			progress(s)
+			lastReport = time.Now()
 		}
 	}
 }
@@ -281,6 +315,9 @@ func Summary(s *Status) string {
 	fmt.Fprintf(&b, "%d/%d tasks (%.1f%%)", s.Done, s.Tasks, 100*s.Fraction)
 	if s.Verify.Selected > 0 {
 		fmt.Fprintf(&b, ", %d/%d verified", s.Verify.Verified, s.Verify.Selected)
+		if s.Verify.Stalled > 0 {
+			fmt.Fprintf(&b, " (%d unverified: no second worker)", s.Verify.Stalled)
+		}
 	}
 	if n := len(s.Conflicts); n > 0 {
 		fmt.Fprintf(&b, ", %d CONFLICTING", n)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,9 +53,11 @@ type WorkerConfig struct {
 	Logf func(format string, args ...any)
 
 	// Test hooks: tamper changes a result before it is published; fail
-	// makes a count fail.
-	tamper func(jobID string, task int, kind string, r count.Result) count.Result
-	fail   func(jobID string, task int) error
+	// makes a count fail; countTask, if set, counts in the kernel's place
+	// (through the engine, as a kernel does).
+	tamper    func(jobID string, task int, kind string, r count.Result) count.Result
+	fail      func(jobID string, task int) error
+	countTask func(ctx context.Context, jobID string, task int, progress func(nodes uint64)) (count.Result, error)
 }
 
 // WorkStats sums up what Work did.
@@ -63,64 +66,60 @@ type WorkStats struct {
 	Counted  int    `json:"counted"`  // tasks counted and published
 	Verified int    `json:"verified"` // verify tasks counted and published
 	Skipped  int    `json:"skipped"`  // redelivered tasks found already done
-	Returned int    `json:"returned"` // tasks handed back (interrupted, or to verify elsewhere)
+	Returned int    `json:"returned"` // tasks handed back (interrupted)
 	Failed   int    `json:"failed"`   // counts that failed
 	Refused  int    `json:"refused"`  // tasks of a job this program plans differently
-	Nodes    uint64 `json:"nodes"`
-	// MineToVerify counts the verify tasks this worker left for another
-	// worker at exit (it counted them first).
+	// Abandoned counts the tasks given up because they stopped making
+	// progress (a hung kernel): the server hands them to another worker.
+	Abandoned int `json:"abandoned"`
+	// Rescued counts the verify tasks taken over from workers that were
+	// gone (or never were).
+	Rescued int    `json:"rescued"`
+	Nodes   uint64 `json:"nodes"` // the counted tasks' nodes
+	// MineToVerify counts the verify tasks this worker left at exit for
+	// a second worker: it counted them, and no other worker was there.
 	MineToVerify int `json:"left_to_verify"`
 }
 
-// Seen is a worker's last report, in bucket nqcount-workers.
-type Seen struct {
-	ID      string    `json:"id"`
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Slots   int       `json:"slots"`
-	Kernel  string    `json:"kernel"`
-	Program string    `json:"program"`
-	Started time.Time `json:"started"`
-	Time    time.Time `json:"time"`
-	// Held lists the tasks held now, as JOB.ID.
-	Held    []string `json:"held"`
-	Counted int      `json:"counted"`
-	Nodes   uint64   `json:"nodes"`
-	Stopped bool     `json:"stopped,omitempty"`
-}
-
-const (
-	reportEvery = 3 * time.Second
-	workerTTL   = time.Minute
-	// verifyReturn delays a verify task this worker counted first, so that
-	// another worker takes it.
-	verifyReturn = time.Second
-)
-
 type worker struct {
-	c                *Client
-	cfg              WorkerConfig
-	kernel           string // for the backtracking methods
-	joinKernel       string // for the join method
-	tasks, verifiers jetstream.Consumer
-	heartbeat        time.Duration
-	maxDeliver       int
-	workers          jetstream.KeyValue
-	logf             func(string, ...any)
+	c          *Client
+	cfg        WorkerConfig
+	kernel     string // for the backtracking methods
+	joinKernel string // for the join method
+	token      string // this worker's name in subjects
+	tasks      jetstream.Consumer
+	mine       jetstream.Consumer // the verify tasks addressed to this worker
+	mineCfg    jetstream.ConsumerConfig
+	heartbeat  time.Duration // how often held tasks are reported alive
+	stallAfter time.Duration // a task without progress this long is abandoned
+	maxDeliver int
+	workers    jetstream.KeyValue
+	logf       func(string, ...any)
 
 	mu       sync.Mutex
 	plans    map[string]*job.Plan
 	refusals map[string]error
 	held     map[string]bool
 	stats    WorkStats
+	meters   map[string]*jobMeter
 	// beating holds the messages kept alive by beats.
 	beatMu  sync.Mutex
-	beating map[jetstream.Msg]bool
+	beating map[jetstream.Msg]*beat
 	// finishing counts the tasks whose results are being stored.
 	finishing sync.WaitGroup
+	// counters are the task functions of the jobs counted last.
+	countersMu sync.Mutex
+	counters   []jobCounter
 
 	started time.Time
-	nodes   atomic.Uint64
+	nodes   atomic.Uint64 // the counted tasks' nodes
+	visited atomic.Uint64 // every node visited
+
+	liveMu     sync.Mutex
+	live       map[string]bool // tokens of the live workers
+	liveAt     time.Time
+	lastRescue time.Time // run's goroutine only
+	rescued    bool      // the last rescue took tasks over
 }
 
 // Work counts tasks from the queue until ctx is done (or, with
@@ -149,8 +148,9 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
 	}
 	w := &worker{
-		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, logf: cfg.Logf,
+		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, token: token(cfg.ID), logf: cfg.Logf,
 		plans: map[string]*job.Plan{}, refusals: map[string]error{}, held: map[string]bool{},
+		meters: map[string]*jobMeter{}, beating: map[jetstream.Msg]*beat{},
 		started: time.Now(),
 	}
 	w.stats.ID = cfg.ID
@@ -163,15 +163,17 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	if w.tasks, err = c.js.Consumer(ctx, TasksStream, WorkConsumer); err != nil {
 		return nil, fmt.Errorf("consumer %s: %w", WorkConsumer, err)
 	}
-	if w.verifiers, err = c.js.Consumer(ctx, TasksStream, VerifyConsumer); err != nil {
-		return nil, fmt.Errorf("consumer %s: %w", VerifyConsumer, err)
-	}
 	cc := w.tasks.CachedInfo().Config
 	wait := cc.AckWait
 	if len(cc.BackOff) > 0 {
 		wait = min(wait, cc.BackOff[0])
 	}
 	w.heartbeat, w.maxDeliver = wait/3, cc.MaxDeliver
+	w.stallAfter = wait + w.heartbeat
+	w.mineCfg = verifyConsumer(w.token, cc)
+	if err := w.ensureMine(ctx); err != nil {
+		return nil, err
+	}
 	if w.workers, err = c.js.KeyValue(ctx, WorkersBucket); err != nil {
 		return nil, fmt.Errorf("bucket %s: %w", WorkersBucket, err)
 	}
@@ -246,11 +248,11 @@ func (w *worker) run(ctx context.Context) error {
 			if err == nil {
 				for m := range b.Messages() {
 					got++
-					h := held{m, w.beat(m), true}
+					h := w.newHeld(m, true)
 					select {
 					case in <- h:
 					case <-pullCtx.Done():
-						h.giveBack()
+						w.giveBack(h)
 						credit <- struct{}{}
 					}
 				}
@@ -283,7 +285,7 @@ func (w *worker) run(ctx context.Context) error {
 		<-pulled
 		close(in)
 		for h := range in {
-			h.giveBack()
+			w.giveBack(h)
 		}
 		wg.Wait()
 		w.finishing.Wait()
@@ -340,7 +342,11 @@ func (w *worker) run(ctx context.Context) error {
 				break more
 			}
 		}
-		msgs, err := w.other(ctx, n, n == w.cfg.Workers)
+		// Bounded: the loop starts the count tasks too, and a reply lost
+		// in a server restart would hold it for the client's timeout.
+		octx, cancel := context.WithTimeout(ctx, otherWait)
+		msgs, err := w.other(octx, n, n == w.cfg.Workers)
+		cancel()
 		eager = len(msgs) > 0
 		for range n - len(msgs) {
 			slots <- struct{}{}
@@ -352,12 +358,12 @@ func (w *worker) run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			w.logf("looking for tasks: %v (retrying)", err)
+			w.logf("looking for verify tasks: %v (retrying)", err)
 			time.Sleep(500 * time.Millisecond)
 			continue
 		}
 		for _, m := range msgs {
-			start(held{m, w.beat(m), false})
+			start(w.newHeld(m, false))
 		}
 	}
 }
@@ -367,114 +373,34 @@ func (w *worker) run(ctx context.Context) error {
 // done).
 const idlePoll = 200 * time.Millisecond
 
+// otherWait bounds a look for verify tasks (see run).
+const otherWait = 5 * time.Second
+
 // pullWait is how long a pull for tasks waits for them to arrive.
 const pullWait = 2 * time.Second
 
 // held is a task message this worker holds, kept alive until stop.
 type held struct {
 	msg  jetstream.Msg
+	beat *beat
 	stop func()
 	// credit: pulled ahead by the puller, which may pull another when
 	// this one is done.
 	credit bool
 }
 
-func (h held) giveBack() {
+func (w *worker) newHeld(m jetstream.Msg, credit bool) held {
+	b, stop := w.hold(m)
+	return held{m, b, stop, credit}
+}
+
+// giveBack hands a task that was not started back, for another worker.
+func (w *worker) giveBack(h held) {
 	h.stop()
 	h.msg.Nak()
-}
-
-var errIdle = errors.New("idle")
-
-// other pulls up to n verify tasks when no count task came; with allFree
-// (no task held) and ExitWhenIdle it returns errIdle when nothing is left
-// for this worker to do.
-func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Msg, error) {
-	b, err := w.verifiers.FetchNoWait(n)
-	if err != nil {
-		return nil, err
-	}
-	var msgs []jetstream.Msg
-	for m := range b.Messages() {
-		// A verify task this worker counted first goes back at once,
-		// without taking a slot, for another worker.
-		var tm taskMsg
-		if json.Unmarshal(m.Data(), &tm) == nil && tm.CountedBy == w.cfg.ID {
-			m.NakWithDelay(verifyReturn)
-			w.mu.Lock()
-			w.stats.Returned++
-			w.mu.Unlock()
-			continue
-		}
-		msgs = append(msgs, m)
-	}
-	if len(msgs) > 0 || !w.cfg.ExitWhenIdle || !allFree {
-		return msgs, nil
-	}
-	ti, err := w.tasks.Info(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if ti.NumPending > 0 || ti.NumAckPending > 0 {
-		return nil, nil
-	}
-	vi, err := w.verifiers.Info(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if vi.NumPending == 0 && vi.NumAckPending == 0 {
-		return nil, errIdle
-	}
-	// Verify tasks are held, or wait to be handed out again: if they are
-	// all this worker's own, only another worker can do them.
-	mine, all, err := w.verifyLeft(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if all {
-		w.mu.Lock()
-		w.stats.MineToVerify = mine
-		w.mu.Unlock()
-		return nil, errIdle
-	}
-	return nil, nil
-}
-
-// verifyLeft looks at the verify tasks without a verification: it
-// returns how many this worker counted first, and whether that is all.
-func (w *worker) verifyLeft(ctx context.Context) (mine int, all bool, err error) {
-	ts, err := w.c.js.Stream(ctx, TasksStream)
-	if err != nil {
-		return 0, false, err
-	}
-	rs, err := w.c.js.Stream(ctx, ResultsStream)
-	if err != nil {
-		return 0, false, err
-	}
-	ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
-	if err != nil {
-		return 0, false, err
-	}
-	ri, err := rs.Info(ctx, jetstream.WithSubjectFilter(verifiedPrefix+".>"))
-	if err != nil {
-		return 0, false, err
-	}
-	for subj := range ti.State.Subjects {
-		jobID, task, ok := parseSubject(subj)
-		if !ok || ri.State.Subjects[subject(verifiedPrefix, jobID, task)] > 0 {
-			continue
-		}
-		m, err := ts.GetLastMsgForSubject(ctx, subj)
-		if err != nil {
-			return 0, false, err
-		}
-		var tm taskMsg
-		if json.Unmarshal(m.Data, &tm) == nil && tm.CountedBy != w.cfg.ID {
-			return mine, false, nil
-		}
-		mine++
-	}
-	return mine, true, nil
+	w.mu.Lock()
+	w.stats.Returned++
+	w.mu.Unlock()
 }
 
 // parseSubject splits prefix.prefix.JOB.ID.
@@ -483,7 +409,7 @@ func parseSubject(s string) (jobID string, task int, ok bool) {
 	if len(parts) != 4 {
 		return "", 0, false
 	}
-	_, err := fmt.Sscan(parts[3], &task)
+	task, err := strconv.Atoi(parts[3])
 	return parts[2], task, err == nil
 }
 
@@ -520,44 +446,60 @@ func (w *worker) kernelFor(p *job.Plan) string {
 	return w.kernel
 }
 
+// task reads what a task message asks: its job and task from the subject
+// (the body of a count task says whether it is chosen for verification;
+// a verify task's subject names the worker that counted it).
+func (w *worker) task(msg jetstream.Msg) (m taskMsg, kind, from string, err error) {
+	subj := msg.Subject()
+	if strings.HasPrefix(subj, verifyPrefix+".") {
+		jobID, task, from, to, ok := parseVerifySubject(subj)
+		switch {
+		case !ok || CheckJobID(jobID) != nil:
+			return m, "", "", errors.New("not a verify task subject")
+		case to != w.token:
+			return m, "", "", fmt.Errorf("addressed to %s, not to this worker (%s)", to, w.token)
+		case from == w.token:
+			return m, "", "", errors.New("addressed to the worker that counted it")
+		}
+		return taskMsg{ID: jobID, Task: task}, KindVerify, from, nil
+	}
+	if err := json.Unmarshal(msg.Data(), &m); err != nil {
+		return m, "", "", err
+	}
+	jobID, task, ok := parseSubject(subj)
+	if !ok || CheckJobID(m.ID) != nil || jobID != m.ID || task != m.Task {
+		return m, "", "", errors.New("its body does not match its subject")
+	}
+	return m, KindCount, "", nil
+}
+
 // handle counts one task and publishes its result, then acknowledges it.
 func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	msg := h.msg
-	beat := h.stop
-	defer func() { h.stop() }()
+	stop := h.stop
+	defer func() { stop() }()
 	meta, err := msg.Metadata()
 	if err != nil {
 		w.logf("a message without metadata on %s: %v", msg.Subject(), err)
 		msg.Term()
 		return
 	}
-	kind := KindCount
-	if strings.HasPrefix(msg.Subject(), verifyPrefix+".") {
-		kind = KindVerify
-	}
-	var m taskMsg
-	if err := json.Unmarshal(msg.Data(), &m); err != nil || CheckJobID(m.ID) != nil {
-		w.logf("%s: not a task (%v): set aside", msg.Subject(), err)
-		msg.TermWithReason("not a task")
-		return
-	}
-	if kind == KindVerify && m.CountedBy == w.cfg.ID {
-		w.mu.Lock()
-		w.stats.Returned++
-		w.mu.Unlock()
-		msg.NakWithDelay(verifyReturn)
+	m, kind, _, err := w.task(msg)
+	if err != nil {
+		w.logf("%s: not a task for this worker (%v): set aside", msg.Subject(), err)
+		msg.TermWithReason("not a task: " + err.Error())
 		return
 	}
 	key := fmt.Sprintf("%s.%d", m.ID, m.Task)
 	w.mu.Lock()
 	w.held[key] = true
 	w.mu.Unlock()
-	hold := func() {
+	unhold := func() {
 		w.mu.Lock()
 		delete(w.held, key)
 		w.mu.Unlock()
 	}
-	release := hold
+	release := unhold
 	defer func() { release() }()
 
 	p, err := w.plan(ctx, m.ID)
@@ -572,43 +514,63 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 		w.failed(ctx, msg, m, kind, meta.NumDelivered, err, true)
 		return
 	}
-	if kind == KindCount && meta.NumDelivered > 1 {
+	switch {
+	case kind == KindCount && meta.NumDelivered > 1:
 		// Handed out again: its worker may have published the result
 		// and died before acknowledging it.
-		if w.hasCount(ctx, m, p) {
-			if err := w.publishVerify(ctx, m); err != nil {
+		if counter, ok := w.hasCount(ctx, m, p); ok {
+			err := error(nil)
+			if m.Verify {
+				var there bool
+				if there, err = w.hasVerifyTask(ctx, m.ID, m.Task); err == nil && !there {
+					err = w.publishVerify(ctx, m, counter)
+				}
+			}
+			if err != nil {
 				w.logf("%s: %v", msg.Subject(), err)
 				msg.Nak()
 				return
 			}
-			w.mu.Lock()
-			w.stats.Skipped++
-			w.mu.Unlock()
-			msg.Ack()
+			w.skipped(msg)
+			return
+		}
+	case kind == KindVerify:
+		if w.isVerified(ctx, m.ID, m.Task, p) {
+			w.skipped(msg)
 			return
 		}
 	}
 
 	start := time.Now()
+	taskCtx, cancel := context.WithCancel(countCtx)
+	defer cancel()
+	run := w.startTask(m.ID, cancel)
 	var r count.Result
 	if w.cfg.fail != nil {
 		err = w.cfg.fail(m.ID, m.Task)
 	}
 	if err == nil {
-		_, err = p.Count(countCtx, []int{m.Task}, job.CountOptions{
-			Workers: 1, Kernel: w.kernelFor(p),
-			OnResult: func(_ int, res count.Result) error { r = res; return nil },
-		})
+		h.beat.task.Store(run)
+		r, err = w.count(taskCtx, p, m, run)
+		h.beat.task.Store(nil)
 	}
+	w.endTask(run)
 	if err != nil {
-		if countCtx.Err() != nil {
+		switch {
+		case run.abandoned.Load():
+			// The server hands it out again: its ack wait has passed
+			// without a heartbeat.
+			w.mu.Lock()
+			w.stats.Abandoned++
+			w.mu.Unlock()
+		case countCtx.Err() != nil:
 			w.mu.Lock()
 			w.stats.Returned++
 			w.mu.Unlock()
 			msg.Nak() // for another worker, at once
-			return
+		default:
+			w.failed(ctx, msg, m, kind, meta.NumDelivered, err, false)
 		}
-		w.failed(ctx, msg, m, kind, meta.NumDelivered, err, false)
 		return
 	}
 	w.nodes.Add(r.Nodes)
@@ -631,15 +593,76 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	// The result is stored, and the task acknowledged, while the slot
 	// counts the next task: small tasks do not wait for the round trips.
 	f, perr := w.c.js.PublishAsync(subj, body, jetstream.WithMsgID(msgID))
-	h.stop = func() {} // the finisher keeps the task alive
-	release = func() {}
+	stop, release = func() {}, func() {} // the finisher keeps the task alive
 	w.finishing.Add(1)
 	go func() {
 		defer w.finishing.Done()
-		defer hold()
-		defer beat()
+		defer unhold()
+		defer h.stop()
 		w.finish(ctx, msg, m, kind, subj, body, msgID, f, perr)
 	}()
+}
+
+// count counts one task through the engine, which reports its progress
+// after every slice and abandons it within a second of ctx's end.
+func (w *worker) count(ctx context.Context, p *job.Plan, m taskMsg, run *running) (count.Result, error) {
+	var r count.Result
+	onDone := func(_ int, res count.Result) error { r = res; return nil }
+	onProgress := func(_ int, nodes uint64) { run.progress(w, nodes) }
+	if hook := w.cfg.countTask; hook != nil {
+		do := func(ctx context.Context, id int, progress func(uint64)) (count.Result, error) {
+			return hook(ctx, m.ID, id, progress)
+		}
+		_, err := count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
+		return r, err
+	}
+	do, err := w.taskFunc(m.ID, p)
+	if err != nil {
+		return r, err
+	}
+	_, err = count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
+	return r, err
+}
+
+// keepCounters is how many jobs' task functions a worker keeps: a join
+// job's holds its tables (built once per worker, not once per task), the
+// plan's one large piece of memory.
+const keepCounters = 2
+
+// taskFunc returns the function that counts the tasks of job id, made
+// once per job (queens.Plan.TaskFunc) and kept for the keepCounters jobs
+// used last.
+func (w *worker) taskFunc(id string, p *job.Plan) (count.TaskFunc, error) {
+	w.countersMu.Lock()
+	defer w.countersMu.Unlock()
+	i := slices.IndexFunc(w.counters, func(c jobCounter) bool { return c.job == id })
+	if i >= 0 {
+		c := w.counters[i]
+		w.counters = append(slices.Delete(w.counters, i, i+1), c)
+		return c.do, nil
+	}
+	do, _, err := p.TaskFunc(w.kernelFor(p))
+	if err != nil {
+		return nil, err
+	}
+	if len(w.counters) >= keepCounters {
+		w.counters = slices.Delete(w.counters, 0, 1)
+	}
+	w.counters = append(w.counters, jobCounter{id, do})
+	return do, nil
+}
+
+// jobCounter is the task function of one job.
+type jobCounter struct {
+	job string
+	do  count.TaskFunc
+}
+
+func (w *worker) skipped(msg jetstream.Msg) {
+	w.mu.Lock()
+	w.stats.Skipped++
+	w.mu.Unlock()
+	msg.Ack()
 }
 
 // finish waits for the result to be stored (publishing it again if the
@@ -667,7 +690,7 @@ func (w *worker) finish(ctx context.Context, msg jetstream.Msg, m taskMsg, kind,
 		return
 	}
 	if kind == KindCount {
-		if err := w.publishVerify(pubCtx, m); err != nil {
+		if err := w.publishVerify(pubCtx, m, w.cfg.ID); err != nil {
 			w.logf("%s: %v", msg.Subject(), err)
 			msg.Nak()
 			return
@@ -704,39 +727,28 @@ func (w *worker) publish(pubCtx, ctx context.Context, subj string, body []byte, 
 	}
 }
 
-// publishVerify publishes the verify task of a task chosen for it; a
-// second publish of it is refused by the stream.
-func (w *worker) publishVerify(ctx context.Context, m taskMsg) error {
-	if !m.Verify {
-		return nil
-	}
-	v := m
-	v.Verify, v.CountedBy = false, w.cfg.ID
-	body, _ := json.Marshal(v)
-	if err := w.publish(ctx, ctx, subject(verifyPrefix, m.ID, m.Task), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
-		return fmt.Errorf("publishing the verify task: %w", err)
-	}
-	return nil
-}
-
-// hasCount reports whether a valid count of the task is stored.
-func (w *worker) hasCount(ctx context.Context, m taskMsg, p *job.Plan) bool {
+// hasCount reports whether a valid count of the task is stored, and which
+// worker counted it.
+func (w *worker) hasCount(ctx context.Context, m taskMsg, p *job.Plan) (string, bool) {
 	rs, err := w.c.js.Stream(ctx, ResultsStream)
 	if err != nil {
-		return false
+		return "", false
 	}
 	last, err := rs.GetLastMsgForSubject(ctx, subject(resultPrefix, m.ID, m.Task))
 	if err != nil {
-		return false
+		return "", false
 	}
 	var r Record
-	return json.Unmarshal(last.Data, &r) == nil && r.Check(m.ID, p) == nil && r.Task == m.Task
+	if json.Unmarshal(last.Data, &r) != nil || r.Check(m.ID, p) != nil || r.Task != m.Task {
+		return "", false
+	}
+	return r.Worker, true
 }
 
 // failed records a failed or refused task and hands it back for later, or
 // sets it aside at its last delivery.
 func (w *worker) failed(ctx context.Context, msg jetstream.Msg, m taskMsg, kind string, delivery uint64, err error, refused bool) {
-	last := kind == KindVerify || w.maxDeliver > 0 && delivery >= uint64(w.maxDeliver)
+	last := w.maxDeliver > 0 && delivery >= uint64(w.maxDeliver)
 	if !refused {
 		w.mu.Lock()
 		w.stats.Failed++
@@ -758,91 +770,4 @@ func (w *worker) failed(ctx context.Context, msg jetstream.Msg, m taskMsg, kind 
 		w.logf("%s: %v (delivery %d; retried later)", msg.Subject(), err, delivery)
 	}
 	msg.NakWithDelay(retryDelay(delivery))
-}
-
-// beat keeps msg alive until the returned function is called: one
-// goroutine (beats) tells the server, three times per acknowledgement
-// wait, that every message held is being worked on.
-func (w *worker) beat(msg jetstream.Msg) (stop func()) {
-	w.beatMu.Lock()
-	if w.beating == nil {
-		w.beating = map[jetstream.Msg]bool{}
-	}
-	w.beating[msg] = true
-	w.beatMu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			w.beatMu.Lock()
-			delete(w.beating, msg)
-			w.beatMu.Unlock()
-		})
-	}
-}
-
-// beats runs the heartbeats until ctx is done.
-func (w *worker) beats(ctx context.Context) {
-	t := time.NewTicker(w.heartbeat)
-	defer t.Stop()
-	var msgs []jetstream.Msg
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		w.beatMu.Lock()
-		msgs = msgs[:0]
-		for m := range w.beating {
-			msgs = append(msgs, m)
-		}
-		w.beatMu.Unlock()
-		for _, m := range msgs {
-			m.InProgress()
-		}
-	}
-}
-
-// reports puts this worker's report in the workers bucket every
-// reportEvery, and a last one when stopped.
-func (w *worker) reports(ctx context.Context) (stop func()) {
-	host, _ := os.Hostname()
-	put := func(stopped bool) {
-		w.mu.Lock()
-		s := Seen{
-			ID: w.cfg.ID, Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.kernel + "," + w.joinKernel, Program: w.cfg.Program,
-			Started: w.started.UTC(), Time: time.Now().UTC(), Counted: w.stats.Counted + w.stats.Verified,
-			Nodes: w.nodes.Load(), Stopped: stopped,
-		}
-		for k := range w.held {
-			s.Held = append(s.Held, k)
-		}
-		w.mu.Unlock()
-		slices.Sort(s.Held)
-		b, _ := json.Marshal(s)
-		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		w.workers.Put(pctx, w.cfg.ID, b)
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	put(false)
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(reportEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				put(true)
-				return
-			case <-t.C:
-				put(false)
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
-	}
 }

@@ -327,3 +327,52 @@ func TestBuildCancelled(t *testing.T) {
 		t.Fatal("a cancelled build left tables behind")
 	}
 }
+
+// TestPrepare: tables built by Prepare are not work of any task, so a
+// task's work is the same on a fresh Counter and on one that counted
+// before; a Prepare reports its work and, cancelled, leaves nothing built.
+func TestPrepare(t *testing.T) {
+	p, err := NewPlan(Even(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := NewCounter(p, Best())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Prepare(ctx, nil); err != nil || first.frames == nil {
+		t.Fatalf("Prepare: %v, tables built: %v", err, first.frames != nil)
+	}
+	if err := first.Prepare(ctx, func(uint64) { t.Error("tables built twice") }); err != nil {
+		t.Fatal(err)
+	}
+	last := len(p.Tasks) - 1
+	if _, _, err := first.Count(ctx, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	n1, w1, err := first.Count(ctx, last, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _ := NewCounter(p, Best())
+	if err := second.Prepare(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	n2, w2, err := second.Count(ctx, last, nil)
+	if err != nil || n1 != n2 || w1 != w2 {
+		t.Fatalf("task %d: %d with work %d, then %d with work %d (%v)", last, n1, w1, n2, w2, err)
+	}
+	// At n = 20 the build is long enough to report work (as in
+	// TestBuildCancelled).
+	big, err := NewPlan(Even(20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	third, _ := NewCounter(big, Best())
+	var built uint64
+	if err := third.Prepare(cctx, func(w uint64) { built += w; cancel() }); !errors.Is(err, context.Canceled) || built != tableWork || third.frames != nil {
+		t.Fatalf("cancelled Prepare: %v after %d work, tables left: %v", err, built, third.frames != nil)
+	}
+}

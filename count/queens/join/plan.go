@@ -173,6 +173,21 @@ func NewCounter(p *Plan, k Kernel) (*Counter, error) {
 // tables: about the time of as many half boards.
 const tableWork = 1 << 20
 
+// Prepare builds the tables now unless they are built, reporting the work
+// to progress (if not nil) every few milliseconds; it gives up, leaving
+// nothing built, once ctx is done. A Count after it does no table work, so
+// the work it returns is its task's own, the same on every Counter: a
+// process that counts tasks one by one as they come (a queue worker,
+// whose records are compared with another worker's) calls Prepare first.
+func (c *Counter) Prepare(ctx context.Context, progress func(work uint64)) error {
+	return c.prepare(ctx, func(w uint64) error {
+		if progress != nil {
+			progress(w)
+		}
+		return ctx.Err()
+	})
+}
+
 // prepare builds the tables and frames unless done; the other tasks wait
 // for the one that builds them.
 func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {

@@ -1,0 +1,131 @@
+package queue
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Seen is a worker's last report, in bucket nqcount-workers.
+type Seen struct {
+	ID      string    `json:"id"`
+	Host    string    `json:"host"`
+	PID     int       `json:"pid"`
+	Slots   int       `json:"slots"`
+	Kernel  string    `json:"kernel"`
+	Program string    `json:"program"`
+	Started time.Time `json:"started"`
+	// Time is the worker's clock at the report, for information: the
+	// queue's readers time reports by the server's clock.
+	Time time.Time `json:"time"`
+	// Held lists the tasks held now, as JOB.ID.
+	Held    []string `json:"held"`
+	Counted int      `json:"counted"`
+	// Nodes counts the nodes this worker has visited: the finished
+	// tasks', the running ones' so far, and abandoned ones'.
+	Nodes uint64 `json:"nodes"`
+	// Jobs is the worker's recent work on each job.
+	Jobs    []JobWork `json:"jobs,omitempty"`
+	Stopped bool      `json:"stopped,omitempty"`
+}
+
+// JobWork is a worker's work on one job, in its report: what a reader
+// needs for a rate and an ETA while tasks run, however long they are.
+type JobWork struct {
+	Job string `json:"job"`
+	// Held is the number of the job's tasks this worker holds; Running
+	// those it is counting now.
+	Held    int `json:"held"`
+	Running int `json:"running"`
+	// Nodes counts the nodes visited in the job's tasks by this worker,
+	// the running ones' so far included; Live is the running tasks' part.
+	Nodes uint64 `json:"nodes"`
+	Live  uint64 `json:"live_nodes"`
+	// Rate is Nodes' growth per second over the last rateWindow (0
+	// until the worker has watched for a second).
+	Rate float64 `json:"nodes_per_second"`
+	// Since is the time from this worker's first task of the job to the
+	// report, in seconds: a duration, so that it needs no agreement
+	// between clocks.
+	Since float64 `json:"since_seconds"`
+}
+
+// job returns the worker's work on job id, or nil.
+func (s *Seen) job(id string) *JobWork {
+	for i := range s.Jobs {
+		if s.Jobs[i].Job == id {
+			return &s.Jobs[i]
+		}
+	}
+	return nil
+}
+
+const (
+	// reportEvery is how often a worker puts its report.
+	reportEvery = time.Second
+	// activeWithin: a worker that reported within this time, by the
+	// server's clock, and has not stopped, is active.
+	activeWithin = 5 * reportEvery
+	// workerTTL is how long the bucket keeps a report: a worker silent
+	// that long is forgotten.
+	workerTTL = time.Minute
+	// rateWindow is the span of a worker's rate.
+	rateWindow = 30 * time.Second
+)
+
+// report is a worker's report with the server's time of it.
+type report struct {
+	Seen
+	at time.Time // when the server stored it
+}
+
+// active reports whether the worker reported within activeWithin of now
+// (server time) and has not stopped.
+func (r *report) active(now time.Time) bool {
+	return !r.Stopped && now.Sub(r.at) < activeWithin
+}
+
+// readReports returns every worker report in the bucket, with the
+// server's times, and the latest of those times (a lower bound of the
+// server's clock now: workers report every second).
+func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Time, error) {
+	kv, err := js.KeyValue(ctx, WorkersBucket)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer w.Stop()
+	var out []report
+	var latest time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, time.Time{}, ctx.Err()
+		case e := <-w.Updates():
+			if e == nil {
+				return out, latest, nil
+			}
+			var s Seen
+			if json.Unmarshal(e.Value(), &s) == nil {
+				out = append(out, report{s, e.Created()})
+				if e.Created().After(latest) {
+					latest = e.Created()
+				}
+			}
+		}
+	}
+}
+
+// token is a worker's name in subjects and consumer names: worker ids
+// may hold dots and slashes, which those cannot.
+func token(workerID string) string {
+	h := sha256.Sum256([]byte(workerID))
+	return "w" + hex.EncodeToString(h[:8])
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/queens/join"
-	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
 // Method is a way of cutting the search into weighted tasks.
@@ -80,18 +79,26 @@ func resolve(m Method, n int) Method {
 
 // ResolveMethod returns the method a count of n with method m and the
 // kernel named uses: m itself, or for "" and Auto DefaultMethod(n),
-// unless the kernel named belongs to the backtracking kernels only (such
-// as bmi2): then Constellations, the method it was asked for.
+// unless the kernel named is not a join kernel (such as bmi2): then
+// Constellations, whose kernel lookup accepts it or says why not (a
+// build or CPU without it).
 func ResolveMethod(m Method, n int, kernelName string) Method {
 	r := resolve(m, n)
-	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" {
-		if _, err := join.Lookup(kernelName); err != nil {
-			if _, err := kernel.Lookup(kernelName); err == nil {
-				return Constellations
-			}
-		}
+	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" && !isJoinKernel(kernelName) {
+		return Constellations
 	}
 	return r
+}
+
+// isJoinKernel reports whether name is registered among the join
+// kernels, supported by this CPU or not.
+func isJoinKernel(name string) bool {
+	for _, k := range join.Kernels() {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseMethod checks a method name; "auto" gives Auto.

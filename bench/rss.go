@@ -9,7 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
 // RSSRun is the peak resident memory of one nqueens count process.
@@ -69,6 +72,28 @@ func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	// The child's own high-water mark, read while it runs (Linux): its
+	// ru_maxrss would take in this process's resident size, inherited
+	// through vfork and exec (internal/sysmem.Peak).
+	hwm := make(chan uint64, 1)
+	stopPoll := make(chan struct{})
+	go func() {
+		var top uint64
+		pid := strconv.Itoa(cmd.Process.Pid)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if b, ok := sysmem.PeakOf(pid); ok {
+				top = max(top, b)
+			}
+			select {
+			case <-stopPoll:
+				hwm <- top
+				return
+			case <-t.C:
+			}
+		}
+	}()
 	var err error
 	stopped := false
 	if limit > 0 {
@@ -84,8 +109,12 @@ func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration)
 	} else {
 		err = <-done
 	}
+	close(stopPoll)
+	polled := <-hwm
 	r := RSSRun{N: n, Method: method, Seconds: time.Since(t0).Seconds(), Finished: !stopped, Limit: limit.Seconds()}
-	if cmd.ProcessState != nil {
+	if polled > 0 {
+		r.PeakMiB = float64(polled) / (1 << 20)
+	} else if cmd.ProcessState != nil {
 		if b, ok := maxRSS(cmd.ProcessState); ok {
 			r.PeakMiB = float64(b) / (1 << 20)
 		}
@@ -99,6 +128,7 @@ func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration)
 	var rep struct {
 		Total   json.Number `json:"total"`
 		Workers int         `json:"workers"`
+		Peak    uint64      `json:"peak_memory_bytes"` // the count's own, at its end
 	}
 	d := json.NewDecoder(&out)
 	d.UseNumber()
@@ -106,6 +136,9 @@ func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration)
 		return r, fmt.Errorf("nqueens count %d --json: %v", n, err)
 	}
 	r.Workers = rep.Workers
+	if p := float64(rep.Peak) / (1 << 20); p > r.PeakMiB {
+		r.PeakMiB = p
+	}
 	want, _ := knownString(n)
 	if rep.Total.String() != want {
 		return r, fmt.Errorf("WRONG COUNT: nqueens count %d printed %s, OEIS A000170 says %s", n, rep.Total, want)

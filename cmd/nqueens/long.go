@@ -134,12 +134,16 @@ func errExit(err error) int {
 func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
 	terminal := isTerminal(e0.Stderr)
 	e := &env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
-	j, err := job.Open(job.Config{
+	j, err := job.OpenContext(ctx, job.Config{
 		Spec:    job.Spec{N: n, Method: opt.Method, Depth: opt.Depth, Memory: opt.Memory},
 		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique,
 		Checkpoint: lo.checkpoint, Shard: lo.shard, Out: lo.out, Program: programVersion(),
 	})
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			e.Errorf("interrupted: stopped while planning, nothing was counted")
+			return exitInterrupted
+		}
 		e.Errorf("%v", err)
 		return errExit(err)
 	}

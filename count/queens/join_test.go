@@ -83,7 +83,7 @@ func TestDefaultMethod(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want Method
-	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {20, Join}, {joinTo + 1, Constellations}} {
+	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {13, Constellations}, {14, Join}, {20, Join}, {joinTo + 1, Constellations}} {
 		if got := DefaultMethod(c.n); got != c.want {
 			t.Errorf("DefaultMethod(%d) = %s, want %s", c.n, got, c.want)
 		}

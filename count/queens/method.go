@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/queens/join"
-	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
 // Method is a way of cutting the search into weighted tasks.
@@ -29,7 +28,8 @@ const (
 	// half boards, and counts the pairs of half boards with no diagonal in
 	// common (meet in the middle; package join). Its work grows more
 	// slowly with n than any backtracker's, at the price of memory for
-	// the quadrant tables (see Options.Memory). The fastest from n = 11.
+	// the quadrant tables (see Options.Memory). The fastest from n = 12
+	// (but 13) to 25, the largest it plans; see DefaultMethod.
 	Join Method = "join"
 	// Auto is not a method: it asks for the fastest method for n (see
 	// DefaultMethod).
@@ -39,12 +39,19 @@ const (
 // Methods lists the methods.
 var Methods = []Method{Constellations, Halving, Join}
 
-// joinFrom is the smallest n counted by Join when no method is asked for:
-// the first n where it beat constellations, measured side by side as
-// whole processes, one worker, CPU time (RESULTS.md): 0.81 of
-// constellations' at n = 11, 0.75 at 12, 0.43 at 14; at n = 8 and 10 the
-// two were within the noise of the process start-up, which dominates.
-const joinFrom = 11
+// joinFrom is the smallest n counted by Join when no method is asked for.
+// Measured side by side in one process, one worker, paired within rounds
+// (go run ./bench, RESULTS.md, and a 7-round run of n = 9..13 at a quiet
+// moment): the join was faster at n = 12 in every run (2.0-2.6x) and at
+// every n from 14 (1.6-7x), slower at n = 13 in every run (0.74-0.80x);
+// at n = 10 and 11, where both take about a millisecond, the verdict
+// flipped with the machine's load, so the backtracker, which builds no
+// tables, keeps them.
+const joinFrom = 12
+
+// joinSlower lists the n from joinFrom to joinTo where the join was
+// measured slower than constellations.
+var joinSlower = map[int]bool{13: true}
 
 // joinTo is the largest n the join can plan: beyond it the quadrants
 // exceed join.MaxQ, or a band wide enough to shrink them has too many
@@ -52,10 +59,10 @@ const joinFrom = 11
 const joinTo = 25
 
 // DefaultMethod returns the method Count uses for n when none is asked
-// for: join from n = 11 to 25, constellations outside (and when the
+// for: join from n = 12 to 25 but 13, constellations outside (and when the
 // machine's memory does not fit the join's tables: NewPlanMemory).
 func DefaultMethod(n int) Method {
-	if n >= joinFrom && n <= joinTo {
+	if n >= joinFrom && n <= joinTo && !joinSlower[n] {
 		return Join
 	}
 	return Constellations
@@ -72,18 +79,26 @@ func resolve(m Method, n int) Method {
 
 // ResolveMethod returns the method a count of n with method m and the
 // kernel named uses: m itself, or for "" and Auto DefaultMethod(n),
-// unless the kernel named belongs to the backtracking kernels only (such
-// as bmi2): then Constellations, the method it was asked for.
+// unless the kernel named is not a join kernel (such as bmi2): then
+// Constellations, whose kernel lookup accepts it or says why not (a
+// build or CPU without it).
 func ResolveMethod(m Method, n int, kernelName string) Method {
 	r := resolve(m, n)
-	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" {
-		if _, err := join.Lookup(kernelName); err != nil {
-			if _, err := kernel.Lookup(kernelName); err == nil {
-				return Constellations
-			}
-		}
+	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" && !isJoinKernel(kernelName) {
+		return Constellations
 	}
 	return r
+}
+
+// isJoinKernel reports whether name is registered among the join
+// kernels, supported by this CPU or not.
+func isJoinKernel(name string) bool {
+	for _, k := range join.Kernels() {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseMethod checks a method name; "auto" gives Auto.

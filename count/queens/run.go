@@ -60,6 +60,9 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 		do, name = p.Counter(k), k.Name
 	}
 	if workers > 1 {
+		if _, err := p.EstimatesContext(ctx); err != nil {
+			return Result{}, err
+		}
 		ids = p.LargestFirst(ids)
 	}
 	tot, err := count.Run(ctx, ids, do, count.Options{Workers: workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
@@ -100,6 +103,25 @@ const estimateBudget = 1 << 24
 func (p *Plan) Estimates() []uint64 {
 	p.estOnce.Do(func() { p.est = p.estimates() })
 	return p.est
+}
+
+// EstimatesContext is Estimates that gives up waiting when ctx is done
+// (the join's estimates walk a quadrant's placements: seconds at n = 22),
+// so that a count interrupted while it plans stops at once. The
+// computation itself goes on in the background and is kept for the next
+// call.
+func (p *Plan) EstimatesContext(ctx context.Context) ([]uint64, error) {
+	done := make(chan struct{})
+	go func() {
+		p.Estimates()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return p.est, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (p *Plan) estimates() []uint64 {

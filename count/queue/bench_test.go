@@ -17,7 +17,7 @@ import (
 func BenchmarkQueue(b *testing.B) {
 	srv := serve(b, ServerConfig{Settings: Settings{AckWait: 30 * time.Second}})
 	c := connect(b, srv.URL(), Auth{})
-	// Constellations, pinned: the join, the default from n = 11, cuts
+	// Constellations, pinned: the join, the default from n = 12, cuts
 	// these into fewer, larger tasks.
 	cs := queens.Constellations
 	specs := []job.Spec{{N: 12, Method: cs, Depth: 1}, {N: 11, Method: cs, Depth: 1}, {N: 13, Method: cs, Depth: 1},

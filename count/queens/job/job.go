@@ -75,6 +75,13 @@ type Job struct {
 // (a journal of another run, locked, damaged; a folder not writable) do
 // not.
 func Open(cfg Config) (*Job, error) {
+	return OpenContext(context.Background(), cfg)
+}
+
+// OpenContext is Open that stops when ctx is done, with ctx's error:
+// planning a large count takes seconds (the join's task estimates at
+// n = 22), and Ctrl-C must not wait for it.
+func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
 	j := &Job{cfg: cfg, start: time.Now()}
 	cfg.Method = queens.ResolveMethod(cfg.Method, cfg.N, cfg.Kernel)
 	if err := cfg.check(); err != nil {
@@ -92,6 +99,9 @@ func Open(cfg Config) (*Job, error) {
 		return nil, err
 	}
 	j.plan = p
+	if _, err := p.EstimatesContext(ctx); err != nil {
+		return nil, err
+	}
 	j.ids = count.All(p.Len())
 	if cfg.Shard.K > 0 {
 		if j.ids, err = p.Shard(cfg.Shard); err != nil {

@@ -418,3 +418,14 @@ func TestOutcomeJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenInterrupted: planning a large join count takes seconds (its
+// task estimates); a cancelled context stops OpenContext at once.
+func TestOpenInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	j, err := OpenContext(ctx, Config{Spec: Spec{N: 20, Method: queens.Join}})
+	if !errors.Is(err, context.Canceled) || j != nil {
+		t.Fatalf("OpenContext with a cancelled context: %v, %v", j, err)
+	}
+}

@@ -111,7 +111,11 @@ func TestQueueCampaign(t *testing.T) {
 
 	jobs := map[int]string{}
 	for _, n := range []int{15, 16, 16} {
-		code, out, errs := runBin(t, "submit", fmt.Sprint(n), "--server", url, "--json")
+		// One message per task, counted by backtracking: thousands of
+		// small tasks, so that the jobs last long enough to kill a
+		// worker and restart the server in the middle (grouped tasks
+		// have TestQueueUnits).
+		code, out, errs := runBin(t, "submit", fmt.Sprint(n), "--server", url, "--json", "--method", "constellations", "--units", "off")
 		var sub struct {
 			Job          string
 			Tasks, Added int
@@ -215,6 +219,62 @@ func TestQueueCampaign(t *testing.T) {
 	srv.stop(t)
 }
 
+// The tasks grouped into units, as submit does by default: the job's
+// queue tasks are fewer than the plan's, each counted once, and the
+// total, the export and merge's checks of it come out exact.
+func TestQueueUnits(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "data"))
+	defer srv.stop(t)
+	for _, c := range []struct {
+		n     int
+		args  []string
+		units int
+	}{
+		{15, nil, 64}, // the join, units by N
+		{14, []string{"--method", "constellations"}, 64},    // backtracking
+		{13, []string{"--units", "5", "--verify", "50"}, 5}, // few units, verified by a second worker
+	} {
+		code, out, errs := runBin(t, append([]string{"submit", fmt.Sprint(c.n), "--server", srv.url, "--json"}, c.args...)...)
+		var sub struct {
+			Job   string
+			Tasks int
+			Info  struct {
+				Units     int
+				PlanTasks int `json:"plan_tasks"`
+			}
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &sub) != nil {
+			t.Fatalf("submit %d %v: exit %d, %q, %s", c.n, c.args, code, out, errs)
+		}
+		if sub.Info.Units != c.units || sub.Tasks < c.units || sub.Tasks >= sub.Info.PlanTasks || !strings.HasSuffix(sub.Job, fmt.Sprintf("-u%d", c.units)) {
+			t.Fatalf("submit %d %v: %+v, want about %d units of more plan tasks", c.n, c.args, sub, c.units)
+		}
+		for i := range 2 {
+			if code, _, errs := runBin(t, "work", "--server", srv.url, "--workers", "2", "--id", fmt.Sprintf("u%d", i), "--exit-when-idle"); code != exitOK {
+				t.Fatalf("work: exit %d: %s", code, errs)
+			}
+		}
+		code, out, errs = runBin(t, "wait", sub.Job, "--server", srv.url, "--json", "--progress-every", "0")
+		var r struct {
+			jsonReport
+			Complete bool
+		}
+		k, _ := queens.Known(c.n)
+		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || !r.Complete || r.Total != k || r.Tasks != sub.Tasks {
+			t.Fatalf("wait %d %v: exit %d, %q, %s", c.n, c.args, code, out, errs)
+		}
+		file := filepath.Join(dir, sub.Job+".json")
+		if code, _, errs := runBin(t, "export", sub.Job, "--server", srv.url, "--out", file); code != exitOK {
+			t.Fatalf("export: %s", errs)
+		}
+		code, stdout, errs := runBin(t, "merge", file)
+		if code != exitOK || !strings.Contains(stdout, fmt.Sprintf("%d solutions (matches OEIS", k)) || !strings.Contains(errs, "records checked") {
+			t.Errorf("merge of the export of %s: exit %d, %q, %q", sub.Job, code, stdout, errs)
+		}
+	}
+}
+
 // A wrong token is refused with a clear message; so is a server asked to
 // listen beyond loopback without one.
 func TestQueueRefusals(t *testing.T) {
@@ -257,7 +317,9 @@ func TestQueueSoak(t *testing.T) {
 		srv := startServe(t, "--listen", "127.0.0.1:0", "--data", data, "--ack-wait", "1s")
 		url := srv.url
 		port := strings.TrimPrefix(url, "nats://127.0.0.1:")
-		code, id, errs := runBin(t, "submit", "14", "--server", url)
+		// One message per task by backtracking, as in TestQueueCampaign:
+		// the job lasts long enough for the kills to land in it.
+		code, id, errs := runBin(t, "submit", "14", "--server", url, "--method", "constellations", "--units", "off")
 		if code != exitOK {
 			t.Fatalf("submit: %s", errs)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
@@ -14,6 +15,10 @@ func init() {
 	register(&command{Name: "submit", Summary: "put a count on the work queue as a job; prints its id", Run: runSubmit})
 }
 
+// maxUnits bounds --units: more units than that is one task each for any
+// plan (and the plan's estimates are summed in 64 bits).
+const maxUnits = 1 << 24
+
 func runSubmit(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "submit", "N --server URL [flags]")
 	var (
@@ -22,9 +27,11 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		depth   int
 		opt     queue.SubmitOptions
 		jsonOut bool
+		units   string
 	)
 	sf.add(fs)
-	fs.StringVar(&method, "method", string(queens.Constellations), "counting method: constellations, halving or join (each worker uses its fastest kernel of the method)")
+	fs.StringVar(&method, "method", string(queens.Auto), "counting method: auto (the fastest for N, as count picks it), constellations, halving or join (each worker uses its fastest kernel of the method)")
+	fs.StringVar(&units, "units", "auto", "group the tasks into about `U` units of full size, one message each (auto: by N; off: one message per task)")
 	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
 	fs.Float64Var(&opt.Verify, "verify", 0, "count this `PERCENT` of the tasks (chosen at random) a second time on another worker")
 	fs.Uint64Var(&opt.Seed, "seed", 0, "seed that chooses the tasks to verify (0: random; printed)")
@@ -46,6 +53,18 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		e.Errorf("--method: %v", err)
 		return exitUsage
+	}
+	switch units {
+	case "auto":
+	case "off", "0":
+		opt.Units = -1
+	default:
+		u, err := strconv.Atoi(units)
+		if err != nil || u < 1 || u > maxUnits {
+			e.Errorf("--units %q: give auto, off or a number of units from 1 to %d", units, maxUnits)
+			return exitUsage
+		}
+		opt.Units = u
 	}
 	if opt.Verify < 0 || opt.Verify > 100 {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
@@ -83,6 +102,10 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("writing result: %v", err)
 		return exitFail
 	}
-	e.Errorf("%d tasks (%d added); follow with 'nqueens status %s', or 'nqueens wait %s'", sub.Tasks, sub.Added, sub.Job, sub.Job)
+	grouped := ""
+	if sub.Info.Units > 0 {
+		grouped = fmt.Sprintf(", units of the plan's %d", sub.Info.PlanTasks)
+	}
+	e.Errorf("%d tasks%s (%d added); follow with 'nqueens status %s', or 'nqueens wait %s'", sub.Tasks, grouped, sub.Added, sub.Job, sub.Job)
 	return exitOK
 }

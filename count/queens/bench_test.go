@@ -73,3 +73,16 @@ func BenchmarkStartup(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSymmetric times the search for the symmetric solutions that
+// the unique count needs (searchSymmetric; symmetricCounts keeps its
+// result per process).
+func BenchmarkSymmetric(b *testing.B) {
+	for _, n := range []int{14, 17} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				searchSymmetric(n)
+			}
+		})
+	}
+}

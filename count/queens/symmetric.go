@@ -1,5 +1,10 @@
 package queens
 
+import (
+	"math/bits"
+	"sync"
+)
+
 // Unique solutions by Burnside's lemma. The number of classes under the
 // group of the square's 8 symmetries is the average number of solutions
 // each symmetry fixes. No solution with n > 1 is fixed by a reflection (two
@@ -21,8 +26,26 @@ func uniqueFrom(n int, total uint64) uint64 {
 	return (total + 2*r90 + r180) / 8
 }
 
+// symmetric holds R90 and R180 per n once searched: a front end that
+// gives unique counts again and again (a queue's status, each time a job
+// completes) searches once per process.
+var symmetric sync.Map // int -> *symmetricOnce
+
+type symmetricOnce struct {
+	once      sync.Once
+	r90, r180 uint64
+}
+
 // symmetricCounts returns R90 and R180 for an n×n board.
 func symmetricCounts(n int) (r90, r180 uint64) {
+	v, _ := symmetric.LoadOrStore(n, new(symmetricOnce))
+	o := v.(*symmetricOnce)
+	o.once.Do(func() { o.r90, o.r180 = searchSymmetric(n) })
+	return o.r90, o.r180
+}
+
+// searchSymmetric searches R90 and R180 for an n×n board.
+func searchSymmetric(n int) (r90, r180 uint64) {
 	s := symSearch{n: n}
 	r180 = s.search(0)
 	s = symSearch{n: n, quarter: true}
@@ -48,46 +71,31 @@ func (s *symSearch) search(r int) uint64 {
 		return 1
 	}
 	var total uint64
-	for c := 0; c < n; c++ {
-		orbit := s.orbit(r, c)
-		saved := [4]uint64{s.rows, s.cols, s.diag, s.anti}
-		ok := true
-		for _, p := range orbit {
-			if !s.put(p[0], p[1]) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+	for free := ^s.cols & (1<<uint(n) - 1); free != 0; free &= free - 1 {
+		c := bits.TrailingZeros64(free)
+		saved := *s
+		if s.placeOrbit(r, c) {
 			total += s.search(r + 1)
 		}
-		s.rows, s.cols, s.diag, s.anti = saved[0], saved[1], saved[2], saved[3]
+		*s = saved
 	}
 	return total
 }
 
-// orbit lists the distinct squares (r,c) is mapped to by the turns
-// searched for. An orbit whose squares attack each other is rejected by
-// put when it is placed.
-func (s *symSearch) orbit(r, c int) [][2]int {
+// placeOrbit puts a queen on (r,c) and on every square the turns searched
+// for map it to, and reports whether none of them attacks another. The
+// orbit of the centre square (odd n) is the square alone; any other
+// square has 2 images under the half turn, 4 under the quarter turns,
+// all distinct.
+func (s *symSearch) placeOrbit(r, c int) bool {
 	n := s.n
-	pts := [][2]int{{r, c}, {n - 1 - r, n - 1 - c}}
-	if s.quarter {
-		pts = append(pts, [2]int{c, n - 1 - r}, [2]int{n - 1 - c, r})
+	if 2*r == n-1 && 2*c == n-1 {
+		return s.put(r, c)
 	}
-	var out [][2]int
-	for _, p := range pts {
-		dup := false
-		for _, q := range out {
-			if q == p {
-				dup = true
-			}
-		}
-		if !dup {
-			out = append(out, p)
-		}
+	if !s.put(r, c) || !s.put(n-1-r, n-1-c) {
+		return false
 	}
-	return out
+	return !s.quarter || s.put(c, n-1-r) && s.put(n-1-c, r)
 }
 
 func (s *symSearch) put(r, c int) bool {

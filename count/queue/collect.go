@@ -15,7 +15,7 @@ import (
 // Status reports. It needs no server: tests and Export feed it directly.
 type collector struct {
 	info    JobInfo
-	plan    *job.Plan
+	plan    *Plan
 	est     []uint64
 	estSum  uint64
 	recs    [][]Record // accepted records per task
@@ -37,7 +37,7 @@ type collector struct {
 	verifiedAt []time.Time // when each task chosen for it was first verified
 }
 
-func newCollector(info JobInfo, p *job.Plan) *collector {
+func newCollector(info JobInfo, p *Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(),
 		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
@@ -319,7 +319,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		s.ETA = &eta
 	}
 	if s.Complete {
-		t, err := job.Assemble(c.plan, c.results(), true)
+		t, err := job.AssembleUnits(c.plan.Job, c.plan.Len(), c.results(), true)
 		if err != nil { // cannot happen: every task has agreeing results
 			s.Complete = false
 			s.Failed = append(s.Failed, Failure{Job: i.ID, Task: -1, Error: err.Error()})

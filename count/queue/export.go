@@ -128,6 +128,11 @@ func (e *Export) check() error {
 	fmt.Sscan(e.Run["n"], &info.N)
 	fmt.Sscan(e.Run["depth"], &info.Depth)
 	fmt.Sscan(e.Run["algorithm"], &info.Algorithm)
+	if u, ok := e.Run["units"]; ok {
+		if _, err := fmt.Sscan(u, &info.Units); err != nil || info.Units < 1 {
+			return fmt.Errorf("the run's units %q is not valid", u)
+		}
+	}
 	info.Method = e.Run["method"]
 	if info.Algorithm != queens.AlgorithmVersion {
 		return fmt.Errorf("counted with algorithm version %s; this program's is %d: check it with a program of that version", e.Run["algorithm"], queens.AlgorithmVersion)

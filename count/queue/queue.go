@@ -20,9 +20,22 @@
 //
 // # Streams, subjects and consumers
 //
+// # Tasks and units
+//
+// A job's task is a unit: a run of the plan's tasks, largest first, cut
+// by their estimates (Plan, NewPlan). A message, a count and a record each
+// cost round trips to the server, so a job whose tasks take a millisecond
+// each (n = 17) would spend much of its time on the queue; units carry
+// tens of milliseconds of work each, about 90 of them at n = 17 by
+// default (DefaultUnits), shrinking towards the end of the job so that no
+// worker is left counting a large unit while the others wait. The
+// grouping is part of the job's id (-uUNITS) and record (JobInfo.Units),
+// so every worker and reader cuts the same units. A job submitted with
+// one task per unit has the plan's own task ids.
+//
 // Stream NQCOUNT_TASKS holds the tasks, one message per subject:
 //
-//	nqcount.task.JOB.ID     count task ID of job JOB
+//	nqcount.task.JOB.ID     count task (unit) ID of job JOB
 //	nqcount.verify.JOB.ID   count it again, on another worker (--verify)
 //
 // It keeps its messages after they are acknowledged (limits retention)
@@ -30,8 +43,8 @@
 // subject, discard new, and each publish expects the subject to be
 // empty), so publishing a task twice, from a second submit or a worker
 // that died between two steps, adds nothing, however much later. Tasks
-// are published largest first (job.Plan.LargestFirst), as nqueens count
-// orders them, so that a job does not end waiting on one big task.
+// are published largest first (Plan.Order), as nqueens count orders
+// them, so that a job does not end waiting on one big task.
 //
 // Two durable pull consumers with explicit acknowledgement hand them out:
 // "workers" (nqcount.task.>) and "verifiers" (nqcount.verify.>). A worker

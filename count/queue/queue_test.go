@@ -99,8 +99,14 @@ func work(t testing.TB, url string, k int, cfgs ...func(*WorkerConfig)) []*WorkS
 	return stats
 }
 
+// submit submits s; without opt.Units, every task gets its own unit, so
+// that the queue's task ids are the plan's (grouped jobs have tests of
+// their own).
 func submit(t testing.TB, c *Client, s job.Spec, opt SubmitOptions) *Submitted {
 	t.Helper()
+	if opt.Units == 0 {
+		opt.Units = -1
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	sub, err := c.Submit(ctx, s, opt)

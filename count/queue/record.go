@@ -58,7 +58,7 @@ func (r *Record) Seal() { r.Checksum = r.Sum() }
 // Check reports why the record does not belong to plan p of job id, or
 // nil: a damaged or edited record, another plan, another algorithm
 // version, a task not in the plan, an unknown kind.
-func (r *Record) Check(id string, p *job.Plan) error {
+func (r *Record) Check(id string, p *Plan) error {
 	switch {
 	case r.Checksum != r.Sum():
 		return fmt.Errorf("checksum %.12s… does not match its contents (%.12s…): damaged or edited", r.Checksum, r.Sum())
@@ -99,7 +99,12 @@ type JobInfo struct {
 	Depth     int    `json:"depth"`
 	Hash      string `json:"hash"`
 	Algorithm int    `json:"algorithm"`
-	Tasks     int    `json:"tasks"`
+	// Tasks is the number of the queue's tasks: units of the plan's
+	// tasks (see Plan), PlanTasks of them.
+	Tasks     int `json:"tasks"`
+	PlanTasks int `json:"plan_tasks,omitempty"`
+	// Units is the grouping (NewPlan): 0 for one task per unit.
+	Units int `json:"units,omitempty"`
 	// Verify is the percentage of tasks counted a second time by another
 	// worker; Seed chooses them (see Verified).
 	Verify    float64   `json:"verify_percent,omitempty"`
@@ -114,13 +119,17 @@ func (j *JobInfo) Spec() job.Spec {
 }
 
 // Plan plans the job and checks that this program cuts it into the same
-// tasks, counted by the same algorithm.
-func (j *JobInfo) Plan() (*job.Plan, error) {
-	p, err := job.NewPlan(j.Spec())
+// tasks and units, counted by the same algorithm.
+func (j *JobInfo) Plan() (*Plan, error) {
+	jp, err := job.NewPlan(j.Spec())
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}
-	if p.ID() != j.ID || p.Hash() != j.Hash || p.Len() != j.Tasks {
+	p, err := NewPlan(jp, j.Units)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", j.ID, err)
+	}
+	if p.ID() != j.ID || p.Hash() != j.Hash || p.Len() != j.Tasks || j.PlanTasks != 0 && jp.Len() != j.PlanTasks {
 		return nil, fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
 	}
 	return p, nil

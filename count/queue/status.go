@@ -10,6 +10,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // reader follows the records of one job.
@@ -35,6 +38,10 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The unique count of a complete job needs the board's symmetric
+	// solutions, a search of its own (tenths of a second at n = 17): it
+	// runs now, while the job does, and is kept for when it completes.
+	go queens.UniqueFrom(info.N, count.Uint128{})
 	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{resultPrefix + "." + id + ".>", verifiedPrefix + "." + id + ".>", failPrefix + "." + id + ".>"},
 	})
@@ -110,7 +117,9 @@ func (r *reader) catchUp(ctx context.Context) error {
 	return nil
 }
 
-// follow reads the records that arrive within wait.
+// follow reads the records that arrive within wait, and returns early
+// once every task has a count: the job may be complete, and a caller
+// waiting for that should not wait out the rest of the second.
 func (r *reader) follow(wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for {
@@ -126,6 +135,9 @@ func (r *reader) follow(wait time.Duration) error {
 			return err
 		}
 		r.take(m)
+		if r.col.done == len(r.col.recs) {
+			return nil
+		}
 	}
 }
 

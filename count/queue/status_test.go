@@ -50,7 +50,7 @@ func TestStatusTimes(t *testing.T) {
 	rs := results(t, p)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sec := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	c := newCollector(info, p)
+	c := newCollector(info, &Plan{Job: p})
 	half := p.Len() / 2
 	// Worker a counts the first half from t0+10 s to t0+19 s, each task
 	// taking 2 s: the first started at t0+8 s.
@@ -119,7 +119,7 @@ func TestStatusStalledVerification(t *testing.T) {
 	p, _ := job.NewPlan(job.Spec{N: 7})
 	info := jobInfo(p, 100)
 	rs := results(t, p)
-	c := newCollector(info, p)
+	c := newCollector(info, &Plan{Job: p})
 	t0 := time.Now()
 	for i := range p.Tasks {
 		c.add(record(info, i, rs[i], KindCount, "a", 0.1), t0)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
 )
@@ -27,6 +26,10 @@ type SubmitOptions struct {
 	Seed uint64
 	// Program is the submitting program's version, for information.
 	Program string
+	// Units groups the plan's tasks into units, one message each (see
+	// Plan): 0 picks DefaultUnits for the plan, a negative value gives
+	// every task its own message.
+	Units int
 }
 
 // Submitted is what Submit did.
@@ -53,9 +56,20 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 	if opt.Verify < 0 || opt.Verify > 100 {
 		return nil, fmt.Errorf("%w: verify %g%%: choose 0 to 100", queens.ErrInvalid, opt.Verify)
 	}
-	p, err := job.NewPlan(s)
+	jp, err := job.NewPlan(s)
 	if err != nil {
 		return nil, err
+	}
+	units := opt.Units
+	switch {
+	case units == 0:
+		units = DefaultUnits(jp.N, jp.Len())
+	case units < 0:
+		units = 0
+	}
+	p, err := NewPlan(jp, units)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
 	seed := opt.Seed
 	for seed == 0 && opt.Verify > 0 {
@@ -64,8 +78,8 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
 	info := JobInfo{
-		ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
-		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(),
+		ID: p.ID(), N: jp.N, Method: string(jp.Method), Depth: jp.Depth, Hash: p.Hash(),
+		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), PlanTasks: jp.Len(), Units: p.Units,
 		Verify: opt.Verify, Seed: seed, Submitted: time.Now().UTC(), Program: opt.Program,
 	}
 	kv, err := c.js.KeyValue(ctx, JobsBucket)
@@ -87,7 +101,7 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 	// Publish every task, even for a job seen before: a submit that was
 	// interrupted half way is completed, and the tasks already there
 	// are refused by the stream.
-	order := p.LargestFirst(count.All(p.Len()))
+	order := p.Order()
 	for _, id := range order {
 		if Verified(info.Seed, id, info.Verify) {
 			out.VerifyTasks++

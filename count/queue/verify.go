@@ -12,8 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // The hand-off of verify tasks (--verify): a task chosen for a second
@@ -252,7 +250,7 @@ func (w *worker) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 
 // isVerified reports whether a valid verify record of the task is stored
 // (a task taken over twice, or addressed again after a restart).
-func (w *worker) isVerified(ctx context.Context, jobID string, task int, p *job.Plan) bool {
+func (w *worker) isVerified(ctx context.Context, jobID string, task int, p *Plan) bool {
 	rs, err := w.c.js.Stream(ctx, ResultsStream)
 	if err != nil {
 		return false

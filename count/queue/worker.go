@@ -21,7 +21,6 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
@@ -97,7 +96,7 @@ type worker struct {
 	logf       func(string, ...any)
 
 	mu       sync.Mutex
-	plans    map[string]*job.Plan
+	plans    map[string]*Plan
 	refusals map[string]error
 	held     map[string]bool
 	stats    WorkStats
@@ -149,7 +148,7 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	}
 	w := &worker{
 		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, token: token(cfg.ID), logf: cfg.Logf,
-		plans: map[string]*job.Plan{}, refusals: map[string]error{}, held: map[string]bool{},
+		plans: map[string]*Plan{}, refusals: map[string]error{}, held: map[string]bool{},
 		meters: map[string]*jobMeter{}, beating: map[jetstream.Msg]*beat{},
 		started: time.Now(),
 	}
@@ -416,7 +415,7 @@ func parseSubject(s string) (jobID string, task int, ok bool) {
 // plan returns the plan of a job, read and planned once per worker; a
 // job this program plans differently (another algorithm version) is
 // refused.
-func (w *worker) plan(ctx context.Context, id string) (*job.Plan, error) {
+func (w *worker) plan(ctx context.Context, id string) (*Plan, error) {
 	w.mu.Lock()
 	p, err := w.plans[id], w.refusals[id]
 	w.mu.Unlock()
@@ -439,8 +438,8 @@ func (w *worker) plan(ctx context.Context, id string) (*job.Plan, error) {
 }
 
 // kernelFor names the kernel that counts the tasks of p.
-func (w *worker) kernelFor(p *job.Plan) string {
-	if p.Method == queens.Join {
+func (w *worker) kernelFor(p *Plan) string {
+	if p.Job.Method == queens.Join {
 		return w.joinKernel
 	}
 	return w.kernel
@@ -605,7 +604,7 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 
 // count counts one task through the engine, which reports its progress
 // after every slice and abandons it within a second of ctx's end.
-func (w *worker) count(ctx context.Context, p *job.Plan, m taskMsg, run *running) (count.Result, error) {
+func (w *worker) count(ctx context.Context, p *Plan, m taskMsg, run *running) (count.Result, error) {
 	var r count.Result
 	onDone := func(_ int, res count.Result) error { r = res; return nil }
 	onProgress := func(_ int, nodes uint64) { run.progress(w, nodes) }
@@ -632,7 +631,7 @@ const keepCounters = 2
 // taskFunc returns the function that counts the tasks of job id, made
 // once per job (queens.Plan.TaskFunc) and kept for the keepCounters jobs
 // used last.
-func (w *worker) taskFunc(id string, p *job.Plan) (count.TaskFunc, error) {
+func (w *worker) taskFunc(id string, p *Plan) (count.TaskFunc, error) {
 	w.countersMu.Lock()
 	defer w.countersMu.Unlock()
 	i := slices.IndexFunc(w.counters, func(c jobCounter) bool { return c.job == id })
@@ -729,7 +728,7 @@ func (w *worker) publish(pubCtx, ctx context.Context, subj string, body []byte, 
 
 // hasCount reports whether a valid count of the task is stored, and which
 // worker counted it.
-func (w *worker) hasCount(ctx context.Context, m taskMsg, p *job.Plan) (string, bool) {
+func (w *worker) hasCount(ctx context.Context, m taskMsg, p *Plan) (string, bool) {
 	rs, err := w.c.js.Stream(ctx, ResultsStream)
 	if err != nil {
 		return "", false

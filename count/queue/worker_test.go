@@ -502,10 +502,10 @@ func TestTaskFuncsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID())
-		if _, err := w.taskFunc(p.ID(), p); err != nil {
+		if _, err := w.taskFunc(p.ID(), &Plan{Job: p}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.taskFunc(ids[0], p); err != nil { // used again
+		if _, err := w.taskFunc(ids[0], &Plan{Job: p}); err != nil { // used again
 			t.Fatal(err)
 		}
 	}

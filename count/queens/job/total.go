@@ -72,7 +72,15 @@ var ErrConflict = errors.New("conflicting results")
 // with the same result used once (with a warning) and with different
 // results refused. unique also gives the count up to symmetry.
 func Assemble(p *Plan, results []shard.TaskResult, unique bool) (*Total, error) {
-	tasks := p.Len()
+	return AssembleUnits(p, p.Len(), results, unique)
+}
+
+// AssembleUnits is Assemble for a plan counted in units: groups of its
+// tasks, each counted as one task and given one result (a queue job, see
+// package queue), numbered 0 to units-1. The total needs only the sum over
+// every task, which the units' results add up to.
+func AssembleUnits(p *Plan, units int, results []shard.TaskResult, unique bool) (*Total, error) {
+	tasks := units
 	seen := make([]bool, tasks)
 	got := make([]shard.TaskResult, tasks)
 	var sum count.Totals

@@ -96,16 +96,18 @@ func group(order []int, est []uint64, units int) [][]int {
 // DefaultUnits is the grouping Submit uses for a plan of n with tasks
 // tasks when none is asked for: 64 full-size units at n = 17 and below,
 // 8 times more for each n above (the work grows about 7 times from one n
-// to the next, so a unit holds about the same work at every n), and no
-// grouping (0) once that is as many units as tasks: the tasks are large
-// enough then. RESULTS.md has the measurement behind it.
+// to the next, so a unit holds about the same work at every n), but at
+// least 4 tasks a unit on average: a plan cut into few tasks (the join's
+// are fewer and larger than the backtracker's) is grouped too. Plans of
+// fewer than 64 tasks, and every plan from n = 27, are not grouped (0).
+// RESULTS.md has the measurements behind it.
 func DefaultUnits(n, tasks int) int {
-	const base, from = 64, 17
+	const base, from, least = 64, 17, 16
 	if n-from >= 10 {
 		return 0
 	}
-	u := base << (3 * max(n-from, 0))
-	if u >= tasks {
+	u := min(base<<(3*max(n-from, 0)), tasks/4)
+	if u < least {
 		return 0
 	}
 	return u

@@ -211,13 +211,15 @@ func (w *worker) run(ctx context.Context) error {
 	if w.cfg.Finish {
 		countCtx = context.WithoutCancel(ctx)
 	}
-	// A puller keeps up to Workers tasks ahead of the slots, so that
+	// A puller keeps up to 2·Workers tasks ahead of the slots, so that
 	// small tasks do not wait for a round trip each; tasks are held by
 	// this worker from their arrival, and kept alive like the ones being
-	// counted.
+	// counted. It pulls Workers tasks at a time while some are still
+	// waiting for a slot: each pull costs the server a subscription and
+	// a request, so one per task would cost as much as the task's result.
 	pullCtx, stopPull := context.WithCancel(ctx)
 	defer stopPull()
-	credit := make(chan struct{}, 2*w.cfg.Workers)
+	credit := make(chan struct{}, 3*w.cfg.Workers)
 	for range cap(credit) {
 		credit <- struct{}{}
 	}
@@ -237,8 +239,19 @@ func (w *worker) run(ctx context.Context) error {
 				select {
 				case <-credit:
 					n++
+					continue
 				default:
+				}
+				if n >= w.cfg.Workers || len(in) == 0 {
 					break more
+				}
+				// Tasks are still waiting for a slot: wait for the
+				// next one to finish rather than pull a few.
+				select {
+				case <-credit:
+					n++
+				case <-pullCtx.Done():
+					return
 				}
 			}
 			fctx, cancel := context.WithTimeout(pullCtx, pullWait)

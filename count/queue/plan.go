@@ -106,11 +106,12 @@ func DefaultUnits(n, tasks int) int {
 	if n-from >= 10 {
 		return 0
 	}
-	u := min(base<<(3*max(n-from, 0)), tasks/4)
+	// In 64 bits: 64·8⁹ does not fit a 32-bit int.
+	u := min(int64(base)<<(3*max(n-from, 0)), int64(tasks/4))
 	if u < least {
 		return 0
 	}
-	return u
+	return int(u)
 }
 
 // Len returns the number of units.

@@ -128,7 +128,7 @@ func TestDefaultUnits(t *testing.T) {
 	for _, c := range []struct{ n, tasks, want int }{
 		{8, 20, 0}, {12, 63, 0}, {12, 64, 16}, {12, 1000, 64}, {17, 1152, 64}, {17, 5296, 64},
 		{18, 256, 64}, {18, 5000, 512}, {19, 5000, 1250}, {19, 20000, 4096}, {20, 6000, 1500},
-		{26, 1 << 40, 64 << 27}, {27, 1 << 40, 0},
+		{24, 1 << 30, 64 << 21}, {26, 1 << 30, 1 << 28}, {27, 1 << 30, 0},
 	} {
 		if got := DefaultUnits(c.n, c.tasks); got != c.want {
 			t.Errorf("DefaultUnits(%d, %d) = %d, want %d", c.n, c.tasks, got, c.want)

@@ -258,11 +258,18 @@ func TestQueueUnits(t *testing.T) {
 		code, out, errs = runBin(t, "wait", sub.Job, "--server", srv.url, "--json", "--progress-every", "0")
 		var r struct {
 			jsonReport
-			Complete bool
+			Complete  bool
+			PlanTasks int `json:"plan_tasks"`
+			Units     int
 		}
 		k, _ := queens.Known(c.n)
-		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || !r.Complete || r.Total != k || r.Tasks != sub.Tasks {
+		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || !r.Complete || r.Total != k || r.Tasks != sub.Tasks ||
+			r.PlanTasks != sub.Info.PlanTasks || r.Units != c.units {
 			t.Fatalf("wait %d %v: exit %d, %q, %s", c.n, c.args, code, out, errs)
+		}
+		code, out, errs = runBin(t, "status", sub.Job, "--server", srv.url)
+		if want := fmt.Sprintf("the plan's %d tasks in %d units", sub.Info.PlanTasks, sub.Tasks); code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("status %s: exit %d, %q (want it to say %q), %s", sub.Job, code, out, want, errs)
 		}
 		file := filepath.Join(dir, sub.Job+".json")
 		if code, _, errs := runBin(t, "export", sub.Job, "--server", srv.url, "--out", file); code != exitOK {

@@ -73,7 +73,11 @@ func printStatus(w io.Writer, s *queue.Status) error {
 			_, err = fmt.Fprintf(w, format, args...)
 		}
 	}
-	p("job %s: n = %d, %s, depth %d\n", s.Job, s.N, s.Method, s.Depth)
+	p("job %s: n = %d, %s, depth %d", s.Job, s.N, s.Method, s.Depth)
+	if s.Units > 0 {
+		p(", the plan's %d tasks in %d units", s.PlanTasks, s.Tasks)
+	}
+	p("\n")
 	p("%s%s\n", queue.Summary(s), timing(s))
 	stopped := len(s.Workers) - s.Active
 	p("workers: %d active, %d on this job", s.Active, s.Working)

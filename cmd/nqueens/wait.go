@@ -25,6 +25,10 @@ type waited struct {
 	Workers     int     `json:"workers"` // workers with results
 	Verified    int     `json:"verified"`
 	Duplicates  int     `json:"duplicates"`
+	// The plan's tasks and the grouping, for a job counted in units
+	// ("tasks" counts the units then).
+	PlanTasks int `json:"plan_tasks,omitempty"`
+	Units     int `json:"units,omitempty"`
 }
 
 func runWait(ctx context.Context, e *env, args []string) int {
@@ -74,7 +78,7 @@ func runWait(ctx context.Context, e *env, args []string) int {
 	}
 	t := s.Assembled()
 	out := waited{Total: *t, Job: s.Job, Complete: s.Complete, Seconds: s.Elapsed, NodesPerSec: s.NodesPerSec,
-		Workers: s.Contributors, Verified: s.Verify.Verified, Duplicates: s.Duplicates}
+		Workers: s.Contributors, Verified: s.Verify.Verified, Duplicates: s.Duplicates, PlanTasks: s.PlanTasks, Units: s.Units}
 	if jsonOut {
 		err = json.NewEncoder(e.Stdout).Encode(out)
 	} else {

@@ -153,6 +153,11 @@ type Status struct {
 	Tasks    int     `json:"tasks"`
 	Done     int     `json:"done"`
 	Fraction float64 `json:"fraction"`
+	// PlanTasks is the number of the plan's tasks, which Units (the
+	// grouping, JobInfo.Units) groups into Tasks; 0 for a job without
+	// units.
+	PlanTasks int `json:"plan_tasks,omitempty"`
+	Units     int `json:"units,omitempty"`
 	// Nodes sums the counted tasks' nodes, each task once.
 	Nodes count.Uint128 `json:"nodes"`
 	// Elapsed runs from the start of the first task counted to the
@@ -227,8 +232,11 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	i := c.info
 	s := &Status{
 		Job: i.ID, N: i.N, Method: i.Method, Depth: i.Depth, Hash: i.Hash, Algorithm: i.Algorithm,
-		Tasks: len(c.recs), Done: c.done, Nodes: c.nodes, Duplicates: c.duplicates, Refused: c.refused,
+		Tasks: len(c.recs), Done: c.done, Units: c.plan.Units, Nodes: c.nodes, Duplicates: c.duplicates, Refused: c.refused,
 		Submitted: i.Submitted, Verify: VerifyStatus{Percent: i.Verify, Seed: i.Seed}, Contributors: len(c.byWorker),
+	}
+	if c.plan.Units > 0 {
+		s.PlanTasks = c.plan.Job.Len()
 	}
 	s.Fraction = 1
 	if c.estSum > 0 {

@@ -3,12 +3,9 @@ package queue
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
@@ -186,36 +183,5 @@ func TestGroupedJob(t *testing.T) {
 	}
 	if _, err := c.Submit(context.Background(), job.Spec{N: 11}, SubmitOptions{Units: -1}); err != nil {
 		t.Errorf("one task per unit: %v", err)
-	}
-}
-
-// A grouped job whose worker is interrupted in the middle of its units
-// hands them back; another worker counts them again (their second
-// delivery: it looks for a stored result first) and the total is exact.
-func TestGroupedJobInterrupted(t *testing.T) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 10}, SubmitOptions{Units: 3})
-	var mu sync.Mutex
-	running := 0
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "stopped", Workers: 2,
-		countTask: func(ctx context.Context, _ string, _ int, progress func(uint64)) (count.Result, error) {
-			mu.Lock()
-			running++
-			mu.Unlock()
-			return count.Result{}, slowly(ctx, time.Hour, progress)
-		}})
-	until(t, "two units running", func() bool { mu.Lock(); defer mu.Unlock(); return running == 2 })
-	cancel()
-	if st, err := wait(); !errors.Is(err, context.Canceled) || st.Returned < 2 || st.Counted != 0 {
-		t.Fatalf("interrupted worker: %+v, %v", st, err)
-	}
-	st := work(t, srv.URL(), 1)[0]
-	s := status(t, c, sub.Job)
-	exact(t, s)
-	if st.Counted != sub.Tasks || s.Tasks != sub.Tasks || s.Units != 3 || s.PlanTasks != sub.Info.PlanTasks {
-		t.Errorf("second worker %+v; status %s (units %d of %d plan tasks), want all %d units counted", st, Summary(s), s.Units, s.PlanTasks, sub.Tasks)
 	}
 }

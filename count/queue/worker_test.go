@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -130,12 +131,20 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 }
 
 // Ctrl-C (a cancelled Work) abandons the running tasks within a slice and
-// hands every held task back at once (Nak), for another worker.
+// hands every held task back at once (Nak), for another worker; the same
+// for a job whose tasks are units of the plan's (counted again on their
+// second delivery, after a look for a stored result).
 func TestInterruptHandsTasksBack(t *testing.T) {
+	for _, units := range []int{-1, 3} {
+		t.Run(fmt.Sprintf("units=%d", units), func(t *testing.T) { interruptHandsTasksBack(t, units) })
+	}
+}
+
+func interruptHandsTasksBack(t *testing.T, units int) {
 	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
 	c := connect(t, srv.URL(), Auth{})
 	spec := job.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{})
+	sub := submit(t, c, spec, SubmitOptions{Units: units})
 	var mu sync.Mutex
 	running := 0
 	ctx, cancel := context.WithCancel(context.Background())
@@ -165,10 +174,15 @@ func TestInterruptHandsTasksBack(t *testing.T) {
 	// before the ack wait (a minute) would have let the tasks go.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
-	if st, err := startWork(t, ctx2, srv.URL(), WorkerConfig{ID: "next", Workers: 2, ExitWhenIdle: true})(); err != nil {
-		t.Fatalf("the next worker: %v (%+v)", err, st)
+	next, err := startWork(t, ctx2, srv.URL(), WorkerConfig{ID: "next", Workers: 2, ExitWhenIdle: true})()
+	if err != nil {
+		t.Fatalf("the next worker: %v (%+v)", err, next)
 	}
-	exact(t, status(t, c, sub.Job))
+	s := status(t, c, sub.Job)
+	exact(t, s)
+	if next.Counted != sub.Tasks || s.Units != max(units, 0) || units > 0 && s.PlanTasks != sub.Info.PlanTasks {
+		t.Errorf("the next worker: %+v; status: %s, units %d of %d plan tasks; want all %d tasks counted", next, Summary(s), s.Units, s.PlanTasks, sub.Tasks)
+	}
 }
 
 // With Finish, a cancelled Work finishes and publishes the tasks it is

@@ -1,10 +1,6 @@
 package sudoku
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/nqcount/nqcount/internal/registry"
 
 // Variant is one registered implementation of the solver. Every variant
 // finds the same solutions and counts; they differ in how they reason and
@@ -25,12 +21,11 @@ type Variant struct {
 	newEngine func() engine
 }
 
-var variants []Variant
+var variants = registry.New("solver", "this machine", func(v Variant) registry.Info {
+	return registry.Info{Name: v.Name, Doc: v.Doc, Rank: v.Rank, Supported: v.Supported}
+})
 
-func register(v Variant) {
-	variants = append(variants, v)
-	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Rank < variants[j].Rank })
-}
+func register(v Variant) { variants.Register(v) }
 
 func always() bool { return true }
 
@@ -63,35 +58,12 @@ func init() {
 
 // Variants returns every registered variant, supported here or not,
 // slowest first.
-func Variants() []Variant { return append([]Variant(nil), variants...) }
+func Variants() []Variant { return variants.All() }
 
 // BestVariant returns the fastest variant this machine supports.
-func BestVariant() Variant {
-	best := variants[0]
-	for _, v := range variants {
-		if v.Supported() {
-			best = v
-		}
-	}
-	return best
-}
+func BestVariant() Variant { return variants.Best() }
 
 // LookupVariant returns the variant with the given name ("" and "auto":
 // BestVariant), or an error naming the choices when there is none or this
 // machine cannot run it.
-func LookupVariant(name string) (Variant, error) {
-	if name == "" || name == "auto" {
-		return BestVariant(), nil
-	}
-	var names []string
-	for _, v := range variants {
-		if v.Name == name {
-			if !v.Supported() {
-				return Variant{}, fmt.Errorf("solver %q is not supported on this machine (%s)", name, v.Doc)
-			}
-			return v, nil
-		}
-		names = append(names, v.Name)
-	}
-	return Variant{}, fmt.Errorf("unknown solver %q (choose auto, %s)", name, strings.Join(names, ", "))
-}
+func LookupVariant(name string) (Variant, error) { return variants.Lookup(name) }

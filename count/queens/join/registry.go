@@ -1,10 +1,6 @@
 package join
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/nqcount/nqcount/internal/registry"
 
 // Kernel is one registered implementation of the join's inner loop: the
 // count of the patterns of a block compatible with each of a list of
@@ -26,12 +22,11 @@ type Kernel struct {
 	count func(b *block, items []uint64) uint64
 }
 
-var registry []Kernel
+var kernels = registry.New("join kernel", "this CPU", func(k Kernel) registry.Info {
+	return registry.Info{Name: k.Name, Doc: k.Doc, Rank: k.Rank, Supported: k.Supported}
+})
 
-func register(k Kernel) {
-	registry = append(registry, k)
-	sort.SliceStable(registry, func(i, j int) bool { return registry[i].Rank < registry[j].Rank })
-}
+func register(k Kernel) { kernels.Register(k) }
 
 func init() {
 	register(Kernel{
@@ -46,35 +41,12 @@ func init() {
 
 // Kernels returns every registered kernel, supported here or not, slowest
 // first.
-func Kernels() []Kernel { return append([]Kernel(nil), registry...) }
+func Kernels() []Kernel { return kernels.All() }
 
 // Best returns the fastest kernel this CPU supports.
-func Best() Kernel {
-	best := registry[0]
-	for _, k := range registry {
-		if k.Supported() {
-			best = k
-		}
-	}
-	return best
-}
+func Best() Kernel { return kernels.Best() }
 
 // Lookup returns the kernel with the given name ("" or "auto": Best), or
 // an error naming the choices when there is none or this CPU cannot run
 // it.
-func Lookup(name string) (Kernel, error) {
-	if name == "" || name == "auto" {
-		return Best(), nil
-	}
-	var names []string
-	for _, k := range registry {
-		if k.Name == name {
-			if !k.Supported() {
-				return Kernel{}, fmt.Errorf("join kernel %q is not supported by this CPU (%s)", name, k.Doc)
-			}
-			return k, nil
-		}
-		names = append(names, k.Name)
-	}
-	return Kernel{}, fmt.Errorf("unknown join kernel %q (choose auto, %s)", name, strings.Join(names, ", "))
-}
+func Lookup(name string) (Kernel, error) { return kernels.Lookup(name) }

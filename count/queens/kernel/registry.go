@@ -1,10 +1,9 @@
 package kernel
 
 import (
-	"fmt"
 	"math"
-	"sort"
-	"strings"
+
+	"github.com/nqcount/nqcount/internal/registry"
 )
 
 // Kernel is one registered implementation.
@@ -62,12 +61,11 @@ func (k Kernel) Count(f *Frame) (solutions, nodes uint64, err error) {
 	return s.solutions, s.nodes, nil
 }
 
-var registry []Kernel
+var kernels = registry.New("kernel", "this CPU", func(k Kernel) registry.Info {
+	return registry.Info{Name: k.Name, Doc: k.Doc, Rank: k.Rank, Supported: k.Supported}
+})
 
-func register(k Kernel) {
-	registry = append(registry, k)
-	sort.SliceStable(registry, func(i, j int) bool { return registry[i].Rank < registry[j].Rank })
-}
+func register(k Kernel) { kernels.Register(k) }
 
 func init() {
 	register(Kernel{
@@ -80,34 +78,12 @@ func init() {
 }
 
 // All returns every registered kernel, supported here or not, slowest first.
-func All() []Kernel { return append([]Kernel(nil), registry...) }
+func All() []Kernel { return kernels.All() }
 
 // Best returns the fastest kernel this CPU supports.
-func Best() Kernel {
-	best := registry[0]
-	for _, k := range registry {
-		if k.Supported() {
-			best = k
-		}
-	}
-	return best
-}
+func Best() Kernel { return kernels.Best() }
 
-// Lookup returns the kernel with the given name, or an error naming the
-// choices when there is none or this CPU cannot run it.
-func Lookup(name string) (Kernel, error) {
-	if name == "" || name == "auto" {
-		return Best(), nil
-	}
-	var names []string
-	for _, k := range registry {
-		if k.Name == name {
-			if !k.Supported() {
-				return Kernel{}, fmt.Errorf("kernel %q is not supported by this CPU (%s)", name, k.Doc)
-			}
-			return k, nil
-		}
-		names = append(names, k.Name)
-	}
-	return Kernel{}, fmt.Errorf("unknown kernel %q (choose auto, %s)", name, strings.Join(names, ", "))
-}
+// Lookup returns the kernel with the given name ("" or "auto": Best), or
+// an error naming the choices when there is none or this CPU cannot run
+// it.
+func Lookup(name string) (Kernel, error) { return kernels.Lookup(name) }

@@ -36,11 +36,13 @@ func TestInterruptLargeN(t *testing.T) {
 		}
 		close(lines)
 	}()
-	// Wait for three progress lines: the workers are then deep in their
-	// first tasks, none of which ends in the next minute.
+	// Wait for three progress lines, the last with a node rate: the
+	// workers are then deep in their first tasks, none of which ends in
+	// the next minute. (On a loaded machine the tables may still be in
+	// the making at the third line.)
 	var seen []string
-	timeout := time.After(60 * time.Second)
-	for len(seen) < 3 {
+	timeout := time.After(2 * time.Minute)
+	for len(seen) < 3 || strings.Contains(seen[len(seen)-1], ", 0 nodes/s") {
 		select {
 		case l, ok := <-lines:
 			if !ok {
@@ -50,11 +52,8 @@ func TestInterruptLargeN(t *testing.T) {
 				seen = append(seen, l)
 			}
 		case <-timeout:
-			t.Fatalf("no progress lines within a minute at n = 22 (got %q)", seen)
+			t.Fatalf("no progress lines with a node rate within two minutes at n = 22 (got %q)", seen)
 		}
-	}
-	if last := seen[len(seen)-1]; strings.Contains(last, ", 0 nodes/s") {
-		t.Errorf("the node rate does not move while tasks run: %q", last)
 	}
 	start := time.Now()
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {

@@ -49,30 +49,15 @@ func describeCPU(w io.Writer) {
 		fmt.Fprintf(w, " %s%s", mark, f)
 	}
 	fmt.Fprintf(w, "\nGOAMD64 level of this CPU: v%d\n", c.X64Level())
-	best := kernel.Best()
-	fmt.Fprintln(w, "kernels:")
+	var ks, js []impl
 	for _, k := range kernel.All() {
-		state := "supported"
-		if !k.Supported() {
-			state = "not supported here"
-		}
-		if k.Name == best.Name {
-			state = "chosen"
-		}
-		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.Name, state, k.Doc)
+		ks = append(ks, impl{k.Name, k.Doc, k.Supported()})
 	}
-	bestJoin := join.Best()
-	fmt.Fprintln(w, "join kernels (--method join):")
 	for _, k := range join.Kernels() {
-		state := "supported"
-		if !k.Supported() {
-			state = "not supported here"
-		}
-		if k.Name == bestJoin.Name {
-			state = "chosen"
-		}
-		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.Name, state, k.Doc)
+		js = append(js, impl{k.Name, k.Doc, k.Supported()})
 	}
+	listImpls(w, "kernels:", kernel.Best().Name, ks)
+	listImpls(w, "join kernels (--method join):", join.Best().Name, js)
 	if t, ok := sysmem.Total(); ok {
 		fmt.Fprintf(w, "memory: %s physical; the join method plans for %s by default (--memory)\n", mib(t), mib(queens.DefaultMemory()))
 	} else {
@@ -96,4 +81,26 @@ func kib(b int) string {
 		return fmt.Sprintf("%d MiB", b>>20)
 	}
 	return fmt.Sprintf("%d KiB", b>>10)
+}
+
+// impl is a registered implementation as nqueens cpu lists it.
+type impl struct {
+	name, doc string
+	supported bool
+}
+
+// listImpls prints title and one line per implementation: chosen (best),
+// supported or not supported here.
+func listImpls(w io.Writer, title, best string, impls []impl) {
+	fmt.Fprintln(w, title)
+	for _, k := range impls {
+		state := "supported"
+		if !k.supported {
+			state = "not supported here"
+		}
+		if k.name == best {
+			state = "chosen"
+		}
+		fmt.Fprintf(w, "  %-10s %-22s %s\n", k.name, state, k.doc)
+	}
 }

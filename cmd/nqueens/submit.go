@@ -70,7 +70,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
 		return exitUsage
 	}
-	if _, err := job.NewPlan(job.Spec{N: n, Method: m, Depth: depth}); err != nil {
+	plan, err := job.NewPlan(job.Spec{N: n, Method: m, Depth: depth})
+	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)
 	}
@@ -80,7 +81,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	}
 	defer c.Close()
 	opt.Program = programVersion()
-	sub, err := c.Submit(ctx, job.Spec{N: n, Method: m, Depth: depth}, opt)
+	sub, err := c.SubmitPlan(ctx, plan, opt)
 	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)

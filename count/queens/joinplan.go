@@ -108,20 +108,3 @@ func joinResult(ctx context.Context, c *join.Counter, id int, progress func(node
 	}
 	return count.Result{Count: n, Nodes: work}, nil
 }
-
-// joinCounter returns the task function of a join plan with the join
-// kernel named, and the kernel's name. Building it builds the quadrant
-// tables: a second or so at n = 22.
-func (p *Plan) joinCounter(name string) (count.TaskFunc, string, error) {
-	k, err := join.Lookup(name)
-	if err != nil {
-		return nil, "", fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	c, err := join.NewCounter(p.Join, k)
-	if err != nil {
-		return nil, "", err
-	}
-	return func(ctx context.Context, id int, progress func(nodes uint64)) (count.Result, error) {
-		return joinResult(ctx, c, id, progress)
-	}, k.Name, nil
-}

@@ -43,21 +43,9 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
 		}
 	}
-	var (
-		do   count.TaskFunc
-		name string
-	)
-	if p.Join != nil {
-		var err error
-		if do, name, err = p.joinCounter(opt.Kernel); err != nil {
-			return Result{}, err
-		}
-	} else {
-		k, err := kernel.Lookup(opt.Kernel)
-		if err != nil {
-			return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
-		do, name = p.Counter(k), k.Name
+	do, name, err := p.TaskFunc(opt.Kernel)
+	if err != nil {
+		return Result{}, err
 	}
 	if workers > 1 {
 		if _, err := p.EstimatesContext(ctx); err != nil {

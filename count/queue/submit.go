@@ -53,12 +53,18 @@ type Submitted struct {
 // or again after an interrupted submit, adds no task twice: the job record
 // is created once and each task subject takes one message.
 func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Submitted, error) {
-	if opt.Verify < 0 || opt.Verify > 100 {
-		return nil, fmt.Errorf("%w: verify %g%%: choose 0 to 100", queens.ErrInvalid, opt.Verify)
-	}
 	jp, err := job.NewPlan(s)
 	if err != nil {
 		return nil, err
+	}
+	return c.SubmitPlan(ctx, jp, opt)
+}
+
+// SubmitPlan is Submit for a plan already made (job.NewPlan): a front end
+// that checks the plan before it connects need not plan it twice.
+func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions) (*Submitted, error) {
+	if opt.Verify < 0 || opt.Verify > 100 {
+		return nil, fmt.Errorf("%w: verify %g%%: choose 0 to 100", queens.ErrInvalid, opt.Verify)
 	}
 	units := opt.Units
 	switch {

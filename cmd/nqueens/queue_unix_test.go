@@ -282,6 +282,44 @@ func TestQueueUnits(t *testing.T) {
 	}
 }
 
+// submit --wait submits and waits in one process: stdout has what wait
+// prints (--json: count's fields), the job id goes to stderr.
+func TestQueueSubmitWait(t *testing.T) {
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(t.TempDir(), "data"))
+	defer srv.stop(t)
+	work := exec.Command(binary(t), "work", "--server", srv.url, "--workers", "2", "--id", "waiting")
+	work.Stderr = &lockedBuffer{}
+	started(t, work)
+	for _, c := range []struct {
+		n    int
+		args []string
+	}{
+		{15, []string{"--json"}},
+		{12, []string{"--method", "constellations", "--units", "off", "--json"}},
+		{13, nil},
+	} {
+		code, out, errs := runBin(t, append([]string{"submit", fmt.Sprint(c.n), "--server", srv.url, "--wait", "--progress-every", "0"}, c.args...)...)
+		k, _ := queens.Known(c.n)
+		if code != exitOK || !strings.Contains(errs, "job ") {
+			t.Fatalf("submit %d %v --wait: exit %d, %q, %s", c.n, c.args, code, out, errs)
+		}
+		if c.args == nil {
+			if want := fmt.Sprintf("%d solutions", k); !strings.Contains(out, want) {
+				t.Errorf("submit %d --wait printed %q, want it to say %q", c.n, out, want)
+			}
+			continue
+		}
+		var r struct {
+			jsonReport
+			Complete bool
+			Job      string
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || !r.Complete || r.Total != k || !strings.Contains(errs, r.Job) {
+			t.Errorf("submit %d %v --wait: %q (%v), stderr %s", c.n, c.args, out, err, errs)
+		}
+	}
+}
+
 // A wrong token is refused with a clear message; so is a server asked to
 // listen beyond loopback without one.
 func TestQueueRefusals(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
@@ -28,6 +29,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		opt     queue.SubmitOptions
 		jsonOut bool
 		units   string
+		wait    bool
+		every   time.Duration
 	)
 	sf.add(fs)
 	fs.StringVar(&method, "method", string(queens.Auto), "counting method: auto (the fastest for N, as count picks it), constellations, halving or join (each worker uses its fastest kernel of the method)")
@@ -35,7 +38,9 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
 	fs.Float64Var(&opt.Verify, "verify", 0, "count this `PERCENT` of the tasks (chosen at random) a second time on another worker")
 	fs.Uint64Var(&opt.Seed, "seed", 0, "seed that chooses the tasks to verify (0: random; printed)")
-	fs.BoolVar(&jsonOut, "json", false, `print {"job": ..., "tasks": ...} as JSON`)
+	fs.BoolVar(&jsonOut, "json", false, `print {"job": ..., "tasks": ...} as JSON (with --wait: what wait --json prints)`)
+	fs.BoolVar(&wait, "wait", false, "then wait for the job to complete and print its total, as wait does (the job id goes to stderr)")
+	fs.DurationVar(&every, "progress-every", 10*time.Second, "with --wait: interval of the progress lines on stderr (0: none)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -91,6 +96,10 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	}
 	if sub.Info.Verify > 0 {
 		e.Errorf("%d tasks will be counted twice (verify %g%%, seed %d)", sub.VerifyTasks, sub.Info.Verify, sub.Info.Seed)
+	}
+	if wait {
+		e.Errorf("job %s: %d tasks (%d added); waiting for it", sub.Job, sub.Tasks, sub.Added)
+		return waitJob(ctx, e, c, sub.Job, every, jsonOut)
 	}
 	if jsonOut {
 		if err := json.NewEncoder(e.Stdout).Encode(sub); err != nil {

@@ -54,6 +54,11 @@ func runWait(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer c.Close()
+	return waitJob(ctx, e, c, id, every, jsonOut)
+}
+
+// waitJob waits for job id and prints its result (wait, submit --wait).
+func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time.Duration, jsonOut bool) int {
 	var progress func(*queue.Status)
 	if every > 0 {
 		progress = func(s *queue.Status) {

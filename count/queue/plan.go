@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"sync"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/job"
@@ -31,30 +32,40 @@ type Plan struct {
 	// smaller ones; 0 gives each task its own unit.
 	Units int
 
+	// The grouping needs the plan's estimates (tens of milliseconds at
+	// n = 17): it is made on first use, so that a worker, which is told
+	// each unit's tasks by its message, never waits for it.
+	once  sync.Once
 	units [][]int // the plan's tasks of each unit; nil when Units is 0
 	est   []uint64
 }
 
 // NewPlan groups the tasks of p into units (see Plan.Units and group); the
 // same p and units give the same units on every machine. units below 0
-// is an error.
+// is an error. The units are cut when first asked for.
 func NewPlan(p *job.Plan, units int) (*Plan, error) {
 	if units < 0 {
 		return nil, fmt.Errorf("units %d: need 0 (one task per unit) or more", units)
 	}
-	q := &Plan{Job: p, Units: units}
-	if units == 0 {
-		return q, nil
+	return &Plan{Job: p, Units: units}, nil
+}
+
+// grouped makes the units once and reports whether the tasks are grouped.
+func (p *Plan) grouped() bool {
+	if p.Units == 0 {
+		return false
 	}
-	est := p.Estimates()
-	q.units = group(p.LargestFirst(count.All(p.Len())), est, units)
-	q.est = make([]uint64, len(q.units))
-	for u, ids := range q.units {
-		for _, id := range ids {
-			q.est[u] += est[id]
+	p.once.Do(func() {
+		est := p.Job.Estimates()
+		p.units = group(p.Job.LargestFirst(count.All(p.Job.Len())), est, p.Units)
+		p.est = make([]uint64, len(p.units))
+		for u, ids := range p.units {
+			for _, id := range ids {
+				p.est[u] += est[id]
+			}
 		}
-	}
-	return q, nil
+	})
+	return true
 }
 
 // group cuts order, the plan's tasks largest first, into consecutive
@@ -116,7 +127,7 @@ func DefaultUnits(n, tasks int) int {
 
 // Len returns the number of units.
 func (p *Plan) Len() int {
-	if p.units == nil {
+	if !p.grouped() {
 		return p.Job.Len()
 	}
 	return len(p.units)
@@ -125,7 +136,7 @@ func (p *Plan) Len() int {
 // Tasks returns the ids, in the plan, of the tasks of unit u (0 <= u <
 // Len()). The slice must not be modified.
 func (p *Plan) Tasks(u int) []int {
-	if p.units == nil {
+	if !p.grouped() {
 		return []int{u}
 	}
 	return p.units[u]
@@ -134,7 +145,7 @@ func (p *Plan) Tasks(u int) []int {
 // Estimates returns each unit's estimated cost (the sum of its tasks').
 // The slice must not be modified.
 func (p *Plan) Estimates() []uint64 {
-	if p.units == nil {
+	if !p.grouped() {
 		return p.Job.Estimates()
 	}
 	return p.est
@@ -142,7 +153,7 @@ func (p *Plan) Estimates() []uint64 {
 
 // Order returns the units in the order to hand them out: largest first.
 func (p *Plan) Order() []int {
-	if p.units == nil {
+	if !p.grouped() {
 		return p.Job.LargestFirst(count.All(p.Job.Len()))
 	}
 	return count.All(len(p.units)) // group made them largest first
@@ -174,21 +185,27 @@ func (p *Plan) Pin() map[string]string {
 // errUnitOverflow is returned for a unit whose count does not fit 64 bits.
 var errUnitOverflow = errors.New("the unit's count overflows 64 bits: submit the job with smaller units")
 
-// TaskFunc returns the function that counts units with the named kernel
-// (job.Plan.TaskFunc), and the kernel's name: a unit's tasks are counted
-// one after the other, each in bounded slices, with the progress of the
-// unit as a whole.
-func (p *Plan) TaskFunc(kernelName string) (count.TaskFunc, string, error) {
+// UnitFunc counts the units of p, with the named kernel.
+type UnitFunc func(ctx context.Context, tasks []int, progress func(nodes uint64)) (count.Result, error)
+
+// UnitFunc returns the function that counts a unit given by its tasks
+// (ids in p.Job) with the named kernel (job.Plan.TaskFunc), and the
+// kernel's name: the tasks are counted one after the other, each in
+// bounded slices, with the progress of the unit as a whole. It does not
+// check that the tasks make one of p's units: a worker counts the tasks
+// its message lists, and its result record says which (see Record.Tasks).
+func (p *Plan) UnitFunc(kernelName string) (UnitFunc, string, error) {
 	do, name, err := p.Job.TaskFunc(kernelName)
-	if err != nil || p.units == nil {
-		return do, name, err
+	if err != nil {
+		return nil, "", err
 	}
-	return func(ctx context.Context, u int, progress func(nodes uint64)) (count.Result, error) {
-		if u < 0 || u >= len(p.units) {
-			return count.Result{}, fmt.Errorf("unit %d is not in the plan (0 to %d)", u, len(p.units)-1)
-		}
+	last := p.Job.Len() - 1
+	return func(ctx context.Context, tasks []int, progress func(nodes uint64)) (count.Result, error) {
 		var sum count.Result
-		for _, id := range p.units[u] {
+		for _, id := range tasks {
+			if id < 0 || id > last {
+				return count.Result{}, fmt.Errorf("task %d is not in the plan (0 to %d)", id, last)
+			}
 			r, err := do(ctx, id, progress)
 			if err != nil {
 				return count.Result{}, err
@@ -200,5 +217,20 @@ func (p *Plan) TaskFunc(kernelName string) (count.TaskFunc, string, error) {
 			sum.Nodes += r.Nodes
 		}
 		return sum, nil
+	}, name, nil
+}
+
+// TaskFunc returns the function that counts units by their ids (0 to
+// Len()-1) with the named kernel: UnitFunc over Tasks(u).
+func (p *Plan) TaskFunc(kernelName string) (count.TaskFunc, string, error) {
+	do, name, err := p.UnitFunc(kernelName)
+	if err != nil {
+		return nil, "", err
+	}
+	return func(ctx context.Context, u int, progress func(nodes uint64)) (count.Result, error) {
+		if u < 0 || u >= p.Len() {
+			return count.Result{}, fmt.Errorf("unit %d is not in the plan (0 to %d)", u, p.Len()-1)
+		}
+		return do(ctx, p.Tasks(u), progress)
 	}, name, nil
 }

@@ -63,7 +63,7 @@ func TestGroup(t *testing.T) {
 			if !slices.Equal(flat, order) {
 				t.Errorf("%+v units %d: the units do not cut the largest-first order", s, u)
 			}
-			if again, _ := NewPlan(jp, u); !slices.EqualFunc(again.units, p.units, slices.Equal) {
+			if again, _ := NewPlan(jp, u); !again.grouped() || !slices.EqualFunc(again.units, p.units, slices.Equal) {
 				t.Errorf("%+v units %d: another call cut other units", s, u)
 			}
 			if u == 64 && p.Len() > 120 {
@@ -157,6 +157,22 @@ func TestGroupedJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, _ := NewPlan(jp, 6)
+	for _, r := range e.Records {
+		if !slices.Equal(r.Tasks, p.Tasks(r.Task)) {
+			t.Errorf("unit %d's record lists tasks %v, want %v", r.Task, r.Tasks, p.Tasks(r.Task))
+		}
+		// A record must say which tasks it counted, and they must be
+		// its unit's.
+		for _, tasks := range [][]int{nil, p.Tasks((r.Task + 1) % p.Len()), append(slices.Clone(r.Tasks), r.Tasks[0])} {
+			x := r
+			x.Tasks = tasks
+			x.Seal()
+			if err := x.Check(sub.Job, p); err == nil {
+				t.Errorf("unit %d: a record of tasks %v was accepted", r.Task, tasks)
+			}
+		}
+	}
 	path := filepath.Join(t.TempDir(), "x.json")
 	if err := WriteExport(path, e); err != nil {
 		t.Fatal(err)
@@ -183,5 +199,33 @@ func TestGroupedJob(t *testing.T) {
 	}
 	if _, err := c.Submit(context.Background(), job.Spec{N: 11}, SubmitOptions{Units: -1}); err != nil {
 		t.Errorf("one task per unit: %v", err)
+	}
+}
+
+// A unit's message lists its tasks, and the worker counts those: a
+// message that lists other tasks gives a record readers refuse, never a
+// wrong total.
+func TestWrongUnitTasks(t *testing.T) {
+	srv := serve(t, ServerConfig{})
+	c := connect(t, srv.URL(), Auth{})
+	jp, _ := job.NewPlan(job.Spec{N: 11})
+	p, _ := NewPlan(jp, 6)
+	ctx := context.Background()
+	if err := c.Setup(ctx, Settings{}, false); err != nil {
+		t.Fatal(err)
+	}
+	// Unit 0's message, in place before the job's, lists unit 1's tasks.
+	body, _ := json.Marshal(taskMsg{ID: p.ID(), Task: 0, Tasks: p.Tasks(1)})
+	if _, err := c.js.Publish(ctx, subject(taskPrefix, p.ID(), 0), body); err != nil {
+		t.Fatal(err)
+	}
+	sub := submit(t, c, job.Spec{N: 11}, SubmitOptions{Units: 6})
+	if sub.Added != p.Len()-1 {
+		t.Fatalf("submit added %d tasks, want %d (unit 0's subject was taken)", sub.Added, p.Len()-1)
+	}
+	work(t, srv.URL(), 1)
+	s := status(t, c, sub.Job)
+	if s.Complete || s.Total != nil || s.Done != p.Len()-1 || len(s.Refused) != 1 || s.Refused[0].Task != 0 {
+		t.Errorf("status: complete %v, done %d of %d, refused %+v", s.Complete, s.Done, s.Tasks, s.Refused)
 	}
 }

@@ -87,6 +87,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -196,6 +197,10 @@ type Client struct {
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	logf func(string, ...any)
+	// submitted keeps the plans of the jobs this client submitted (job
+	// id to *Plan): a Wait for one of them reads its results with the
+	// plan already made, units and estimates included.
+	submitted sync.Map
 }
 
 // ErrAuth is wrapped by Connect's error when the server refuses the token

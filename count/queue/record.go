@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
@@ -24,11 +26,15 @@ type Record struct {
 	Hash      string `json:"hash"` // the plan's hash (job.Plan.Hash)
 	Algorithm int    `json:"algorithm"`
 	Task      int    `json:"task"`
-	Count     uint64 `json:"count"`
-	Nodes     uint64 `json:"nodes"`
-	Kind      string `json:"kind"`
-	Worker    string `json:"worker"`
-	Program   string `json:"program"`
+	// Tasks lists the plan's tasks a unit held (in a job grouped into
+	// units; empty otherwise), as the worker counted them: they must be
+	// the unit's.
+	Tasks   []int  `json:"tasks,omitempty"`
+	Count   uint64 `json:"count"`
+	Nodes   uint64 `json:"nodes"`
+	Kind    string `json:"kind"`
+	Worker  string `json:"worker"`
+	Program string `json:"program"`
 	// Seconds and Time (when it finished) are for information: the
 	// checksum does not cover them.
 	Seconds  float64   `json:"seconds"`
@@ -40,16 +46,28 @@ type Record struct {
 //
 //	nqcount-result/1 job=J hash=H algorithm=A task=T count=C nodes=N kind=K worker=W program=P
 //
-// where W and P are quoted as Go quotes strings (%q). Anyone can
-// recompute it.
+// where W and P are quoted as Go quotes strings (%q), and " tasks=" and
+// the unit's tasks, comma-separated, follow when Tasks is not empty.
+// Anyone can recompute it.
 func (r *Record) Sum() string {
 	h := sha256.Sum256([]byte(r.line()))
 	return hex.EncodeToString(h[:])
 }
 
 func (r *Record) line() string {
-	return fmt.Sprintf("nqcount-result/1 job=%s hash=%s algorithm=%d task=%d count=%d nodes=%d kind=%s worker=%q program=%q",
+	line := fmt.Sprintf("nqcount-result/1 job=%s hash=%s algorithm=%d task=%d count=%d nodes=%d kind=%s worker=%q program=%q",
 		r.Job, r.Hash, r.Algorithm, r.Task, r.Count, r.Nodes, r.Kind, r.Worker, r.Program)
+	if len(r.Tasks) == 0 {
+		return line
+	}
+	b := []byte(line + " tasks=")
+	for i, t := range r.Tasks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(t), 10)
+	}
+	return string(b)
 }
 
 // Seal sets the checksum.
@@ -72,6 +90,10 @@ func (r *Record) Check(id string, p *Plan) error {
 		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, p.Len()-1)
 	case r.Kind != KindCount && r.Kind != KindVerify:
 		return fmt.Errorf("kind %q is neither %s nor %s", r.Kind, KindCount, KindVerify)
+	case p.Units == 0 && len(r.Tasks) > 0:
+		return fmt.Errorf("it lists the plan's tasks %v, but the job is not grouped into units", r.Tasks)
+	case p.Units > 0 && !slices.Equal(r.Tasks, p.Tasks(r.Task)):
+		return fmt.Errorf("it counted the plan's tasks %v, not unit %d's %v", r.Tasks, r.Task, p.Tasks(r.Task))
 	}
 	return nil
 }
@@ -121,6 +143,17 @@ func (j *JobInfo) Spec() job.Spec {
 // Plan plans the job and checks that this program cuts it into the same
 // tasks and units, counted by the same algorithm.
 func (j *JobInfo) Plan() (*Plan, error) {
+	p, err := j.plan()
+	if err == nil && p.Len() != j.Tasks {
+		err = j.planned(p)
+	}
+	return p, err
+}
+
+// plan is Plan without cutting the units, which needs the plan's
+// estimates: a worker is told each unit's tasks, and its result record
+// says which it counted, for readers to check.
+func (j *JobInfo) plan() (*Plan, error) {
 	jp, err := job.NewPlan(j.Spec())
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
@@ -129,10 +162,15 @@ func (j *JobInfo) Plan() (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}
-	if p.ID() != j.ID || p.Hash() != j.Hash || p.Len() != j.Tasks || j.PlanTasks != 0 && jp.Len() != j.PlanTasks {
-		return nil, fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
+	if p.ID() != j.ID || p.Hash() != j.Hash || j.PlanTasks != 0 && jp.Len() != j.PlanTasks || p.Units == 0 && jp.Len() != j.Tasks {
+		return nil, j.planned(p)
 	}
 	return p, nil
+}
+
+// planned is the error for a job this program plans differently.
+func (j *JobInfo) planned(p *Plan) error {
+	return fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
 }
 
 // Verified reports whether task id of a job with this seed is among the
@@ -155,6 +193,10 @@ func Verified(seed uint64, id int, percent float64) bool {
 type taskMsg struct {
 	ID   string `json:"job"`
 	Task int    `json:"task"`
+	// Tasks lists the plan's tasks of a unit (a job grouped into units),
+	// so that a worker need not cut the units itself (which needs the
+	// plan's estimates) before it counts.
+	Tasks []int `json:"tasks,omitempty"`
 	// Verify says whether the task is chosen for a second count.
 	Verify bool `json:"verify,omitempty"`
 	// CountedBy names the worker that counted the task first (verify

@@ -34,7 +34,7 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := info.Plan()
+	p, err := c.jobPlan(info)
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +53,15 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 		return nil, fmt.Errorf("reading the results: %w", err)
 	}
 	return &reader{c: c, info: *info, col: newCollector(*info, p), iter: iter}, nil
+}
+
+// jobPlan returns the plan of a job: the one this client submitted it
+// with, or info.Plan.
+func (c *Client) jobPlan(info *JobInfo) (*Plan, error) {
+	if p, ok := c.submitted.Load(info.ID); ok {
+		return p.(*Plan), nil
+	}
+	return info.Plan()
 }
 
 func (r *reader) stop() { r.iter.Stop() }

@@ -104,6 +104,9 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 		return nil, fmt.Errorf("recording job %s: %w", info.ID, err)
 	}
 	out.Info = info
+	if out.New {
+		c.submitted.Store(info.ID, p)
+	}
 	// Publish every task, even for a job seen before: a submit that was
 	// interrupted half way is completed, and the tasks already there
 	// are refused by the stream.
@@ -120,7 +123,11 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 		order = order[len(batch):]
 		futures := make([]jetstream.PubAckFuture, 0, len(batch))
 		for _, id := range batch {
-			body, _ := json.Marshal(taskMsg{ID: info.ID, Task: id, Verify: Verified(info.Seed, id, info.Verify)})
+			m := taskMsg{ID: info.ID, Task: id, Verify: Verified(info.Seed, id, info.Verify)}
+			if p.Units > 0 {
+				m.Tasks = p.Tasks(id)
+			}
+			body, _ := json.Marshal(m)
 			f, err := c.js.PublishAsync(subject(taskPrefix, info.ID, id), body, jetstream.WithExpectLastSequencePerSubject(0))
 			if err != nil {
 				return nil, fmt.Errorf("publishing task %d: %w", id, err)

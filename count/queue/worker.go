@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
@@ -95,8 +96,9 @@ type worker struct {
 	workers    jetstream.KeyValue
 	logf       func(string, ...any)
 
+	planning singleflight.Group // one planning per job at a time
 	mu       sync.Mutex
-	plans    map[string]*Plan
+	plans    map[string]*jobPlan
 	refusals map[string]error
 	held     map[string]bool
 	stats    WorkStats
@@ -148,7 +150,7 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	}
 	w := &worker{
 		c: c, cfg: cfg, kernel: k.Name, joinKernel: jk.Name, token: token(cfg.ID), logf: cfg.Logf,
-		plans: map[string]*Plan{}, refusals: map[string]error{}, held: map[string]bool{},
+		plans: map[string]*jobPlan{}, refusals: map[string]error{}, held: map[string]bool{},
 		meters: map[string]*jobMeter{}, beating: map[jetstream.Msg]*beat{},
 		started: time.Now(),
 	}
@@ -425,29 +427,50 @@ func parseSubject(s string) (jobID string, task int, ok bool) {
 	return parts[2], task, err == nil
 }
 
-// plan returns the plan of a job, read and planned once per worker; a
-// job this program plans differently (another algorithm version) is
-// refused.
-func (w *worker) plan(ctx context.Context, id string) (*Plan, error) {
+// jobPlan is a job's plan as a worker keeps it: units is the number of
+// units the job record gives, which the worker checks task ids against
+// without cutting the units itself.
+type jobPlan struct {
+	*Plan
+	units int
+}
+
+// plan returns the plan of a job, read and planned once per worker (the
+// slots that take the job's first tasks wait for one planning); a job
+// this program plans differently (another algorithm version) is refused.
+func (w *worker) plan(ctx context.Context, id string) (*jobPlan, error) {
 	w.mu.Lock()
 	p, err := w.plans[id], w.refusals[id]
 	w.mu.Unlock()
 	if p != nil || err != nil {
 		return p, err
 	}
-	info, err := w.c.Job(ctx, id)
+	v, err, _ := w.planning.Do(id, func() (any, error) {
+		w.mu.Lock()
+		p, err := w.plans[id], w.refusals[id]
+		w.mu.Unlock()
+		if p != nil || err != nil {
+			return p, err
+		}
+		info, err := w.c.Job(ctx, id)
+		if err != nil {
+			return nil, err // perhaps a lost connection: not remembered
+		}
+		q, err := info.plan()
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if err != nil {
+			w.refusals[id] = err
+			return nil, err
+		}
+		p = &jobPlan{Plan: q, units: info.Tasks}
+		w.plans[id] = p
+		return p, nil
+	})
 	if err != nil {
-		return nil, err // perhaps a lost connection: not remembered
-	}
-	p, err = info.Plan()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err != nil {
-		w.refusals[id] = err
 		return nil, err
 	}
-	w.plans[id] = p
-	return p, nil
+	return v.(*jobPlan), nil
 }
 
 // kernelFor names the kernel that counts the tasks of p.
@@ -514,9 +537,13 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	release := unhold
 	defer func() { release() }()
 
-	p, err := w.plan(ctx, m.ID)
-	if err == nil && (m.Task < 0 || m.Task >= p.Len()) {
-		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, p.Len()-1)
+	jp, err := w.plan(ctx, m.ID)
+	switch {
+	case err != nil:
+	case m.Task < 0 || m.Task >= jp.units:
+		err = fmt.Errorf("task %d is not in the plan of job %s (0 to %d)", m.Task, m.ID, jp.units-1)
+	case len(m.Tasks) > 0 && jp.Units == 0:
+		err = fmt.Errorf("the message lists tasks, but job %s is not grouped into units", m.ID)
 	}
 	if err != nil {
 		w.mu.Lock()
@@ -525,6 +552,15 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 		w.logf("refusing %s: %v", msg.Subject(), err)
 		w.failed(ctx, msg, m, kind, meta.NumDelivered, err, true)
 		return
+	}
+	p := jp.Plan
+	// The unit's tasks, as its message lists them (the result record
+	// says which were counted, and readers check them against the
+	// units); a message without them (a verify task handed out again)
+	// has the worker cut the units itself.
+	tasks := m.Tasks
+	if len(tasks) == 0 && p.Units > 0 {
+		tasks = p.Tasks(m.Task)
 	}
 	switch {
 	case kind == KindCount && meta.NumDelivered > 1:
@@ -563,7 +599,7 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 	}
 	if err == nil {
 		h.beat.task.Store(run)
-		r, err = w.count(taskCtx, p, m, run)
+		r, err = w.count(taskCtx, p, m, tasks, run)
 		h.beat.task.Store(nil)
 	}
 	w.endTask(run)
@@ -590,7 +626,7 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 		r = w.cfg.tamper(m.ID, m.Task, kind, r)
 	}
 	rec := Record{
-		Job: m.ID, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion, Task: m.Task,
+		Job: m.ID, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion, Task: m.Task, Tasks: tasks,
 		Count: r.Count, Nodes: r.Nodes, Kind: kind, Worker: w.cfg.ID, Program: w.cfg.Program,
 		Seconds: time.Since(start).Seconds(), Time: time.Now().UTC(),
 	}
@@ -617,7 +653,7 @@ func (w *worker) handle(ctx, countCtx context.Context, h held) {
 
 // count counts one task through the engine, which reports its progress
 // after every slice and abandons it within a second of ctx's end.
-func (w *worker) count(ctx context.Context, p *Plan, m taskMsg, run *running) (count.Result, error) {
+func (w *worker) count(ctx context.Context, p *Plan, m taskMsg, tasks []int, run *running) (count.Result, error) {
 	var r count.Result
 	onDone := func(_ int, res count.Result) error { r = res; return nil }
 	onProgress := func(_ int, nodes uint64) { run.progress(w, nodes) }
@@ -628,9 +664,15 @@ func (w *worker) count(ctx context.Context, p *Plan, m taskMsg, run *running) (c
 		_, err := count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
 		return r, err
 	}
-	do, err := w.taskFunc(m.ID, p)
+	unit, err := w.unitFunc(m.ID, p)
 	if err != nil {
 		return r, err
+	}
+	if tasks == nil {
+		tasks = []int{m.Task}
+	}
+	do := func(ctx context.Context, _ int, progress func(uint64)) (count.Result, error) {
+		return unit(ctx, tasks, progress)
 	}
 	_, err = count.Run(ctx, []int{m.Task}, do, count.Options{Workers: 1, OnDone: onDone, OnProgress: onProgress})
 	return r, err
@@ -641,10 +683,10 @@ func (w *worker) count(ctx context.Context, p *Plan, m taskMsg, run *running) (c
 // plan's one large piece of memory.
 const keepCounters = 2
 
-// taskFunc returns the function that counts the tasks of job id, made
-// once per job (queens.Plan.TaskFunc) and kept for the keepCounters jobs
-// used last.
-func (w *worker) taskFunc(id string, p *Plan) (count.TaskFunc, error) {
+// unitFunc returns the function that counts the units of job id, made
+// once per job (Plan.UnitFunc) and kept for the keepCounters jobs used
+// last.
+func (w *worker) unitFunc(id string, p *Plan) (UnitFunc, error) {
 	w.countersMu.Lock()
 	defer w.countersMu.Unlock()
 	i := slices.IndexFunc(w.counters, func(c jobCounter) bool { return c.job == id })
@@ -653,7 +695,7 @@ func (w *worker) taskFunc(id string, p *Plan) (count.TaskFunc, error) {
 		w.counters = append(slices.Delete(w.counters, i, i+1), c)
 		return c.do, nil
 	}
-	do, _, err := p.TaskFunc(w.kernelFor(p))
+	do, _, err := p.UnitFunc(w.kernelFor(p))
 	if err != nil {
 		return nil, err
 	}
@@ -667,7 +709,7 @@ func (w *worker) taskFunc(id string, p *Plan) (count.TaskFunc, error) {
 // jobCounter is the task function of one job.
 type jobCounter struct {
 	job string
-	do  count.TaskFunc
+	do  UnitFunc
 }
 
 func (w *worker) skipped(msg jetstream.Msg) {

@@ -507,7 +507,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 // A worker keeps the task functions (a join job's tables) of the
 // keepCounters jobs it used last, and makes one again for a job it
 // dropped.
-func TestTaskFuncsKept(t *testing.T) {
+func TestUnitFuncsKept(t *testing.T) {
 	w := &worker{}
 	var ids []string
 	for _, n := range []int{11, 12, 13} {
@@ -516,10 +516,10 @@ func TestTaskFuncsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID())
-		if _, err := w.taskFunc(p.ID(), &Plan{Job: p}); err != nil {
+		if _, err := w.unitFunc(p.ID(), &Plan{Job: p}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.taskFunc(ids[0], &Plan{Job: p}); err != nil { // used again
+		if _, err := w.unitFunc(ids[0], &Plan{Job: p}); err != nil { // used again
 			t.Fatal(err)
 		}
 	}

@@ -231,8 +231,8 @@ func TestQueueUnits(t *testing.T) {
 		args  []string
 		units int
 	}{
-		{15, nil, 64}, // the join, units by N
-		{14, []string{"--method", "constellations"}, 64},    // backtracking
+		{15, nil, 16}, // the join, units by N
+		{14, []string{"--method", "constellations"}, 16},    // backtracking
 		{13, []string{"--units", "5", "--verify", "50"}, 5}, // few units, verified by a second worker
 	} {
 		code, out, errs := runBin(t, append([]string{"submit", fmt.Sprint(c.n), "--server", srv.url, "--json"}, c.args...)...)

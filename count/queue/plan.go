@@ -105,20 +105,22 @@ func group(order []int, est []uint64, units int) [][]int {
 }
 
 // DefaultUnits is the grouping Submit uses for a plan of n with tasks
-// tasks when none is asked for: 64 full-size units at n = 17 and below,
+// tasks when none is asked for: 16 full-size units at n = 17 and below,
 // 8 times more for each n above (the work grows about 7 times from one n
-// to the next, so a unit holds about the same work at every n), but at
-// least 4 tasks a unit on average: a plan cut into few tasks (the join's
-// are fewer and larger than the backtracker's) is grouped too. Plans of
-// fewer than 64 tasks, and every plan from n = 27, are not grouped (0).
-// RESULTS.md has the measurements behind it.
+// to the next, so a unit holds about the same work at every n: a tenth of
+// a CPU second or more, against about a millisecond of CPU that each
+// message costs the server and the processes), but at least 8 tasks a
+// unit on average: a plan cut into few tasks (the join's are fewer and
+// larger than the backtracker's) is grouped too. Plans of fewer than 128
+// tasks, and every plan from n = 27, are not grouped (0). RESULTS.md has
+// the measurements behind it.
 func DefaultUnits(n, tasks int) int {
-	const base, from, least = 64, 17, 16
+	const base, from, least, perUnit = 16, 17, 16, 8
 	if n-from >= 10 {
 		return 0
 	}
-	// In 64 bits: 64·8⁹ does not fit a 32-bit int.
-	u := min(int64(base)<<(3*max(n-from, 0)), int64(tasks/4))
+	// In 64 bits: 16·8⁹ does not fit a 32-bit int.
+	u := min(int64(base)<<(3*max(n-from, 0)), int64(tasks/perUnit))
 	if u < least {
 		return 0
 	}

@@ -197,10 +197,33 @@ type Client struct {
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	logf func(string, ...any)
-	// submitted keeps the plans of the jobs this client submitted (job
-	// id to *Plan): a Wait for one of them reads its results with the
-	// plan already made, units and estimates included.
+	// submitted keeps the jobs this client submitted (job id to
+	// *submittedJob): a Wait for one of them reads its results with the
+	// record and the plan it has, units and estimates included.
 	submitted sync.Map
+	// jobs is the jobs bucket, once found (each lookup is a request).
+	jobsMu sync.Mutex
+	jobs   jetstream.KeyValue
+}
+
+// submittedJob is a job this client submitted.
+type submittedJob struct {
+	info JobInfo
+	plan *Plan
+}
+
+// jobsBucket returns the jobs bucket.
+func (c *Client) jobsBucket(ctx context.Context) (jetstream.KeyValue, error) {
+	c.jobsMu.Lock()
+	defer c.jobsMu.Unlock()
+	if c.jobs != nil {
+		return c.jobs, nil
+	}
+	kv, err := c.js.KeyValue(ctx, JobsBucket)
+	if err == nil {
+		c.jobs = kv
+	}
+	return kv, err
 }
 
 // ErrAuth is wrapped by Connect's error when the server refuses the token

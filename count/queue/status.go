@@ -30,11 +30,7 @@ type reader struct {
 func (r *reader) now() time.Time { return time.Now().Add(r.skew) }
 
 func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
-	info, err := c.Job(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	p, err := c.jobPlan(info)
+	info, p, err := c.jobPlan(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -55,13 +51,20 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 	return &reader{c: c, info: *info, col: newCollector(*info, p), iter: iter}, nil
 }
 
-// jobPlan returns the plan of a job: the one this client submitted it
-// with, or info.Plan.
-func (c *Client) jobPlan(info *JobInfo) (*Plan, error) {
-	if p, ok := c.submitted.Load(info.ID); ok {
-		return p.(*Plan), nil
+// jobPlan returns the record and plan of job id: those this client
+// submitted it with, or the record read and planned (JobInfo.Plan).
+func (c *Client) jobPlan(ctx context.Context, id string) (*JobInfo, *Plan, error) {
+	if j, ok := c.submitted.Load(id); ok {
+		j := j.(*submittedJob)
+		info := j.info
+		return &info, j.plan, nil
 	}
-	return info.Plan()
+	info, err := c.Job(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := info.Plan()
+	return info, p, err
 }
 
 func (r *reader) stop() { r.iter.Stop() }
@@ -304,8 +307,12 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		}
 		s := r.col.status(r.now(), reps)
 		if s.Complete {
-			if x, err := r.extras(ctx); err == nil {
-				s = r.col.status(r.now(), x)
+			// The workers report every second: reports read within
+			// extrasEvery will do, and the caller has its total at once.
+			if time.Since(lastExtras) >= extrasEvery {
+				if x, err := r.extras(ctx); err == nil {
+					s = r.col.status(r.now(), x)
+				}
 			}
 			return s, nil
 		}

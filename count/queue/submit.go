@@ -88,7 +88,7 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), PlanTasks: jp.Len(), Units: p.Units,
 		Verify: opt.Verify, Seed: seed, Submitted: time.Now().UTC(), Program: opt.Program,
 	}
-	kv, err := c.js.KeyValue(ctx, JobsBucket)
+	kv, err := c.jobsBucket(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("the queue is not set up (bucket %s): %w", JobsBucket, err)
 	}
@@ -105,7 +105,7 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 	}
 	out.Info = info
 	if out.New {
-		c.submitted.Store(info.ID, p)
+		c.submitted.Store(info.ID, &submittedJob{info, p})
 	}
 	// Publish every task, even for a job seen before: a submit that was
 	// interrupted half way is completed, and the tasks already there
@@ -171,7 +171,7 @@ func (c *Client) Job(ctx context.Context, id string) (*JobInfo, error) {
 	if err := CheckJobID(id); err != nil {
 		return nil, err
 	}
-	kv, err := c.js.KeyValue(ctx, JobsBucket)
+	kv, err := c.jobsBucket(ctx)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, fmt.Errorf("job %s: %w (this server has no queue set up: see nqueens serve)", id, ErrNoJob)
 	}

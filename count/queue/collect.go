@@ -30,6 +30,7 @@ type collector struct {
 	duplicates int
 	conflicts  map[int]bool
 	byWorker   map[string]int
+	lastAt     map[string]time.Time // when each worker's last record was stored
 
 	// Times are the server's: when it stored each record.
 	start      time.Time   // the earliest start of an accepted record (its time less its counting time)
@@ -43,6 +44,7 @@ func newCollector(info JobInfo, p *Plan) *collector {
 		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
 		countedAt: make([]time.Time, p.Len()), verifiedAt: make([]time.Time, p.Len()),
 		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
+		lastAt: map[string]time.Time{},
 	}
 	for _, e := range c.est {
 		c.estSum += e
@@ -93,6 +95,7 @@ func (c *collector) add(r Record, at time.Time) {
 	if at.IsZero() {
 		return
 	}
+	c.lastAt[r.Worker] = later(c.lastAt[r.Worker], at)
 	// The worker measured its counting time; the server's clock says
 	// when it ended. Workers' own clocks are never compared.
 	start := at.Add(-time.Duration(max(r.Seconds, 0) * float64(time.Second)))
@@ -253,10 +256,13 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		if ws.Active {
 			active = append(active, r.ID)
 			s.Active++
+			// A worker reports once a second: one whose report
+			// came before it took the job's first tasks is on the
+			// job if it stored a result since.
+			if jw := ws.Work; jw != nil && jw.Held > 0 || c.done < len(c.recs) && c.lastAt[r.ID].After(r.at) {
+				s.Working++
+			}
 			if jw := ws.Work; jw != nil {
-				if jw.Held > 0 {
-					s.Working++
-				}
 				s.NodesPerSec += jw.Rate
 				s.LiveNodes += jw.Live
 				// A task that runs long leaves no record for a

@@ -186,3 +186,31 @@ func TestStatusIgnoresWorkerClocks(t *testing.T) {
 		t.Errorf("%v nodes/s, want nodes over elapsed (%v)", s.NodesPerSec, n/s.Elapsed)
 	}
 }
+
+// A worker's report is a second old at most: one that took its first
+// task of the job after its last report is on the job once it has
+// stored a result of it, until the job is counted.
+func TestStatusWorkingBeforeReport(t *testing.T) {
+	p, err := job.NewPlan(job.Spec{N: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := jobInfo(p, 0)
+	rs := results(t, p)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := newCollector(info, &Plan{Job: p})
+	reps := []report{{Seen{ID: "e"}, t0}, {Seen{ID: "f"}, t0}}
+	if s := c.status(t0, reps); s.Active != 2 || s.Working != 0 {
+		t.Errorf("before any result: %d active, %d working; want 2, 0", s.Active, s.Working)
+	}
+	c.add(record(info, 0, rs[0], KindCount, "e", 0.1), t0.Add(300*time.Millisecond))
+	if s := c.status(t0.Add(400*time.Millisecond), reps); s.Working != 1 {
+		t.Errorf("e stored a result after its report: %d working, want 1", s.Working)
+	}
+	for i := 1; i < p.Len(); i++ {
+		c.add(record(info, i, rs[i], KindCount, "e", 0.1), t0.Add(500*time.Millisecond))
+	}
+	if s := c.status(t0.Add(600*time.Millisecond), reps); !s.Complete || s.Working != 0 {
+		t.Errorf("counted: complete %v, %d working; want true, 0", s.Complete, s.Working)
+	}
+}

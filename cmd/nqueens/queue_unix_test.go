@@ -344,12 +344,13 @@ func TestQueueRefusals(t *testing.T) {
 	}
 }
 
-// Soak: trials of a count (n = 14) through the queue with two workers,
-// where at seeded moments a worker is killed with SIGKILL (and replaced)
-// and the server is killed with SIGKILL and started again on its folder;
-// every total must be exact. CI runs one trial; NQCOUNT_SOAK=20 runs 20.
+// Soak: trials of a count through the queue with two workers (n = 14 one
+// task a message, and n = 17 in units, in turn), where at seeded moments
+// a worker is killed with SIGKILL (and replaced) and the server is killed
+// with SIGKILL and started again on its folder; every total must be
+// exact. CI runs two trials, one of each; NQCOUNT_SOAK=20 runs 20.
 func TestQueueSoak(t *testing.T) {
-	trials := 1
+	trials := 2
 	if v := os.Getenv("NQCOUNT_SOAK"); v != "" {
 		if _, err := fmt.Sscan(v, &trials); err != nil || trials < 1 {
 			t.Fatalf("NQCOUNT_SOAK=%q: want a number of trials", v)
@@ -362,9 +363,15 @@ func TestQueueSoak(t *testing.T) {
 		srv := startServe(t, "--listen", "127.0.0.1:0", "--data", data, "--ack-wait", "1s")
 		url := srv.url
 		port := strings.TrimPrefix(url, "nats://127.0.0.1:")
-		// One message per task by backtracking, as in TestQueueCampaign:
-		// the job lasts long enough for the kills to land in it.
-		code, id, errs := runBin(t, "submit", "14", "--server", url, "--method", "constellations", "--units", "off")
+		// Every other trial, one message per task by backtracking, as in
+		// TestQueueCampaign (n = 14 lasts long enough for the kills to
+		// land in it), or n = 17 in 8 large units, so that the kills land
+		// in units of tenths of a second.
+		n, args, want := "14", []string{"--units", "off"}, uint64(365596)
+		if trial%2 == 1 {
+			n, args, want = "17", []string{"--units", "8"}, 95815104
+		}
+		code, id, errs := runBin(t, append([]string{"submit", n, "--server", url, "--method", "constellations"}, args...)...)
 		if code != exitOK {
 			t.Fatalf("submit: %s", errs)
 		}
@@ -396,10 +403,10 @@ func TestQueueSoak(t *testing.T) {
 		}
 		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
 		var r jsonReport
-		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 365596 {
-			t.Fatalf("trial %d: exit %d, %q, %s", trial, code, out, errs)
+		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != want {
+			t.Fatalf("trial %d (n = %s): exit %d, %q, %s", trial, n, code, out, errs)
 		}
-		t.Logf("trial %d: exact (server killed %s)", trial, map[bool]string{true: "first", false: "second"}[killServerFirst])
+		t.Logf("trial %d (n = %s %v): exact (server killed %s)", trial, n, args, map[bool]string{true: "first", false: "second"}[killServerFirst])
 		srv.stop(t)
 		for name, c := range workers {
 			c.Process.Kill()

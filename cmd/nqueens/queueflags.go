@@ -61,6 +61,10 @@ func readToken(token, file string) (string, error) {
 // connect connects to the server, retrying while it is unreachable if
 // retry (a worker).
 func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bool) (*queue.Client, int) {
+	if err := queue.CheckURL(f.url); err != nil {
+		e.Errorf("--server: %v", err)
+		return nil, exitUsage
+	}
 	token, err := readToken(f.token, f.tokenFile)
 	if err != nil {
 		e.Errorf("%v", err)

@@ -84,8 +84,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -230,9 +232,57 @@ func (c *Client) jobsBucket(ctx context.Context) (jetstream.KeyValue, error) {
 // or credentials.
 var ErrAuth = errors.New("the server refused the credentials")
 
+// CheckURL reports why s is not a server address Connect takes, or nil:
+// one or more URLs separated by commas, each nats://, tls://, ws:// or
+// wss:// (or no scheme, meaning nats://) followed by a host name or IP
+// address and an optional port. A flag taken for the URL (--server
+// followed by another flag) is refused here rather than looked up as a
+// host name for ever.
+func CheckURL(s string) error {
+	if s == "" {
+		return errors.New("no server URL: give --server nats://HOST:PORT (nqueens serve prints it)")
+	}
+	if strings.HasPrefix(s, "-") {
+		return fmt.Errorf("server URL %q looks like a flag: give --server nats://HOST:PORT", s)
+	}
+	for u := range strings.SplitSeq(s, ",") {
+		u = strings.TrimSpace(u)
+		rest := u
+		if scheme, after, ok := strings.Cut(u, "://"); ok {
+			switch strings.ToLower(scheme) {
+			case "nats", "tls", "ws", "wss":
+			default:
+				return fmt.Errorf("server URL %q: the scheme is nats://, tls://, ws:// or wss://", redact(u))
+			}
+			rest = after
+		}
+		if _, after, ok := strings.Cut(rest, "@"); ok {
+			rest = after // user:password@ or token@
+		}
+		rest, _, _ = strings.Cut(rest, "/")
+		host, port := rest, ""
+		if h, p, err := net.SplitHostPort(rest); err == nil {
+			host, port = h, p
+		}
+		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+			return fmt.Errorf("server URL %q: port %q is not a number from 1 to 65535", redact(u), port)
+		}
+		if net.ParseIP(strings.Trim(host, "[]")) == nil && !hostPattern.MatchString(host) {
+			return fmt.Errorf("server URL %q: %q is not a host name or IP address", redact(u), host)
+		}
+	}
+	return nil
+}
+
+// hostPattern is a DNS name: labels of letters, digits and inner dashes.
+var hostPattern = regexp.MustCompile(`^[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$`)
+
 // Connect connects to the server at url (nats://host:port; several
-// separated by commas).
+// separated by commas; see CheckURL).
 func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, error) {
+	if err := CheckURL(url); err != nil {
+		return nil, err
+	}
 	logf := opt.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}

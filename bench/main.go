@@ -3,10 +3,12 @@
 // symmetry method against plain mirror halving, 1..P workers, and a classic
 // C bitboard baseline; measures the counter's peak memory; checks every
 // count against OEIS A000170; and rewrites the marked block of RESULTS.md
-// with tables and SVG charts.
+// with tables and SVG charts. With --queue N it times only a count through
+// the work queue against nqueens count (bench/queue.go).
 //
 //	go run ./bench                 # n = 12..17, 3 rounds: several minutes
 //	go run ./bench --quick         # n = 12..14, 1 round: a few seconds, writes no file
+//	go run ./bench --queue 17      # only the work queue against nqueens count (issue 10)
 //
 // See bench/README.md.
 package main
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +46,12 @@ type config struct {
 	rssProbeN  int
 	strict     bool     // exit 1 when a bar fails
 	args       []string // the command line, for the reproduce lines
+
+	// The queue-against-count mode (bench/queue.go): with queueN > 0 the
+	// runner times only that comparison.
+	queueN       int
+	queueWorkers int
+	queueMethod  queens.Method
 }
 
 func main() {
@@ -61,6 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if cfg.queueN > 0 {
+		return runQueue(ctx, cfg, stdout, stderr)
 	}
 	res, err := measure(ctx, cfg, stderr)
 	if err != nil {
@@ -107,6 +119,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.rssProbe, "rss-probe", 20*time.Second, "watch the memory of an n = --rss-probe-n count this long, then stop it (0: skip)")
 	fs.IntVar(&cfg.rssProbeN, "rss-probe-n", 20, "board size of the memory probe")
 	fs.BoolVar(&cfg.strict, "strict", false, "exit with status 1 when a bar is not met")
+	fs.IntVar(&cfg.queueN, "queue", 0, "time only n = `N` through the work queue (serve, work, submit --wait) against nqueens count N (0: off)")
+	fs.IntVar(&cfg.queueWorkers, "queue-workers", runtime.GOMAXPROCS(0), "with --queue: tasks counted at once, by the queue's worker and by count")
+	method := fs.String("queue-method", string(queens.Auto), "with --queue: counting method of both (auto, constellations, halving or join)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: go run ./bench [flags]\n\nflags:\n")
 		fs.PrintDefaults()
@@ -117,6 +132,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "bench: unexpected arguments %q\n", fs.Args())
 		return cfg, errors.New("usage")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.queueN != 0 || set["queue-workers"] || set["queue-method"] {
+		return parseQueueFlags(cfg, *method, set, args, stderr)
 	}
 	if n18 && cfg.maxN < 18 {
 		cfg.maxN = 18

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,5 +236,63 @@ func TestMedianAndBars(t *testing.T) {
 	r.CNote = "skipped (--no-c)"
 	if b := r.bars()[0]; b.Result != "n/a" {
 		t.Errorf("bar without C: %+v", b)
+	}
+}
+
+func TestQueueFlags(t *testing.T) {
+	var errb bytes.Buffer
+	cfg, err := parseFlags([]string{"--queue", "17", "--rounds", "7", "--queue-workers", "3", "--queue-method", "join", "--strict"}, &errb)
+	if err != nil || cfg.queueN != 17 || cfg.rounds != 7 || cfg.queueWorkers != 3 || cfg.queueMethod != queens.Join || !cfg.strict || cfg.out != "" {
+		t.Errorf("queue flags: %+v, %v", cfg, err)
+	}
+	cfg, err = parseFlags([]string{"--queue", "12"}, &errb)
+	if err != nil || cfg.queueWorkers != runtime.GOMAXPROCS(0) || cfg.queueMethod != queens.Auto || cfg.rounds != 3 {
+		t.Errorf("queue defaults: %+v, %v", cfg, err)
+	}
+	cfg, err = parseFlags(nil, &errb)
+	if err != nil || cfg.queueN != 0 {
+		t.Errorf("queue mode on by default: %+v, %v", cfg, err)
+	}
+	for _, bad := range [][]string{
+		{"--queue", "3"}, {"--queue", "-1"}, {"--queue", fmt.Sprint(queens.MaxKnown + 1)},
+		{"--queue", "10", "--queue-workers", "0"}, {"--queue", "10", "--queue-method", "fast"},
+		{"--queue", "10", "--rounds", "0"}, {"--queue", "10", "--quick"}, {"--queue", "10", "--out", "R.md"},
+		{"--queue-workers", "2"}, {"--queue-method", "join"},
+	} {
+		errb.Reset()
+		if _, err := parseFlags(bad, &errb); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		} else if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 || !strings.HasPrefix(errb.String(), "bench: ") {
+			t.Errorf("parseFlags(%q): want one line, got %q", bad, errb.String())
+		}
+	}
+}
+
+// A usage error in the queue mode exits 2, before anything is built or
+// started.
+func TestQueueUsageExit(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--queue", "3"}, &stdout, &stderr); code != 2 {
+		t.Fatalf("--queue 3: exit %d, want 2\nstderr: %s", code, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "--queue 3: choose 4 ≤ N ≤") || stdout.Len() != 0 {
+		t.Errorf("--queue 3: stdout %q, stderr %q", &stdout, &stderr)
+	}
+}
+
+func TestQueueBar(t *testing.T) {
+	q := &QueueResults{N: 17, Workers: 2, Rounds: []QueueRound{
+		{Ratio: 1.02, CountCPU: 10, SubmitCPU: 0.1, ServerCPU: 0.4, WorkerCPU: 10},
+		{Ratio: 1.30, CountCPU: 10, SubmitCPU: 0.1, ServerCPU: 0.4, WorkerCPU: 11},
+		{Ratio: 1.04, CountCPU: 10, SubmitCPU: 0.1, ServerCPU: 0.4, WorkerCPU: 10.5},
+	}}
+	b := q.bar()
+	if b.Measured != "1.04×" || b.Result != "PASS" || b.Name != "n = 17 through the queue, 2 workers, vs count" || b.CPU != "queue's processes 1.10× count's" {
+		t.Errorf("bar %+v", b)
+	}
+	q.Rounds[0].Ratio = 1.06
+	q.Rounds[2].Ratio = 1.051
+	if b := q.bar(); b.Result != "FAIL" {
+		t.Errorf("median ratio 1.06 judged %s", b.Result)
 	}
 }

@@ -150,12 +150,17 @@ func (r *Results) bars() []Bar {
 func printBars(w io.Writer, bars []Bar) {
 	fmt.Fprintln(w, "bars (issue 3):")
 	for _, b := range bars {
-		cpu := ""
-		if b.CPU != "" {
-			cpu = " (CPU time: " + b.CPU + ")"
-		}
-		fmt.Fprintf(w, "  %s: bar: %s, measured: %s %s%s\n", b.Name, b.Target, b.Measured, b.Result, cpu)
+		printBar(w, b)
 	}
+}
+
+// printBar writes one bar's line (the queue mode's too).
+func printBar(w io.Writer, b Bar) {
+	cpu := ""
+	if b.CPU != "" {
+		cpu = " (CPU time: " + b.CPU + ")"
+	}
+	fmt.Fprintf(w, "  %s: bar: %s, measured: %s %s%s\n", b.Name, b.Target, b.Measured, b.Result, cpu)
 }
 
 func fmtSec(s float64) string {

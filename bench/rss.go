@@ -31,11 +31,9 @@ type RSSRun struct {
 // stopped after cfg.rssProbe (plan and worker pool are set up in the first
 // instants, so the peak is reached long before).
 func measureRSS(ctx context.Context, root, tmp string, cfg config, log io.Writer) ([]RSSRun, error) {
-	bin := filepath.Join(tmp, "nqueens")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/nqueens")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building nqueens: %v\n%s", err, out)
+	bin, err := buildNqueens(ctx, root, tmp)
+	if err != nil {
+		return nil, err
 	}
 	// The backtracker's memory (issue 3's bar), then the join's, whose
 	// quadrant tables and lists of half boards are its price.
@@ -57,6 +55,20 @@ func measureRSS(ctx context.Context, root, tmp string, cfg config, log io.Writer
 		}
 	}
 	return runs, nil
+}
+
+// buildNqueens builds the module's ./cmd/nqueens into folder tmp and
+// returns the binary's path. The runner times whole nqueens processes
+// (memory probe, queue against count), so it builds the command of the
+// tree it runs in rather than trusting whatever nqueens is on the PATH.
+func buildNqueens(ctx context.Context, root, tmp string) (string, error) {
+	bin := filepath.Join(tmp, "nqueens")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/nqueens")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building nqueens: %v\n%s", err, out)
+	}
+	return bin, nil
 }
 
 // rssRun runs "nqueens count n --method method --json" on every core. With limit > 0 the

@@ -312,6 +312,11 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	}
 	s.Verify.Pending = s.Verify.Selected - s.Verify.Verified
 	s.Complete = s.Done == s.Tasks && s.Verify.Pending == 0 && len(s.Conflicts) == 0
+	if s.Complete {
+		// Reports a second or two old may still show the job's last
+		// tasks held: nobody works on a complete job.
+		s.Working = 0
+	}
 	if !start.IsZero() {
 		s.Started = &start
 		if s.Done == s.Tasks && s.Verify.Pending == 0 && !end.IsZero() {

@@ -213,4 +213,9 @@ func TestStatusWorkingBeforeReport(t *testing.T) {
 	if s := c.status(t0.Add(600*time.Millisecond), reps); !s.Complete || s.Working != 0 {
 		t.Errorf("counted: complete %v, %d working; want true, 0", s.Complete, s.Working)
 	}
+	// A report from before the last results still shows tasks held.
+	held := []report{{Seen{ID: "e", Jobs: []JobWork{{Job: info.ID, Held: 1, Running: 1}}}, t0.Add(450 * time.Millisecond)}}
+	if s := c.status(t0.Add(600*time.Millisecond), held); !s.Complete || s.Working != 0 || s.Active != 1 {
+		t.Errorf("counted, an older report: complete %v, %d working, %d active; want true, 0, 1", s.Complete, s.Working, s.Active)
+	}
 }

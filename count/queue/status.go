@@ -356,5 +356,8 @@ func Summary(s *Status) string {
 	if n := len(s.Refused); n > 0 {
 		fmt.Fprintf(&b, ", %d records refused", n)
 	}
+	if !s.Complete && s.Active == 0 {
+		b.WriteString(", no worker active: start one with nqueens work")
+	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,8 +133,8 @@ func TestStatusStalledVerification(t *testing.T) {
 	if got := Summary(s); got != "6/6 tasks (100.0%), 0/6 verified (6 unverified: no second worker)" {
 		t.Errorf("summary %q", got)
 	}
-	if s := c.status(t0, nil); s.Verify.Stalled != p.Len() {
-		t.Errorf("no worker: %d stalled", s.Verify.Stalled)
+	if s := c.status(t0, nil); s.Verify.Stalled != p.Len() || !strings.HasSuffix(Summary(s), ", no worker active: start one with nqueens work") {
+		t.Errorf("no worker: %d stalled, summary %q", s.Verify.Stalled, Summary(s))
 	}
 	two := append(alone, report{Seen{ID: "b", Jobs: []JobWork{{Job: info.ID, Rate: 100}}}, t0})
 	if s := c.status(t0, two); s.Verify.Stalled != 0 || s.ETA == nil {

@@ -26,12 +26,15 @@
 // by their estimates (Plan, NewPlan). A message, a count and a record each
 // cost round trips to the server, so a job whose tasks take a millisecond
 // each (n = 17) would spend much of its time on the queue; units carry
-// tens of milliseconds of work each, about 90 of them at n = 17 by
-// default (DefaultUnits), shrinking towards the end of the job so that no
-// worker is left counting a large unit while the others wait. The
-// grouping is part of the job's id (-uUNITS) and record (JobInfo.Units),
-// so every worker and reader cuts the same units. A job submitted with
-// one task per unit has the plan's own task ids.
+// a tenth of a second of work or more, 37 of them at n = 17 by default
+// (DefaultUnits), shrinking towards the end of the job so that no worker
+// is left counting a large unit while the others wait. The grouping is
+// part of the job's id (-uUNITS) and record (JobInfo.Units), so every
+// reader cuts the same units. A unit's message lists its tasks, so a
+// worker counts them without cutting the units (which needs the plan's
+// estimates); its record names the tasks it counted (Record.Tasks) and
+// readers refuse a record whose tasks are not its unit's. A job submitted
+// with one task per unit has the plan's own task ids.
 //
 // Stream NQCOUNT_TASKS holds the tasks, one message per subject:
 //

@@ -221,18 +221,3 @@ func (p *Plan) UnitFunc(kernelName string) (UnitFunc, string, error) {
 		return sum, nil
 	}, name, nil
 }
-
-// TaskFunc returns the function that counts units by their ids (0 to
-// Len()-1) with the named kernel: UnitFunc over Tasks(u).
-func (p *Plan) TaskFunc(kernelName string) (count.TaskFunc, string, error) {
-	do, name, err := p.UnitFunc(kernelName)
-	if err != nil {
-		return nil, "", err
-	}
-	return func(ctx context.Context, u int, progress func(nodes uint64)) (count.Result, error) {
-		if u < 0 || u >= p.Len() {
-			return count.Result{}, fmt.Errorf("unit %d is not in the plan (0 to %d)", u, p.Len()-1)
-		}
-		return do(ctx, p.Tasks(u), progress)
-	}, name, nil
-}

@@ -18,8 +18,6 @@
 //   - Client.Status, Client.Wait and Client.Export read the results back,
 //     check them and assemble the total (job.Assemble).
 //
-// # Streams, subjects and consumers
-//
 // # Tasks and units
 //
 // A job's task is a unit: a run of the plan's tasks, largest first, cut
@@ -35,6 +33,8 @@
 // estimates); its record names the tasks it counted (Record.Tasks) and
 // readers refuse a record whose tasks are not its unit's. A job submitted
 // with one task per unit has the plan's own task ids.
+//
+// # Streams, subjects and consumers
 //
 // Stream NQCOUNT_TASKS holds the tasks, one message per subject:
 //

@@ -439,12 +439,6 @@ type jobPlan struct {
 // slots that take the job's first tasks wait for one planning); a job
 // this program plans differently (another algorithm version) is refused.
 func (w *worker) plan(ctx context.Context, id string) (*jobPlan, error) {
-	w.mu.Lock()
-	p, err := w.plans[id], w.refusals[id]
-	w.mu.Unlock()
-	if p != nil || err != nil {
-		return p, err
-	}
 	v, err, _ := w.planning.Do(id, func() (any, error) {
 		w.mu.Lock()
 		p, err := w.plans[id], w.refusals[id]

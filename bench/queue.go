@@ -471,8 +471,8 @@ func startServer(ctx context.Context, bin, data string) (*proc, string, error) {
 	}
 }
 
-// busy reports a load average above half the logical CPUs before the run.
-func (q *QueueResults) busy() bool { return (&Results{Env: q.Env}).busy() }
+// busy reports whether the run's machine was busy (Env.busy).
+func (q *QueueResults) busy() bool { return q.Env.busy() }
 
 // column picks one figure from every round.
 func (q *QueueResults) column(f func(QueueRound) float64) []float64 {

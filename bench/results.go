@@ -333,12 +333,15 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 	return b.String()
 }
 
+// busy reports whether the run's machine was busy (Env.busy).
+func (r *Results) busy() bool { return r.Env.busy() }
+
 // busy reports whether the 1-minute load average before the run exceeded
 // half the logical CPUs. (The load after it includes the runner's own.)
-func (r *Results) busy() bool {
+func (e Env) busy() bool {
 	var one float64
-	_, err := fmt.Sscan(r.Env.LoadBefore, &one)
-	return err == nil && one > float64(r.Env.LogicalCPUs)/2
+	_, err := fmt.Sscan(e.LoadBefore, &one)
+	return err == nil && one > float64(e.LogicalCPUs)/2
 }
 
 func unsupported(names []string) string {

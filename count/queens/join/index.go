@@ -47,6 +47,11 @@ func (k *keyer) key(p uint64) uint32 {
 // product of the chances that an east and a west half board take the
 // diagonal, each column's queen taken on any free square of it alike.
 func (f *frame) initKeys(lo1, lo2 int) {
+	for i := range f.sides {
+		h := &f.sides[i]
+		h.pn = newPatMap(0, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
+		h.ps = newPatMap(f.s, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
+	}
 	n := f.n
 	l1 := int(f.l1)
 	var p [2][64]float64 // side (0 west, 1 east), pattern bit

@@ -2,7 +2,9 @@ package join
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/nqcount/nqcount/internal/impltest"
@@ -142,4 +144,171 @@ func BenchmarkBuild(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestKernelsFilterCross gives every kernel's filter and cross random
+// lists of every length up to 40 (all the vector tails), against plain
+// loops.
+func TestKernelsFilterCross(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(13, 14))
+		pm := newPatMap(5, 5, 6, 3, 4, 11, 1<<11-1, 1<<11-1)
+		for trial := 0; trial < 400; trial++ {
+			n := r.IntN(41)
+			src := make([]uint64, n)
+			for i := range src {
+				src[i] = r.Uint64() & (1<<22 - 1 | (1<<22-1)<<32)
+			}
+			att := uint64(1)<<uint(r.IntN(22)) | uint64(1)<<uint(32+r.IntN(22))
+			if trial%5 == 0 {
+				att = 0
+			}
+			var got entries
+			got.reserve(n)
+			kept := k.filter(&got, src, att, &pm)
+			var want []uint64
+			for _, y := range src {
+				if y&att == 0 {
+					c, p := pm.entry(y)
+					want = append(want, c, p)
+				}
+			}
+			if kept != len(want)/2 {
+				t.Fatalf("filter of %d entries kept %d, want %d", n, kept, len(want)/2)
+			}
+			for i := 0; i < kept; i++ {
+				if got.c[i] != want[2*i] || got.p[i] != want[2*i+1] {
+					t.Fatalf("filter of %d entries: entry %d is (%#x, %#x), want (%#x, %#x)", n, i, got.c[i], got.p[i], want[2*i], want[2*i+1])
+				}
+			}
+		}
+		for trial := 0; trial < 400; trial++ {
+			var a, b entries
+			na, nb := 1+r.IntN(30), 1+r.IntN(30)
+			if trial%3 == 0 {
+				na, nb = nb, na
+			}
+			a.reserve(na)
+			b.reserve(nb)
+			for i := 0; i < na; i++ {
+				a.c[i], a.p[i] = r.Uint64()&r.Uint64()&r.Uint64()>>1, r.Uint64()
+			}
+			for i := 0; i < nb; i++ {
+				b.c[i], b.p[i] = r.Uint64()&r.Uint64()&r.Uint64()>>1, r.Uint64()
+			}
+			prefix := []uint64{1, 2, 3}[:r.IntN(4)]
+			out := make([]uint64, len(prefix), len(prefix)+na*nb+vecPad)
+			copy(out, prefix)
+			out = k.cross(&a, na, &b, nb, out)
+			want := slices.Clone(prefix)
+			for i := 0; i < na; i++ {
+				for j := 0; j < nb; j++ {
+					if a.c[i]&b.c[j] == 0 {
+						want = append(want, a.p[i]|b.p[j])
+					}
+				}
+			}
+			slices.Sort(out[len(prefix):])
+			slices.Sort(want[len(prefix):])
+			if !slices.Equal(out, want) {
+				t.Fatalf("cross of %d by %d: %d patterns, want %d", na, nb, len(out), len(want))
+			}
+		}
+	})
+}
+
+// plainHalves is halves' oracle: every pair of a north and a south
+// entry on complementary columns, tested on their whole diagonals.
+func plainHalves(f *frame, h *half, rt, rb uint32) []uint64 {
+	var out []uint64
+	k := bits.OnesCount32(rt)
+	if k+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
+		return nil
+	}
+	pat := func(v1, v2 uint64) uint64 { return v1>>h.sh1&f.mask1 | (v2>>h.sh2&f.mask2)<<f.l1 }
+	subsets(h.cols, k, func(c uint32) {
+		for _, x := range f.north.list(rt, c) {
+			if x&h.north != 0 {
+				continue
+			}
+			for _, y := range f.south.list(rb, h.cols&^c) {
+				if y&h.south != 0 {
+					continue
+				}
+				x1, x2 := x&0xFFFFFFFF, x>>32
+				y1, y2 := (y&0xFFFFFFFF)<<f.s, (y>>32)<<f.s
+				if x1&y1|x2&y2 == 0 {
+					out = append(out, pat(x1, x2)|pat(y1, y2))
+				}
+			}
+		}
+	})
+	return out
+}
+
+// TestKernelsHalves makes the half boards of random frames and row sets
+// with every kernel, against plainHalves.
+func TestKernelsHalves(t *testing.T) {
+	tables := map[[2]int]*quadTable{}
+	table := func(h, q int) *quadTable {
+		if tables[[2]int{h, q}] == nil {
+			tables[[2]int{h, q}] = newQuadTable(h, q)
+		}
+		return tables[[2]int{h, q}]
+	}
+	plans := map[Geometry]*Plan{}
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(15, 16))
+		s := &scratch{k: k}
+		made := 0
+		for trial := 0; trial < 1000; trial++ {
+			n := 10 + r.IntN(4)
+			gs := geometries(n)
+			g := gs[r.IntN(len(gs))]
+			p := plans[g]
+			if p == nil {
+				p, _ = NewPlan(g)
+				plans[g] = p
+			}
+			fr := p.Frames[r.IntN(len(p.Frames))]
+			f, err := newFrame(fr.Board(n), g, table(g.HN, g.Q), table(g.HS, g.Q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for side := range f.sides {
+				h := &f.sides[side]
+				rt := uint32(r.Uint64()) & f.ft
+				rb := randomSubset(r, f.fb, bits.OnesCount32(h.cols)-bits.OnesCount32(rt))
+				got := f.halves(h, rt, rb, nil, s)
+				want := plainHalves(f, h, rt, rb)
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s frame %+v side %d rows %b/%b: %d half boards, want %d", g, f.b, side, rt, rb, len(got), len(want))
+				}
+				made += len(got)
+			}
+		}
+		if made < 10000 {
+			t.Fatalf("only %d half boards made: the test tests too little", made)
+		}
+	})
+}
+
+// randomSubset returns a random k-element subset of set (0 when it has
+// fewer).
+func randomSubset(r *rand.Rand, set uint32, k int) uint32 {
+	var pos []uint32
+	for x := set; x != 0; x &= x - 1 {
+		pos = append(pos, x&-x)
+	}
+	if k < 0 || k > len(pos) {
+		return 0
+	}
+	r.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	var sub uint32
+	for _, b := range pos[:k] {
+		sub |= b
+	}
+	return sub
 }

@@ -42,7 +42,9 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
 		},
-		build: buildAVX512,
+		build:  buildAVX512,
+		filter: vectorFilter(filterAVX512),
+		cross:  vectorCross(crossAVX512),
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0

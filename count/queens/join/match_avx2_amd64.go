@@ -27,7 +27,9 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2)
 		},
-		build: buildAVX2,
+		build:  buildAVX2,
+		filter: vectorFilter(filterAVX2),
+		cross:  vectorCross(crossAVX2),
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0

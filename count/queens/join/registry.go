@@ -20,13 +20,25 @@ type Kernel struct {
 	// compatible with each.
 	build func(b *block, pats []uint64, m int)
 	count func(b *block, items []uint64) uint64
+	// filter and cross make half boards (see halves); nil: the portable
+	// ones.
+	filter func(dst *entries, src []uint64, att uint64, pm *patMap) int
+	cross  func(a *entries, na int, b *entries, nb int, out []uint64) []uint64
 }
 
 var kernels = registry.New("join kernel", "this CPU", func(k Kernel) registry.Info {
 	return registry.Info{Name: k.Name, Doc: k.Doc, Rank: k.Rank, Supported: k.Supported}
 })
 
-func register(k Kernel) { kernels.Register(k) }
+func register(k Kernel) {
+	if k.filter == nil {
+		k.filter = filterGeneric
+	}
+	if k.cross == nil {
+		k.cross = crossGeneric
+	}
+	kernels.Register(k)
+}
 
 func init() {
 	register(Kernel{

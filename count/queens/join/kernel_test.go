@@ -312,3 +312,106 @@ func randomSubset(r *rand.Rand, set uint32, k int) uint32 {
 	}
 	return sub
 }
+
+// randomChosen returns random increasing pattern bits out of m, in at
+// most keyRuns runs and at most maxIndexBits bits.
+func randomChosen(r *rand.Rand, m int) []int {
+	var chosen []int
+	for range r.IntN(keyRuns + 1) {
+		lo := r.IntN(m)
+		for b := lo; b < min(m, lo+1+r.IntN(4)); b++ {
+			if !slices.Contains(chosen, b) && len(chosen) < maxIndexBits {
+				chosen = append(chosen, b)
+			}
+		}
+	}
+	slices.Sort(chosen)
+	return chosen
+}
+
+// TestKeyer: a keyer's key is the chosen bits in order, its compacted
+// pattern the others, bit by bit; more than keyRuns runs are refused.
+func TestKeyer(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + r.IntN(62)
+		chosen := randomChosen(r, m)
+		kr, _ := newKeyer(chosen, m)
+		p := r.Uint64() & (1<<uint(m) - 1)
+		var key, rest uint64
+		nk, nr := 0, 0
+		for b := 0; b < m; b++ {
+			if slices.Contains(chosen, b) {
+				key |= p >> uint(b) & 1 << uint(nk)
+				nk++
+			} else {
+				rest |= p >> uint(b) & 1 << uint(nr)
+				nr++
+			}
+		}
+		if got := kr.key(p); uint64(got) != key || kr.bits != len(chosen) {
+			t.Fatalf("m=%d chosen %v: key of %#x is %#x, want %#x", m, chosen, p, got, key)
+		}
+		if got := kr.compact(p); got != rest {
+			t.Fatalf("m=%d chosen %v: %#x compacted is %#x, want %#x", m, chosen, p, got, rest)
+		}
+	}
+	if _, ok := newKeyer([]int{1, 3, 5, 7}, 10); ok {
+		t.Fatal("a key of 4 runs accepted")
+	}
+}
+
+// TestKernelsBucket sorts random patterns by random keys with every
+// kernel's passes, against a plain sort by the keyer.
+func TestKernelsBucket(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(19, 20))
+		var out []uint64
+		var keys []uint32
+		var start []int32
+		for trial := 0; trial < 300; trial++ {
+			m := 1 + r.IntN(62)
+			chosen := randomChosen(r, m)
+			kr, _ := newKeyer(chosen, m)
+			pats := randomPatterns(r, r.IntN(2000), m, 1+r.IntN(6))
+			nkeys := 1 << uint(len(chosen))
+			out, keys, start = bucket(&k, &kr, pats, nkeys, out, keys, start)
+			// Each bucket holds the compacted patterns of its key, in
+			// the order of pats.
+			for key := 0; key < nkeys; key++ {
+				var want []uint64
+				for _, p := range pats {
+					if int(kr.key(p)) == key {
+						want = append(want, kr.compact(p))
+					}
+				}
+				if got := out[start[key]:start[key+1]]; !slices.Equal(got, want) {
+					t.Fatalf("m=%d chosen %v: bucket %d holds %d patterns, want %d", m, chosen, key, len(got), len(want))
+				}
+			}
+			if int(start[nkeys]) != len(pats) {
+				t.Fatalf("buckets end at %d, want %d", start[nkeys], len(pats))
+			}
+		}
+	})
+}
+
+// TestKernelsBoards counts random boards with every kernel (small
+// buckets forced, so that the index bits are used), against naive.
+func TestKernelsBoards(t *testing.T) {
+	old := indexMinBucket
+	defer func() { indexMinBucket = old }()
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		rng := rand.New(rand.NewPCG(21, 22))
+		for i := 0; i < 60; i++ {
+			n := 6 + rng.IntN(7)
+			gs := geometries(n)
+			g := gs[rng.IntN(len(gs))]
+			indexMinBucket = 1 + rng.IntN(64)
+			b := randomBoard(rng, n)
+			if got, want := countBands(t, b, g, k), naive(b); got != want {
+				t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
+			}
+		}
+	})
+}

@@ -35,6 +35,7 @@ func buildAVX512(b *block, pats []uint64, m int) {
 }
 
 func init() {
+	sortKeys, sortOut := pextSort()
 	register(Kernel{
 		Name: "avx512",
 		Doc:  "amd64 assembly with AVX-512 (F, BW, VBMI, VPOPCNTDQ) and BMI2",
@@ -42,9 +43,11 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
 		},
-		build:  buildAVX512,
-		filter: vectorFilter(filterAVX512),
-		cross:  vectorCross(crossAVX512),
+		build:    buildAVX512,
+		filter:   vectorFilter(filterAVX512),
+		sortKeys: sortKeys,
+		sortOut:  sortOut,
+		cross:    vectorCross(crossAVX512),
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0

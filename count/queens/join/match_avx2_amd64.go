@@ -20,6 +20,7 @@ func buildAVX2(b *block, pats []uint64, m int) {
 }
 
 func init() {
+	sortKeys, sortOut := pextSort()
 	register(Kernel{
 		Name: "avx2",
 		Doc:  "amd64 assembly with AVX2 and BMI2",
@@ -27,9 +28,11 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2)
 		},
-		build:  buildAVX2,
-		filter: vectorFilter(filterAVX2),
-		cross:  vectorCross(crossAVX2),
+		build:    buildAVX2,
+		filter:   vectorFilter(filterAVX2),
+		sortKeys: sortKeys,
+		sortOut:  sortOut,
+		cross:    vectorCross(crossAVX2),
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0

@@ -24,6 +24,10 @@ type Kernel struct {
 	// ones.
 	filter func(dst *entries, src []uint64, att uint64, pm *patMap) int
 	cross  func(a *entries, na int, b *entries, nb int, out []uint64) []uint64
+	// sortKeys and sortOut are the passes of bucket; nil: the portable
+	// ones.
+	sortKeys func(kr *keyer, pats []uint64, keys []uint32, cnt []int32)
+	sortOut  func(kr *keyer, pats []uint64, keys []uint32, start []int32, out []uint64)
 }
 
 var kernels = registry.New("join kernel", "this CPU", func(k Kernel) registry.Info {
@@ -36,6 +40,9 @@ func register(k Kernel) {
 	}
 	if k.cross == nil {
 		k.cross = crossGeneric
+	}
+	if k.sortKeys == nil {
+		k.sortKeys, k.sortOut = sortKeysGeneric, sortOutGeneric
 	}
 	kernels.Register(k)
 }

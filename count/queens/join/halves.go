@@ -1,6 +1,9 @@
 package join
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // Making half boards. For a side (west or east) and its rows rt of the
 // north quadrant and rb of the south one, every split of the side's free
@@ -121,50 +124,92 @@ func fits(conflicts uint64) int {
 	return int((conflicts - 1) >> 63)
 }
 
-// halves appends to out the join patterns of h's half boards with rows
-// rt of the north quadrant and rb of the south one: for every split of
-// the columns, every compatible pair of a north and a south entry.
-func (f *frame) halves(h *half, rt, rb uint32, out []uint64, s *scratch) []uint64 {
-	k := bits.OnesCount32(rt)
-	if k+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
+// norths holds the north entries of one side of a frame on one set of
+// north rows, ready to pair: for each set of columns cols[i] with any,
+// e[off[i]:off[i+1]]. A task keeps the north rows of both its sides for
+// all its south row sets, so each side's are filtered once a task.
+type norths struct {
+	id   uint64 // the side's (half.id), not a pointer: a cache keeps nothing alive
+	rows uint32
+	cols []uint32
+	off  []int32
+	e    entries
+}
+
+// halfIDs numbers the sides of frames, for caches.
+var halfIDs atomic.Uint64
+
+// north returns the north entries of side of f on rows, from s's cache.
+func (s *scratch) north(f *frame, side int, rows uint32) *norths {
+	nc := &s.nc[side]
+	h := &f.sides[side]
+	if nc.id == h.id && nc.rows == rows && nc.off != nil {
+		return nc
+	}
+	nc.id, nc.rows = h.id, rows
+	nc.cols, nc.off = nc.cols[:0], append(nc.off[:0], 0)
+	n := 0
+	subsets(h.cols, bits.OnesCount32(rows), func(c uint32) {
+		l := f.north.list(rows, c)
+		if len(l) == 0 {
+			return
+		}
+		if need := n + len(l) + vecPad; cap(nc.e.c) < need {
+			old := nc.e
+			nc.e.reserve(need + need/2)
+			copy(nc.e.c, old.c[:n])
+			copy(nc.e.p, old.p[:n])
+		}
+		s.view = entries{c: nc.e.c[n:], p: nc.e.p[n:]}
+		if k := s.k.filter(&s.view, l, h.north, &h.pn); k > 0 {
+			n += k
+			nc.cols = append(nc.cols, c)
+			nc.off = append(nc.off, int32(n))
+		}
+	})
+	return nc
+}
+
+// halves appends to out the join patterns of the half boards of side
+// (0 west, 1 east) with rows rt of the north quadrant and rb of the south
+// one: for every split of the columns, every compatible pair of a north
+// and a south entry.
+func (f *frame) halves(side int, rt, rb uint32, out []uint64, s *scratch) []uint64 {
+	h := &f.sides[side]
+	if bits.OnesCount32(rt)+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
 		return out
 	}
+	nc := s.north(f, side, rt)
 	kn := &s.k
-	subsets(h.cols, k, func(c uint32) {
-		nl := f.north.list(rt, c)
-		if len(nl) == 0 {
-			return
-		}
+	for i, c := range nc.cols {
 		sl := f.south.list(rb, h.cols&^c)
 		if len(sl) == 0 {
-			return
-		}
-		s.na.reserve(len(nl))
-		na := kn.filter(&s.na, nl, h.north, &h.pn)
-		if na == 0 {
-			return
+			continue
 		}
 		s.sa.reserve(len(sl))
 		nb := kn.filter(&s.sa, sl, h.south, &h.ps)
 		if nb == 0 {
-			return
+			continue
 		}
+		lo, hi := int(nc.off[i]), int(nc.off[i+1])
+		na := hi - lo
 		if need := len(out) + na*nb + vecPad; cap(out) < need {
 			out = append(out[:cap(out)], make([]uint64, need-cap(out)+need/2)...)[:len(out)]
 		}
-		out = kn.cross(&s.na, na, &s.sa, nb, out)
-	})
+		s.view = entries{c: nc.e.c[lo:], p: nc.e.p[lo:]}
+		out = kn.cross(&s.view, na, &s.sa, nb, out)
+	}
 	return out
 }
 
 // countRows counts the completions of f whose east queens take the rows
 // rt of the north quadrants and rb of the south ones.
 func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
-	s.e = f.halves(&f.sides[1], rt, rb, s.e[:0], s)
+	s.e = f.halves(1, rt, rb, s.e[:0], s)
 	if len(s.e) == 0 {
 		return 0, nil
 	}
-	s.w = f.halves(&f.sides[0], f.ft&^rt, f.fb&^rb, s.w[:0], s)
+	s.w = f.halves(0, f.ft&^rt, f.fb&^rb, s.w[:0], s)
 	s.stat.halves += uint64(len(s.e) + len(s.w))
 	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
 	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {

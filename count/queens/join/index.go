@@ -101,6 +101,7 @@ func newKeyer(chosen []int, m int) (keyer, bool) {
 func (f *frame) initKeys(lo1, lo2 int) {
 	for i := range f.sides {
 		h := &f.sides[i]
+		h.id = halfIDs.Add(1)
 		h.pn = newPatMap(0, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
 		h.ps = newPatMap(f.s, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
 	}

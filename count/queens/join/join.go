@@ -147,10 +147,12 @@ func shiftDown(x uint64, k int) uint64 {
 // scratch is the memory one counting goroutine reuses.
 type scratch struct {
 	e, w   []uint64
-	na, sa entries  // north and south entries ready to pair (halves)
-	ie, iw []uint64 // e and w sorted by index key
-	ke, kw []uint32 // their keys
-	ce, cw []int32  // bucket starts
+	nc     [2]norths // each side's north entries ready to pair (halves)
+	sa     entries   // south entries ready to pair
+	view   entries   // a part of nc's, for the kernels
+	ie, iw []uint64  // e and w sorted by index key
+	ke, kw []uint32  // their keys
+	ce, cw []int32   // bucket starts
 	blk    block
 	k      Kernel
 	// Work since the last look up (half boards made, plus items run
@@ -189,9 +191,10 @@ type half struct {
 	// coordinates of its north quadrant; its join pattern is bits sh1..
 	// of v1 then bits sh2.. of v2, 2q-1 of each.
 	sh1, sh2 uint
-	// How its north and south entries become entries ready to pair (set
-	// by initKeys).
+	// How its north and south entries become entries ready to pair, and
+	// a number no other side has (set by initKeys).
 	pn, ps patMap
+	id     uint64
 }
 
 // countTop counts the completions of f whose east queens take exactly

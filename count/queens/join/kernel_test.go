@@ -279,7 +279,7 @@ func TestKernelsHalves(t *testing.T) {
 				h := &f.sides[side]
 				rt := uint32(r.Uint64()) & f.ft
 				rb := randomSubset(r, f.fb, bits.OnesCount32(h.cols)-bits.OnesCount32(rt))
-				got := f.halves(h, rt, rb, nil, s)
+				got := f.halves(side, rt, rb, nil, s)
 				want := plainHalves(f, h, rt, rb)
 				slices.Sort(got)
 				slices.Sort(want)

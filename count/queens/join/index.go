@@ -11,8 +11,8 @@ import (
 // only those; the bits tested stay in the patterns (they are disjoint in
 // every pair tested, so they never change an answer).
 
-// maxIndexBits bounds the index bits: 2^8 buckets per side.
-const maxIndexBits = 8
+// maxIndexBits bounds the index bits: 2^12 buckets per side.
+const maxIndexBits = 12
 
 // indexMinBucket is the average bucket size below which a list gets no
 // more index bits: smaller buckets waste the kernels' 512-pattern blocks
@@ -24,8 +24,9 @@ const maxIndexBits = 8
 // that tests can force small buckets.
 var indexMinBucket = blockSize
 
-// indexMaxBits is maxIndexBits, a variable for experiments.
-var indexMaxBits = maxIndexBits
+// indexMaxBits is the most index bits a join uses, a variable for
+// experiments.
+var indexMaxBits = 8
 
 // keyer extracts a key from chosen bits of a pattern, as up to keyRuns
 // runs of consecutive bits, and compacts a pattern: the bits not chosen,
@@ -173,34 +174,61 @@ func (f *frame) indexBits(size int) int {
 	return k
 }
 
-// join counts the compatible pairs of e and w.
+// directMax is the longest bucket the join counts pair by pair
+// (Kernel.pairs) rather than through a block of 512 patterns, whose
+// tables cost a few thousand instructions to build and whose lookups an
+// item costs the same for 1 pattern as for 512.
+var directMax = 48
+
+// join counts the compatible pairs of e and w: the longer list is cut
+// into blocks, the other runs through them as items; both are cut by
+// index bits first, as many as keep the blocks' buckets full.
 func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
+	if len(e) < len(w) {
+		e, w = w, e
+	}
 	k := f.indexBits(len(e))
 	if k == 0 {
-		var total uint64
-		for len(e) > 0 {
-			n := min(len(e), blockSize)
-			s.k.build(&s.blk, e[:n], f.m)
-			s.stat.builds++
-			e = e[n:]
-			total += s.k.count(&s.blk, w)
-			s.stat.items += uint64(len(w))
-			if err := s.tick(uint64(len(w))); err != nil {
-				return 0, err
-			}
-		}
-		return total, nil
+		s.ce = append(s.ce[:0], 0, int32(len(e)))
+		s.cw = append(s.cw[:0], 0, int32(len(w)))
+		return f.joinBuckets(e, w, 1, f.m, s)
 	}
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
-	m := f.m - k // the bits of the compacted patterns
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
+	return f.joinBuckets(s.ie, s.iw, nkeys, f.m-k, s) // compacted: m-k bits
+}
+
+// joinBuckets counts the compatible pairs of the buckets of e and w
+// (s.ce and s.cw their starts) whose keys are disjoint; the patterns
+// have m bits.
+func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, error) {
 	var total uint64
 	all := nkeys - 1
 	for x := 0; x < nkeys; x++ {
-		ex := s.ie[s.ce[x]:s.ce[x+1]]
+		ex := e[s.ce[x]:s.ce[x+1]]
 		comp := all &^ x
+		if len(ex) <= directMax {
+			if len(ex) == 0 {
+				continue
+			}
+			items := 0
+			for z := comp; ; z = (z - 1) & comp {
+				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+					total += s.k.pairs(ex, wz)
+					items += len(wz)
+					s.stat.direct += uint64(len(ex) * len(wz))
+				}
+				if z == 0 {
+					break
+				}
+			}
+			if err := s.tick(uint64(items)); err != nil {
+				return 0, err
+			}
+			continue
+		}
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
 			s.k.build(&s.blk, ex[:n], m)
@@ -208,11 +236,12 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := s.iw[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
 					total += s.k.count(&s.blk, wz)
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
 					s.stat.items += uint64(len(wz))
+					s.stat.lookups += uint64(len(wz) * s.blk.nch)
 				}
 				if z == 0 {
 					break
@@ -226,6 +255,18 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 	return total, nil
 }
 
+// pairsGeneric counts the pairs of e and w with no bit in common (the
+// patterns below 2^63).
+func pairsGeneric(e, w []uint64) uint64 {
+	var n int
+	for _, y := range w {
+		for _, x := range e {
+			n += fits(x & y)
+		}
+	}
+	return uint64(n)
+}
+
 // bucket sorts pats by key into out (a counting sort), compacted;
 // start[k] is where key k's bucket begins, start[nkeys] the end. The
 // kernel's two passes (sortKeys, sortOut) do the work.
@@ -233,7 +274,7 @@ func bucket(kn *Kernel, kr *keyer, pats []uint64, nkeys int, out []uint64, keys 
 	start = resize(start, nkeys+1)
 	clear(start)
 	keys = resize(keys, len(pats))
-	out = resize(out, len(pats))
+	out = resize(out, len(pats)+vecPad)[:len(pats)] // the kernels may read beyond a bucket
 	if len(pats) == 0 {
 		return out, keys, start
 	}

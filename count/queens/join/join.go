@@ -165,7 +165,9 @@ type scratch struct {
 // stats count what a join did, for tuning.
 type stats struct {
 	halves, builds, items, real uint64
-	maxList                     int // longest list of half boards
+	lookups                     uint64 // table entries the kernels read
+	direct                      uint64 // pairs counted one by one
+	maxList                     int    // longest list of half boards
 }
 
 // sliceWork is the work between two look ups: a few milliseconds (a

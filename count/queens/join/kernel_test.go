@@ -415,3 +415,22 @@ func TestKernelsBoards(t *testing.T) {
 		}
 	})
 }
+
+// TestKernelsPairs counts the disjoint pairs of short random lists with
+// every kernel, against naivePairs.
+func TestKernelsPairs(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(23, 24))
+		for trial := 0; trial < 500; trial++ {
+			m := 1 + r.IntN(62)
+			e := randomPatterns(r, 1+r.IntN(70), m, 1+r.IntN(4))
+			// Room beyond e (the kernels may read it), full of patterns
+			// that would match.
+			e = append(e, make([]uint64, vecPad)...)[:len(e)]
+			w := randomPatterns(r, 1+r.IntN(30), m, 1+r.IntN(4))
+			if got, want := k.pairs(e, w), naivePairs(e, w); got != want {
+				t.Fatalf("%d by %d patterns of %d bits: %d pairs, want %d", len(e), len(w), m, got, want)
+			}
+		}
+	})
+}

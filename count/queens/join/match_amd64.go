@@ -12,6 +12,9 @@ import (
 func countAVX512(t *entry, items []uint64, nch int) uint64
 
 //go:noescape
+func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
+
+//go:noescape
 func transposeAVX512(planes *entry, pats *uint64, groups int)
 
 //go:noescape
@@ -48,6 +51,12 @@ func init() {
 		sortKeys: sortKeys,
 		sortOut:  sortOut,
 		cross:    vectorCross(crossAVX512),
+		pairs: func(e, w []uint64) uint64 {
+			if len(e) == 0 || len(w) == 0 {
+				return 0
+			}
+			return pairsAVX512(&e[0], len(e), &w[0], len(w))
+		},
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0

@@ -321,3 +321,55 @@ entry:
 bdone:
 	VZEROUPPER
 	RET
+
+// func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
+//
+// The pairs of e and w with no bit in common, one by one: for each w
+// (broadcast), eight of e a VPTESTNMQ, whose lanes a masked VPSUBQ of -1
+// counts in Z0. The last, partial eight of e is masked (K3). ne, nw >= 1.
+TEXT ·pairsAVX512(SB), NOSPLIT, $0-40
+	MOVQ e+0(FP), SI
+	MOVQ ne+8(FP), R8
+	MOVQ w+16(FP), DI
+	MOVQ nw+24(FP), CX
+	VPXORQ     Z0, Z0, Z0
+	VPTERNLOGQ $0xFF, Z31, Z31, Z31
+	MOVQ  R8, AX
+	ANDQ  $7, AX
+	MOVQ  $0xFF, BX
+	BZHIQ AX, BX, BX
+	KMOVB BX, K3
+	MOVQ  R8, R9
+	SHRQ  $3, R9
+
+pwloop:
+	VPBROADCASTQ (DI), Z1
+	MOVQ  SI, R10
+	MOVQ  R9, R11
+	TESTQ R11, R11
+	JZ    petail
+
+peloop:
+	VPTESTNMQ (R10), Z1, K1
+	VPSUBQ    Z31, Z0, K1, Z0
+	ADDQ      $64, R10
+	DECQ      R11
+	JNZ       peloop
+
+petail:
+	VPTESTNMQ (R10), Z1, K3, K1
+	VPSUBQ    Z31, Z0, K1, Z0
+	ADDQ      $8, DI
+	DECQ      CX
+	JNZ       pwloop
+
+	VEXTRACTI64X4 $1, Z0, Y2
+	VPADDQ        Y2, Y0, Y0
+	VEXTRACTI128  $1, Y0, X2
+	VPADDQ        X2, X0, X0
+	VPSHUFD       $0x4E, X0, X2
+	VPADDQ        X2, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET

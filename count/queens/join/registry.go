@@ -24,6 +24,10 @@ type Kernel struct {
 	// ones.
 	filter func(dst *entries, src []uint64, att uint64, pm *patMap) int
 	cross  func(a *entries, na int, b *entries, nb int, out []uint64) []uint64
+	// pairs counts the pairs of two short lists with no bit in common;
+	// they may be read up to vecPad beyond their ends. nil: the portable
+	// one.
+	pairs func(e, w []uint64) uint64
 	// sortKeys and sortOut are the passes of bucket; nil: the portable
 	// ones.
 	sortKeys func(kr *keyer, pats []uint64, keys []uint32, cnt []int32)
@@ -40,6 +44,9 @@ func register(k Kernel) {
 	}
 	if k.cross == nil {
 		k.cross = crossGeneric
+	}
+	if k.pairs == nil {
+		k.pairs = pairsGeneric
 	}
 	if k.sortKeys == nil {
 		k.sortKeys, k.sortOut = sortKeysGeneric, sortOutGeneric

@@ -237,7 +237,12 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
 				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
-					total += s.k.count(&s.blk, wz)
+					if n <= blockSize/2 {
+						total += s.k.half(&s.blk, wz)
+						s.stat.halfLookups += uint64(len(wz) * s.blk.nch)
+					} else {
+						total += s.k.count(&s.blk, wz)
+					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
 					s.stat.items += uint64(len(wz))

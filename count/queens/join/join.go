@@ -166,6 +166,7 @@ type scratch struct {
 type stats struct {
 	halves, builds, items, real uint64
 	lookups                     uint64 // table entries the kernels read
+	halfLookups                 uint64 // of which by the half kernel
 	direct                      uint64 // pairs counted one by one
 	maxList                     int    // longest list of half boards
 }

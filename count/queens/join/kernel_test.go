@@ -51,14 +51,25 @@ func TestKernelsCountBlocks(t *testing.T) {
 		var b block
 		for m := 0; m <= 62; m++ {
 			for trial := 0; trial < 3; trial++ {
-				pats := randomPatterns(r, 1+r.IntN(blockSize), m, 1+r.IntN(3))
-				items := randomPatterns(r, r.IntN(40), m, 1+r.IntN(3))
+				size := 1 + r.IntN(blockSize)
+				if trial == 1 {
+					size = 1 + r.IntN(blockSize/2)
+				}
+				pats := randomPatterns(r, size, m, 1+r.IntN(3))
+				items := randomPatterns(r, r.IntN(70), m, 1+r.IntN(3))
 				if trial == 0 {
 					items = append(items, 0) // matches every pattern
 				}
 				k.build(&b, pats, m)
-				if got, want := k.count(&b, items), naivePairs(pats, items); got != want {
+				want := naivePairs(pats, items)
+				if got := k.count(&b, items); got != want {
 					t.Fatalf("m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
+				}
+				// Blocks of at most half the patterns, by the half kernel.
+				if len(pats) <= blockSize/2 {
+					if got := k.half(&b, items); got != want {
+						t.Fatalf("half, m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
+					}
 				}
 			}
 		}

@@ -128,3 +128,22 @@ func countGeneric(b *block, items []uint64) uint64 {
 	}
 	return total
 }
+
+// countHalfGeneric is countGeneric on the first 256 patterns of the block
+// only, for blocks of at most 256 patterns.
+func countHalfGeneric(b *block, items []uint64) uint64 {
+	var total uint64
+	nch := b.nch
+	for _, w := range items {
+		e := &b.t[0][w&(chunkSize-1)]
+		a0, a1, a2, a3 := e[0], e[1], e[2], e[3]
+		x := w
+		for j := 1; j < nch; j++ {
+			x >>= chunkBits
+			e := &b.t[j][x&(chunkSize-1)]
+			a0, a1, a2, a3 = a0&e[0], a1&e[1], a2&e[2], a3&e[3]
+		}
+		total += uint64(bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3))
+	}
+	return total
+}

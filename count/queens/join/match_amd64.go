@@ -12,6 +12,9 @@ import (
 func countAVX512(t *entry, items []uint64, nch int) uint64
 
 //go:noescape
+func countHalfAVX512(t *entry, items []uint64, nch int) uint64
+
+//go:noescape
 func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
 
 //go:noescape
@@ -41,10 +44,10 @@ func init() {
 	sortKeys, sortOut := pextSort()
 	register(Kernel{
 		Name: "avx512",
-		Doc:  "amd64 assembly with AVX-512 (F, BW, VBMI, VPOPCNTDQ) and BMI2",
+		Doc:  "amd64 assembly with AVX-512 (F, VL, BW, VBMI, VPOPCNTDQ) and BMI2",
 		Rank: 20,
 		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
+			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
 		},
 		build:    buildAVX512,
 		filter:   vectorFilter(filterAVX512),
@@ -62,6 +65,12 @@ func init() {
 				return 0
 			}
 			return countAVX512(&b.t[0][0], items, b.nch)
+		},
+		half: func(b *block, items []uint64) uint64 {
+			if len(items) == 0 {
+				return 0
+			}
+			return countHalfAVX512(&b.t[0][0], items, b.nch)
 		},
 	})
 }

@@ -148,6 +148,129 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
+// The half kernel: countAVX512 on the first 256 patterns of the block
+// only (the first half of every entry, Y registers), for blocks of at most
+// 256 patterns: half the bytes read and the vector work of a full block.
+
+#define TWOY(off, sh) \
+	ONE(off, sh, AX, BX, Y0) \
+	ONE(off, sh, R8, R9, Y2)
+
+#define FIRSTY \
+	RORXQ $58, AX, BX \
+	ANDQ  $0xFC0, BX \
+	VMOVDQU64 (DI)(BX*1), Y0 \
+	RORXQ $58, R8, R9 \
+	ANDQ  $0xFC0, R9 \
+	VMOVDQU64 (DI)(R9*1), Y2
+
+#define FIRST1Y \
+	RORXQ $58, AX, BX \
+	ANDQ  $0xFC0, BX \
+	VMOVDQU64 (DI)(BX*1), Y0
+
+#define H0
+#define H1 TWOY(4096, 0)
+#define H2 H1; TWOY(8192, 6)
+#define H3 H2; TWOY(12288, 12)
+#define H4 H3; TWOY(16384, 18)
+#define H5 H4; TWOY(20480, 24)
+#define H6 H5; TWOY(24576, 30)
+#define H7 H6; TWOY(28672, 36)
+#define H8 H7; TWOY(32768, 42)
+#define H9 H8; TWOY(36864, 48)
+#define H10 H9; TWOY(40960, 54)
+
+#define HS0
+#define HS1 ONE(4096, 0, AX, BX, Y0)
+#define HS2 HS1; ONE(8192, 6, AX, BX, Y0)
+#define HS3 HS2; ONE(12288, 12, AX, BX, Y0)
+#define HS4 HS3; ONE(16384, 18, AX, BX, Y0)
+#define HS5 HS4; ONE(20480, 24, AX, BX, Y0)
+#define HS6 HS5; ONE(24576, 30, AX, BX, Y0)
+#define HS7 HS6; ONE(28672, 36, AX, BX, Y0)
+#define HS8 HS7; ONE(32768, 42, AX, BX, Y0)
+#define HS9 HS8; ONE(36864, 48, AX, BX, Y0)
+#define HS10 HS9; ONE(40960, 54, AX, BX, Y0)
+
+#define LOOPY(pair, tail, more, single) \
+pair: \
+	CMPQ CX, $2 \
+	JLT  tail \
+	MOVQ (SI), AX \
+	MOVQ 8(SI), R8 \
+	FIRSTY \
+	more \
+	VPOPCNTQ Y0, Y0 \
+	VPOPCNTQ Y2, Y2 \
+	VPADDQ   Y0, Y1, Y1 \
+	VPADDQ   Y2, Y1, Y1 \
+	ADDQ $16, SI \
+	SUBQ $2, CX \
+	JMP  pair \
+tail: \
+	TESTQ CX, CX \
+	JZ    hdone \
+	MOVQ  (SI), AX \
+	FIRST1Y \
+	single \
+	VPOPCNTQ Y0, Y0 \
+	VPADDQ   Y0, Y1, Y1 \
+	JMP   hdone
+
+// func countHalfAVX512(t *entry, items []uint64, nch int) uint64
+TEXT ·countHalfAVX512(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), DI
+	MOVQ items_base+8(FP), SI
+	MOVQ items_len+16(FP), CX
+	MOVQ nch+32(FP), DX
+	VPXORQ Y1, Y1, Y1
+	CMPQ DX, $1
+	JEQ  h1
+	CMPQ DX, $2
+	JEQ  h2
+	CMPQ DX, $3
+	JEQ  h3
+	CMPQ DX, $4
+	JEQ  h4
+	CMPQ DX, $5
+	JEQ  h5
+	CMPQ DX, $6
+	JEQ  h6
+	CMPQ DX, $7
+	JEQ  h7
+	CMPQ DX, $8
+	JEQ  h8
+	CMPQ DX, $9
+	JEQ  h9
+	CMPQ DX, $10
+	JEQ  h10
+	CMPQ DX, $11
+	JEQ  h11
+	JMP  hdone
+
+	LOOPY(h1, ht1, H0, HS0)
+	LOOPY(h2, ht2, H1, HS1)
+	LOOPY(h3, ht3, H2, HS2)
+	LOOPY(h4, ht4, H3, HS3)
+	LOOPY(h5, ht5, H4, HS4)
+	LOOPY(h6, ht6, H5, HS5)
+	LOOPY(h7, ht7, H6, HS6)
+	LOOPY(h8, ht8, H7, HS7)
+	LOOPY(h9, ht9, H8, HS8)
+	LOOPY(h10, ht10, H9, HS9)
+	LOOPY(h11, ht11, H10, HS10)
+
+hdone:
+	VEXTRACTI128 $1, Y1, X2
+	VPADDQ       X2, X1, X1
+	VPSHUFD      $0x4E, X1, X2
+	VPADDQ       X2, X1, X1
+	VMOVQ        X1, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
 // Byte permutation for transposeAVX512: output byte 8j+i takes input
 // byte 8i+j (byte j of the i-th pattern of a register).
 DATA ·bytePerm+0(SB)/8, $0x3830282018100800

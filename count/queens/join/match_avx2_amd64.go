@@ -12,6 +12,9 @@ import (
 func countAVX2(t *entry, items []uint64, nch int) uint64
 
 //go:noescape
+func countHalfAVX2(t *entry, items []uint64, nch int) uint64
+
+//go:noescape
 func pairsAVX2(e *uint64, ne int, w *uint64, nw int, tail *uint64) uint64
 
 // tailLanes[r] masks the first r of four lanes (pairsAVX2's tail).
@@ -69,6 +72,12 @@ func init() {
 				return 0
 			}
 			return countAVX2(&b.t[0][0], items, b.nch)
+		},
+		half: func(b *block, items []uint64) uint64 {
+			if len(items) == 0 {
+				return 0
+			}
+			return countHalfAVX2(&b.t[0][0], items, b.nch)
 		},
 	})
 }

@@ -146,6 +146,117 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
+// AND1(off, sh): AND2 for the first half of the entry only (Y0).
+#define AND1(off, sh) \
+	RORXQ $sh, AX, BX \
+	ANDQ  $0xFC0, BX \
+	VPAND off(DI)(BX*1), Y0, Y0
+
+#define E0
+#define E1 AND1(4096, 0)
+#define E2 E1; AND1(8192, 6)
+#define E3 E2; AND1(12288, 12)
+#define E4 E3; AND1(16384, 18)
+#define E5 E4; AND1(20480, 24)
+#define E6 E5; AND1(24576, 30)
+#define E7 E6; AND1(28672, 36)
+#define E8 E7; AND1(32768, 42)
+#define E9 E8; AND1(36864, 48)
+#define E10 E9; AND1(40960, 54)
+
+// POP1 is POP for Y0 alone (at most 8 a byte per item: folded every 30).
+#define POP1 \
+	VPAND    Y14, Y0, Y2 \
+	VPSRLW   $4, Y0, Y3 \
+	VPAND    Y14, Y3, Y3 \
+	VPSHUFB  Y2, Y15, Y2 \
+	VPSHUFB  Y3, Y15, Y3 \
+	VPADDB   Y2, Y13, Y13 \
+	VPADDB   Y3, Y13, Y13
+
+#define LOOP1(top, more) \
+top: \
+	TESTQ CX, CX \
+	JZ    edone \
+	MOVQ  (SI), AX \
+	RORXQ $58, AX, BX \
+	ANDQ  $0xFC0, BX \
+	VMOVDQU (DI)(BX*1), Y0 \
+	more \
+	POP1 \
+	ADDQ $8, SI \
+	DECQ CX \
+	DECQ DX \
+	JNZ  top \
+	VPSADBW Y11, Y13, Y13 \
+	VPADDQ  Y13, Y12, Y12 \
+	VPXOR   Y13, Y13, Y13 \
+	MOVQ    $30, DX \
+	JMP     top
+
+// func countHalfAVX2(t *entry, items []uint64, nch int) uint64
+//
+// countAVX2 on the first 256 patterns of the block only (the first half
+// of every entry), for blocks of at most 256 patterns.
+TEXT ·countHalfAVX2(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), DI
+	MOVQ items_base+8(FP), SI
+	MOVQ items_len+16(FP), CX
+	MOVQ nch+32(FP), R8
+	VMOVDQU ·nibbleCount(SB), Y15
+	VMOVDQU ·lowNibbles(SB), Y14
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y11, Y11, Y11
+	MOVQ    $30, DX
+	CMPQ R8, $1
+	JEQ  e1
+	CMPQ R8, $2
+	JEQ  e2
+	CMPQ R8, $3
+	JEQ  e3
+	CMPQ R8, $4
+	JEQ  e4
+	CMPQ R8, $5
+	JEQ  e5
+	CMPQ R8, $6
+	JEQ  e6
+	CMPQ R8, $7
+	JEQ  e7
+	CMPQ R8, $8
+	JEQ  e8
+	CMPQ R8, $9
+	JEQ  e9
+	CMPQ R8, $10
+	JEQ  e10
+	CMPQ R8, $11
+	JEQ  e11
+	JMP  edone
+
+	LOOP1(e1, E0)
+	LOOP1(e2, E1)
+	LOOP1(e3, E2)
+	LOOP1(e4, E3)
+	LOOP1(e5, E4)
+	LOOP1(e6, E5)
+	LOOP1(e7, E6)
+	LOOP1(e8, E7)
+	LOOP1(e9, E8)
+	LOOP1(e10, E9)
+	LOOP1(e11, E10)
+
+edone:
+	VPSADBW      Y11, Y13, Y13
+	VPADDQ       Y13, Y12, Y12
+	VEXTRACTI128 $1, Y12, X2
+	VPADDQ       X2, X12, X12
+	VPSHUFD      $0x4E, X12, X2
+	VPADDQ       X2, X12, X12
+	VMOVQ        X12, AX
+	VZEROUPPER
+	MOVQ AX, ret+40(FP)
+	RET
+
 // func tablesAVX2(t *entry, planes *entry, valid *entry, nch, m int)
 //
 // tablesAVX512 on two 256-bit halves.

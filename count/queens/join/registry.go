@@ -20,6 +20,9 @@ type Kernel struct {
 	// compatible with each.
 	build func(b *block, pats []uint64, m int)
 	count func(b *block, items []uint64) uint64
+	// half is count for blocks of at most blockSize/2 patterns: it reads
+	// the first half of the entries only.
+	half func(b *block, items []uint64) uint64
 	// filter and cross make half boards (see halves); nil: the portable
 	// ones.
 	filter func(dst *entries, src []uint64, att uint64, pm *patMap) int
@@ -62,6 +65,7 @@ func init() {
 		Supported: func() bool { return true },
 		build:     buildGeneric,
 		count:     countGeneric,
+		half:      countHalfGeneric,
 	})
 }
 

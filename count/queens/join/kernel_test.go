@@ -445,3 +445,33 @@ func TestKernelsPairs(t *testing.T) {
 		}
 	})
 }
+
+// TestLayout: every pattern length gets chunks covering its bits, the
+// fewest whose tables stay within tableBudget (or narrow ones only), and
+// the generated kernels have a loop for it (count_amd64.s is generated
+// from the same rule: go generate).
+func TestLayout(t *testing.T) {
+	bytes := func(nch, wide int) int { return (nch + wide) * 64 * 64 }
+	for m := 0; m <= 62; m++ {
+		nch, wide := layout(m)
+		if 7*wide+6*(nch-wide) < m || wide > nch || nch < 1 || nch > maxChunks {
+			t.Fatalf("m=%d: %d chunks, %d wide, do not cover it", m, nch, wide)
+		}
+		if wide > 0 && bytes(nch, wide) > tableBudget {
+			t.Errorf("m=%d: %d chunks, %d wide: %d bytes of tables", m, nch, wide, bytes(nch, wide))
+		}
+		for c := 1; c < nch; c++ {
+			for w := 0; w <= c; w++ {
+				if 7*w+6*(c-w) >= m && bytes(c, w) <= tableBudget {
+					t.Errorf("m=%d: %d chunks (%d wide) would do, layout gives %d", m, c, w, nch)
+				}
+			}
+		}
+		if last, _, size := chunkAt(nch-1, wide); last+size > tableEntries {
+			t.Errorf("m=%d: the tables end at entry %d, beyond %d", m, last+size, tableEntries)
+		}
+	}
+	if nch, wide := layout(31); nch != 5 || wide != 1 {
+		t.Errorf("layout(31) = %d, %d; want 5 chunks, 1 wide", nch, wide)
+	}
+}

@@ -9,10 +9,10 @@ import (
 )
 
 //go:noescape
-func countAVX2(t *entry, items []uint64, nch int) uint64
+func countAVX2(t *entry, items []uint64, nch, wide int) uint64
 
 //go:noescape
-func countHalfAVX2(t *entry, items []uint64, nch int) uint64
+func countHalfAVX2(t *entry, items []uint64, nch, wide int) uint64
 
 //go:noescape
 func pairsAVX2(e *uint64, ne int, w *uint64, nw int, tail *uint64) uint64
@@ -21,7 +21,7 @@ func pairsAVX2(e *uint64, ne int, w *uint64, nw int, tail *uint64) uint64
 var tailLanes = [4][4]uint64{{}, {^uint64(0)}, {^uint64(0), ^uint64(0)}, {^uint64(0), ^uint64(0), ^uint64(0)}}
 
 //go:noescape
-func tablesAVX2(t *entry, planes *entry, valid *entry, nch, m int)
+func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
 
 //go:noescape
 func transpose32AVX2(planes *uint32, pats *uint64, nbytes int)
@@ -42,8 +42,8 @@ func buildAVX2(b *block, pats []uint64, m int) {
 		}
 	}
 	valid := validEntry(len(pats))
-	b.nch = max(1, (m+chunkBits-1)/chunkBits)
-	tablesAVX2(&b.t[0][0], &b.planes[0], &valid, b.nch, m)
+	b.nch, b.wide = layout(m)
+	tablesAVX2(&b.t[0], &b.planes[0], &valid, b.nch, b.wide, m)
 }
 
 func init() {
@@ -71,13 +71,13 @@ func init() {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX2(&b.t[0][0], items, b.nch)
+			return countAVX2(&b.t[0], items, b.nch, b.wide)
 		},
 		half: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countHalfAVX2(&b.t[0][0], items, b.nch)
+			return countHalfAVX2(&b.t[0], items, b.nch, b.wide)
 		},
 	})
 }

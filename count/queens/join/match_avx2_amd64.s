@@ -19,253 +19,18 @@ DATA ·lowNibbles+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA ·lowNibbles+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL ·lowNibbles(SB), RODATA|NOPTR, $32
 
-// AND2(off, sh): AND into Y0, Y1 the entry of the chunk at byte offset
-// off picked by bits sh+6.. of AX.
-#define AND2(off, sh) \
-	RORXQ $sh, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VPAND off(DI)(BX*1), Y0, Y0 \
-	VPAND (off+32)(DI)(BX*1), Y1, Y1
+// The counting loops are generated: count_amd64.s.
 
-#define D0
-#define D1 AND2(4096, 0)
-#define D2 D1; AND2(8192, 6)
-#define D3 D2; AND2(12288, 12)
-#define D4 D3; AND2(16384, 18)
-#define D5 D4; AND2(20480, 24)
-#define D6 D5; AND2(24576, 30)
-#define D7 D6; AND2(28672, 36)
-#define D8 D7; AND2(32768, 42)
-#define D9 D8; AND2(36864, 48)
-#define D10 D9; AND2(40960, 54)
-
-// POP adds the bit counts of Y0 and Y1, per byte, to Y13 (at most 16 a
-// byte per item).
-#define POP \
-	VPAND    Y14, Y0, Y2 \
-	VPSRLW   $4, Y0, Y3 \
-	VPAND    Y14, Y3, Y3 \
-	VPSHUFB  Y2, Y15, Y2 \
-	VPSHUFB  Y3, Y15, Y3 \
-	VPADDB   Y2, Y13, Y13 \
-	VPADDB   Y3, Y13, Y13 \
-	VPAND    Y14, Y1, Y2 \
-	VPSRLW   $4, Y1, Y3 \
-	VPAND    Y14, Y3, Y3 \
-	VPSHUFB  Y2, Y15, Y2 \
-	VPSHUFB  Y3, Y15, Y3 \
-	VPADDB   Y2, Y13, Y13 \
-	VPADDB   Y3, Y13, Y13
-
-// LOOP2(top, more) runs the items with more after chunk 0; every 15
-// items (at most 240 a byte) the byte counts are summed into Y12's
-// quadwords by VPSADBW.
-#define LOOP2(top, more) \
-top: \
-	TESTQ CX, CX \
-	JZ    done \
-	MOVQ  (SI), AX \
-	RORXQ $58, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VMOVDQU (DI)(BX*1), Y0 \
-	VMOVDQU 32(DI)(BX*1), Y1 \
-	more \
-	POP \
-	ADDQ $8, SI \
-	DECQ CX \
-	DECQ DX \
-	JNZ  top \
-	VPSADBW Y11, Y13, Y13 \
-	VPADDQ  Y13, Y12, Y12 \
-	VPXOR   Y13, Y13, Y13 \
-	MOVQ    $15, DX \
-	JMP     top
-
-// func countAVX2(t *entry, items []uint64, nch int) uint64
-//
-// Registers: DI tables, SI items, CX items left, DX items until the byte
-// counts are folded, AX BX scratch, Y0 Y1 the running ANDs, Y13 byte
-// counts, Y12 quadword counts, Y15 nibble counts, Y14 low nibbles, Y11
-// zero.
-TEXT ·countAVX2(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), DI
-	MOVQ items_base+8(FP), SI
-	MOVQ items_len+16(FP), CX
-	MOVQ nch+32(FP), R8
-	VMOVDQU ·nibbleCount(SB), Y15
-	VMOVDQU ·lowNibbles(SB), Y14
-	VPXOR   Y13, Y13, Y13
-	VPXOR   Y12, Y12, Y12
-	VPXOR   Y11, Y11, Y11
-	MOVQ    $15, DX
-	CMPQ R8, $1
-	JEQ  m1
-	CMPQ R8, $2
-	JEQ  m2
-	CMPQ R8, $3
-	JEQ  m3
-	CMPQ R8, $4
-	JEQ  m4
-	CMPQ R8, $5
-	JEQ  m5
-	CMPQ R8, $6
-	JEQ  m6
-	CMPQ R8, $7
-	JEQ  m7
-	CMPQ R8, $8
-	JEQ  m8
-	CMPQ R8, $9
-	JEQ  m9
-	CMPQ R8, $10
-	JEQ  m10
-	CMPQ R8, $11
-	JEQ  m11
-	JMP  done
-
-	LOOP2(m1, D0)
-	LOOP2(m2, D1)
-	LOOP2(m3, D2)
-	LOOP2(m4, D3)
-	LOOP2(m5, D4)
-	LOOP2(m6, D5)
-	LOOP2(m7, D6)
-	LOOP2(m8, D7)
-	LOOP2(m9, D8)
-	LOOP2(m10, D9)
-	LOOP2(m11, D10)
-
-done:
-	VPSADBW      Y11, Y13, Y13
-	VPADDQ       Y13, Y12, Y12
-	VEXTRACTI128 $1, Y12, X2
-	VPADDQ       X2, X12, X12
-	VPSHUFD      $0x4E, X12, X2
-	VPADDQ       X2, X12, X12
-	VMOVQ        X12, AX
-	VZEROUPPER
-	MOVQ AX, ret+40(FP)
-	RET
-
-// AND1(off, sh): AND2 for the first half of the entry only (Y0).
-#define AND1(off, sh) \
-	RORXQ $sh, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VPAND off(DI)(BX*1), Y0, Y0
-
-#define E0
-#define E1 AND1(4096, 0)
-#define E2 E1; AND1(8192, 6)
-#define E3 E2; AND1(12288, 12)
-#define E4 E3; AND1(16384, 18)
-#define E5 E4; AND1(20480, 24)
-#define E6 E5; AND1(24576, 30)
-#define E7 E6; AND1(28672, 36)
-#define E8 E7; AND1(32768, 42)
-#define E9 E8; AND1(36864, 48)
-#define E10 E9; AND1(40960, 54)
-
-// POP1 is POP for Y0 alone (at most 8 a byte per item: folded every 30).
-#define POP1 \
-	VPAND    Y14, Y0, Y2 \
-	VPSRLW   $4, Y0, Y3 \
-	VPAND    Y14, Y3, Y3 \
-	VPSHUFB  Y2, Y15, Y2 \
-	VPSHUFB  Y3, Y15, Y3 \
-	VPADDB   Y2, Y13, Y13 \
-	VPADDB   Y3, Y13, Y13
-
-#define LOOP1(top, more) \
-top: \
-	TESTQ CX, CX \
-	JZ    edone \
-	MOVQ  (SI), AX \
-	RORXQ $58, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VMOVDQU (DI)(BX*1), Y0 \
-	more \
-	POP1 \
-	ADDQ $8, SI \
-	DECQ CX \
-	DECQ DX \
-	JNZ  top \
-	VPSADBW Y11, Y13, Y13 \
-	VPADDQ  Y13, Y12, Y12 \
-	VPXOR   Y13, Y13, Y13 \
-	MOVQ    $30, DX \
-	JMP     top
-
-// func countHalfAVX2(t *entry, items []uint64, nch int) uint64
-//
-// countAVX2 on the first 256 patterns of the block only (the first half
-// of every entry), for blocks of at most 256 patterns.
-TEXT ·countHalfAVX2(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), DI
-	MOVQ items_base+8(FP), SI
-	MOVQ items_len+16(FP), CX
-	MOVQ nch+32(FP), R8
-	VMOVDQU ·nibbleCount(SB), Y15
-	VMOVDQU ·lowNibbles(SB), Y14
-	VPXOR   Y13, Y13, Y13
-	VPXOR   Y12, Y12, Y12
-	VPXOR   Y11, Y11, Y11
-	MOVQ    $30, DX
-	CMPQ R8, $1
-	JEQ  e1
-	CMPQ R8, $2
-	JEQ  e2
-	CMPQ R8, $3
-	JEQ  e3
-	CMPQ R8, $4
-	JEQ  e4
-	CMPQ R8, $5
-	JEQ  e5
-	CMPQ R8, $6
-	JEQ  e6
-	CMPQ R8, $7
-	JEQ  e7
-	CMPQ R8, $8
-	JEQ  e8
-	CMPQ R8, $9
-	JEQ  e9
-	CMPQ R8, $10
-	JEQ  e10
-	CMPQ R8, $11
-	JEQ  e11
-	JMP  edone
-
-	LOOP1(e1, E0)
-	LOOP1(e2, E1)
-	LOOP1(e3, E2)
-	LOOP1(e4, E3)
-	LOOP1(e5, E4)
-	LOOP1(e6, E5)
-	LOOP1(e7, E6)
-	LOOP1(e8, E7)
-	LOOP1(e9, E8)
-	LOOP1(e10, E9)
-	LOOP1(e11, E10)
-
-edone:
-	VPSADBW      Y11, Y13, Y13
-	VPADDQ       Y13, Y12, Y12
-	VEXTRACTI128 $1, Y12, X2
-	VPADDQ       X2, X12, X12
-	VPSHUFD      $0x4E, X12, X2
-	VPADDQ       X2, X12, X12
-	VMOVQ        X12, AX
-	VZEROUPPER
-	MOVQ AX, ret+40(FP)
-	RET
-
-// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, m int)
+// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
 //
 // tablesAVX512 on two 256-bit halves.
-TEXT ·tablesAVX2(SB), NOSPLIT, $0-40
+TEXT ·tablesAVX2(SB), NOSPLIT, $0-48
 	MOVQ t+0(FP), DI
 	MOVQ planes+8(FP), SI
 	MOVQ valid+16(FP), AX
 	MOVQ nch+24(FP), CX
-	MOVQ m+32(FP), R8
+	MOVQ wide+32(FP), R13
+	MOVQ m+40(FP), R8
 	VPCMPEQQ Y15, Y15, Y15
 	VMOVDQU  (AX), Y0
 	VMOVDQU  32(AX), Y1
@@ -277,6 +42,11 @@ chunk:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	MOVQ $64, R10
+	MOVQ $4096, R14
+	TESTQ R13, R13
+	JZ    bit
+	MOVQ $8192, R14
+	DECQ R13
 
 bit:
 	VMOVDQA Y15, Y2
@@ -301,9 +71,9 @@ entry:
 	ADDQ $64, SI
 	INCQ DX
 	SHLQ $1, R10
-	CMPQ R10, $4096
+	CMPQ R10, R14
 	JLT  bit
-	ADDQ $4096, DI
+	ADDQ R14, DI
 	VMOVDQA Y15, Y0
 	VMOVDQA Y15, Y1
 	DECQ CX

@@ -3,7 +3,8 @@
 // gen_count writes count_amd64.s, the counting loops of the amd64
 // kernels: one loop per table layout (chunks, of which the first wide
 // have 7 bits, the rest 6), for AVX-512 and AVX2, full blocks and half
-// ones. Run by go generate (see match.go).
+// ones. Run by go generate (see match.go); an argument names another
+// file to write (TestGeneratedKernels).
 package main
 
 import (
@@ -236,7 +237,11 @@ func main() {
 	g.avx512(true)
 	g.avx2(false)
 	g.avx2(true)
-	if err := os.WriteFile("count_amd64.s", g.b.Bytes(), 0o644); err != nil {
+	out := "count_amd64.s"
+	if len(os.Args) > 1 {
+		out = os.Args[1] // a test's
+	}
+	if err := os.WriteFile(out, g.b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -473,5 +476,24 @@ func TestLayout(t *testing.T) {
 	}
 	if nch, wide := layout(31); nch != 5 || wide != 1 {
 		t.Errorf("layout(31) = %d, %d; want 5 chunks, 1 wide", nch, wide)
+	}
+}
+
+// TestGeneratedKernels: count_amd64.s is what gen_count.go writes now.
+func TestGeneratedKernels(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "count_amd64.s")
+	if b, err := exec.Command("go", "run", "gen_count.go", out).CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_count.go: %v\n%s", err, b)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("count_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("count_amd64.s differs from what gen_count.go writes: run go generate ./count/queens/join")
 	}
 }

@@ -410,26 +410,6 @@ func TestKernelsBucket(t *testing.T) {
 	})
 }
 
-// TestKernelsBoards counts random boards with every kernel (small
-// buckets forced, so that the index bits are used), against naive.
-func TestKernelsBoards(t *testing.T) {
-	old := indexMinBucket
-	defer func() { indexMinBucket = old }()
-	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
-		rng := rand.New(rand.NewPCG(21, 22))
-		for i := 0; i < 60; i++ {
-			n := 6 + rng.IntN(7)
-			gs := geometries(n)
-			g := gs[rng.IntN(len(gs))]
-			indexMinBucket = 1 + rng.IntN(64)
-			b := randomBoard(rng, n)
-			if got, want := countBands(t, b, g, k), naive(b); got != want {
-				t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
-			}
-		}
-	})
-}
-
 // TestKernelsPairs counts the disjoint pairs of short random lists with
 // every kernel, against naivePairs.
 func TestKernelsPairs(t *testing.T) {

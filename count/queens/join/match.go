@@ -142,16 +142,20 @@ func validEntry(k int) entry {
 	return v
 }
 
-// countGeneric is the portable kernel: the sum over items w of the
-// number of patterns of the block compatible with w.
-func countGeneric(b *block, items []uint64) uint64 {
-	var total uint64
-	var first, shift [maxChunks]int
-	var mask [maxChunks]uint64
+// chunks returns each chunk's first entry, first bit and index mask.
+func (b *block) chunks() (first, shift [maxChunks]int, mask [maxChunks]uint64) {
 	for j := 0; j < b.nch; j++ {
 		f, bit, size := chunkAt(j, b.wide)
 		first[j], shift[j], mask[j] = f, bit&63, uint64(size-1)
 	}
+	return first, shift, mask
+}
+
+// countGeneric is the portable kernel: the sum over items w of the
+// number of patterns of the block compatible with w.
+func countGeneric(b *block, items []uint64) uint64 {
+	var total uint64
+	first, shift, mask := b.chunks()
 	nch := b.nch
 	for _, w := range items {
 		e := &b.t[w&mask[0]]
@@ -171,12 +175,7 @@ func countGeneric(b *block, items []uint64) uint64 {
 // only, for blocks of at most 256 patterns.
 func countHalfGeneric(b *block, items []uint64) uint64 {
 	var total uint64
-	var first, shift [maxChunks]int
-	var mask [maxChunks]uint64
-	for j := 0; j < b.nch; j++ {
-		f, bit, size := chunkAt(j, b.wide)
-		first[j], shift[j], mask[j] = f, bit&63, uint64(size-1)
-	}
+	first, shift, mask := b.chunks()
 	nch := b.nch
 	for _, w := range items {
 		e := &b.t[w&mask[0]]

@@ -15,10 +15,7 @@ func countAVX2(t *entry, items []uint64, nch, wide int) uint64
 func countHalfAVX2(t *entry, items []uint64, nch, wide int) uint64
 
 //go:noescape
-func pairsAVX2(e *uint64, ne int, w *uint64, nw int, tail *uint64) uint64
-
-// tailLanes[r] masks the first r of four lanes (pairsAVX2's tail).
-var tailLanes = [4][4]uint64{{}, {^uint64(0)}, {^uint64(0), ^uint64(0)}, {^uint64(0), ^uint64(0), ^uint64(0)}}
+func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
 
 //go:noescape
 func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
@@ -65,7 +62,7 @@ func init() {
 				return 0
 			}
 			_ = e[:len(e)+3] // the last four's lanes beyond e are read
-			return pairsAVX2(&e[0], len(e), &w[0], len(w), &tailLanes[len(e)%4][0])
+			return pairsAVX2(&e[0], len(e), &w[0], len(w))
 		},
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {

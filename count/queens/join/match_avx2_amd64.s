@@ -83,19 +83,22 @@ bdone:
 	VZEROUPPER
 	RET
 
-// func pairsAVX2(e *uint64, ne int, w *uint64, nw int, tail *uint64) uint64
+// func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
 //
 // pairsAVX512 on four of e an iteration: VPAND, VPCMPEQQ with zero (-1
 // in the lanes with no bit in common), VPSUBQ into Y0. The last, partial
-// four is ANDed with tail, a mask of its lanes present (it reads up to
+// four is ANDed with tail4's mask of its lanes present (it reads up to
 // three patterns beyond e, which the caller leaves). ne, nw >= 1.
-TEXT ·pairsAVX2(SB), NOSPLIT, $0-48
+TEXT ·pairsAVX2(SB), NOSPLIT, $0-40
 	MOVQ e+0(FP), SI
 	MOVQ ne+8(FP), R8
 	MOVQ w+16(FP), DI
 	MOVQ nw+24(FP), CX
-	MOVQ tail+32(FP), AX
-	VMOVDQU (AX), Y7
+	MOVQ R8, AX
+	ANDQ $3, AX
+	SHLQ $5, AX
+	LEAQ ·tail4(SB), BX
+	VMOVDQU (BX)(AX*1), Y7
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y5, Y5, Y5
 	MOVQ    R8, R9
@@ -136,7 +139,7 @@ qnext:
 	VPADDQ       X2, X0, X0
 	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ AX, ret+40(FP)
+	MOVQ AX, ret+32(FP)
 	RET
 
 // Byte shuffle for transposeAVX2: in each 128-bit lane, word w takes byte

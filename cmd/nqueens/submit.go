@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queue"
 )
 
@@ -75,7 +74,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
 		return exitUsage
 	}
-	plan, err := job.NewPlan(job.Spec{N: n, Method: m, Depth: depth})
+	plan, err := queens.NewPlan(queens.Spec{N: n, Method: m, Depth: depth})
 	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // Kinds of Record.
@@ -136,8 +135,8 @@ type JobInfo struct {
 }
 
 // Spec returns what the job counts.
-func (j *JobInfo) Spec() job.Spec {
-	return job.Spec{N: j.N, Method: queens.Method(j.Method), Depth: j.Depth}
+func (j *JobInfo) Spec() queens.Spec {
+	return queens.Spec{N: j.N, Method: queens.Method(j.Method), Depth: j.Depth}
 }
 
 // Plan plans the job and checks that this program cuts it into the same
@@ -154,7 +153,7 @@ func (j *JobInfo) Plan() (*Plan, error) {
 // estimates: a worker is told each unit's tasks, and its result record
 // says which it counted, for readers to check.
 func (j *JobInfo) plan() (*Plan, error) {
-	jp, err := job.NewPlan(j.Spec())
+	jp, err := queens.NewPlan(j.Spec())
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}

@@ -689,7 +689,7 @@ func (w *worker) unitFunc(id string, p *Plan) (UnitFunc, error) {
 		w.counters = append(slices.Delete(w.counters, i, i+1), c)
 		return c.do, nil
 	}
-	do, _, err := p.UnitFunc(w.kernelFor(p))
+	do, _, err := p.UnitFunc(queens.Execution{Kernel: w.kernelFor(p), Workers: w.cfg.Workers})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,8 @@ package join
 // what it holds against the streamed side, empties it and goes on filing
 // (see stream.go).
 type arena struct {
-	buf    []uint64  // len(buf) = capacity
+	buf    []uint64  // the chunks so far: grown by doubling up to limit
+	limit  int       // the capacity, in patterns
 	used   int       // chunks handed out
 	chunks [][]int32 // per key, its chunks in order
 	last   []int32   // per key, the fill of its last chunk
@@ -20,13 +21,17 @@ type arena struct {
 const arenaChunk = 1024
 
 // reset empties a and sizes it for capacity patterns (rounded down to
-// whole chunks, at least one chunk per key) and nkeys keys.
+// whole chunks, at least one chunk per key) and nkeys keys. The memory
+// is taken as the patterns come, doubling, so that an arena holds what
+// the largest side it filed needed, up to its capacity.
 func (a *arena) reset(capacity, nkeys int) {
-	capacity = max(capacity/arenaChunk, nkeys) * arenaChunk
-	if cap(a.buf) < capacity {
-		a.buf = make([]uint64, capacity)
+	a.limit = max(capacity/arenaChunk, nkeys) * arenaChunk
+	if len(a.buf) > a.limit {
+		a.buf = nil
 	}
-	a.buf = a.buf[:capacity]
+	if a.buf == nil {
+		a.buf = make([]uint64, min(a.limit, arenaStart))
+	}
 	if cap(a.chunks) < nkeys {
 		a.chunks = make([][]int32, nkeys)
 		a.last = make([]int32, nkeys)
@@ -48,15 +53,23 @@ func (a *arena) clear() {
 // keys: what its free chunks hold (the free slots of the keys' last
 // chunks come on top).
 func (a *arena) room() int {
-	return (len(a.buf)/arenaChunk - a.used) * arenaChunk
+	return (a.limit/arenaChunk - a.used) * arenaChunk
 }
+
+// arenaStart is the size an arena starts at, in patterns.
+const arenaStart = 64 * arenaChunk
 
 // add files p under key k; it reports false, filing nothing, when a new
 // chunk is needed and none is free.
 func (a *arena) add(k uint32, p uint64) bool {
 	if a.last[k] == arenaChunk {
 		if a.used == len(a.buf)/arenaChunk {
-			return false
+			if len(a.buf) >= a.limit {
+				return false
+			}
+			b := make([]uint64, min(2*len(a.buf), a.limit))
+			copy(b, a.buf)
+			a.buf = b
 		}
 		a.chunks[k] = append(a.chunks[k], int32(a.used))
 		a.used++

@@ -2,10 +2,10 @@ package join
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"

@@ -1,9 +1,6 @@
 package join
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Cut returns the geometry counts use for n: four n/2 × n/2 quadrants for
 // even n, the middle column in the band for odd n (see Even, Column).
@@ -37,22 +34,37 @@ func MemoryOf(g Geometry) Memory {
 		t += tableBytes(g.HS, g.Q)
 	}
 	m := Memory{Tables: t, TableWorker: 80*maxList(g) + 1<<20}
-	// The bounded path's lists: two north and two south row lists of at
-	// most the largest a(r) each (the model, with a margin for its
-	// error), at 18 bytes an entry (the entry, its copy while building,
-	// its column set) and the column index; staging blocks for 2^8 keys
-	// and a block.
-	north := slices.Max(rowModel(g.HN, g.Q))
-	south := north
-	if g.HS != g.HN {
-		south = slices.Max(rowModel(g.HS, g.Q))
-	}
-	lists := uint64(1.25*18*2*(north+south)) + 4*4*(uint64(1)<<uint(g.Q)+1)
-	m.RowLists = lists + uint64(1<<maxIndexBits)*blockSize*8 + 2<<20
+	// The bounded path's lists: the north row lists of a task, on rows r
+	// and the rest of the free north rows, and the south ones of a row
+	// set, likewise: at most the largest a(r) + a(rows \ r) of each
+	// quadrant (the model's, with a margin for its error), at 8 bytes an
+	// entry, and their column indexes; staging blocks for 2^8 keys and a
+	// block; the half boards made before filing and one column set's
+	// south entries with their patterns (24 bytes each).
+	north, _ := pairMax(rowModel(g.HN, g.Q))
+	south, smax := pairMax(rowModel(g.HS, g.Q))
+	lists := uint64(1.25*8*(north+south)) + 4*4*(uint64(1)<<uint(g.Q)+1)
+	// One column set's entries: at most a tenth of the largest list
+	// (measured: 7.8% for 8×8 quadrants, 1.7% for 13×13).
+	perC := smax / 10
+	bufs := uint64((8+24)*perC) + 8*candFlush
+	m.RowLists = lists + bufs + uint64(1<<maxIndexBits)*blockSize*8 + 2<<20
 	// The arena must take the half boards of one north entry (at most a
-	// south list's entries) and a chunk per key.
-	m.MinArena = 8 * max(uint64(1.25*south), uint64(1<<maxIndexBits)*arenaChunk)
+	// column set's south entries) and a chunk per key.
+	m.MinArena = 8 * max(uint64(perC), uint64(1<<maxIndexBits)*arenaChunk)
 	return m
+}
+
+// pairMax returns the largest a(r) + a(all \ r) over the row sets r of a
+// quadrant's model (a task's two lists of a quadrant), and the largest
+// a(r).
+func pairMax(a []float64) (pair, one float64) {
+	all := len(a) - 1
+	for r, x := range a {
+		pair = max(pair, x+a[all&^r])
+		one = max(one, x)
+	}
+	return pair, one
 }
 
 // Runtime is what the Go runtime and the program hold besides the

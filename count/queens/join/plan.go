@@ -61,9 +61,9 @@ type Layout struct {
 // ErrSize reports a board size or geometry the join cannot plan.
 var ErrSize = errors.New("join: board size or geometry out of range")
 
-// MaxQ is the largest quadrant side a layout accepts (the quadrant row
-// lists of n = 32 stay addressable with 16-bit column sets).
-const MaxQ = 15
+// MaxQ is the largest quadrant side a layout accepts: n = 32's (row
+// lists keep column sets in 16 bits).
+const MaxQ = 16
 
 // maxTasks bounds the tasks of a layout, whose ids are ints.
 const maxTasks = 1 << 31

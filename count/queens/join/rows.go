@@ -15,10 +15,6 @@ type rowList struct {
 	rows  uint32
 	start []uint32 // start[C]..start[C+1]: the entries on columns C (2^q+1)
 	ents  []uint64
-	// Room reused between builds: the entries in the order the walk finds
-	// them, with their column sets.
-	tmp  []uint64
-	tcol []uint16
 }
 
 // list returns the entries on exactly the columns cols.
@@ -29,20 +25,15 @@ func (l *rowList) list(cols uint32) []uint64 {
 // size is the number of entries.
 func (l *rowList) size() int { return len(l.ents) }
 
-// bytes is the memory the list holds, its room for building included.
-func (l *rowList) bytes() uint64 {
-	return 4*uint64(cap(l.start)) + 8*uint64(cap(l.ents)+cap(l.tmp)) + 2*uint64(cap(l.tcol))
-}
-
 // build fills l with the placements on an h×q rectangle on exactly the
 // rows rows, with columns in cols, whose diagonals miss att (packed as
-// an entry: d1 bits low, d2 bits high). It walks the placements once,
-// keeping each with its columns, then files them by columns.
+// an entry: d1 bits low, d2 bits high). It walks the placements twice:
+// counting them per column set (the last row's all at once), then filing
+// each in its place, so that it holds nothing but the list.
 func (l *rowList) build(h, q int, rows, cols uint32, att uint64) {
 	l.h, l.q, l.rows = h, q, rows
 	l.start = resize(l.start, 1<<uint(q)+1)
 	clear(l.start)
-	l.tmp, l.tcol = l.tmp[:0], l.tcol[:0]
 	var rs [32]int
 	k := 0
 	for r := rows; r != 0; r &= r - 1 {
@@ -51,31 +42,32 @@ func (l *rowList) build(h, q int, rows, cols uint32, att uint64) {
 	}
 	a1, a2 := att&0xFFFFFFFF, att>>32
 	if k == 0 {
-		l.tmp = append(l.tmp, 0)
-		l.tcol = append(l.tcol, 0)
-		l.start[1]++
-	} else {
-		l.walk(rs[:k], q, cols, a1, a2)
+		l.start[1] = 1
+		l.ents = append(l.ents[:0], 0)
+		for c := 2; c < len(l.start); c++ {
+			l.start[c] = 1
+		}
+		return
 	}
+	l.walk(rs[:k], q, cols, a1, a2, false)
+	// Counts to ends: start[C+1] becomes where C's entries end, start[C]
+	// where they begin; filing advances start[C] to C's end, and the
+	// shift below puts it back.
 	for c := 1; c < len(l.start); c++ {
 		l.start[c] += l.start[c-1]
 	}
-	l.ents = resize(l.ents, len(l.tmp))
-	// File by columns: start[C] advances to C's end, then shifts back.
-	for i, d := range l.tmp {
-		c := l.tcol[i]
-		l.ents[l.start[c]] = d
-		l.start[c]++
-	}
+	l.ents = resize(l.ents, int(l.start[len(l.start)-1]))
+	l.walk(rs[:k], q, cols, a1, a2, true)
 	copy(l.start[1:], l.start[:len(l.start)-1])
 	l.start[0] = 0
 }
 
-// walk appends to l.tmp and l.tcol every placement with a queen on each
-// of rows rs, columns in cols, diagonals off a1 and a2, counting them per
-// column set in l.start[C+1]. It walks with an explicit stack, and takes
-// the last row's queens all at once.
-func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64) {
+// walk visits every placement with a queen on each of rows rs, columns in
+// cols, diagonals off a1 and a2: counting them per column set in
+// l.start[C+1], or with fill filing each at l.ents[l.start[C]] and
+// advancing l.start[C]. It walks with an explicit stack, and takes the
+// last row's queens all at once.
+func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 	type level struct {
 		free   uint32 // columns left to try on this row
 		used   uint32
@@ -90,12 +82,17 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64) {
 			// The last row: every open column is a placement.
 			lv := &st[i]
 			r := rs[i]
-			for f := lv.free; f != 0; f &= f - 1 {
-				c := bits.TrailingZeros32(f)
-				u := lv.used | 1<<uint(c)
-				l.tmp = append(l.tmp, (lv.d1|1<<uint(r+c))|(lv.d2|1<<uint(r-c+q-1))<<32)
-				l.tcol = append(l.tcol, uint16(u))
-				l.start[u+1]++
+			if fill {
+				for f := lv.free; f != 0; f &= f - 1 {
+					c := bits.TrailingZeros32(f)
+					u := lv.used | 1<<uint(c)
+					l.ents[l.start[u]] = (lv.d1 | 1<<uint(r+c)) | (lv.d2|1<<uint(r-c+q-1))<<32
+					l.start[u]++
+				}
+			} else {
+				for f := lv.free; f != 0; f &= f - 1 {
+					l.start[lv.used|1<<uint(bits.TrailingZeros32(f))+1]++
+				}
 			}
 			lv.free = 0
 		}

@@ -212,12 +212,7 @@ func (p *Plan) TaskFunc(e Execution) (count.TaskFunc, string, Budget, error) {
 		}
 		return p.Counter(k), k.Name, b, nil
 	}
-	if _, err := LookupKernel(Join, p.N, e.Kernel); err != nil {
-		return nil, "", b, Usage(err)
-	}
-	k, _ := join.Lookup(e.Kernel)
-	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8)}
-	c, err := join.NewCounter(p.layout, k, opt)
+	c, name, err := p.joinCounter(e, b)
 	if err != nil {
 		return nil, "", b, err
 	}
@@ -226,7 +221,35 @@ func (p *Plan) TaskFunc(e Execution) (count.TaskFunc, string, Budget, error) {
 			return count.Result{}, err
 		}
 		return joinResult(ctx, c, id, progress)
-	}, k.Name, b, nil
+	}, name, b, nil
+}
+
+// JoinCounter returns the counter of a join plan's tasks as e says, with
+// its kernel's name and the budget chosen (Fit): what the estimator
+// samples with.
+func (p *Plan) JoinCounter(e Execution) (*join.Counter, string, Budget, error) {
+	if p.layout == nil {
+		return nil, "", Budget{}, fmt.Errorf("%w: a %s plan has no join counter", ErrInvalid, p.Method)
+	}
+	b, err := p.Fit(e)
+	if err != nil {
+		return nil, "", b, err
+	}
+	c, name, err := p.joinCounter(e, b)
+	return c, name, b, err
+}
+
+func (p *Plan) joinCounter(e Execution, b Budget) (*join.Counter, string, error) {
+	if _, err := LookupKernel(Join, p.N, e.Kernel); err != nil {
+		return nil, "", Usage(err)
+	}
+	k, _ := join.Lookup(e.Kernel)
+	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8)}
+	c, err := join.NewCounter(p.layout, k, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, k.Name, nil
 }
 
 // joinResult counts task id with c.

@@ -18,7 +18,7 @@ type arena struct {
 // arenaChunk is the number of patterns of a chunk: small enough that the
 // last chunks of 256 buckets waste little, large enough that the kernels
 // run long over each.
-const arenaChunk = 1024
+const arenaChunk = 256
 
 // reset empties a and sizes it for capacity patterns (rounded down to
 // whole chunks, at least one chunk per key) and nkeys keys. The memory
@@ -57,7 +57,7 @@ func (a *arena) room() int {
 }
 
 // arenaStart is the size an arena starts at, in patterns.
-const arenaStart = 64 * arenaChunk
+const arenaStart = 256 * arenaChunk
 
 // add files p under key k; it reports false, filing nothing, when a new
 // chunk is needed and none is free.

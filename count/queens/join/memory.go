@@ -38,8 +38,8 @@ func MemoryOf(g Geometry) Memory {
 	// and the rest of the free north rows, and the south ones of a row
 	// set, likewise: at most the largest a(r) + a(rows \ r) of each
 	// quadrant (the model's, with a margin for its error), at 8 bytes an
-	// entry, and their column indexes; staging blocks for 2^8 keys and a
-	// block; the half boards made before filing and one column set's
+	// entry, and their column indexes; a staging block per index key and
+	// a block; the half boards made before filing and one column set's
 	// south entries with their patterns (24 bytes each).
 	north, _ := pairMax(rowModel(g.HN, g.Q))
 	south, smax := pairMax(rowModel(g.HS, g.Q))
@@ -48,10 +48,15 @@ func MemoryOf(g Geometry) Memory {
 	// (measured: 7.8% for 8×8 quadrants, 1.7% for 13×13).
 	perC := smax / 10
 	bufs := uint64((8+24)*perC) + 8*candFlush
-	m.RowLists = lists + bufs + uint64(1<<maxIndexBits)*blockSize*8 + 2<<20
+	// The index keys of the longest list (see indexBits).
+	keys := uint64(1)
+	for k := 0; k < maxIndexBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {
+		keys <<= 1
+	}
+	m.RowLists = lists + bufs + keys*blockSize*8 + 2<<20
 	// The arena must take the half boards of one north entry (at most a
 	// column set's south entries) and a chunk per key.
-	m.MinArena = 8 * max(uint64(perC), uint64(1<<maxIndexBits)*arenaChunk)
+	m.MinArena = 8 * max(uint64(perC), keys*arenaChunk)
 	return m
 }
 

@@ -3,6 +3,7 @@ package join
 import (
 	"errors"
 	"math/bits"
+	"time"
 )
 
 // The bounded path. A task of the table path (countTop) reads the whole
@@ -38,8 +39,16 @@ type bscratch struct {
 	blk      block
 	k        Kernel
 	// keep, when not nil, says which keys of the streamed side are
-	// joined: the estimator's sample (see Counter.Sample).
-	keep []bool
+	// joined: the estimator's sample (see Counter.Sample), drawn with
+	// keepFrac and keepSeed; usedFrac is the share kept.
+	keep               []bool
+	keepBuf            []bool
+	keepFrac, usedFrac float64
+	keepSeed           uint64
+	// clock, when not nil, times the joining (joinTime) for the
+	// estimator.
+	clock    func() time.Duration
+	joinTime time.Duration
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
@@ -180,6 +189,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	s.arena.reset(s.capacity, nkeys)
 	s.stage = resize(s.stage, nkeys*blockSize)
 	s.stageLen = resize(s.stageLen, nkeys)
+	s.keepKeys(nkeys)
 	var total, nh, ns uint64
 	var pos genPos
 	for pass := 0; ; pass++ {
@@ -267,6 +277,10 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
 	flush := func(key uint32, pats []uint64) error {
+		if s.clock != nil {
+			t0 := s.clock()
+			defer func() { s.joinTime += s.clock() - t0 }()
+		}
 		s.k.build(&s.blk, pats, f.m)
 		comp := all &^ key
 		items := 0

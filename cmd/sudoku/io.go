@@ -92,7 +92,7 @@ func newOut(e *env, format string) *out {
 // line writes a grid on one line, followed by a word if there is one
 // (--format line).
 func (o *out) line(g sudoku.Grid, word string) {
-	b := appendGrid(o.w.AvailableBuffer(), &g)
+	b := g.AppendText(o.w.AvailableBuffer())
 	if word != "" {
 		b = append(append(b, ' '), word...)
 	}
@@ -127,18 +127,6 @@ func (o *out) record(g sudoku.Grid, comment, word string, v any) {
 func (o *out) failed() bool { return o.e.OutputErr() != nil }
 
 func (o *out) flush() error { return o.w.Flush() }
-
-// appendGrid appends the 81 cells of g, '.' for empty.
-func appendGrid(b []byte, g *sudoku.Grid) []byte {
-	for _, v := range g {
-		c := byte('.')
-		if v != 0 {
-			c = '0' + v
-		}
-		b = append(b, c)
-	}
-	return b
-}
 
 // noteClues reports the clue count of puzzles that cannot be unique,
 // after the results before it (stdout is flushed first, so that the two

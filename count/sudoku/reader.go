@@ -91,6 +91,17 @@ func (r *Reader) Next() (it Item, ok bool) {
 			r.dropRows()
 			return r.bad(fmt.Sprintf("line longer than %d bytes: not a puzzle (skipped to its end)", MaxLine)), true
 		}
+		if r.nrows == 0 {
+			// The usual case, 81 cells at the start of the line and
+			// nothing or a field after them, in one pass; the rest
+			// below reads it the same way, slower.
+			if g, ok := cells81(raw); ok {
+				if err := g.Check(); err != nil {
+					return Item{Line: r.line, Err: withLine(err, r.line)}, true
+				}
+				return Item{Line: r.line, Grid: g}, true
+			}
+		}
 		l := bytes.TrimSpace(raw)
 		if len(l) == 0 {
 			if r.nrows > 0 {
@@ -280,6 +291,32 @@ func (r *Reader) jsonItem(l []byte) Item {
 	}
 	g, err := Parse(*v.Puzzle)
 	return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}
+}
+
+// cells81 reads a line that starts with 81 cells ('.' or a digit)
+// followed by its end, ':' or white space; ok is false for any other
+// line.
+func cells81(l []byte) (g Grid, ok bool) {
+	if len(l) < 81 {
+		return g, false
+	}
+	if len(l) > 81 {
+		switch l[81] {
+		case '\n', ':', ' ', '\t', '\r':
+		default:
+			return g, false
+		}
+	}
+	bad := false
+	for i, c := range l[:81] {
+		v := c - '0'
+		bad = bad || v > 9 && c != '.'
+		if v > 9 {
+			v = 0
+		}
+		g[i] = v
+	}
+	return g, !bad
 }
 
 // cellCount counts the characters of l that are cells.

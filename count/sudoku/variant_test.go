@@ -521,3 +521,32 @@ func TestStackSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestClashingGivens: givens that clash (in a row, a column, a box) or
+// are out of range give no solution with every variant, though Check
+// would have refused them first.
+func TestClashingGivens(t *testing.T) {
+	base, err := Parse(top1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []Grid
+	for _, c := range [][2]int{{0, 1}, {0, 9 * 4}, {0, 10}, {30, 34}, {80, 8}} {
+		g := base
+		g[c[0]], g[c[1]] = 5, 5
+		cases = append(cases, g)
+	}
+	for _, v := range []uint8{10, 15, 16, 138, 255} {
+		g := base
+		g[40] = v
+		cases = append(cases, g)
+	}
+	forEachVariant(t, func(t *testing.T, v Variant) {
+		sv := newSolver(t, v)
+		for _, g := range cases {
+			if n, _ := sv.Solve(&g, 2); n != 0 {
+				t.Errorf("%v: %d solutions, want 0", g, n)
+			}
+		}
+	})
+}

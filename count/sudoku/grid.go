@@ -5,9 +5,10 @@
 // reason and guess: the best, triad, propagates band and stack
 // configurations and triads (mini-rows and mini-columns hold three digits)
 // and branches on the configuration with the fewest choices, after tdoku's
-// design; triad-bmi2 is the same with its propagation in assembly; band is
-// the earlier solver, rows only, guessing on cells. Solving never
-// allocates. Count splits one puzzle's search into prefix tasks run on all
+// design; triad-bmi2 is the same with its propagation in assembly;
+// lanes-avx512 settles the givens of sixteen puzzles at once in AVX-512
+// (Solver.SolveEach) and searches on with triad-bmi2; band is the earlier
+// solver, rows only, guessing on cells. Solving never allocates. Count splits one puzzle's search into prefix tasks run on all
 // cores by package count's engine, reports progress and answers
 // cancellation within a fraction of a millisecond per worker. Parse and Reader read puzzles in
 // the usual formats and check them; Level names ranges of the difficulty

@@ -83,6 +83,27 @@ func (sv *Solver) SolveContext(ctx context.Context, g *Grid, limit uint64) (n ui
 	return n, sol, nil
 }
 
+// SolveEach solves every puzzle of gs as SolveContext does, up to limit
+// solutions each (0 means 2), into res (at least as long as gs). Variants
+// that settle several puzzles at once (lanes-avx512) are faster so. It
+// returns ctx's error if ctx ends first; res is then incomplete.
+func (sv *Solver) SolveEach(ctx context.Context, gs []Grid, limit uint64, res []Result) error {
+	if limit == 0 {
+		limit = 2
+	}
+	if me, ok := sv.engine().(manyEngine); ok {
+		return me.solveMany(ctx, gs, limit, res)
+	}
+	for i := range gs {
+		n, sol, err := sv.SolveContext(ctx, &gs[i], limit)
+		if err != nil {
+			return err
+		}
+		res[i] = Result{Count: n, Solution: sol}
+	}
+	return nil
+}
+
 // Nodes returns the number of search nodes visited by this Solver so far.
 func (sv *Solver) Nodes() uint64 { return sv.engine().control().nodes }
 

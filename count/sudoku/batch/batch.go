@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/nqcount/nqcount/count/sudoku"
@@ -65,14 +66,31 @@ func Run[T any](ctx context.Context, in io.Reader, opt Options, newWork func() W
 	return run(ctx, in, sudoku.Workers(opt.Workers), 1, onGrid(newWork), emit)
 }
 
-// recordWork is the work run calls: on a whole record.
-type recordWork[T any] func(ctx context.Context, r *Record[T])
+// chunkWork is the work run calls: on the records of a chunk, those read
+// well (ReadErr nil).
+type chunkWork[T any] func(ctx context.Context, rs []Record[T])
 
 // onGrid makes a newWork of run from one of Run.
-func onGrid[T any](newWork func() Work[T]) func() recordWork[T] {
-	return func() recordWork[T] {
+func onGrid[T any](newWork func() Work[T]) func() chunkWork[T] {
+	return onRecord(func() func(context.Context, *Record[T]) {
 		w := newWork()
 		return func(ctx context.Context, r *Record[T]) { r.Value, r.Err = w(ctx, &r.Grid) }
+	})
+}
+
+// onRecord makes a newWork of run from a work on one record.
+func onRecord[T any](newWork func() func(context.Context, *Record[T])) func() chunkWork[T] {
+	return func() chunkWork[T] {
+		w := newWork()
+		return func(ctx context.Context, rs []Record[T]) {
+			for i := range rs {
+				if err := ctx.Err(); err != nil {
+					rs[i].Err = err
+					continue
+				}
+				w(ctx, &rs[i])
+			}
+		}
 	}
 }
 
@@ -82,7 +100,7 @@ type chunk[T any] []Record[T]
 // run is Run with records grouped in chunks of up to size (many quick
 // puzzles cost less a chunk than a record each to hand between
 // goroutines).
-func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork func() recordWork[T], emit func(*Record[T]) error) error {
+func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork func() chunkWork[T], emit func(*Record[T]) error) error {
 	window := 2 * (workers + 1)
 	// Chunks go round: the reader fills them, emit hands them back.
 	free := make(chan *chunk[T], window+1)
@@ -140,20 +158,14 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 		}
 	}
 	work := func(ctx context.Context, c **chunk[T]) {
-		w := works.Get().(recordWork[T])
+		w := works.Get().(chunkWork[T])
 		defer works.Put(w)
+		// The bad records (a chunk ends at the first) are left out.
 		rs := **c
-		for i := range rs {
-			r := &rs[i]
-			if r.ReadErr != nil {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				r.Err = err
-				continue
-			}
-			w(ctx, r)
+		if n := len(rs); n > 0 && rs[n-1].ReadErr != nil {
+			rs = rs[:n-1]
 		}
+		w(ctx, rs)
 	}
 	return pipe.Run(ctx, workers, window, produce, work, func(c **chunk[T]) error {
 		rs := **c
@@ -216,10 +228,22 @@ func Solve(ctx context.Context, in io.Reader, opt SolveOptions, emit func(*Recor
 	if _, err := sudoku.LookupVariant(opt.Solver); err != nil {
 		return err
 	}
-	return run(ctx, in, sudoku.Workers(opt.Workers), solveChunk, func() recordWork[sudoku.Result] {
+	return run(ctx, in, sudoku.Workers(opt.Workers), solveChunk, func() chunkWork[sudoku.Result] {
 		sv, _ := sudoku.NewSolver(opt.Solver)
-		return func(ctx context.Context, r *Record[sudoku.Result]) {
-			r.Value.Count, r.Value.Solution, r.Err = sv.SolveContext(ctx, &r.Grid, opt.Limit)
+		var gs []sudoku.Grid
+		var res []sudoku.Result
+		return func(ctx context.Context, rs []Record[sudoku.Result]) {
+			// The whole chunk at once: some variants settle sixteen
+			// puzzles together.
+			gs, res = gs[:0], res[:0]
+			for i := range rs {
+				gs = append(gs, rs[i].Grid)
+			}
+			res = slices.Grow(res[:0], len(gs))[:len(gs)]
+			err := sv.SolveEach(ctx, gs, opt.Limit, res)
+			for i := range rs {
+				rs[i].Value, rs[i].Err = res[i], err
+			}
 		}
 	}, emit)
 }
@@ -275,7 +299,7 @@ func Count(ctx context.Context, in io.Reader, opt CountOptions, emit func(*Recor
 	if _, err := sudoku.LookupVariant(opt.Solver); err != nil {
 		return err
 	}
-	return run(ctx, in, 1, 1, func() recordWork[sudoku.CountResult] {
+	return run(ctx, in, 1, 1, onRecord(func() func(context.Context, *Record[sudoku.CountResult]) {
 		return func(ctx context.Context, r *Record[sudoku.CountResult]) {
 			o := opt.CountOptions
 			o.Progress = nil
@@ -285,5 +309,5 @@ func Count(ctx context.Context, in io.Reader, opt CountOptions, emit func(*Recor
 			}
 			r.Value, r.Err = sudoku.Count(ctx, r.Grid, o)
 		}
-	}, emit)
+	}), emit)
 }

@@ -3,6 +3,7 @@ package sudoku
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // laneCases returns wide states to propagate: the sample's puzzles and
@@ -188,5 +189,24 @@ func BenchmarkSolveLanes(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*len(gs))/(threadCPU()-cpu0).Seconds(), "puzzles/cpu-s")
 		})
+	}
+}
+
+// TestLaneStateLayout: the assembly addresses laneState's fields by
+// offset (the #defines of kernel_lanes_amd64.s).
+func TestLaneStateLayout(t *testing.T) {
+	var l laneState
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"f", unsafe.Offsetof(l.f), 0},
+		{"old", unsafe.Offsetof(l.old), 1728},
+		{"cm", unsafe.Offsetof(l.cm), 3456},
+		{"p", unsafe.Offsetof(l.p), 5184},
+	} {
+		if c.got != c.want {
+			t.Errorf("laneState.%s is at offset %d; kernel_lanes_amd64.s says %d", c.name, c.got, c.want)
+		}
 	}
 }

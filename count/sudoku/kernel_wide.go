@@ -2,10 +2,9 @@ package sudoku
 
 import "math/bits"
 
-// The wide kernel reasons exactly as the triad kernel does (the band,
-// stack, triad and naked-single rules, branching on the configuration
-// with the fewest choices: the same fixpoint and the same guesses) but
-// propagates in rounds over every word at once instead of word by word:
+// wideState propagates with the triad kernel's rules but the triads (the
+// band, stack and naked-single rules, to the same fixpoint) in rounds over
+// every word at once instead of word by word:
 // each round applies the band rule to the 27 words, removes the cells
 // placed in a band from the band's other digits and their columns from
 // the other bands, places naked singles, and applies the stack rule to
@@ -14,11 +13,12 @@ import "math/bits"
 // (placed rows, open cells, the configurations counted for the branch
 // choice) is derived from them when needed.
 //
-// A round is the same few operations on all nine digits of a band, with
-// no tables and no branches: the shape of a SIMD kernel, with one vector
-// register a band and a digit a lane. kernel_wide_amd64.s is that kernel
-// for AVX-512; this file is its portable twin, which the tests hold it to
-// step for step.
+// A round is the same few operations on every word, with no tables and
+// no branches: the shape of a SIMD kernel. The lane kernel
+// (kernel_lanes.go) runs it on sixteen puzzles at once, one a lane of a
+// vector register, in AVX-512 (kernel_lanes_amd64.s), which the tests
+// hold to propagate here step for step; the triads, the branch choice and
+// the search are the triad kernel's.
 
 // wideState is the wide kernel's search state: f[band][digit] as in
 // triadState.
@@ -201,72 +201,6 @@ func (s *wideState) matrices() (hp, sup [9]uint32) {
 	return hp, sup
 }
 
-// triads applies the triad rules (see triadState.triads) at a fixpoint of
-// propagate. It returns changed=true if it removed candidates and
-// ok=false on a contradiction.
-func (s *wideState) triads() (changed, ok bool) {
-	hp, sup := s.matrices()
-	var c1, c2, c3, c4 uint64
-	var f1, f2, f3, f4 uint64
-	for d := 0; d < 9; d++ {
-		x := uint64(sup[d]) | uint64(hp[d])<<32
-		c4 |= c3 & x
-		c3 |= c2 & x
-		c2 |= c1 & x
-		c1 |= x
-		y := x &^ (colRot1w(x) | colRot2w(x))
-		f4 |= f3 & y
-		f3 |= f2 & y
-		f2 |= f1 & y
-		f1 |= y
-	}
-	if c3 != bandMask|bandMask<<32 || f4 != 0 {
-		return false, false
-	}
-	only3 := c3 &^ c4 &^ f3
-	full := f3 & c4
-	if only3|full == 0 {
-		return false, true
-	}
-	for d := 0; d < 9; d++ {
-		x := uint64(sup[d]) | uint64(hp[d])<<32
-		open := x & (colRot1w(x) | colRot2w(x))
-		must, gone := open&only3, open&full
-		if must|gone == 0 {
-			continue
-		}
-		mv, mh := uint32(must), uint32(must>>32)
-		ev := (rowRot1(mv) | rowRot2(mv) | colRot1(mv) | colRot2(mv) | uint32(gone)) & uint32(x)
-		eh := (grpRot1(mh) | grpRot2(mh) | colRot1(mh) | colRot2(mh) | uint32(gone>>32)) & uint32(x>>32)
-		for b := 0; b < 3; b++ {
-			cells := (ev>>(9*b)&511)*rowRep | miniRowCells[eh>>(9*b)&511]
-			if s.f[b][d]&cells != 0 {
-				s.f[b][d] &^= cells
-				changed = true
-			}
-		}
-	}
-	return changed, true
-}
-
-// settle applies every rule until nothing more follows; prop is the
-// propagation (propagate or its assembly twin).
-func (s *wideState) settle(prop func(*wideState) settleState) settleState {
-	for {
-		st := prop(s)
-		if st != settleOpen || s.open() < triadMinOpen {
-			return st
-		}
-		changed, ok := s.triads()
-		if !ok {
-			return settleFail
-		}
-		if !changed {
-			return settleOpen
-		}
-	}
-}
-
 // pickConfig chooses what to branch on exactly as triadState.pickConfig
 // does, from the matrices recomputed.
 func (s *wideState) pickConfig() (u, d int, mat uint32, ok bool) {
@@ -317,75 +251,4 @@ func (s *wideState) applyConfig(u, d, i int) {
 	s.f[0][d] &= keep[0]
 	s.f[1][d] &= keep[1]
 	s.f[2][d] &= keep[2]
-}
-
-// wideKernel is a reusable wide solver: it counts solutions up to a
-// limit and keeps the first one found.
-type wideKernel struct {
-	ctl
-	prop  func(*wideState) settleState
-	sol   [3][9]uint32
-	stack [56]wideState // as triadKernel's: the depth stays below 55
-}
-
-func (k *wideKernel) search(depth int) {
-	s := &k.stack[depth]
-	for {
-		if k.tick() {
-			return
-		}
-		switch s.settle(k.prop) {
-		case settleFail:
-			return
-		case settleSolved:
-			if k.count == 0 {
-				k.sol = s.f
-			}
-			k.found()
-			return
-		}
-		u, d, mat, ok := s.pickConfig()
-		if !ok {
-			return
-		}
-		last := -1
-		for i, p := range permList {
-			if mat&p != p {
-				continue
-			}
-			if last >= 0 {
-				c := &k.stack[depth+1]
-				*c = *s
-				k.guesses++
-				c.applyConfig(u, d, last)
-				k.search(depth + 1)
-				if k.halt {
-					return
-				}
-			}
-			last = i
-		}
-		s.applyConfig(u, d, last)
-	}
-}
-
-func (k *wideKernel) control() *ctl     { return &k.ctl }
-func (k *wideKernel) load(g *Grid) bool { return k.stack[0].init(g) }
-func (k *wideKernel) run()              { k.search(0) }
-func (k *wideKernel) solution() Grid    { return fGrid(&k.sol) }
-
-// fGrid converts the words of a solved state to a grid.
-func fGrid(f *[3][9]uint32) Grid {
-	var g Grid
-	for b := 0; b < 3; b++ {
-		for d := 0; d < 9; d++ {
-			m := f[b][d]
-			for m != 0 {
-				p := bits.TrailingZeros32(m)
-				m &= m - 1
-				g[b*27+p] = uint8(d + 1)
-			}
-		}
-	}
-	return g
 }

@@ -1,21 +1,27 @@
 package sudoku
 
-import "context"
+import (
+	"context"
+	"math/bits"
+)
 
-// The lane kernel propagates sixteen puzzles at once, each a lane of a
-// SIMD register: wideState.propagate's rounds (kernel_wide.go) on every
-// band word of the sixteen, with AVX-512 where there is, until no lane
-// changes. That is the root of each puzzle's search, the settling of its
-// givens: most of the work on puzzles that need few guesses (17-clue
-// puzzles need 0.57 on average). Each search then goes on alone in the
-// triad kernel, from the settled words; the tree searched, and so the
-// guesses and counts, are the triad kernel's own.
+// The lane kernel searches sixteen states at once, each a lane of a SIMD
+// register: one propagation round (wideState.round, kernel_wide.go) runs
+// on every band word of the sixteen at a time, with AVX-512 where there is
+// (kernel_lanes_amd64.s). A lane whose round changed nothing is at its
+// fixpoint and is taken out: failed, solved, given the triad rules (and
+// put back if they removed candidates), or branched on as the triad
+// kernel would (the same configuration: the same tree, guesses and
+// counts). One child takes the lane again, the others wait on a stack of
+// pending states, and a lane left free takes a pending state or the next
+// puzzle's givens. The states in flight may belong to several puzzles:
+// the lanes stay full until the last puzzles.
 
-// lanes is the number of puzzles propagated at once.
+// lanes is the number of states propagated at once.
 const lanes = 16
 
 // laneState holds the words of sixteen wideStates, word by word
-// (f[9*band+digit][lane]), and propagateLanesAVX512's scratch space.
+// (f[9*band+digit][lane]), and roundLanesAVX512's scratch space.
 type laneState struct {
 	f   [27][lanes]uint32
 	old [27][lanes]uint32
@@ -41,28 +47,39 @@ func (l *laneState) get(i int, s *wideState) {
 	}
 }
 
-// propagateLanesGo is propagateLanesAVX512 in portable Go: every lane
-// through wideState.propagate. A lane with no puzzle (all words 0) fails.
-func propagateLanesGo(l *laneState) (fail uint16) {
+// roundLanesGo runs one round of propagation on every lane and returns
+// the lanes that failed and those (of the others) whose words changed. A
+// lane with no state (all words 0) fails.
+func roundLanesGo(l *laneState) (fail, changed uint16) {
 	for i := 0; i < lanes; i++ {
 		var s wideState
 		l.get(i, &s)
-		if s.propagate() == settleFail {
+		old := s.f
+		if !s.round() {
 			fail |= 1 << i
 			continue
 		}
+		if s.f != old {
+			changed |= 1 << i
+		}
 		l.put(i, &s)
 	}
-	return fail
+	return fail, changed
 }
 
-// laneKernel is a solver variant that settles the roots of sixteen
-// puzzles at once (solveMany) and searches on with its triad kernel,
-// which also solves single puzzles.
+// laneKernel is a solver variant that solves many puzzles with the lane
+// search (solveMany), and single puzzles with its triad kernel.
 type laneKernel struct {
 	triadKernel
-	avx bool // propagate with propagateLanesAVX512, else propagateLanesGo
+	avx bool // rounds with roundLanesAVX512, else roundLanesGo
 	l   laneState
+	// pending holds the states waiting for a lane, each with its puzzle.
+	pending []pendingState
+}
+
+type pendingState struct {
+	s      wideState
+	puzzle int
 }
 
 // manyEngine is an engine that solves puzzles faster many at a time.
@@ -72,46 +89,159 @@ type manyEngine interface {
 	solveMany(ctx context.Context, gs []Grid, limit uint64, res []Result) error
 }
 
+func (k *laneKernel) round() (fail, changed uint16) {
+	if k.avx {
+		return roundLanesAVX512(&k.l)
+	}
+	return roundLanesGo(&k.l)
+}
+
 func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res []Result) error {
-	c := k.control()
-	c.ctx = ctx
-	defer func() { c.ctx = nil }()
+	for i := range gs {
+		res[i] = Result{}
+	}
+	// done[p]: puzzle p reached the limit, or failed to load; its states
+	// still pending are dropped.
+	done := make([]bool, len(gs))
+	var owner [lanes]int // the puzzle of each lane's state, -1 for none
+	var live uint16
+	next := 0
+	k.pending = k.pending[:0]
 	var s wideState
-	for j := 0; j < len(gs); j += lanes {
-		n := min(lanes, len(gs)-j)
-		var ok uint16
-		for x := 0; x < lanes; x++ {
-			s = wideState{}
-			if x < n && s.init(&gs[j+x]) {
-				ok |= 1 << x
+	// fill gives lane x a state: a pending one, else the next puzzle's
+	// givens; it reports false when there is none left.
+	fill := func(x int) bool {
+		for len(k.pending) > 0 {
+			ps := &k.pending[len(k.pending)-1]
+			k.pending = k.pending[:len(k.pending)-1]
+			if !done[ps.puzzle] {
+				k.l.put(x, &ps.s)
+				owner[x] = ps.puzzle
+				return true
 			}
-			k.l.put(x, &s)
 		}
-		var fail uint16
-		if k.avx {
-			fail, _ = propagateLanesAVX512(&k.l)
-		} else {
-			fail = propagateLanesGo(&k.l)
-		}
-		ok &^= fail
-		for x := 0; x < n; x++ {
-			res[j+x] = Result{}
-			if ok>>x&1 == 0 {
+		for next < len(gs) {
+			p := next
+			next++
+			s = wideState{}
+			if !s.init(&gs[p]) {
+				done[p] = true
 				continue
 			}
-			k.l.get(x, &s)
-			c.reset(limit)
-			k.stack[0].from(&s.f)
-			k.run()
-			if c.halt && c.count < limit {
-				if err := ctx.Err(); err != nil {
-					return err
+			k.l.put(x, &s)
+			owner[x] = p
+			return true
+		}
+		return false
+	}
+	empty := func(x int) {
+		k.l.put(x, &wideState{})
+		owner[x] = -1
+		live &^= 1 << x
+	}
+	for x := 0; x < lanes; x++ {
+		owner[x] = -1
+		if fill(x) {
+			live |= 1 << x
+		}
+	}
+	for rounds := 0; live != 0; rounds++ {
+		if rounds&255 == 255 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fail, changed := k.round()
+		for m := live & (fail | ^changed); m != 0; m &= m - 1 {
+			x := bits.TrailingZeros16(m)
+			p := owner[x]
+			if fail>>x&1 != 0 || done[p] {
+				k.settled(x, p, &s, true, limit, res, done)
+			} else {
+				k.l.get(x, &s)
+				if k.settled(x, p, &s, false, limit, res, done) {
+					continue // the lane goes on with s
 				}
 			}
-			if c.count > 0 {
-				res[j+x] = Result{Count: c.count, Solution: k.solution()}
+			empty(x)
+			if fill(x) {
+				live |= 1 << x
 			}
 		}
 	}
 	return ctx.Err()
+}
+
+// settled handles lane x, at a fixpoint with state s of puzzle p, or
+// failed. It returns true when the lane goes on (with a child of s, or s
+// with fewer candidates), false when it is free.
+func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, res []Result, done []bool) bool {
+	c := k.control()
+	if failed || done[p] {
+		if !done[p] {
+			c.nodes++
+		}
+		return false
+	}
+	c.nodes++
+	// At a fixpoint that did not fail, every cell has a candidate: the
+	// state is solved when none has two.
+	open := s.open()
+	if open == 0 {
+		r := &res[p]
+		if r.Count == 0 {
+			r.Solution = fGrid(&s.f)
+		}
+		if r.Count++; r.Count >= limit {
+			done[p] = true
+		}
+		return false
+	}
+	hp, sup := s.matrices()
+	if open >= triadMinOpen {
+		changed, ok := s.triadsOf(&hp, &sup)
+		if !ok {
+			return false
+		}
+		if changed {
+			c.nodes-- // the same node, propagated on
+			k.l.put(x, s)
+			return true
+		}
+	}
+	u, d, mat, ok := pickConfigOf(&hp, &sup)
+	if !ok {
+		return false
+	}
+	first := -1
+	for i := len(permList) - 1; i >= 0; i-- {
+		if mat&permList[i] != permList[i] {
+			continue
+		}
+		if first >= 0 {
+			// The later configurations wait, the first takes the lane.
+			c.guesses++
+			ps := pendingState{s: *s, puzzle: p}
+			ps.s.applyConfig(u, d, first)
+			k.pending = append(k.pending, ps)
+		}
+		first = i
+	}
+	s.applyConfig(u, d, first)
+	k.l.put(x, s)
+	return true
+}
+
+// fGrid converts the words of a solved state to a grid.
+func fGrid(f *[3][9]uint32) Grid {
+	var g Grid
+	for b := 0; b < 3; b++ {
+		for d := 0; d < 9; d++ {
+			m := f[b][d]
+			for m != 0 {
+				p := bits.TrailingZeros32(m)
+				m &= m - 1
+				g[b*27+p] = uint8(d + 1)
+			}
+		}
+	}
+	return g
 }

@@ -2,9 +2,9 @@
 
 #include "textflag.h"
 
-// propagateLanes (kernel_lanes.go) with AVX-512: sixteen puzzles at once,
-// one a 32-bit lane, a band word (digit d of band b) one ZMM register
-// loaded from f[9b+d]. A round is wideState.propagate's, step for step.
+// roundLanes (kernel_lanes.go) with AVX-512: sixteen puzzles at once, one
+// a 32-bit lane, a band word (digit d of band b) one ZMM register loaded
+// from f[9b+d]: wideState.round, step for step.
 
 // Offsets in laneState.
 #define OLD 1728
@@ -251,8 +251,8 @@
 	VPANDD Z5, Z12, Z12 \
 	CHANGED(18+(d), Z12)
 
-// func propagateLanesAVX512(s *laneState) (fail uint16, rounds int)
-TEXT ·propagateLanesAVX512(SB), NOSPLIT, $0-24
+// func roundLanesAVX512(s *laneState) (fail, changed uint16)
+TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	MOVQ s+0(FP), DI
 	MOVL $0x1249249, AX
 	VPBROADCASTD AX, OCT1
@@ -282,10 +282,6 @@ TEXT ·propagateLanesAVX512(SB), NOSPLIT, $0-24
 	MOVL $0x6db6db6, AX
 	VPBROADCASTD AX, OCT6
 	KXORW K5, K5, K5
-	XORQ R8, R8
-
-round:
-	INCQ R8
 	// Keep the round's start, to see what changed.
 	XORQ CX, CX
 copy:
@@ -307,12 +303,9 @@ copy:
 	STACK(6)
 	STACK(7)
 	STACK(8)
-	KANDNW K6, K5, K6
-	KORTESTW K6, K6
-	JNE round
-
 	KMOVW K5, AX
 	MOVW AX, fail+8(FP)
-	MOVQ R8, rounds+16(FP)
+	KMOVW K6, AX
+	MOVW AX, changed+10(FP)
 	VZEROUPPER
 	RET

@@ -2,8 +2,8 @@
 
 package sudoku
 
-func propagateLanesAVX512(s *laneState) (fail uint16, rounds int) {
-	panic("sudoku: propagateLanesAVX512 without assembly")
+func roundLanesAVX512(s *laneState) (fail, changed uint16) {
+	panic("sudoku: roundLanesAVX512 without assembly")
 }
 
 func haveAVX512Lanes() bool { return false }

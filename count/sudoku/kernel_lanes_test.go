@@ -1,7 +1,10 @@
 package sudoku
 
 import (
+	"context"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"unsafe"
 )
@@ -48,15 +51,16 @@ func laneCases(t *testing.T) []wideState {
 	return out
 }
 
-// TestPropagateLanes holds the assembly to the portable rounds, lane by
-// lane: the same failures and, elsewhere, the same words.
-func TestPropagateLanes(t *testing.T) {
+// TestRoundLanes holds the assembly to the portable rounds, round by
+// round and lane by lane: the same failures and, elsewhere, the same
+// words and the same lanes changed, to the fixpoint.
+func TestRoundLanes(t *testing.T) {
 	if !haveAVX512Lanes() {
 		t.Skip("no AVX-512 (F, BW, VL, VPOPCNTDQ) or a purego build")
 	}
 	cases := laneCases(t)
 	rng := rand.New(rand.NewPCG(testSeed(t), 12))
-	var open, failed, solved int
+	var open, failed, solved, rounds int
 	for start := 0; start < len(cases); start += lanes - 3 {
 		var a, b laneState
 		n := 0
@@ -68,26 +72,46 @@ func TestPropagateLanes(t *testing.T) {
 			n++
 		}
 		b.f = a.f
-		want := propagateLanesGo(&a)
-		got, rounds := propagateLanesAVX512(&b)
-		if got != want || rounds < 1 {
-			t.Fatalf("cases %d..: fail %016b, want %016b (%d rounds)", start, got, want, rounds)
+		var gone uint16 // lanes failed (or empty) so far
+		for {
+			rounds++
+			wf, wc := roundLanesGo(&a)
+			gf, gc := roundLanesAVX512(&b)
+			if gf&^gone != wf&^gone || gc&^gone&^wf != wc&^gone {
+				t.Fatalf("cases %d..: round: fail %016b changed %016b, want %016b %016b (gone %016b)", start, gf, gc, wf, wc, gone)
+			}
+			for i := 0; i < lanes; i++ {
+				if (gone|wf)>>i&1 != 0 {
+					continue
+				}
+				var x, y wideState
+				a.get(i, &x)
+				b.get(i, &y)
+				if x != y {
+					t.Fatalf("cases %d.., lane %d: words %v, want %v", start, i, y.f, x.f)
+				}
+			}
+			failed += bits.OnesCount16(wf &^ gone)
+			gone |= wf
+			for i := 0; i < lanes; i++ {
+				if gone>>i&1 != 0 {
+					a.put(i, &wideState{})
+					b.put(i, &wideState{})
+				}
+			}
+			if wc&^gone == 0 {
+				break
+			}
 		}
 		for i := 0; i < lanes; i++ {
-			if want>>i&1 != 0 {
-				failed++
-				continue
-			}
-			var x, y wideState
-			a.get(i, &x)
-			b.get(i, &y)
-			if x != y {
-				t.Fatalf("cases %d.., lane %d: words %v, want %v", start, i, y.f, x.f)
-			}
-			if x.open() == 0 {
-				solved++
-			} else {
-				open++
+			if gone>>i&1 == 0 {
+				var x wideState
+				a.get(i, &x)
+				if x.status() == settleSolved {
+					solved++
+				} else {
+					open++
+				}
 			}
 		}
 	}
@@ -95,100 +119,40 @@ func TestPropagateLanes(t *testing.T) {
 	if open < 100 || failed < 50 || solved < 20 {
 		t.Fatalf("%d open, %d failed, %d solved lanes: not enough of each", open, failed, solved)
 	}
-	t.Logf("%d cases: %d lanes open, %d failed (empty ones included), %d solved", len(cases), open, failed, solved)
+	t.Logf("%d cases, %d rounds: %d lanes open, %d failed (empty ones included), %d solved", len(cases), rounds, open, failed, solved)
 }
 
-// BenchmarkRootLanes settles the 17-clue puzzles' roots (the rounds
-// alone, no triads) sixteen at a time, against the triad kernel's root
-// settle (its rules to a fixpoint, triads included).
-func BenchmarkRootLanes(b *testing.B) {
-	gs := loadGrids(b, "17-clue.txt")
-	b.Run("kernel=lanes-avx512", func(b *testing.B) {
-		if !haveAVX512Lanes() {
-			b.Skip("no AVX-512")
-		}
-		var l laneState
-		rounds := 0
-		for i := 0; i < b.N; i++ {
-			for j := 0; j < len(gs); j += lanes {
-				for k := 0; k < lanes; k++ {
-					var s wideState
-					if j+k < len(gs) {
-						s.init(&gs[j+k])
-					}
-					l.put(k, &s)
-				}
-				_, r := propagateLanesAVX512(&l)
-				rounds += r
-			}
-		}
-		b.ReportMetric(float64(b.N*len(gs))/b.Elapsed().Seconds(), "puzzles/s")
-		b.ReportMetric(float64(rounds)/float64(b.N*(len(gs)+lanes-1)/lanes), "rounds/group")
-	})
-	b.Run("kernel=triad-bmi2", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			for j := range gs {
-				var s triadState
-				s.init(&gs[j])
-				s.settle(true)
-			}
-		}
-		b.ReportMetric(float64(b.N*len(gs))/b.Elapsed().Seconds(), "puzzles/s")
-	})
-}
-
-// BenchmarkSolveLanes solves the 17-clue puzzles with a uniqueness check:
-// their roots propagated sixteen at a time by the lane kernel and the
-// searches continued by triad-bmi2, against triad-bmi2 alone.
+// BenchmarkSolveLanes solves the shared sets with a uniqueness check, the
+// lane variants through SolveEach (as batch.Solve does) against
+// triad-bmi2 puzzle by puzzle.
 func BenchmarkSolveLanes(b *testing.B) {
 	for _, set := range benchSets {
 		gs := loadGrids(b, set+".txt")
-		b.Run("set="+set+"/kernel=lanes+triad-bmi2", func(b *testing.B) {
-			if !haveAVX512Lanes() {
-				b.Skip("no AVX-512")
-			}
-			var l laneState
-			k := &triadKernel{asm: true}
-			cpu0 := threadCPU()
-			for i := 0; i < b.N; i++ {
-				for j := 0; j < len(gs); j += lanes {
-					for x := 0; x < lanes; x++ {
-						var s wideState
-						if j+x < len(gs) {
-							s.init(&gs[j+x])
-						}
-						l.put(x, &s)
+		res := make([]Result, len(gs))
+		for _, name := range []string{"lanes-avx512", "triad-bmi2"} {
+			b.Run("set="+set+"/solver="+name, func(b *testing.B) {
+				sv, err := NewSolver(name)
+				if err != nil {
+					b.Skip(err)
+				}
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu0 := threadCPU()
+				for i := 0; i < b.N; i++ {
+					if err := sv.SolveEach(context.Background(), gs, 2, res); err != nil {
+						b.Fatal(err)
 					}
-					fail, _ := propagateLanesAVX512(&l)
-					for x := 0; x < lanes && j+x < len(gs); x++ {
-						if fail>>x&1 != 0 {
-							b.Fatal("failed")
-						}
-						var s wideState
-						l.get(x, &s)
-						k.reset(2)
-						k.stack[0].from(&s.f)
-						k.run()
-						if k.count != 1 {
-							b.Fatalf("puzzle %d: %d", j+x, k.count)
+					for j := range res {
+						if res[j].Count != 1 {
+							b.Fatalf("puzzle %d: %d solutions", j+1, res[j].Count)
 						}
 					}
 				}
-			}
-			b.ReportMetric(float64(b.N*len(gs))/(threadCPU()-cpu0).Seconds(), "puzzles/cpu-s")
-		})
-		b.Run("set="+set+"/kernel=triad-bmi2", func(b *testing.B) {
-			sv, _ := NewSolver("triad-bmi2")
-			cpu0 := threadCPU()
-			for i := 0; i < b.N; i++ {
-				for j := range gs {
-					if n, _ := sv.Solve(&gs[j], 2); n != 1 {
-						b.Fatal(n)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.N*len(gs))/(threadCPU()-cpu0).Seconds(), "puzzles/cpu-s")
-		})
+				b.ReportMetric(float64(b.N*len(gs))/(threadCPU()-cpu0).Seconds(), "puzzles/cpu-s")
+				b.ReportMetric(float64(sv.Guesses())/float64(b.N*len(gs)), "guesses/puzzle")
+				b.ReportMetric(float64(sv.Nodes())/float64(b.N*len(gs)), "nodes/puzzle")
+			})
+		}
 	}
 }
 

@@ -116,52 +116,19 @@ func onesTwos(w *[9]uint32) (ones, twos uint32) {
 func (s *wideState) propagate() settleState {
 	for {
 		old := s.f
-		var cm [3][9]uint32 // per band and digit: columns placed, in every row
-		for b := range s.f {
-			w := &s.f[b]
-			var p [9]uint32
-			for d, a := range w {
-				a &= bandKeep(a)
-				if a == 0 {
-					return settleFail
-				}
-				w[d] = a
-				p[d] = singleRows(a)
-			}
-			// A cell placed by one digit leaves the others; placed by
-			// two, it leaves both (and the next round fails).
-			ones, twos := onesTwos(&p)
-			for d := range w {
-				w[d] &^= ones&^p[d] | twos
-			}
-			// Naked singles: a cell left to one digit takes it, which
-			// leaves the rest of the row; two in one row for one digit
-			// keep the lowest (and the next round fails).
-			ones, twos = onesTwos(w)
-			if ones != bandMask {
-				return settleFail
-			}
-			one := ones &^ twos
-			for d, a := range w {
-				q := lowPerRow(a & one)
-				w[d] = a &^ (rowsOf(q) &^ q)
-				cm[b][d] = colsOf(p[d]) * rowRep
-			}
-		}
-		for d := 0; d < 9; d++ {
-			a0 := s.f[0][d] &^ (cm[1][d] | cm[2][d])
-			a1 := s.f[1][d] &^ (cm[0][d] | cm[2][d])
-			a2 := s.f[2][d] &^ (cm[0][d] | cm[1][d])
-			// The stack rule.
-			sp := stackSupport(colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18)
-			s.f[0][d] = a0 & ((sp & 511) * rowRep)
-			s.f[1][d] = a1 & ((sp >> 9 & 511) * rowRep)
-			s.f[2][d] = a2 & ((sp >> 18) * rowRep)
+		if !s.round() {
+			return settleFail
 		}
 		if s.f == old {
 			break
 		}
 	}
+	return s.status()
+}
+
+// status tells a state at a fixpoint of propagate solved (every digit
+// placed: 81 candidates left) or open.
+func (s *wideState) status() settleState {
 	n := 0
 	for b := range s.f {
 		for _, a := range s.f[b] {
@@ -172,6 +139,53 @@ func (s *wideState) propagate() settleState {
 		return settleSolved
 	}
 	return settleOpen
+}
+
+// round is one round of propagate. It returns false on a contradiction.
+func (s *wideState) round() bool {
+	var cm [3][9]uint32 // per band and digit: columns placed, in every row
+	for b := range s.f {
+		w := &s.f[b]
+		var p [9]uint32
+		for d, a := range w {
+			a &= bandKeep(a)
+			if a == 0 {
+				return false
+			}
+			w[d] = a
+			p[d] = singleRows(a)
+		}
+		// A cell placed by one digit leaves the others; placed by two,
+		// it leaves both (and the next round fails).
+		ones, twos := onesTwos(&p)
+		for d := range w {
+			w[d] &^= ones&^p[d] | twos
+		}
+		// Naked singles: a cell left to one digit takes it, which leaves
+		// the rest of the row; two in one row for one digit keep the
+		// lowest (and the next round fails).
+		ones, twos = onesTwos(w)
+		if ones != bandMask {
+			return false
+		}
+		one := ones &^ twos
+		for d, a := range w {
+			q := lowPerRow(a & one)
+			w[d] = a &^ (rowsOf(q) &^ q)
+			cm[b][d] = colsOf(p[d]) * rowRep
+		}
+	}
+	for d := 0; d < 9; d++ {
+		a0 := s.f[0][d] &^ (cm[1][d] | cm[2][d])
+		a1 := s.f[1][d] &^ (cm[0][d] | cm[2][d])
+		a2 := s.f[2][d] &^ (cm[0][d] | cm[1][d])
+		// The stack rule.
+		sp := stackSupport(colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18)
+		s.f[0][d] = a0 & ((sp & 511) * rowRep)
+		s.f[1][d] = a1 & ((sp >> 9 & 511) * rowRep)
+		s.f[2][d] = a2 & ((sp >> 18) * rowRep)
+	}
+	return true
 }
 
 // open returns the number of cells with two or more candidates.
@@ -201,10 +215,68 @@ func (s *wideState) matrices() (hp, sup [9]uint32) {
 	return hp, sup
 }
 
+// triads applies the triad rules (see triadState.triads) at a fixpoint of
+// propagate. It returns changed=true if it removed candidates and
+// ok=false on a contradiction.
+func (s *wideState) triads() (changed, ok bool) {
+	hp, sup := s.matrices()
+	return s.triadsOf(&hp, &sup)
+}
+
+// triadsOf is triads with the state's matrices given.
+func (s *wideState) triadsOf(hp, sup *[9]uint32) (changed, ok bool) {
+	var c1, c2, c3, c4 uint64
+	var f1, f2, f3, f4 uint64
+	for d := 0; d < 9; d++ {
+		x := uint64(sup[d]) | uint64(hp[d])<<32
+		c4 |= c3 & x
+		c3 |= c2 & x
+		c2 |= c1 & x
+		c1 |= x
+		y := x &^ (colRot1w(x) | colRot2w(x))
+		f4 |= f3 & y
+		f3 |= f2 & y
+		f2 |= f1 & y
+		f1 |= y
+	}
+	if c3 != bandMask|bandMask<<32 || f4 != 0 {
+		return false, false
+	}
+	only3 := c3 &^ c4 &^ f3
+	full := f3 & c4
+	if only3|full == 0 {
+		return false, true
+	}
+	for d := 0; d < 9; d++ {
+		x := uint64(sup[d]) | uint64(hp[d])<<32
+		open := x & (colRot1w(x) | colRot2w(x))
+		must, gone := open&only3, open&full
+		if must|gone == 0 {
+			continue
+		}
+		mv, mh := uint32(must), uint32(must>>32)
+		ev := (rowRot1(mv) | rowRot2(mv) | colRot1(mv) | colRot2(mv) | uint32(gone)) & uint32(x)
+		eh := (grpRot1(mh) | grpRot2(mh) | colRot1(mh) | colRot2(mh) | uint32(gone>>32)) & uint32(x>>32)
+		for b := 0; b < 3; b++ {
+			cells := (ev>>(9*b)&511)*rowRep | miniRowCells[eh>>(9*b)&511]
+			if s.f[b][d]&cells != 0 {
+				s.f[b][d] &^= cells
+				changed = true
+			}
+		}
+	}
+	return changed, true
+}
+
 // pickConfig chooses what to branch on exactly as triadState.pickConfig
 // does, from the matrices recomputed.
 func (s *wideState) pickConfig() (u, d int, mat uint32, ok bool) {
 	hp, sup := s.matrices()
+	return pickConfigOf(&hp, &sup)
+}
+
+// pickConfigOf is pickConfig with the state's matrices given.
+func pickConfigOf(hp, sup *[9]uint32) (u, d int, mat uint32, ok bool) {
 	var supT [9]uint32
 	var tot [6]uint32
 	for d := 0; d < 9; d++ {

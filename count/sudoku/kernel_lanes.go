@@ -21,12 +21,18 @@ import (
 const lanes = 16
 
 // laneState holds the words of sixteen wideStates, word by word
-// (f[9*band+digit][lane]), and roundLanesAVX512's scratch space.
+// (f[9*band+digit][lane]), roundLanesAVX512's scratch space, and what a
+// round finds of each lane, valid when the round changed nothing: the
+// configurations of each digit in each band (bc[9*band+digit]) and stack
+// (sc[9*stack+digit]), and the cells with two candidates or more.
 type laneState struct {
-	f   [27][lanes]uint32
-	old [27][lanes]uint32
-	cm  [27][lanes]uint32
-	p   [9][lanes]uint32
+	f    [27][lanes]uint32
+	old  [27][lanes]uint32
+	cm   [27][lanes]uint32
+	p    [9][lanes]uint32
+	bc   [27][lanes]uint32
+	sc   [27][lanes]uint32
+	open [lanes]uint32
 }
 
 // put sets lane i to the words of s.
@@ -49,7 +55,8 @@ func (l *laneState) get(i int, s *wideState) {
 
 // roundLanesGo runs one round of propagation on every lane and returns
 // the lanes that failed and those (of the others) whose words changed. A
-// lane with no state (all words 0) fails.
+// lane with no state (all words 0) fails. It counts what
+// roundLanesAVX512 counts.
 func roundLanesGo(l *laneState) (fail, changed uint16) {
 	for i := 0; i < lanes; i++ {
 		var s wideState
@@ -63,8 +70,61 @@ func roundLanesGo(l *laneState) (fail, changed uint16) {
 			changed |= 1 << i
 		}
 		l.put(i, &s)
+		hp, sup := s.matrices()
+		for d := 0; d < 9; d++ {
+			t := stackMajor(sup[d])
+			for k := 0; k < 3; k++ {
+				l.bc[9*k+d][i] = uint32(permCountTab[hp[d]>>(9*k)&511])
+				l.sc[9*k+d][i] = uint32(permCountTab[t>>(9*k)&511])
+			}
+		}
+		l.open[i] = uint32(s.open())
 	}
 	return fail, changed
+}
+
+// pickConfig is wideState.pickConfig for lane x, at a fixpoint with
+// state s, from the counts of its last round.
+func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bool) {
+	var tot [6]uint32
+	for d := 0; d < 9; d++ {
+		tot[0] += l.bc[d][x]
+		tot[1] += l.bc[9+d][x]
+		tot[2] += l.bc[18+d][x]
+		tot[3] += l.sc[d][x]
+		tot[4] += l.sc[9+d][x]
+		tot[5] += l.sc[18+d][x]
+	}
+	best, bestTot := -1, uint32(1<<31)
+	for u, t := range tot {
+		if t > 9 && t < bestTot {
+			best, bestTot = u, t
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0, false
+	}
+	counts := &l.bc
+	if best >= 3 {
+		counts = &l.sc
+	}
+	bd, bc := -1, uint32(255)
+	for d := 0; d < 9; d++ {
+		if c := counts[9*(best%3)+d][x]; c >= 2 && c < bc {
+			bd, bc = d, c
+			if c == 2 {
+				break
+			}
+		}
+	}
+	if best < 3 {
+		a := s.f[best][bd]
+		mat = uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18])<<6
+	} else {
+		m := colsOf(s.f[0][bd]) | colsOf(s.f[1][bd])<<9 | colsOf(s.f[2][bd])<<18
+		mat = stackMajor(m) >> (9 * (best - 3)) & 511
+	}
+	return best, bd, mat, true
 }
 
 // laneKernel is a solver variant that solves many puzzles with the lane
@@ -184,7 +244,7 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 	c.nodes++
 	// At a fixpoint that did not fail, every cell has a candidate: the
 	// state is solved when none has two.
-	open := s.open()
+	open := k.l.open[x]
 	if open == 0 {
 		r := &res[p]
 		if r.Count == 0 {
@@ -195,9 +255,9 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		}
 		return false
 	}
-	hp, sup := s.matrices()
 	if open >= triadMinOpen {
-		changed, ok := s.triadsOf(&hp, &sup)
+		hp, sup := s.matrices()
+		changed, ok := s.triads(&hp, &sup)
 		if !ok {
 			return false
 		}
@@ -207,7 +267,7 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 			return true
 		}
 	}
-	u, d, mat, ok := pickConfigOf(&hp, &sup)
+	u, d, mat, ok := k.l.pickConfig(x, s)
 	if !ok {
 		return false
 	}

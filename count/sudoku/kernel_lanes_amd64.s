@@ -10,6 +10,9 @@
 #define OLD 1728
 #define CM 3456
 #define PP 5184
+#define BC 5760
+#define SC 7488
+#define OPEN 9216
 
 // Constant registers.
 #define OCT1 Z31
@@ -26,6 +29,7 @@
 #define OCT3 Z20
 #define OCT4 Z19
 #define OCT6 Z18
+#define C49 Z17
 
 // ROWROT1(x, dst, t): dst = (x>>9 | x<<18) & BM.
 #define ROWROT1(x, dst, t) \
@@ -39,7 +43,9 @@
 	VPSLLD $9, x, t \
 	VPTERNLOGD $0xA8, BM, t, dst
 
-// BANDKEEP(a): a &= bandKeep(a). Uses Z0-Z8.
+// BANDKEEP(a): a &= bandKeep(a), and Z9 = the number of permutations in
+// a's row/box matrix (the cyclic ones and the others on the presence's
+// row 0, shifted apart). Uses Z0-Z9.
 #define BANDKEEP(a) \
 	VPSRLD $1, a, Z1 \
 	VPSRLD $2, a, Z2 \
@@ -58,6 +64,13 @@
 	VPANDD Z6, Z3, Z3 \
 	ROWROT1(Z5, Z6, Z0) \
 	ROWROT2(Z4, Z7, Z0) \
+	VPANDD Z7, Z6, Z8 \
+	VPTERNLOGD $0x80, C49, Z2, Z8 \
+	VMOVDQA32 Z3, Z9 \
+	VPTERNLOGD $0x80, C49, Z2, Z9 \
+	VPSLLD $1, Z8, Z8 \
+	VPORD Z8, Z9, Z9 \
+	VPOPCNTD Z9, Z9 \
 	VPTERNLOGD $0xF8, Z7, Z6, Z3 \
 	VPANDD Z2, Z3, Z3 \
 	VPSLLD $1, Z3, Z4 \
@@ -103,6 +116,7 @@
 	VPTESTNMD Z12, Z12, K4 \
 	KORW K4, K5, K5 \
 	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
+	VMOVDQU32 Z9, (BC+((b)*9+(d))*64)(DI) \
 	SINGLEROWS(Z12, Z13) \
 	VMOVDQU32 Z13, (PP+(d)*64)(DI) \
 	ACC(Z13, Z10, Z11)
@@ -172,6 +186,9 @@
 	VPCMPEQD BM, Z14, K4 \
 	KNOTW K4, K4 \
 	KORW K4, K5, K5 \
+	VPOPCNTD Z15, Z0 \
+	VPADDD OPEN(DI), Z0, Z0 \
+	VMOVDQU32 Z0, OPEN(DI) \
 	VPANDND Z14, Z15, Z16 \
 	STEP3(b, 0) \
 	STEP3(b, 1) \
@@ -205,7 +222,8 @@
 	KORW K4, K6, K6
 
 // STACK(d): the columns placed leave the other bands, then the stack
-// rule, for digit d. Uses Z0-Z17 freely.
+// rule, for digit d, and the permutations of its three band/column
+// matrices counted into sc. Uses Z0-Z15; Z16 holds 0xe07.
 #define STACK(d) \
 	VMOVDQU32 (CM+(d)*64)(DI), Z13 \
 	VMOVDQU32 (CM+(9+(d))*64)(DI), Z14 \
@@ -235,6 +253,23 @@
 	VPANDD Z8, Z7, Z7 \
 	ROWROT1(Z6, Z8, Z1) \
 	ROWROT2(Z5, Z9, Z1) \
+	VPANDD Z9, Z8, Z13 \
+	VPTERNLOGD $0x80, ROW0, Z0, Z13 \
+	VMOVDQA32 Z7, Z14 \
+	VPTERNLOGD $0x80, ROW0, Z0, Z14 \
+	VPSLLD $9, Z13, Z13 \
+	VPORD Z13, Z14, Z14 \
+	VPANDD Z16, Z14, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(d)*64)(DI) \
+	VPSRLD $3, Z14, Z15 \
+	VPANDD Z16, Z15, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(9+(d))*64)(DI) \
+	VPSRLD $6, Z14, Z15 \
+	VPANDD Z16, Z15, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(18+(d))*64)(DI) \
 	VPTERNLOGD $0xF8, Z9, Z8, Z7 \
 	VPANDD Z0, Z7, Z7 \
 	VPANDD ROW0, Z7, Z4 \
@@ -281,6 +316,9 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	VPBROADCASTD AX, OCT4
 	MOVL $0x6db6db6, AX
 	VPBROADCASTD AX, OCT6
+	MOVL $0x49, AX
+	VPBROADCASTD AX, C49
+	VMOVDQU32 ZERO, OPEN(DI)
 	KXORW K5, K5, K5
 	// Keep the round's start, to see what changed.
 	XORQ CX, CX
@@ -294,6 +332,9 @@ copy:
 	BAND(0)
 	BAND(1)
 	BAND(2)
+	// The stack rule's counts: stack st of band 0 and its shifted copy.
+	MOVL $0xe07, AX
+	VPBROADCASTD AX, Z16
 	STACK(0)
 	STACK(1)
 	STACK(2)

@@ -100,6 +100,13 @@ func TestRoundLanes(t *testing.T) {
 				}
 			}
 			if wc&^gone == 0 {
+				// At the fixpoint the counts agree too.
+				for i := 0; i < lanes; i++ {
+					if gone>>i&1 == 0 && (a.open[i] != b.open[i] || colOf(&a.bc, i) != colOf(&b.bc, i) || colOf(&a.sc, i) != colOf(&b.sc, i)) {
+						t.Fatalf("cases %d.., lane %d: open %d, counts %v %v; want %d, %v %v", start, i,
+							b.open[i], colOf(&b.bc, i), colOf(&b.sc, i), a.open[i], colOf(&a.bc, i), colOf(&a.sc, i))
+					}
+				}
 				break
 			}
 		}
@@ -156,6 +163,14 @@ func BenchmarkSolveLanes(b *testing.B) {
 	}
 }
 
+// colOf is lane i's column of a word-by-word array.
+func colOf(a *[27][lanes]uint32, i int) (c [27]uint32) {
+	for w := range a {
+		c[w] = a[w][i]
+	}
+	return c
+}
+
 // TestLaneStateLayout: the assembly addresses laneState's fields by
 // offset (the #defines of kernel_lanes_amd64.s).
 func TestLaneStateLayout(t *testing.T) {
@@ -168,6 +183,9 @@ func TestLaneStateLayout(t *testing.T) {
 		{"old", unsafe.Offsetof(l.old), 1728},
 		{"cm", unsafe.Offsetof(l.cm), 3456},
 		{"p", unsafe.Offsetof(l.p), 5184},
+		{"bc", unsafe.Offsetof(l.bc), 5760},
+		{"sc", unsafe.Offsetof(l.sc), 7488},
+		{"open", unsafe.Offsetof(l.open), 9216},
 	} {
 		if c.got != c.want {
 			t.Errorf("laneState.%s is at offset %d; kernel_lanes_amd64.s says %d", c.name, c.got, c.want)

@@ -216,15 +216,9 @@ func (s *wideState) matrices() (hp, sup [9]uint32) {
 }
 
 // triads applies the triad rules (see triadState.triads) at a fixpoint of
-// propagate. It returns changed=true if it removed candidates and
+// propagate, given the state's matrices. It returns changed=true if it removed candidates and
 // ok=false on a contradiction.
-func (s *wideState) triads() (changed, ok bool) {
-	hp, sup := s.matrices()
-	return s.triadsOf(&hp, &sup)
-}
-
-// triadsOf is triads with the state's matrices given.
-func (s *wideState) triadsOf(hp, sup *[9]uint32) (changed, ok bool) {
+func (s *wideState) triads(hp, sup *[9]uint32) (changed, ok bool) {
 	var c1, c2, c3, c4 uint64
 	var f1, f2, f3, f4 uint64
 	for d := 0; d < 9; d++ {

@@ -24,7 +24,8 @@ const lanes = 16
 // (f[9*band+digit][lane]), roundLanesAVX512's scratch space, and what a
 // round finds of each lane, valid when the round changed nothing: the
 // configurations of each digit in each band (bc[9*band+digit]) and stack
-// (sc[9*stack+digit]), and the cells with two candidates or more.
+// (sc[9*stack+digit]), their sums by unit, and the cells with two
+// candidates or more.
 type laneState struct {
 	f    [27][lanes]uint32
 	old  [27][lanes]uint32
@@ -33,6 +34,7 @@ type laneState struct {
 	bc   [27][lanes]uint32
 	sc   [27][lanes]uint32
 	open [lanes]uint32
+	tot  [6][lanes]uint32 // bc and sc summed by unit (band 0-2, stack 3-5)
 }
 
 // put sets lane i to the words of s.
@@ -71,11 +73,16 @@ func roundLanesGo(l *laneState) (fail, changed uint16) {
 		}
 		l.put(i, &s)
 		hp, sup := s.matrices()
+		for u := range l.tot {
+			l.tot[u][i] = 0
+		}
 		for d := 0; d < 9; d++ {
 			t := stackMajor(sup[d])
 			for k := 0; k < 3; k++ {
 				l.bc[9*k+d][i] = uint32(permCountTab[hp[d]>>(9*k)&511])
 				l.sc[9*k+d][i] = uint32(permCountTab[t>>(9*k)&511])
+				l.tot[k][i] += l.bc[9*k+d][i]
+				l.tot[3+k][i] += l.sc[9*k+d][i]
 			}
 		}
 		l.open[i] = uint32(s.open())
@@ -86,18 +93,9 @@ func roundLanesGo(l *laneState) (fail, changed uint16) {
 // pickConfig is wideState.pickConfig for lane x, at a fixpoint with
 // state s, from the counts of its last round.
 func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bool) {
-	var tot [6]uint32
-	for d := 0; d < 9; d++ {
-		tot[0] += l.bc[d][x]
-		tot[1] += l.bc[9+d][x]
-		tot[2] += l.bc[18+d][x]
-		tot[3] += l.sc[d][x]
-		tot[4] += l.sc[9+d][x]
-		tot[5] += l.sc[18+d][x]
-	}
 	best, bestTot := -1, uint32(1<<31)
-	for u, t := range tot {
-		if t > 9 && t < bestTot {
+	for u := range l.tot {
+		if t := l.tot[u][x]; t > 9 && t < bestTot {
 			best, bestTot = u, t
 		}
 	}
@@ -157,6 +155,9 @@ func (k *laneKernel) round() (fail, changed uint16) {
 }
 
 func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res []Result) error {
+	c := k.control()
+	c.ctx = ctx
+	defer func() { c.ctx = nil }()
 	for i := range gs {
 		res[i] = Result{}
 	}
@@ -209,6 +210,18 @@ func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res
 		if rounds&255 == 255 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if next == len(gs) && bits.OnesCount16(live) < tailLanes {
+			// The last states: a round costs as much for a few lanes
+			// as for sixteen, and the triad kernel does them faster.
+			for m := live; m != 0; m &= m - 1 {
+				x := bits.TrailingZeros16(m)
+				var ps pendingState
+				k.l.get(x, &ps.s)
+				ps.puzzle = owner[x]
+				k.pending = append(k.pending, ps)
+			}
+			return k.finish(ctx, limit, res, done)
+		}
 		fail, changed := k.round()
 		for m := live & (fail | ^changed); m != 0; m &= m - 1 {
 			x := bits.TrailingZeros16(m)
@@ -227,6 +240,39 @@ func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res
 			}
 		}
 	}
+	return ctx.Err()
+}
+
+// tailLanes is the number of lanes in use below which, once every puzzle
+// has been started, the pending states go to the triad kernel.
+const tailLanes = 8
+
+// finish searches the pending states with the triad kernel, each an
+// independent part of its puzzle's search, adding to its count.
+func (k *laneKernel) finish(ctx context.Context, limit uint64, res []Result, done []bool) error {
+	c := k.control()
+	for _, ps := range k.pending {
+		p := ps.puzzle
+		if done[p] {
+			continue
+		}
+		r := &res[p]
+		c.reset(limit - r.Count)
+		k.stack[0].from(&ps.s.f)
+		k.run()
+		if c.halt && c.count < limit-r.Count {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if c.count > 0 && r.Count == 0 {
+			r.Solution = k.solution()
+		}
+		if r.Count += c.count; r.Count >= limit {
+			done[p] = true
+		}
+	}
+	k.pending = k.pending[:0]
 	return ctx.Err()
 }
 

@@ -135,6 +135,21 @@ func (s *triadState) init(g *Grid) bool {
 	return true
 }
 
+// from sets up s for candidate words f, propagated or not (the lane
+// kernel hands its last states over): everything else is derived again
+// when s is settled.
+func (s *triadState) from(f *[3][9]uint32) {
+	s.f = *f
+	for b := 0; b < 3; b++ {
+		s.rows[b] = bandMask
+		s.free[b] = bandMask
+		s.dirty[b] = 511
+	}
+	s.vdirty = 511
+	s.tdirty = 15
+	s.hp, s.sup, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [9]uint32{}, [6]uint32{}
+}
+
 // cellBand and cellBit are each cell's band and bit in its band's words.
 var cellBand, cellBit [81]uint8
 

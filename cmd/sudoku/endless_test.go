@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/nqcount/nqcount/internal/clitest"
 )
@@ -80,17 +82,6 @@ func (s *started) peakMiB() int {
 	return 0
 }
 
-// endless is an input that never ends: the same bytes again and again.
-type endless []byte
-
-func (e endless) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		n += copy(p[n:], e)
-	}
-	return n, nil
-}
-
 // Binary input (/dev/zero, which never ends) is refused at once with one
 // line, by every command that reads puzzles (issue 25: they read it for
 // ever and ignored SIGINT).
@@ -111,6 +102,20 @@ func TestBinaryInput(t *testing.T) {
 	}
 }
 
+// pending returns the number of bytes written to a pipe and not yet read
+// from it (Linux's FIONREAD), or -1 where it cannot tell.
+func pending(r *os.File) int {
+	if runtime.GOOS != "linux" {
+		return -1
+	}
+	var n int32
+	const fionread = 0x541B
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, r.Fd(), fionread, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		return -1
+	}
+	return int(n)
+}
+
 // Input that never ends, or never comes, does not hold a command: SIGINT
 // and SIGTERM end it within a second with status 130 and one line, and
 // its memory stays small meanwhile.
@@ -118,31 +123,56 @@ func TestEndlessInputInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	inputs := map[string]func(t *testing.T) io.Reader{
-		// A pipe nobody writes to: the read blocks.
-		"silent pipe": func(t *testing.T) io.Reader {
+	// What is written to the command's stdin, a pipe, after a first line
+	// that it reads when it is ready: nothing (the read blocks), comment
+	// lines for ever, or one line for ever.
+	inputs := map[string]string{"silent pipe": "", "endless comments": "# nothing here\n", "endless line": "1234567"}
+	sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}
+	i := 0
+	for name, more := range inputs {
+		for _, c := range readCommands {
+			sig := sigs[i%2]
+			i++
 			r, w, err := os.Pipe()
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { r.Close(); w.Close() })
-			return r
-		},
-		// Comment lines for ever: nothing to do, a lot to read.
-		"endless comments": func(*testing.T) io.Reader { return endless("# nothing here\n") },
-		// One line for ever: reported once, then read past.
-		"endless line": func(*testing.T) io.Reader { return endless("1234567") },
-	}
-	sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}
-	i := 0
-	for name, in := range inputs {
-		for _, c := range readCommands {
-			sig := sigs[i%2]
-			i++
-			s := startCmd(t, in(t), c)
-			time.Sleep(300 * time.Millisecond)
+			s := startCmd(t, r, c)
+			if _, err := w.WriteString("# ready?\n"); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the command reads: its signal handling is set up
+			// by then (a process still starting would die of the signal).
+			for start := time.Now(); pending(r) > 0; time.Sleep(5 * time.Millisecond) {
+				if time.Since(start) > 30*time.Second {
+					t.Fatalf("%s < %s: did not read its input in 30 s", c, name)
+				}
+			}
+			if pending(r) < 0 {
+				time.Sleep(time.Second) // cannot tell: time to start
+			}
+			stop := make(chan struct{})
+			go func() {
+				defer w.Close()
+				if more == "" {
+					<-stop
+					return
+				}
+				b := []byte(strings.Repeat(more, 4096/len(more)))
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := w.Write(b); err != nil {
+						return
+					}
+				}
+			}()
+			time.Sleep(200 * time.Millisecond)
 			if mib := s.peakMiB(); mib > 200 {
-				t.Errorf("%s < %s: %d MiB after 300 ms", c, name, mib)
+				t.Errorf("%s < %s: %d MiB after 200 ms", c, name, mib)
 			}
 			start := time.Now()
 			if err := s.cmd.Process.Signal(sig); err != nil {
@@ -150,13 +180,15 @@ func TestEndlessInputInterrupted(t *testing.T) {
 			}
 			code := s.wait(t, 5*time.Second, c+" < "+name)
 			took := time.Since(start)
+			close(stop)
+			r.Close()
 			lines := strings.Split(strings.TrimSuffix(s.stderr.String(), "\n"), "\n")
 			last := lines[len(lines)-1]
 			if code != exitInterrupted || last != "sudoku: interrupted" || took > time.Second {
 				t.Errorf("%s < %s, %v: exit %d after %v, stderr %q; want %d within a second, ending in one line",
 					c, name, sig, code, took, s.stderr.String(), exitInterrupted)
 			}
-			if name == "endless line" && (len(lines) != 2 || !strings.Contains(lines[0], "stdin:1: line longer than")) {
+			if name == "endless line" && (len(lines) != 2 || !strings.Contains(lines[0], "stdin:2: line longer than")) {
 				t.Errorf("%s < %s: stderr %q, want the long line reported once", c, name, s.stderr.String())
 			}
 		}

@@ -43,6 +43,19 @@ func sample(t *testing.T) (in string, want []string) {
 	return b.String(), want
 }
 
+// solves reports whether sol is a complete, valid grid holding p's givens.
+func solves(sol, p sudoku.Grid) bool {
+	if sol.Clues() != 81 || sol.Check() != nil {
+		return false
+	}
+	for i, v := range p {
+		if v != 0 && sol[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
 func describe[T any](r *Record[T]) string {
 	if r.ReadErr != nil {
 		return fmt.Sprintf("%d bad", r.Line)
@@ -65,7 +78,10 @@ func TestSolveOrder(t *testing.T) {
 						return nil
 					}
 					n, sol := sv.Solve(&r.Grid, limit)
-					if r.Err != nil || r.Value.Count != n || (n > 0 && r.Value.Solution != sol) {
+					// With several solutions, which comes first depends on
+					// the order of the search (the lane kernel's is not a
+					// single puzzle's): any one will do.
+					if r.Err != nil || r.Value.Count != n || (n == 1 && r.Value.Solution != sol) || (n > 1 && !solves(r.Value.Solution, r.Grid)) {
 						t.Fatalf("workers %d, line %d: %+v, %v; a Solver finds %d", workers, r.Line, r.Value, r.Err, n)
 					}
 					return nil

@@ -151,6 +151,14 @@ func TestEndlessInputInterrupted(t *testing.T) {
 			if pending(r) < 0 {
 				time.Sleep(time.Second) // cannot tell: time to start
 			}
+			if name == "endless line" {
+				// Past MaxLine for sure before the signal: the pipe holds
+				// 64 KiB, so the command has read the rest when this
+				// returns, and said so.
+				if _, err := w.WriteString(strings.Repeat(more, (1<<20+256<<10)/len(more))); err != nil {
+					t.Fatal(err)
+				}
+			}
 			stop := make(chan struct{})
 			go func() {
 				defer w.Close()

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // serverFlags are the flags of the commands that talk to a queue's server:

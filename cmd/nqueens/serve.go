@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"runtime"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {

@@ -49,7 +49,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if verbose {
 		cfg.Logf = func(format string, args ...any) { e.Errorf("server: "+format, args...) }
 	}
-	s, err := queue.Serve(cfg)
+	s, err := queue.Serve(ctx, cfg)
 	if err != nil {
 		e.Errorf("%v", err)
 		if errors.Is(err, queue.ErrExposed) || cfg.DataDir == "" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,7 +54,7 @@ func serve(t testing.TB, cfg ServerConfig) *Server {
 	if cfg.Settings == (Settings{}) {
 		cfg.Settings = fast
 	}
-	s, err := Serve(cfg)
+	s, err := Serve(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestSubmitTwice(t *testing.T) {
 // it binds anything.
 func TestServeRefusesExposedListen(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:4222", "example.com:4222"} {
-		_, err := Serve(ServerConfig{Listen: addr, DataDir: t.TempDir()})
+		_, err := Serve(context.Background(), ServerConfig{Listen: addr, DataDir: t.TempDir()})
 		if !errors.Is(err, ErrExposed) {
 			t.Errorf("listen %s without a token: %v, want ErrExposed", addr, err)
 		}
@@ -227,7 +228,7 @@ func TestServeRefusesExposedListen(t *testing.T) {
 }
 
 func TestWrongTokenRefused(t *testing.T) {
-	srv := serve(t, ServerConfig{Token: "s3cret-token"})
+	srv := serve(t, ServerConfig{Token: "s3cret-token-of-16+"})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	for _, tok := range []string{"", "wrong"} {
@@ -239,7 +240,7 @@ func TestWrongTokenRefused(t *testing.T) {
 			t.Errorf("token %q: %v, want ErrAuth", tok, err)
 		}
 	}
-	c := connect(t, srv.URL(), Auth{Token: "s3cret-token"})
+	c := connect(t, srv.URL(), Auth{Token: "s3cret-token-of-16+"})
 	sub := submit(t, c, job.Spec{N: 6}, SubmitOptions{})
 	if _, err := c.Status(ctx, sub.Job); err != nil {
 		t.Fatal(err)
@@ -318,10 +319,7 @@ func TestVerifyCatchesWrongResult(t *testing.T) {
 	// Worker w0 adds one to every count it makes of one task chosen for
 	// verification: it is the only liar, so whichever worker counts that
 	// task first, the other disagrees.
-	victim := 0
-	for !Verified(seed, victim, 20) {
-		victim++
-	}
+	victim := slices.Index(sub.Info.Chosen(), true)
 	liar := func(cfg *WorkerConfig) {
 		if cfg.ID == "w0" {
 			cfg.tamper = func(_ string, task int, _ string, r count.Result) count.Result {
@@ -349,19 +347,58 @@ func TestVerifyCatchesWrongResult(t *testing.T) {
 	}
 }
 
-// --verify P chooses about P% of the tasks, the same on every machine.
+// --verify P chooses P% of the tasks, rounded up, at least one, the same
+// on every machine (defect 5 of issue 22: each task was chosen with
+// probability P, so that submit 17 --verify 10 --seed 40 verified
+// nothing and other seeds a quarter of the units).
 func TestVerifiedShare(t *testing.T) {
 	seed := testSeed(t)
-	for _, pct := range []float64{0, 1, 10, 50, 100} {
-		n := 0
-		for id := range 20000 {
-			if Verified(seed, id, pct) {
-				n++
+	for _, c := range []struct {
+		tasks   int
+		percent float64
+		want    int
+	}{
+		{37, 10, 4}, {37, 0, 0}, {37, 100, 37}, {37, 0.1, 1}, {30, 10, 3}, {1, 50, 1}, {20000, 1, 200}, {7, 33.3, 3},
+	} {
+		for _, sd := range []uint64{seed, 40, 41} {
+			got := VerifyChoice(sd, c.tasks, c.percent)
+			n := 0
+			for _, v := range got {
+				if v {
+					n++
+				}
+			}
+			if n != c.want || len(got) != c.tasks {
+				t.Errorf("%d tasks, verify %g%%, seed %d: %d chosen, want %d", c.tasks, c.percent, sd, n, c.want)
+			}
+			if again := VerifyChoice(sd, c.tasks, c.percent); !slices.Equal(again, got) {
+				t.Errorf("%d tasks, verify %g%%, seed %d: chosen differently the second time", c.tasks, c.percent, sd)
 			}
 		}
-		if got := float64(n) / 200; got < pct*0.8-0.2 || got > pct*1.2+0.2 {
-			t.Errorf("verify %g%%: %.2f%% chosen", pct, got)
+	}
+	// The job's record says which rule chose: a job submitted before
+	// the rule (none recorded) keeps its old choice.
+	old := JobInfo{Tasks: 20000, Verify: 10, Seed: seed}
+	n := 0
+	for _, v := range old.Chosen() {
+		if v {
+			n++
 		}
+	}
+	if n < 1700 || n > 2300 {
+		t.Errorf("a job without a rule: %d of 20000 chosen, want about 2000", n)
+	}
+	// Through Submit: the job of n = 17 in its default units.
+	srv := serve(t, ServerConfig{})
+	c := connect(t, srv.URL(), Auth{})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	sub, err := c.Submit(ctx, job.Spec{N: 17}, SubmitOptions{Verify: 10, Seed: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (sub.Tasks + 9) / 10; sub.VerifyTasks != want {
+		t.Errorf("submit 17 --verify 10 --seed 40: %d of %d units chosen, want %d", sub.VerifyTasks, sub.Tasks, want)
 	}
 }
 

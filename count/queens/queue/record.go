@@ -163,7 +163,12 @@ func (j *JobInfo) Plan() (*Plan, error) {
 // estimates: a worker is told each unit's tasks, and its result record
 // says which it counted, for readers to check.
 func (j *JobInfo) plan() (*Plan, error) {
-	jp, err := job.NewPlan(j.Spec())
+	spec := j.Spec()
+	// The record fixes the depth, and so the tasks: the memory the
+	// submitter planned for is not this machine's to check (a worker fits
+	// its counts in its own, see WorkerConfig.Memory).
+	spec.Memory = math.MaxUint64
+	jp, err := job.NewPlan(spec)
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}

@@ -299,7 +299,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		scale = n / float64(c.estDone)
 	}
 	left := float64(c.estSum-c.estDone) * scale
-	end := time.Time{} // when the last needed record came
+	end := time.Time{}    // when the last needed record came
 	open, blocked := 0, 0 // tasks still to count or verify; those of them nothing will finish
 	for id := range c.recs {
 		end = later(end, c.countedAt[id])

@@ -134,11 +134,11 @@ type JobInfo struct {
 	Units int `json:"units,omitempty"`
 	// Verify is the percentage of tasks counted a second time by another
 	// worker; Seed chooses them, by VerifyRule (see Chosen).
-	Verify     float64 `json:"verify_percent,omitempty"`
-	Seed       uint64  `json:"verify_seed,omitempty"`
-	VerifyRule int     `json:"verify_rule,omitempty"`
-	Submitted time.Time `json:"submitted"`
-	Program   string    `json:"program"`
+	Verify     float64   `json:"verify_percent,omitempty"`
+	Seed       uint64    `json:"verify_seed,omitempty"`
+	VerifyRule int       `json:"verify_rule,omitempty"`
+	Submitted  time.Time `json:"submitted"`
+	Program    string    `json:"program"`
 	// Cancelled, if set, is when the job was cancelled (nqueens cancel):
 	// its tasks are off the queue, its records kept; Requeue resumes it.
 	Cancelled *time.Time `json:"cancelled,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -71,9 +72,50 @@ func (c *collector) export(s *Status, program string) *Export {
 	return e
 }
 
+// CheckExportTarget reports why an export of job id must not be written
+// to path, or nil. The rule is nqueens count --out's: a new file, an empty
+// one, or one it may replace (here an export of the same job, written
+// again), or a link to one of these, written through; a FIFO, a device, a
+// folder, a dangling link and any other file (notes, a journal, a shard
+// result of a count or another job's export) are refused.
+func CheckExportTarget(path, id string) error {
+	if err := atomicfile.Check(path); err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent (or unreadable: writing it will tell)
+	}
+	defer f.Close()
+	var head struct {
+		Format string `json:"format"`
+		Job    string `json:"job"`
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if json.Unmarshal(b, &head) == nil && head.Format == shard.Format && head.Job == id {
+		return nil
+	}
+	what := "is not an export of job " + id
+	if head.Format == shard.Format && head.Job != "" {
+		what = "is the export of another job, " + head.Job
+	} else if head.Format == shard.Format {
+		what = "is a shard result file"
+	}
+	return fmt.Errorf("%s exists and %s: refusing to replace it (remove it, or choose another name)", path, what)
+}
+
 // WriteExport writes e to path atomically (a regular file, or a link to
-// one, written through; see package shard's result files).
+// one, written through), under CheckExportTarget's rule.
 func WriteExport(path string, e *Export) error {
+	if err := CheckExportTarget(path, e.Job); err != nil {
+		return err
+	}
 	e.Format = shard.Format
 	e.Total = e.Sum()
 	b, err := json.MarshalIndent(e, "", " ")

@@ -54,6 +54,11 @@ type ServerConfig struct {
 	// HTTP, if set, is the loopback host:port of the NATS monitoring
 	// endpoint (/varz, /jsz, /healthz ...), which has no authentication.
 	HTTP string
+	// Metrics, if set, is the host:port of an HTTP endpoint with the
+	// queue's metrics in the Prometheus text format, at /metrics (see
+	// Client.MetricsHandler); beyond loopback it needs the token, which
+	// scrapers show as a bearer token.
+	Metrics string
 
 	// Settings tune the consumers and the replicas; Serve applies them
 	// to existing ones.
@@ -86,6 +91,8 @@ type Server struct {
 	setupErr error
 	stop     context.CancelFunc
 	done     sync.WaitGroup
+	metrics  *metricsServer
+	client   *Client // the metrics' connection
 }
 
 // CheckListen splits listen (host:port) and refuses a host other than a
@@ -187,6 +194,15 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		}
 	}
 	s.url = ns.ClientURL()
+	if cfg.Metrics != "" {
+		if s.client, err = connectInProcess(ns, cfg.Token); err == nil {
+			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token)
+		}
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("--metrics %s: %w", cfg.Metrics, err)
+		}
+	}
 	setupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	replicas := cfg.Settings.replicas(cfg.ClusterListen != "")
@@ -278,6 +294,11 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		opts.HTTPHost, opts.HTTPPort = h, p
 		if p == 0 {
 			opts.HTTPPort = server.RANDOM_PORT
+		}
+	}
+	if cfg.Metrics != "" {
+		if _, _, err := checkAddr("--metrics", cfg.Metrics, cfg.Token != ""); err != nil {
+			return nil, fmt.Errorf("%w (scrapers show the token as a bearer token)", err)
 		}
 	}
 	var tc *server.TLSConfigOpts
@@ -388,6 +409,14 @@ func (s *Server) MonitorURL() string {
 	return ""
 }
 
+// MetricsURL is the address of the queue's metrics, "" without them.
+func (s *Server) MetricsURL() string {
+	if s.metrics != nil {
+		return s.metrics.url
+	}
+	return ""
+}
+
 // ClusterAddr is the address other servers of the cluster route to, ""
 // for a server alone.
 func (s *Server) ClusterAddr() string {
@@ -402,6 +431,12 @@ func (s *Server) ClusterAddr() string {
 func (s *Server) Close() {
 	if s.stop != nil {
 		s.stop()
+	}
+	if s.metrics != nil {
+		s.metrics.close()
+	}
+	if s.client != nil {
+		s.client.Close()
 	}
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()

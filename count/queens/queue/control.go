@@ -105,10 +105,11 @@ type Requeued struct {
 // task without a result. Tasks that are still in the queue are left as
 // they are.
 func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
+	resumed := false
 	info, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
-		was := j.Cancelled != nil
+		resumed = j.Cancelled != nil
 		j.Cancelled = nil
-		return was
+		return resumed
 	})
 	if err != nil {
 		return nil, err
@@ -125,10 +126,7 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 		return nil, err
 	}
 	s := r.col.status(r.now(), nil)
-	out := &Requeued{Job: id}
-	if s.Cancelled != nil && info.Cancelled == nil {
-		out.Resumed = true
-	}
+	out := &Requeued{Job: id, Resumed: resumed}
 	ts, err := c.js.Stream(ctx, TasksStream)
 	if err != nil {
 		return nil, err

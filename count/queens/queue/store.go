@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -64,8 +65,15 @@ func (s *store) result(ctx context.Context, t *task, r count.Result, done func()
 func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, msgID string, f jetstream.PubAckFuture, err error) {
 	// Publishing goes on for a while after an interrupt: the count is
 	// done, and storing it saves counting it again.
+	// Not when the worker gives up on its server, though.
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(context.Cause(ctx), ErrUnreachable) {
+			cancel()
+		}
+	})
+	defer stop()
 	if err == nil {
 		select {
 		case <-f.Ok():

@@ -256,9 +256,7 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 		case lost.IsZero():
 			lost = time.Now()
 		case time.Since(lost) >= w.cfg.GiveUpAfter:
-			err := fmt.Errorf("%w for %v (--exit-when-idle gives up; the tasks this worker held go to others)", ErrUnreachable, w.cfg.GiveUpAfter)
-			w.logf("%v", err)
-			giveUp(err)
+			giveUp(fmt.Errorf("%w for %v (--exit-when-idle gives up; the tasks this worker held go to others)", ErrUnreachable, w.cfg.GiveUpAfter))
 			return
 		}
 	}

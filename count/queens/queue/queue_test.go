@@ -424,6 +424,119 @@ func TestFailingTaskSetAside(t *testing.T) {
 	if f := s.Failed[0]; f.Task != 1 || !f.SetAside || f.Delivery != 2 || !strings.Contains(f.Error, "simulated") {
 		t.Errorf("failure %+v", f)
 	}
+	if !s.Stuck || s.SetAside != 1 {
+		t.Errorf("stuck %v, set aside %d: want nothing more to finish, one task set aside", s.Stuck, s.SetAside)
+	}
+	// wait gives up at once, naming the task; requeue says why it failed
+	// and puts it back; workers that do not fail finish the job.
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "task 1") {
+		t.Errorf("wait: %v, want ErrFailed naming task 1", err)
+	}
+	r, err := c.Requeue(ctx, sub.Job)
+	if err != nil || r.Resumed || len(r.Failed) != 1 || r.Failed[0].Task != 1 || r.Added != 1 || !strings.Contains(r.Failed[0].Error, "simulated") {
+		t.Fatalf("requeue: %+v, %v", r, err)
+	}
+	if s := status(t, c, sub.Job); len(s.Failed) != 0 || s.Stuck {
+		t.Errorf("after requeue: %s", Summary(s))
+	}
+	work(t, srv.URL(), 1)
+	exact(t, status(t, c, sub.Job))
+}
+
+// Cancelling a job stops the tasks its workers are counting and takes the
+// others off the queue; Jobs says so, Wait ends with ErrCancelled, a
+// second Submit is refused, and Requeue resumes it to the exact total.
+func TestCancelAndRequeue(t *testing.T) {
+	srv := serve(t, ServerConfig{})
+	c := connect(t, srv.URL(), Auth{})
+	spec := job.Spec{N: 9}
+	sub := submit(t, c, spec, SubmitOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	real := realCount(t, spec)
+	var running sync.WaitGroup
+	running.Add(1)
+	var once sync.Once
+	slow := func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
+		if task == 0 {
+			once.Do(running.Done)
+			// A long task: it ends only when cancelled.
+			<-ctx.Done()
+			return count.Result{}, ctx.Err()
+		}
+		return real(ctx, task, progress)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	wait := startWork(t, wctx, srv.URL(), WorkerConfig{Workers: 2, ID: "c0", countTask: slow})
+	running.Wait()
+	if _, err := c.Cancel(ctx, sub.Job); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := c.Jobs(ctx)
+	if err != nil || len(jobs) != 1 || jobs[0].State != "cancelled" {
+		t.Fatalf("jobs: %+v, %v", jobs, err)
+	}
+	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, ErrCancelled) {
+		t.Errorf("wait: %v, want ErrCancelled", err)
+	}
+	if _, err := c.Submit(ctx, spec, SubmitOptions{Units: -1}); !errors.Is(err, ErrCancelled) {
+		t.Errorf("submit of a cancelled job: %v", err)
+	}
+	until(t, "the running task is stopped", func() bool {
+		ws, err := c.Status(ctx, sub.Job)
+		return err == nil && len(ws.Workers) == 1 && ws.Workers[0].Work != nil && ws.Workers[0].Work.Running == 0
+	})
+	stop()
+	st, _ := wait()
+	if st.Cancelled < 1 {
+		t.Errorf("worker stats %+v: want the running task dropped", st)
+	}
+	r, err := c.Requeue(ctx, sub.Job)
+	if err != nil || !r.Resumed || r.Added == 0 {
+		t.Fatalf("requeue: %+v, %v", r, err)
+	}
+	work(t, srv.URL(), 2)
+	exact(t, status(t, c, sub.Job))
+}
+
+// A worker fits a join job's counts in its memory: as many tasks at once
+// as the tables and the lists per task allow, none when the tables alone
+// do not fit (the task is refused, for a worker with more).
+func TestWorkerMemoryFits(t *testing.T) {
+	p, err := job.NewPlan(job.Spec{N: 16, Method: queens.Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qp := &Plan{Job: p}
+	one, four := WorkerMemory(p.Plan, 1), WorkerMemory(p.Plan, 4)
+	if one == 0 || four <= one {
+		t.Fatalf("WorkerMemory: %d for 1 slot, %d for 4", one, four)
+	}
+	for _, c := range []struct {
+		memory uint64
+		want   int // tasks at once; 0: refused
+	}{{four, 4}, {four - 1, 3}, {one, 1}, {one - 1, 0}, {0, 4}} {
+		u := &unitCounter{slots: 4, memory: c.memory}
+		err := u.fits("j", qp)
+		got := 4
+		if err != nil {
+			got = 0
+		} else if sem := u.limits["j"]; sem != nil {
+			got = cap(sem)
+		}
+		if got != c.want || err != nil && !strings.Contains(err.Error(), "--memory") {
+			t.Errorf("memory %d: %d tasks at once (%v), want %d", c.memory, got, err, c.want)
+		}
+	}
+	bt, err := job.NewPlan(job.Spec{N: 16, Method: queens.Constellations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&unitCounter{slots: 4, memory: 1 << 20}).fits("b", &Plan{Job: bt}); err != nil || WorkerMemory(bt.Plan, 4) != 0 {
+		t.Errorf("backtracking on 1 MiB: %v", err)
+	}
 }
 
 // Export writes a file that nqueens merge reads as it is and ReadExport

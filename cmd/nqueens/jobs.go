@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
@@ -92,33 +94,50 @@ func printJobs(w io.Writer, jobs []queue.JobLine, cl *queue.ClusterState) error 
 	return err
 }
 
-// clusterLine says where the queue's streams are kept, and which copies
-// are behind.
+// clusterLine says where the queue's streams are kept, and which servers'
+// copies are behind (a server down, or catching up after it came back).
 func clusterLine(cl *queue.ClusterState) string {
 	if cl.Cluster == "" {
 		return "streams: on one server (no cluster)\n"
 	}
 	servers := map[string]bool{}
-	var behind []string
+	type lag struct {
+		streams int
+		most    uint64
+	}
+	behind := map[string]*lag{}
+	leaderless := 0
 	for _, st := range cl.Streams {
+		led := false
 		for _, r := range st.Replicas {
 			servers[r.Server] = true
-			switch {
-			case r.Offline:
-				behind = append(behind, fmt.Sprintf("%s on %s offline", st.Stream, r.Server))
-			case !r.Current:
-				behind = append(behind, fmt.Sprintf("%s on %s behind by %d", st.Stream, r.Server, r.Lag))
+			led = led || r.Leader
+			if !r.Current || r.Offline {
+				l := behind[r.Server]
+				if l == nil {
+					l = &lag{}
+					behind[r.Server] = l
+				}
+				l.streams++
+				l.most = max(l.most, r.Lag)
 			}
 		}
-	}
-	state := "every replica current"
-	if !cl.Current() {
-		state = "NOT CURRENT: " + strings.Join(behind, "; ")
-		if len(behind) == 0 {
-			state = "NOT CURRENT: a stream has no leader"
+		if !led {
+			leaderless++
 		}
 	}
-	return fmt.Sprintf("streams: cluster %s, %d servers, %s\n", cl.Cluster, len(servers), state)
+	if cl.Current() {
+		return fmt.Sprintf("streams: cluster %s, %d servers, every replica current\n", cl.Cluster, len(servers))
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(behind)) {
+		l := behind[name]
+		parts = append(parts, fmt.Sprintf("%s not current on %d streams (down, or catching up: up to %d operations behind)", name, l.streams, l.most))
+	}
+	if leaderless > 0 {
+		parts = append(parts, fmt.Sprintf("%d streams without a leader", leaderless))
+	}
+	return fmt.Sprintf("streams: cluster %s, %d servers, NOT CURRENT: %s\n", cl.Cluster, len(servers), strings.Join(parts, "; "))
 }
 
 func runCancel(ctx context.Context, e *env, args []string) int {

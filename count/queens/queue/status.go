@@ -404,7 +404,7 @@ func Summary(s *Status) string {
 			fmt.Fprintf(&b, " (%d set aside: nqueens requeue)", s.SetAside)
 		}
 	}
-	if s.Cancelled != nil {
+	if s.Cancelled != nil && !s.Complete {
 		b.WriteString(", CANCELLED")
 	}
 	if n := len(s.Refused); n > 0 {

@@ -8,15 +8,26 @@
 // same ones):
 //
 //   - Serve starts an embedded nats-server with JetStream file storage,
-//     on loopback unless a token or TLS client certificates protect it.
-//   - Connect reaches a server; Client.Setup creates the streams, buckets
-//     and consumers if they are absent.
+//     on loopback unless a token or TLS client certificates protect it,
+//     alone or as one of a JetStream cluster (ServerConfig.ClusterListen,
+//     Routes) that keeps every stream and bucket on three servers
+//     (Settings.Replicas) and goes on when one is lost; with
+//     ServerConfig.Metrics it serves the queue's metrics
+//     (Client.MetricsHandler).
+//   - Connect reaches a server (several URLs: it fails over between
+//     them); Client.Setup creates the streams, buckets and consumers if
+//     they are absent, and every client that needs them calls it.
 //   - Client.Submit publishes the tasks of a plan as a job named by
 //     job.Plan.ID: submitting the same plan again adds no work.
 //   - Client.Work counts the tasks it is handed with this machine's
 //     kernels, publishes each result, then acknowledges the task.
 //   - Client.Status, Client.Wait and Client.Export read the results back,
 //     check them and assemble the total (job.Assemble).
+//   - Client.Jobs lists the jobs, Client.Cancel takes one off the queue
+//     (its workers stop counting it), Client.Requeue puts back its
+//     set-aside tasks or resumes it.
+//
+// A worker's parts, each with one job, are described in worker.go.
 //
 // # Tasks and units
 //
@@ -67,9 +78,12 @@
 //	nqcount.verified.JOB.ID a Record of a second count (verification)
 //	nqcount.fail.JOB.ID     a Failure: a count that failed, and why
 //
-// Key-value bucket nqcount-jobs holds each job's JobInfo (what to count),
-// and nqcount-workers each worker's last report (Seen), which expires when
-// the worker stops reporting.
+// Key-value bucket nqcount-jobs holds each job's JobInfo (what to count,
+// and whether it was cancelled: workers watch it), and nqcount-workers each
+// worker's last report (Seen), which expires when the worker stops
+// reporting. A cancelled job's task messages are purged; Requeue
+// publishes them again, and a Failure record marked Requeued on
+// nqcount.fail.JOB.ID ends a task's failures before it.
 //
 // # Trust
 //

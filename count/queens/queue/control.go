@@ -114,18 +114,10 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.reader(ctx, id)
+	s, col, err := c.read(ctx, id, true)
 	if err != nil {
 		return nil, err
 	}
-	defer r.stop()
-	if err := r.catchUp(ctx); err != nil {
-		return nil, fmt.Errorf("reading the results of %s: %w", id, err)
-	}
-	if _, err := r.extras(ctx); err != nil {
-		return nil, err
-	}
-	s := r.col.status(r.now(), nil)
 	out := &Requeued{Job: id, Resumed: resumed}
 	ts, err := c.js.Stream(ctx, TasksStream)
 	if err != nil {
@@ -136,7 +128,7 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 			continue // still being retried
 		}
 		out.Failed = append(out.Failed, f)
-		if err := c.requeueTask(ctx, ts, r.col, f); err != nil {
+		if err := c.requeueTask(ctx, ts, col, f); err != nil {
 			return out, err
 		}
 		if f.Kind == KindVerify {
@@ -145,13 +137,13 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 	}
 	// Every count task without a result that is not in the queue (a
 	// cancelled job's, or one just taken off above) goes back.
-	p := r.col.plan
+	p := col.plan
 	var futures []jetstream.PubAckFuture
 	for _, id := range p.Order() {
-		if r.col.counted[id] {
+		if col.counted[id] {
 			continue
 		}
-		m := taskMsg{ID: info.ID, Task: id, Verify: r.col.chosen[id]}
+		m := taskMsg{ID: info.ID, Task: id, Verify: col.chosen[id]}
 		if p.Units > 0 {
 			m.Tasks = p.Tasks(id)
 		}

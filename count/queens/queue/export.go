@@ -31,26 +31,14 @@ type Export struct {
 // Export returns the results of a complete job; a job that is not (tasks
 // missing, verifications pending, conflicts) is an error that says why.
 func (c *Client) Export(ctx context.Context, id string) (*Export, error) {
-	s, r, err := c.status(ctx, id)
+	s, col, err := c.read(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
 	if !s.Complete {
 		return nil, fmt.Errorf("job %s is not complete: %s", id, Summary(s))
 	}
-	return r.col.export(s, ""), nil
-}
-
-func (c *Client) status(ctx context.Context, id string) (*Status, *reader, error) {
-	r, err := c.reader(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.stop()
-	if err := r.catchUp(ctx); err != nil {
-		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
-	}
-	return r.col.status(r.now(), nil), r, nil
+	return col.export(s, ""), nil
 }
 
 // export builds the file of a complete job.

@@ -82,9 +82,8 @@ func (j *jobCache) isCancelled(id string) bool {
 // after losing the server.
 func (j *jobCache) watch(ctx context.Context, cancelled func(id string)) {
 	for ctx.Err() == nil {
-		kv, err := j.c.jobsBucket(ctx)
-		if err == nil {
-			err = j.follow(ctx, kv, cancelled)
+		if kv, err := j.c.jobsBucket(ctx); err == nil {
+			j.follow(ctx, kv, cancelled) // it ends when the watch does: watch again
 		}
 		select {
 		case <-ctx.Done():

@@ -235,19 +235,29 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 // Status reads every record of job id and returns its state: the exact
 // total once complete.
 func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
+	s, _, err := c.read(ctx, id, true)
+	return s, err
+}
+
+// read reads every record of job id stored now and returns the job's
+// state, with the collector that read them; with extras, the workers'
+// reports and the tasks the server gave up on are read too.
+func (c *Client) read(ctx context.Context, id string, extras bool) (*Status, *collector, error) {
 	r, err := c.reader(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.stop()
 	if err := r.catchUp(ctx); err != nil {
-		return nil, fmt.Errorf("reading the results of %s: %w", id, err)
+		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
 	}
-	reps, err := r.extras(ctx)
-	if err != nil {
-		return nil, err
+	var reps []report
+	if extras {
+		if reps, err = r.extras(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
-	return r.col.status(r.now(), reps), nil
+	return r.col.status(r.now(), reps), r.col, nil
 }
 
 // ErrUnverified is wrapped by Wait's error for a job whose tasks are all

@@ -88,8 +88,9 @@ func quadSize(h, q int) uint64 {
 			return x[2]
 		}
 	}
-	// Each row and column more multiplies the count by about 3.
-	return uint64(math.Pow(3, float64(h+q)))
+	// Each row and column more multiplies the count by about 3.15 (the
+	// ratios of the sizes listed, from 10×10 up).
+	return uint64(633443407 * math.Pow(3.15, float64(h+q-24)))
 }
 
 // quadSizes lists quadEntries(h, q) for q = 0..12, h = q and q+1

@@ -42,7 +42,7 @@ type bscratch struct {
 	// joined: the estimator's sample (see Counter.Sample), drawn with
 	// keepFrac and keepSeed; usedFrac is the share kept.
 	keep               []bool
-	keepBuf            []bool
+	keepBuf, need      []bool
 	keepFrac, usedFrac float64
 	keepSeed           uint64
 	// clock, when not nil, times the joining (joinTime) for the
@@ -190,10 +190,11 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	s.stage = resize(s.stage, nkeys*blockSize)
 	s.stageLen = resize(s.stageLen, nkeys)
 	s.keepKeys(nkeys)
+	need := s.needKeys(nkeys)
 	var total, nh, ns uint64
 	var pos genPos
 	for pass := 0; ; pass++ {
-		done, n, err := f.fill(held, &pos, kr, s)
+		done, n, err := f.fill(held, &pos, kr, need, s)
 		if err != nil {
 			return 0, err
 		}
@@ -239,8 +240,10 @@ type genPos struct{ c, x int }
 
 // fill files the half boards of sd into the arena from pos until they are
 // all filed (true) or the arena cannot take the next north entry's
-// (false, pos then says where to go on), and returns how many it filed.
-func (f *frame) fill(sd *side, pos *genPos, kr *keyer, s *bscratch) (bool, uint64, error) {
+// (false, pos then says where to go on), and returns how many it made.
+// With need (a sample of the streamed side's keys), it files only those
+// that some kept key can pair with.
+func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch) (bool, uint64, error) {
 	a := &s.arena
 	var n uint64
 	for ; pos.c < len(sd.cols); pos.c, pos.x = pos.c+1, 0 {
@@ -255,8 +258,16 @@ func (f *frame) fill(sd *side, pos *genPos, kr *keyer, s *bscratch) (bool, uint6
 				return false, n, nil
 			}
 			s.cand = f.pairs(sd.h, xs[pos.x], s.buf, s.cand[:0])
-			for _, p := range s.cand {
-				a.add(kr.key(p), p)
+			if need == nil {
+				for _, p := range s.cand {
+					a.add(kr.key(p), p)
+				}
+			} else {
+				for _, p := range s.cand {
+					if k := kr.key(p); need[k] {
+						a.add(k, p)
+					}
+				}
 			}
 			n += uint64(len(s.cand))
 			if err := s.tick(uint64(len(s.cand))); err != nil {
@@ -290,8 +301,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 				if i == len(s.arena.chunks[z])-1 {
 					end = int(s.arena.last[z])
 				}
-				o := int(ch) * arenaChunk
-				total += s.k.count(&s.blk, s.arena.buf[o:o+end])
+				total += s.k.count(&s.blk, s.arena.chunk(ch)[:end])
 				items += end
 			}
 			if z == 0 {

@@ -190,3 +190,28 @@ func mix(x uint64) uint64 {
 	x ^= x >> 31
 	return x
 }
+
+// needKeys returns, when s.keep samples the streamed side's keys, which
+// of the held side's keys some kept key can pair with (those disjoint
+// from it): only they are filed. nil when every key is kept.
+func (s *bscratch) needKeys(nkeys int) []bool {
+	if s.keep == nil {
+		return nil
+	}
+	s.need = resize(s.need, nkeys)
+	clear(s.need)
+	all := nkeys - 1
+	for x, kept := range s.keep {
+		if !kept {
+			continue
+		}
+		comp := all &^ x
+		for z := comp; ; z = (z - 1) & comp {
+			s.need[z] = true
+			if z == 0 {
+				break
+			}
+		}
+	}
+	return s.need
+}

@@ -183,7 +183,11 @@ func (p *Plan) Fit(e Execution) (Budget, error) {
 			ErrMemory, p.N, least>>20, m.Tables>>20, (fixed+uint64(workers)*least)>>20, workers, limit>>20, hint)
 	}
 	share := (limit - fixed) / uint64(workers)
-	b.Path, b.PerWorker, b.Arena = "bounded", share, share-m.RowLists
+	// The arena takes what the lists leave, less a tenth of the share
+	// for what the Go runtime holds beyond live data.
+	arena := share - m.RowLists // at least m.MinArena: checked above
+	arena = max(m.MinArena, arena-min(arena, share/10))
+	b.Path, b.PerWorker, b.Arena = "bounded", share, arena
 	b.Planned = fixed + uint64(workers)*share
 	return b, nil
 }

@@ -637,3 +637,92 @@ func port(s *web.Server) string {
 	a := s.Addr().String()
 	return a[strings.LastIndexByte(a, ':')+1:]
 }
+
+// TestHintCandidates: a hint request with the player's candidates works
+// from them, reports a removed candidate the solution needs as a mistake,
+// and refuses malformed candidates with a clear 400.
+func TestHintCandidates(t *testing.T) {
+	srv := newServer(t)
+	puzzle, sol := hardLoopPuzzle(t, srv)
+	// Play the issue's puzzle hint after hint up to its first elimination.
+	p := newPlayer(puzzle)
+	var first logic.Step
+	for i := 0; ; i++ {
+		mustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
+		checkStep(t, first, mustParse(t, sol))
+		if len(first.Placements) == 0 {
+			break
+		}
+		p.apply(first)
+		if i > 80 {
+			t.Fatal("no elimination step")
+		}
+	}
+	p.apply(first)
+	var next logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
+	checkStep(t, next, mustParse(t, sol))
+	if stepKey(next) == stepKey(first) {
+		t.Errorf("the hint after applying %q is the same step", first.Text)
+	}
+	// From the digits alone the same board gives the first step again.
+	var again logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", map[string]any{"puzzle": puzzle, "grid": string(p.grid[:])}, &again)
+	if stepKey(again) != stepKey(first) {
+		t.Errorf("digits-only hint %q, want %q again", again.Text, first.Text)
+	}
+
+	// Marks that still hold digits of the peers are narrowed, not refused.
+	stale := p.request()
+	cs := stale["candidates"].([]string)
+	for i := range cs {
+		if p.grid[i] == '.' && cs[i] != "" {
+			cs[i] = "123456789"
+			break
+		}
+	}
+	var st logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", stale, &st)
+	checkStep(t, st, mustParse(t, sol))
+
+	// A candidate of the solution removed: a mistake, with the candidate
+	// to put back.
+	bad := p.request()
+	cs = bad["candidates"].([]string)
+	cell := strings.IndexByte(string(p.grid[:]), '.')
+	cs[cell] = strings.ReplaceAll("123456789", string(sol[cell]), "")
+	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	want := logic.Mark{Cell: cell, Digit: int(sol[cell] - '0'), Color: 1}
+	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) || !slices.Equal(st.Marks, []logic.Mark{want}) ||
+		!strings.Contains(st.Text, fmt.Sprintf("%c in %s", sol[cell], sudoku.CellName(cell))) {
+		t.Errorf("removed candidate: %+v", st)
+	}
+	// The same without the puzzle (the solution from the digits).
+	delete(bad, "puzzle")
+	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) {
+		t.Errorf("removed candidate, no puzzle: %+v", st)
+	}
+
+	cands := func(f func(c []string) []string) string {
+		c := make([]string, 81)
+		b, _ := json.Marshal(map[string]any{"puzzle": top1, "grid": top1, "candidates": f(c)})
+		return string(b)
+	}
+	for _, c := range []struct {
+		body, msg string
+	}{
+		{cands(func(c []string) []string { return c[:80] }), "candidates: 80 entries, want 81"},
+		{cands(func(c []string) []string { return append(c, "1") }), "candidates: 82 entries"},
+		{cands(func(c []string) []string { c[1] = "12x"; return c }), `candidates: r1c2 has "12x", want digits 1-9`},
+		{cands(func(c []string) []string { c[2] = "0"; return c }), `r1c3 has "0"`},
+		{cands(func(c []string) []string { c[3] = "1234567891"; return c }), "r1c4 has 10 characters"},
+		{`{"grid":"` + top1 + `","candidates":"123"}`, `field "candidates": want a JSON array`},
+		{`{"grid":"` + top1 + `","candidates":[1,2]}`, `want a JSON string`},
+	} {
+		var msg string
+		if code := call(t, srv, "POST", "/api/sudoku/hint", "application/json", c.body, &msg); code != 400 || !strings.Contains(msg, c.msg) {
+			t.Errorf("hint with %.60s...: %d %q, want 400 and %q", c.body, code, msg, c.msg)
+		}
+	}
+}

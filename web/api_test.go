@@ -503,6 +503,11 @@ func TestLiveCount(t *testing.T) {
 	if p.State != "done" || p.Total != fmt.Sprint(known) || p.Matches == nil || !*p.Matches || p.Fraction != 1 || p.TasksDone != p.Tasks || p.Nodes == 0 {
 		t.Errorf("n = 12: %+v", p)
 	}
+	// The method of nqueens count: the join at n = 12 (issue 23: the page
+	// counted with constellations, three times slower at n = 16).
+	if p.Method != string(queens.Join) || p.Method != string(queens.DefaultMethod(12)) {
+		t.Errorf("n = 12 counted by %q, want %q as nqueens count", p.Method, queens.DefaultMethod(12))
+	}
 	// A long count stops when asked.
 	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
 	if p.ID != 2 {
@@ -510,8 +515,59 @@ func TestLiveCount(t *testing.T) {
 	}
 	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
 	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.Total != "" {
+	if p.State != "stopped" || p.Total != "" || p.StopReason != web.StopAsked {
 		t.Errorf("stopped count: %+v", p)
+	}
+	// A count of 13, with the constellations as nqueens count.
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.Method != "" })
+	if p.Method != string(queens.DefaultMethod(13)) {
+		t.Errorf("n = 13 counted by %q, want %q", p.Method, queens.DefaultMethod(13))
+	}
+}
+
+// TestLiveCountEndsWithRequester is issue 25's item 4: a count started
+// from the page stops once no request asks for its progress for
+// Options.CountIdle (the page was closed), and after its time budget
+// however often it is polled; n = 32 would otherwise run for centuries.
+func TestLiveCountEndsWithRequester(t *testing.T) {
+	const idle = 400 * time.Millisecond
+	srv := httptest.NewServer(web.New(web.Options{Workers: 2, CountIdle: idle, CountBudget: time.Hour}))
+	defer srv.Close()
+	var p web.CountProgress
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 32}, &p)
+	if p.BudgetSeconds != 3600 {
+		t.Errorf("budget %v s, want 3600", p.BudgetSeconds)
+	}
+	// Polled, it runs on past the idle time.
+	for end := time.Now().Add(3 * idle); time.Now().Before(end); time.Sleep(idle / 8) {
+		if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "running" && p.State != "planning" {
+			t.Fatalf("a polled count stopped: %+v", p)
+		}
+	}
+	// Left alone, it stops within the idle time (and a tick).
+	start := time.Now()
+	time.Sleep(idle + idle/2)
+	call(t, srv, "GET", "/api/queens/count", "", "", &p)
+	if p.State != "stopped" || p.StopReason != web.StopUnwatched {
+		t.Fatalf("%v after the last poll: %+v, want stopped, unwatched", time.Since(start), p)
+	}
+
+	// The budget ends a count however often it is polled.
+	budget := httptest.NewServer(web.New(web.Options{Workers: 2, CountBudget: 500 * time.Millisecond}))
+	defer budget.Close()
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
+	start = time.Now()
+	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.StopReason != web.StopBudget || time.Since(start) > 10*time.Second {
+		t.Errorf("after the budget (%v): %+v", time.Since(start), p)
+	}
+	// A new count replaces the running one.
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 8}, &p)
+	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State == "done" })
+	if p.N != 8 || p.Total != "92" {
+		t.Errorf("the second count: %+v", p)
 	}
 }
 

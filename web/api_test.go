@@ -299,14 +299,20 @@ func TestParseAndSave(t *testing.T) {
 	prog := []byte(top1)
 	prog[1] = '6'
 	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
+	names := map[string]string{}
 	for _, f := range []string{"line", "grid", "json"} {
 		var file web.SavedFile
 		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
 			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
 		mustPost(t, srv, "/api/sudoku/save", body, &file)
-		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2.") {
+		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2") {
 			t.Errorf("%s: filename %q", f, file.Filename)
 		}
+		// Issue 23: the line and the grid got the same name.
+		if g, dup := names[file.Filename]; dup {
+			t.Errorf("%s and %s saves are both named %s", g, f, file.Filename)
+		}
+		names[file.Filename] = f
 		// The sudoku command reads the puzzle of every format.
 		rd := sudoku.NewReader(strings.NewReader(file.Text))
 		if it, ok := rd.Next(); !ok || it.Err != nil || it.Grid.String() != top1 {

@@ -1,8 +1,8 @@
 package web_test
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -368,7 +368,9 @@ func cellSel(i int) string {
 func cellJS(i int) string { return fmt.Sprintf(`document.querySelector('%s')`, cellSel(i)) }
 
 // markJS is the span of candidate d of cell i.
-func markJS(i, d int) string { return fmt.Sprintf(`%s.querySelector('.cands').children[%d]`, cellJS(i), d-1) }
+func markJS(i, d int) string {
+	return fmt.Sprintf(`%s.querySelector('.cands').children[%d]`, cellJS(i), d-1)
+}
 
 func TestBrowser(t *testing.T) {
 	base, bctx := startBrowser(t)

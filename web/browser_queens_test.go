@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/web"
 )
 
 const queensJS = `Array.from(document.querySelectorAll('#qboard .sq.queen')).map(s => [Number(s.dataset.row), Number(s.dataset.col)])`
@@ -316,6 +319,35 @@ var queensSteps = []pageStep{
 			if g < 8 {
 				p.t.Errorf("gap %d between panels: %.1f px", i, g)
 			}
+		}
+	}},
+
+	{"count ends with its page", func(p *tab, base string) {
+		// Issue 25: a count of n = 32 would run for centuries. The page
+		// keeps it alive while it is open; closed, the count stops.
+		p.fresh(base, base+"/queens?n=8")
+		p.do(chromedp.SetValue(chromedp.ID("cn"), "32"))
+		p.click("#cstart")
+		p.wait("the count", `/^(running|planning)/.test(document.getElementById('cstate').textContent)`)
+		time.Sleep(2 * browserCountIdle)
+		if st := p.text("cstate"); !strings.HasPrefix(st, "running") && !strings.HasPrefix(st, "planning") {
+			p.t.Fatalf("with its page open: %q", st)
+		}
+		if err := chromedp.Cancel(p.ctx); err != nil {
+			p.t.Fatal(err)
+		}
+		time.Sleep(browserCountIdle + time.Second)
+		resp, err := http.Get(base + "/api/queens/count")
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var prog web.CountProgress
+		if err := json.NewDecoder(resp.Body).Decode(&prog); err != nil {
+			p.t.Fatal(err)
+		}
+		if prog.N != 32 || prog.State != "stopped" || prog.StopReason != web.StopUnwatched {
+			p.t.Errorf("after its page closed: %+v, want stopped, unwatched", prog)
 		}
 	}},
 }

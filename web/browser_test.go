@@ -37,6 +37,10 @@ import (
 // loadBudget is the most time a page may take to become interactive.
 const loadBudget = time.Second
 
+// browserCountIdle is how long the browser tests' server lets a live count
+// run unasked (the page asks twice a second).
+const browserCountIdle = 1500 * time.Millisecond
+
 func findChrome(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("NQCOUNT_CHROME"); p != "" {
@@ -76,7 +80,7 @@ func notice(msg string) {
 // returns the server's base URL and the browser's context.
 func startBrowser(t *testing.T) (base string, bctx context.Context) {
 	chrome := findChrome(t)
-	srv, err := web.Listen("127.0.0.1:0", web.Options{Workers: 2})
+	srv, err := web.Listen("127.0.0.1:0", web.Options{Workers: 2, CountIdle: browserCountIdle})
 	if err != nil {
 		t.Fatal(err)
 	}

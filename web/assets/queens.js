@@ -10,7 +10,7 @@ const LOOK = 6; // rows the kernels compare (package kernel's Look)
 const PAGE = 5000;
 const TREE_MAX = 600; // nodes drawn in the tree view: the last ones
 const SOLS_MAX = 500; // solutions listed
-const DX = 16, DY = 22, R = 7; // the tree's geometry
+const DX = 20, DY = 24, R = 8; // the tree's geometry
 
 // An event is [kind, row, col, depth]: kind 0 places a queen, 1
 // backtracks, 2 reports a solution (docs/web.md). History keeps every
@@ -45,6 +45,7 @@ const Q = {
 const T = {
   depth: new Int8Array(1024), col: new Int8Array(1024), row: new Int8Array(1024),
   parent: new Int32Array(1024), step: new Int32Array(1024), state: new Int8Array(1024), // 0 open, 1 dead, 2 a solution below, 3 a solution
+  x: new Int32Array(1024), // its column in the drawing: under its parent if it is the first child, else right of the node before
   count: 0,
   path: [], // nodes of the queens on the board
   drawn: new Map(), // node -> its <g>
@@ -214,10 +215,10 @@ function renderSols() {
 
 function treeNode(j) {
   const g = document.createElementNS(SVGNS, 'g');
-  const x = j * DX + DX, y = T.depth[j] * DY;
+  const x = T.x[j] * DX + DX, y = T.depth[j] * DY;
   const p = T.parent[j];
   // An elbow from the parent: down, across to the child's column, down.
-  const px = p >= 0 ? p * DX + DX : DX / 2, py = p >= 0 ? T.depth[p] * DY : 4;
+  const px = p >= 0 ? T.x[p] * DX + DX : DX, py = p >= 0 ? T.depth[p] * DY : 4;
   const line = document.createElementNS(SVGNS, 'path');
   line.setAttribute('class', 'edge');
   line.setAttribute('d', 'M ' + px + ' ' + py + ' V ' + (y - DY / 2) + ' H ' + x + ' V ' + y);
@@ -228,7 +229,7 @@ function treeNode(j) {
   c.setAttribute('r', R);
   const t = document.createElementNS(SVGNS, 'text');
   t.setAttribute('x', x);
-  t.setAttribute('y', y + 3);
+  t.setAttribute('y', y + 3.5);
   t.setAttribute('text-anchor', 'middle');
   t.textContent = String(T.col[j] + 1);
   const title = document.createElementNS(SVGNS, 'title');
@@ -265,9 +266,10 @@ function renderTree() {
     g.setAttribute('class', 'tn' + (st === 1 ? ' dead' : st >= 2 ? ' sol' : '') + (onPath.has(j) ? ' path' : '') + (j === now ? ' now' : ''));
   }
   T.dirty.clear();
-  const w = (T.count - lo) * DX + 2 * DX;
+  const x0 = T.count ? T.x[lo] * DX : 0;
+  const w = T.count ? (T.x[T.count - 1] - T.x[lo]) * DX + 2 * DX : DX;
   const h = (Q.n + 1) * DY;
-  svg.setAttribute('viewBox', (lo * DX) + ' 0 ' + w + ' ' + h);
+  svg.setAttribute('viewBox', x0 + ' 0 ' + w + ' ' + h);
   svg.setAttribute('width', w);
   svg.setAttribute('height', h);
   svg.style.width = w + 'px';
@@ -275,7 +277,7 @@ function renderTree() {
   // Keep the newest node in view.
   const box = $('treebox');
   if (now >= 0) {
-    const x = (now - lo) * DX + DX;
+    const x = T.x[now] * DX + DX - x0;
     if (x < box.scrollLeft + 20 || x > box.scrollLeft + box.clientWidth - 40) box.scrollLeft = Math.max(0, x - box.clientWidth * 0.7);
   }
 }
@@ -316,13 +318,14 @@ function playEvent(ev, narrate) {
     Q.nodes++;
     finishNodes(d - 1);
     const j = T.count++;
-    for (const key of ['depth', 'col', 'row', 'parent', 'step', 'state']) T[key] = grow(T[key], T.count);
+    for (const key of ['depth', 'col', 'row', 'parent', 'step', 'state', 'x']) T[key] = grow(T[key], T.count);
     T.depth[j] = d;
     T.col[j] = c;
     T.row[j] = r;
     T.parent[j] = d > 1 ? T.path[d - 2] : -1;
     T.step[j] = Q.pos - 1;
     T.state[j] = 0;
+    T.x[j] = j === 0 ? 0 : T.parent[j] === j - 1 ? T.x[j - 1] : T.x[j - 1] + 1;
     T.path.push(j);
     if (narrate) narrateText('Row ' + (r + 1) + ': queen on column ' + (c + 1) + ' (' + open + ' open square' + (open === 1 ? '' : 's') + ' in this row).', '');
   } else if (k === 1) {
@@ -540,9 +543,17 @@ async function stopCount() {
   try { showCount(await api('/api/queens/count', undefined, 'DELETE')); } catch (e) { $('cstate').textContent = e.message; }
 }
 
-// The server stops a count nobody asks about for a few seconds: the page
-// asks twice a second while it runs.
+// The server stops a count nobody asks about for a few seconds: a worker
+// (poll.js) asks twice a second while it runs, hidden page or not.
+let poller = null;
 function schedulePoll() {
+  if (!poller && window.Worker) {
+    try {
+      poller = new Worker('/static/poll.js');
+      poller.onmessage = (e) => { if (e.data.progress) showCount(e.data.progress); else $('cstate').textContent = e.data.error; };
+    } catch (e) { poller = null; }
+  }
+  if (poller) { poller.postMessage('start'); return; }
   clearTimeout(poll);
   poll = setTimeout(async () => {
     try {

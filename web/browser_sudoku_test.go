@@ -377,7 +377,6 @@ var sudokuSteps = []pageStep{
 		p.click("#fill")
 		p.wait("the candidates", `document.querySelectorAll('#board .cell[data-marks]').length > 0`)
 		check("the Candidates button")
-		p.shot("sudoku-candidates.png")
 		p.click("#undo")
 		p.wait("undone", `document.querySelectorAll('#board .cell[data-marks]').length === 0`)
 		p.click(cellSel(0))

@@ -160,7 +160,14 @@ func (p *tab) wait(what, js string) {
 // chain, seconds under the race detector.
 func (p *tab) waitFor(what, js string, limit time.Duration) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(limit))); err != nil {
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(limit)))
+	for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context"); try++ {
+		// A page just navigated to may replace its execution context
+		// while the poll starts: poll again in the new one.
+		time.Sleep(100 * time.Millisecond)
+		_, err = chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(limit)))
+	}
+	if err != nil {
 		status := eval[string](p, `(document.querySelector('.status')||{}).textContent||''`)
 		p.t.Fatalf("waiting for %s (%s): %v; status line: %q", what, js, err, status)
 	}

@@ -788,3 +788,32 @@ func TestHintCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestSudokuWorkEndsWithRequester: the Sudoku endpoints work within the
+// request, so a client that goes away stops the work at once (here the
+// rating of Easter Monster, most of a second of forcing chains).
+func TestSudokuWorkEndsWithRequester(t *testing.T) {
+	ended := make(chan string, 4)
+	srv := httptest.NewServer(web.New(web.Options{Workers: 2, Logf: func(format string, args ...any) {
+		ended <- fmt.Sprintf(format, args...)
+	}}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/sudoku/rate", strings.NewReader(`{"grid":"`+monster+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	start := time.Now()
+	if resp, err := srv.Client().Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the rating answered %d within 20 ms: too fast to see it stopped", resp.StatusCode)
+	}
+	select {
+	case msg := <-ended:
+		if !strings.Contains(msg, "context canceled") {
+			t.Errorf("the rating ended with %q, want a cancelled context", msg)
+		}
+		t.Logf("the rating stopped %v after its request started: %s", time.Since(start).Round(time.Millisecond), msg)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rating went on 10 s after its client left")
+	}
+}

@@ -322,6 +322,24 @@ var queensSteps = []pageStep{
 		}
 	}},
 
+	{"one queen", func(p *tab, base string) {
+		// Counts in words agree with their number ("1 queens" before).
+		p.fresh(base, base+"/queens?n=1")
+		if got := p.text("narration"); got != "1 queen, row by row. Press Play or Step." {
+			p.t.Errorf("start: %q", got)
+		}
+		for i := 0; i < 5 && !strings.HasPrefix(p.text("narration"), "The search is over"); i++ {
+			p.click("#step")
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := p.text("narration"); got != "The search is over: 1 solution, 1 queen placed." {
+			p.t.Errorf("end: %q", got)
+		}
+		// Large numbers with separators: 2,680 solutions of 11 queens.
+		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = '11'; s.dispatchEvent(new Event('change')); })(document.getElementById('n'))`))
+		p.waitFor("the comparison of n = 11", `document.getElementById('cmptext').textContent.includes('same 2,680 solutions')`, 30*time.Second)
+	}},
+
 	{"count ends with its page", func(p *tab, base string) {
 		// Issue 25: a count of n = 32 would run for centuries. The page
 		// keeps it alive while it is open; closed, the count stops.

@@ -169,7 +169,7 @@ function render() {
     if (board[r] >= 0) { li.textContent = ''; li.className = ''; continue; }
     const k = openCols(r).length;
     li.textContent = String(k);
-    li.title = 'row ' + (r + 1) + ': ' + k + ' open squares';
+    li.title = 'row ' + (r + 1) + ': ' + plural(k, 'open square');
     // After a backtrack the search goes back up: no row is filled next.
     const next = r === chosen && !found && !(ev && ev[0] === 1);
     li.className = (next ? 'chosen' : cand.has(r) ? 'cand' : '') + (k === 0 ? ' zero' : '');
@@ -178,7 +178,7 @@ function render() {
   $('backtracks').textContent = Q.backtracks.toLocaleString('en');
   $('found').textContent = Q.sols.toLocaleString('en');
   $('stepno').textContent = Q.pos.toLocaleString('en');
-  $('stepof').textContent = Q.total ? 'of ' + Q.total.toLocaleString('en') + ' steps' : 'steps';
+  $('stepof').textContent = Q.total ? 'of ' + plural(Q.total, 'step') : 'steps';
   $('play').textContent = Q.playing ? '❚❚ Pause' : '▶ Play';
   $('play').setAttribute('aria-pressed', String(Q.playing));
   $('back').disabled = Q.pos === 0;
@@ -327,14 +327,14 @@ function playEvent(ev, narrate) {
     T.state[j] = 0;
     T.x[j] = j === 0 ? 0 : T.parent[j] === j - 1 ? T.x[j - 1] : T.x[j - 1] + 1;
     T.path.push(j);
-    if (narrate) narrateText('Row ' + (r + 1) + ': queen on column ' + (c + 1) + ' (' + open + ' open square' + (open === 1 ? '' : 's') + ' in this row).', '');
+    if (narrate) narrateText('Row ' + (r + 1) + ': queen on column ' + (c + 1) + ' (' + plural(open, 'open square') + ' in this row).', '');
   } else if (k === 1) {
     Q.stack.length = d;
     Q.backtracks++;
     finishNodes(d);
     if (narrate) {
       const open = openCols(r).length;
-      const why = open === 0 ? 'Row ' + (r + 1) + ' has no safe square' : 'Row ' + (r + 1) + ': its ' + (open === 1 ? 'safe square has' : open + ' safe squares have') + ' been tried';
+      const why = open === 0 ? 'Row ' + (r + 1) + ' has no safe square' : 'Row ' + (r + 1) + ': its ' + (open === 1 ? 'safe square has' : plural(open, 'safe square') + ' have') + ' been tried';
       narrateText(why + (d === 0 ? ': the search is over.' : ': take back the last queen and try its next square.'), 'bad');
     }
   } else {
@@ -380,7 +380,7 @@ function goTo(p) {
 
 function startText() {
   const o = Q.order === 'constrained' ? 'most constrained row first' : 'row by row';
-  return Q.n + ' queens, ' + o + '. Press Play or Step.';
+  return plural(Q.n, 'queen') + ', ' + o + '. Press Play or Step.';
 }
 
 let narration = null;
@@ -413,7 +413,7 @@ function back() {
 function atEnd() {
   if (Q.done && Q.buf.length === 0 && Q.pos >= Q.hlen) {
     pause();
-    say('The search is over: ' + Q.sols.toLocaleString('en') + ' solutions, ' + Q.nodes.toLocaleString('en') + ' queens placed.', 'good');
+    say('The search is over: ' + plural(Q.sols, 'solution') + ', ' + plural(Q.nodes, 'queen') + ' placed.', 'good');
     render();
   }
 }
@@ -585,7 +585,7 @@ function showCount(p) {
   const running = p.state === 'running' || p.state === 'planning';
   $('cstop').disabled = !running;
   let state = p.state === 'stopped' && STOPPED[p.stop_reason] ? STOPPED[p.stop_reason] : p.state;
-  if (p.n) state += ' (n = ' + p.n + ', ' + p.workers + (p.workers === 1 ? ' worker' : ' workers') + (p.kernel ? ', kernel ' + p.kernel : '') + ')';
+  if (p.n) state += ' (n = ' + p.n + ', ' + plural(p.workers, 'worker') + (p.kernel ? ', kernel ' + p.kernel : '') + ')';
   if (running && p.budget_seconds) state += '; stops after ' + fmtTime(p.budget_seconds);
   $('cstate').textContent = state + (p.error ? ': ' + p.error : '');
   $('cmethod').textContent = p.method || '–';

@@ -50,7 +50,6 @@ const toStr = (a) => a.map((v) => (v ? String(v) : '.')).join('');
 const fromStr = (s) => Array.from(s, (ch) => (ch >= '1' && ch <= '9' ? ch.charCodeAt(0) - 48 : 0));
 const marksToStr = (m) => { let s = ''; for (let d = 1; d <= 9; d++) if (m & (1 << d)) s += d; return s; };
 const marksFromStr = (s) => { let m = 0; for (const ch of s || '') if (ch >= '1' && ch <= '9') m |= 1 << (ch.charCodeAt(0) - 48); return m; };
-const plural = (n, one, many) => n.toLocaleString('en') + ' ' + (n === 1 ? one : many || one + 's');
 const houseName = (h) => h.kind + ' ' + (h.index + 1);
 
 // allowed returns the digits none of cell i's peers holds.

@@ -343,6 +343,7 @@ var sudokuSteps = []pageStep{
 		if got := eval[string](p, cellJS(mv.Cell)+`.querySelector('.hv').textContent`); got != fmt.Sprint(mv.Digit) {
 			p.t.Errorf("the move's digit shows %q in %s, want %d", got, sudoku.CellName(mv.Cell), mv.Digit)
 		}
+		p.contrast("a hint's move shown")
 		// A fourth press applies it.
 		p.click("#hint")
 		p.wait("the move applied", fmt.Sprintf(`%s.dataset.value === '%d'`, cellJS(mv.Cell), mv.Digit))
@@ -678,11 +679,11 @@ var sudokuSteps = []pageStep{
 			p.t.Logf("scrolled to %.0f", got)
 		}
 		p.shot("sudoku-phone.png")
+		p.contrast("the phone, a hint's move shown")
 		p.click("#apply")
 		p.wait("applied", `!document.getElementById('apply')`)
 		p.t.Logf("hint on the phone: %s", text)
 		inView("the explanation after Apply", "#status")
-		p.contrast("the phone")
 	}},
 
 	{"dark theme", func(p *tab, base string) {

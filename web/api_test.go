@@ -551,13 +551,15 @@ func TestLiveCountEndsWithRequester(t *testing.T) {
 			t.Fatalf("a polled count stopped: %+v", p)
 		}
 	}
-	// Left alone, it stops within the idle time (and a tick).
+	// Left alone, it is stopped once the idle time has passed (planning
+	// a board this large ends at its next look at the context).
 	start := time.Now()
 	time.Sleep(idle + idle/2)
-	call(t, srv, "GET", "/api/queens/count", "", "", &p)
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
 	if p.State != "stopped" || p.StopReason != web.StopUnwatched {
 		t.Fatalf("%v after the last poll: %+v, want stopped, unwatched", time.Since(start), p)
 	}
+	t.Logf("stopped %v after the last poll", time.Since(start).Round(time.Millisecond))
 
 	// The budget ends a count however often it is polled.
 	budget := httptest.NewServer(web.New(web.Options{Workers: 2, CountBudget: 500 * time.Millisecond}))
@@ -791,29 +793,55 @@ func TestHintCandidates(t *testing.T) {
 
 // TestSudokuWorkEndsWithRequester: the Sudoku endpoints work within the
 // request, so a client that goes away stops the work at once (here the
-// rating of Easter Monster, most of a second of forcing chains).
+// rating of Easter Monster, most of a second of forcing chains, ten
+// under the race detector).
 func TestSudokuWorkEndsWithRequester(t *testing.T) {
-	ended := make(chan string, 4)
-	srv := httptest.NewServer(web.New(web.Options{Workers: 2, Logf: func(format string, args ...any) {
-		ended <- fmt.Sprintf(format, args...)
-	}}))
+	logged := make(chan string, 4)
+	h := web.New(web.Options{Workers: 2, Logf: func(format string, args ...any) {
+		logged <- fmt.Sprintf(format, args...)
+	}})
+	started, ended := make(chan struct{}), make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		h.ServeHTTP(w, r)
+		ended <- time.Now()
+	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/sudoku/rate", strings.NewReader(`{"grid":"`+monster+`"}`))
 	req.Header.Set("Content-Type", "application/json")
-	start := time.Now()
-	if resp, err := srv.Client().Do(req); err == nil {
-		resp.Body.Close()
-		t.Fatalf("the rating answered %d within 20 ms: too fast to see it stopped", resp.StatusCode)
-	}
-	select {
-	case msg := <-ended:
-		if !strings.Contains(msg, "context canceled") {
-			t.Errorf("the rating ended with %q, want a cancelled context", msg)
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			answered <- 0
+			return
 		}
-		t.Logf("the rating stopped %v after its request started: %s", time.Since(start).Round(time.Millisecond), msg)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the rating went on 10 s after its client left")
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	<-started
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	left := time.Now()
+	select {
+	case end := <-ended:
+		if code := <-answered; code != 0 {
+			t.Fatalf("the rating answered %d before its client left: too fast to see it stopped", code)
+		}
+		select {
+		case msg := <-logged:
+			if !strings.Contains(msg, "context canceled") {
+				t.Errorf("the rating ended with %q, want a cancelled context", msg)
+			}
+		default:
+			t.Error("the rating ended without a word: it finished instead of stopping")
+		}
+		if d := end.Sub(left); d > 2*time.Second {
+			t.Errorf("the rating went on %v after its client left", d)
+		}
+		t.Logf("the rating stopped %v after its client left", end.Sub(left).Round(time.Millisecond))
+	case <-time.After(time.Minute):
+		t.Fatal("the rating went on a minute after its client left")
 	}
 }

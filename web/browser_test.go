@@ -254,7 +254,6 @@ func (p *tab) dark(on bool) {
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}}); err != nil {
 		p.t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the buttons' colour transitions
 
 }
 
@@ -313,6 +312,8 @@ const contrastJS = `(() => {
 // contrast checks every visible text of the page at 4.5:1 or more.
 func (p *tab) contrast(what string) {
 	p.t.Helper()
+	// The colours once their transitions (a theme just switched) are over.
+	p.wait("the transitions", `document.getAnimations().every(a => a.playState !== 'running')`)
 	r := eval[struct {
 		Checked int
 		Bad     []string

@@ -203,6 +203,7 @@ function drawLinks() {
   const svg = $('overlay');
   const h = S.hint;
   const links = h && h.stage >= 3 ? h.st.links : [];
+  if (!links.length) { if (svg.firstChild) svg.replaceChildren(); return; }
   const box = $('boardbox').getBoundingClientRect();
   svg.setAttribute('viewBox', '0 0 ' + box.width + ' ' + box.height);
   const parts = [];

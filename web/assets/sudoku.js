@@ -597,8 +597,14 @@ async function solution() {
 const solving = (st) => !['mistake', 'clash', 'solved', 'none'].includes(st.technique);
 const boardKey = () => toStr(S.grid) + S.marks.join(',');
 
-const TECH = { aic: 'alternating inference chain (AIC)', guess: 'guess (no technique applies)' };
-function article(w) { return /^[aeiouxh]/.test(w) && !/^hidden/.test(w) ? 'an ' : 'a '; }
+// techPhrase names a technique the way a sentence does ("an X-Wing").
+const TECH = {
+  pointing: 'a pointing pair or triple', claiming: 'a claiming pair or triple',
+  'x-wing': 'an X-Wing', swordfish: 'a Swordfish', jellyfish: 'a Jellyfish',
+  'xy-wing': 'an XY-Wing', 'xyz-wing': 'an XYZ-Wing', 'x-chain': 'an X-chain', 'xy-chain': 'an XY-chain',
+  aic: 'an alternating inference chain (AIC)',
+};
+const techPhrase = (t) => TECH[t] || (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t;
 
 // hint asks for the next step, or, pressed again on the same board, goes
 // from the technique to where it is, to the move, to applying it.
@@ -626,7 +632,6 @@ function showHint() {
   const st = h.st;
   render();
   const next = (label) => ({ id: 'hintnext', label, run: hint });
-  const tech = TECH[st.technique] || st.technique;
   if (!solving(st)) {
     const kind = { mistake: 'bad', clash: 'bad', solved: 'good' }[st.technique] || '';
     const acts = [];
@@ -634,14 +639,17 @@ function showHint() {
     else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: 'Erase them', primary: true, run: () => apply(st.cells.filter((i) => !S.puzzle[i]).map((i) => [i, 0, 0])) });
     status(st.text, kind, ...acts);
   } else if (h.stage === 1) {
-    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), 'look for ' + article(tech) + tech + ' (difficulty ' + st.score.toFixed(1) + ').'], 'hint', next('Where?'));
+    const what = st.technique === 'guess'
+      ? 'no technique finds a step here: the move will be a digit of the solution (difficulty 12.0).'
+      : 'look for ' + techPhrase(st.technique) + ' (difficulty ' + st.score.toFixed(1) + ').';
+    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), what], 'hint', next('Where?'));
   } else if (h.stage === 2) {
     let w;
-    if (st.houses.length) w = 'in ' + st.houses.map(houseName).join(', ');
-    else if (st.cells.length) w = 'at ' + st.cells.slice(0, 6).map(name).join(', ') + (st.cells.length > 6 ? '…' : '');
-    else w = 'on the board';
-    const colored = st.marks.length ? ', with the candidates of the pattern coloured' : '';
-    status([el('span', { class: 'stage', text: 'Hint 2 of 3: ' }), 'the ' + tech + ' is ' + w + colored + '.'], 'hint', next('Show the move'));
+    if (st.houses.length) w = 'look in ' + st.houses.map(houseName).join(', ');
+    else if (st.cells.length) w = 'look at ' + st.cells.slice(0, 6).map(name).join(', ') + (st.cells.length > 6 ? '…' : '');
+    else w = 'look at the highlighted cells';
+    const colored = st.marks.length ? ', where the pattern\'s candidates are coloured' : '';
+    status([el('span', { class: 'stage', text: 'Hint 2 of 3: ' }), w + colored + '.'], 'hint', next('Show the move'));
   } else {
     status([el('span', { class: 'stage', text: 'Hint 3 of 3: ' }), el('span', { class: 'steptext', text: st.text })], 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
   }

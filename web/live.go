@@ -166,7 +166,7 @@ func (r *liveRun) run(ctx context.Context) {
 	defer r.cancel(nil)
 	// The same call as nqueens count's, with its defaults: the fastest
 	// method for n (the join from n = 12 but 13), every core.
-	j, err := job.OpenContext(ctx, job.Config{Spec: job.Spec{N: r.n}, Workers: r.workers})
+	j, err := job.OpenContext(ctx, job.Config{Spec: queens.Spec{N: r.n}, Workers: r.workers})
 	if err != nil {
 		r.end(ctx, nil, err)
 		return

@@ -50,6 +50,11 @@ type Options struct {
 	// Workers is the number of goroutines of a live n-queens count and of
 	// a Sudoku count (0: every core).
 	Workers int
+	// CountBudget bounds the time of a live n-queens count (0:
+	// DefaultCountBudget); CountIdle stops it when no request has asked
+	// for its progress for that long (0: DefaultCountIdle), so that a
+	// count ends with the page that started it.
+	CountBudget, CountIdle time.Duration
 	// Logf, when set, receives one line per failed request and per
 	// recovered panic.
 	Logf func(format string, args ...any)
@@ -74,7 +79,7 @@ func New(opt Options) *Server {
 	if opt.Home == "" {
 		opt.Home = "/sudoku"
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount()}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle)}
 	s.routes()
 	return s
 }
@@ -184,11 +189,11 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { errc <- srv.Serve(s.ln) }()
 	select {
 	case err := <-errc:
-		s.live.stop()
+		s.live.stop(StopShutdown)
 		return err
 	case <-ctx.Done():
 	}
-	s.live.stop()
+	s.live.stop(StopShutdown)
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := srv.Shutdown(sctx)

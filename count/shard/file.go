@@ -183,20 +183,18 @@ func Read(path string) (*File, error) {
 func ReadContext(ctx context.Context, path string) (*File, error) {
 	b, err := readfile.Read(ctx, path, MaxFileSize, "a shard result file")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %w", path, unprefix(err, path))
+		return nil, ReadError(path, err)
 	}
 	return Decode(path, b)
 }
 
-// unprefix drops a leading "path: " from err's message, which the caller
-// adds itself.
-func unprefix(err error, path string) error {
+// ReadError is the error for a result file that could not be read: err
+// with the path said once ("open PATH: no such file" is "PATH: no such
+// file").
+func ReadError(path string, err error) error {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+	if errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
 	}
 	return err
 }
@@ -229,6 +227,9 @@ type resultJSON struct {
 // against the sum of its results. A failed check says the file was edited
 // or damaged, with the numbers that disagree.
 func Decode(name string, b []byte) (*File, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s is empty: not a shard result file", name)
+	}
 	var probe struct {
 		Format json.RawMessage `json:"format"`
 	}

@@ -86,7 +86,11 @@ func readAll(ctx context.Context, r io.Reader, limit, size int64) ([]byte, error
 			return nil, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // let append grow it
+			// Double (append grows large slices by a quarter, copying
+			// each time), never past what the limit needs.
+			nb := make([]byte, len(b), min(max(2*int64(cap(b)), 4096), limit+1))
+			copy(nb, b)
+			b = nb
 		}
 		room := min(int64(cap(b)-len(b)), limit+1-int64(len(b)))
 		n, err := r.Read(b[len(b) : int64(len(b))+room])
@@ -105,10 +109,16 @@ func readAll(ctx context.Context, r io.Reader, limit, size int64) ([]byte, error
 
 func tooLarge(path string, size, limit int64, what string) error {
 	if size >= 0 {
-		return fmt.Errorf("%s is %s, more than %s can be (%s): %w", path, Bytes(size), what, Bytes(limit), ErrTooLarge)
+		return &tooLargeError{fmt.Sprintf("%s is %s, more than %s can be (%s)", path, Bytes(size), what, Bytes(limit))}
 	}
-	return fmt.Errorf("%s holds more than %s can (%s): %w", path, what, Bytes(limit), ErrTooLarge)
+	return &tooLargeError{fmt.Sprintf("%s holds more than %s can (%s)", path, what, Bytes(limit))}
 }
+
+// tooLargeError is an error that wraps ErrTooLarge without saying so.
+type tooLargeError struct{ msg string }
+
+func (e *tooLargeError) Error() string { return e.msg }
+func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
 
 // Bytes writes a size for people: "512 bytes", "64 MiB", "1.5 GiB".
 func Bytes(n int64) string {

@@ -47,7 +47,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
 )
 
 // Index names shard I of K, numbered from 0 (0 <= I < K) like Kubernetes'
@@ -208,4 +207,3 @@ func (h loads) Less(i, j int) bool {
 func (h loads) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *loads) Push(any)     { panic("unused") }
 func (h *loads) Pop() any     { panic("unused") }
-

@@ -196,8 +196,8 @@ type hcase struct {
 	quick         bool
 	// last cases run after all others, alone on the web servers (they
 	// measure a server's CPU time).
-	last bool
-	answer        func(stdout string) string
+	last   bool
+	answer func(stdout string) string
 }
 
 // helpFlags lists the flags a subcommand's -h shows.

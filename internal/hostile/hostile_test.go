@@ -409,6 +409,7 @@ type outcome struct {
 
 // TestHostile runs the table (the quick cases without NQCOUNT_HOSTILE=1).
 func TestHostile(t *testing.T) {
+	setUp(t)
 	if full {
 		if err := makeHugeLine(w.root); err != nil {
 			t.Fatal(err)
@@ -605,6 +606,7 @@ func tableOf(rs []outcome) string {
 // docs/web.md has web cases: a command cannot join without joining the
 // harness.
 func TestEveryCommandHasATarget(t *testing.T) {
+	setUp(t)
 	for _, prog := range []string{"nqueens", "sudoku"} {
 		out, _ := exec.Command(w.bin[prog], "help").Output()
 		var have []string
@@ -633,9 +635,13 @@ func TestEveryCommandHasATarget(t *testing.T) {
 		have = append(have, e.method+" "+e.path)
 	}
 	sort.Strings(have)
-	for _, m := range regexp.MustCompile("(?m)^\\| `((?:GET|POST|DELETE|PUT) /api/[a-z/]+)`").FindAllStringSubmatch(string(doc), -1) {
+	listed := regexp.MustCompile("(?m)^\\| `((?:GET|POST|DELETE|PUT) /api/[a-z/]+)`").FindAllStringSubmatch(string(doc), -1)
+	for _, m := range listed {
 		if !slices.Contains(have, m[1]) {
 			t.Errorf("%s (docs/web.md) has no web cases", m[1])
 		}
+	}
+	if len(listed) < len(endpoints) {
+		t.Errorf("docs/web.md lists %d endpoints, the harness %d", len(listed), len(endpoints))
 	}
 }

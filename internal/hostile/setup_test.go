@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,19 +47,30 @@ type fixtures struct {
 	hard    string            // a puzzle file whose count runs for long
 }
 
-var w *world
+var (
+	w        *world
+	worldErr error
+	once     sync.Once
+)
+
+// setUp makes the world once (the binaries, the limits, the fixtures),
+// or skips the test under -short: it builds and starts processes.
+func setUp(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binaries")
+	}
+	once.Do(func() { w, worldErr = newWorld() })
+	if worldErr != nil {
+		t.Fatal(worldErr)
+	}
+}
 
 func TestMain(m *testing.M) {
-	code := func() int {
-		var err error
-		w, err = newWorld()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "hostile:", err)
-			return 1
-		}
-		defer os.RemoveAll(w.root)
-		return m.Run()
-	}()
+	code := m.Run()
+	if w != nil {
+		os.RemoveAll(w.root)
+	}
 	os.Exit(code)
 }
 

@@ -44,6 +44,10 @@ type Proc struct {
 	// never; it must end by itself within a minute).
 	Time   time.Duration
 	Signal syscall.Signal
+	// Early says the signal may come before the program has installed
+	// its handlers: ending by the signal's default action is then an
+	// answer too.
+	Early bool
 }
 
 // Special values of Proc.Stdin and Proc.Stdout.
@@ -71,6 +75,9 @@ type Result struct {
 	// Killed says the process had to be killed (SIGKILL): it did not
 	// answer the signal within Limits.Answer, or ran past a minute.
 	Killed bool
+	// Early says the signal came while the process was starting
+	// (Proc.Early, or it had had less processor time than it takes).
+	Early bool
 	// Peak is the largest resident set size seen (VmHWM, sampled), and
 	// MaxRSS getrusage's, which may include the parent's (vfork).
 	Peak, MaxRSS uint64
@@ -224,7 +231,7 @@ func (r *Running) Stop(sig syscall.Signal) *Result {
 
 func (r *Running) wait(stopAt <-chan time.Time, sig syscall.Signal, deadline <-chan time.Time) *Result {
 	defer r.close()
-	res := &Result{Code: -1}
+	res := &Result{Code: -1, Early: r.p.Early}
 	sample := time.NewTicker(20 * time.Millisecond)
 	defer sample.Stop()
 	var answerBy <-chan time.Time
@@ -243,6 +250,12 @@ wait:
 			}
 			signalled = time.Now()
 			res.Signalled = true
+			// A process that has had less processor time than it takes to
+			// start (the runtime, main, its handlers) is still starting,
+			// however long it has waited for a processor.
+			if r.CPU() < startCPU {
+				res.Early = true
+			}
 			syscall.Kill(r.pid, sig)
 			answerBy = time.After(r.l.Answer)
 			stopAt = nil
@@ -343,10 +356,9 @@ const (
 	Any
 )
 
-// early is how soon after its start a process may be ended by a signal's
-// default action: before the Go runtime and main have installed the
-// handlers (a few milliseconds, more on a loaded machine).
-const early = 250 * time.Millisecond
+// startCPU is less processor time than any command takes to install its
+// signal handlers (a few milliseconds).
+const startCPU = 20 * time.Millisecond
 
 // notices are the messages that may come before an error's one line: a
 // warning, a note that a checkpoint is resumed.
@@ -367,9 +379,9 @@ func (r *Result) Problems(prog string, l Limits, lines Lines) []string {
 		ps = append(ps, fmt.Sprintf("did not end within %v of the signal (killed)", l.Answer))
 	case r.Killed:
 		ps = append(ps, "ran for a minute (killed)")
-	case r.Signal != 0 && r.Signalled && r.Wall < early:
-		// Signalled before its runtime installed the handlers: ended by
-		// the default action, as any program (a shell says 130).
+	case r.Signal != 0 && r.Signalled && r.Early:
+		// Signalled before main installed the handlers: ended by the
+		// default action, as any program (a shell says 130 or 143).
 	case r.Signal != 0:
 		ps = append(ps, fmt.Sprintf("ended by %v", r.Signal))
 	case r.Code != 0 && r.Code != 1 && r.Code != 2 && r.Code != 130:

@@ -23,7 +23,7 @@ func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
 	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
 	fs.StringVar(&f.method, "method", string(queens.Auto), "counting method: auto (the fastest for N), constellations, halving or join")
 	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with, of the method's family (see 'nqueens cpu')")
-	fs.StringVar(&f.memory, "memory", "", "memory the join method may plan for, e.g. 8GiB or 512MiB (default: half the physical memory, see 'nqueens cpu'); less memory gives more, smaller tasks")
+	fs.StringVar(&f.memory, "memory", "", "memory the join method may plan for, e.g. 8GiB or 512MiB (default: half the smallest of the physical memory, the cgroup's limit and Slurm's allocation, see 'nqueens cpu'); less memory gives more, smaller tasks")
 }
 
 // check validates the flags into the options, reporting the first bad one.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/job"
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/readfile"

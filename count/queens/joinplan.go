@@ -12,8 +12,9 @@ import (
 )
 
 // DefaultMemory is the memory limit a join count plans for when none is
-// given: half the machine's physical memory (4 GiB when the system does
-// not say).
+// given: half the smallest of the machine's physical memory, the limit of
+// the process's cgroup (v1 or v2) and the memory Slurm allocated to the
+// job (4 GiB when the system states none); see sysmem.Limits.
 func DefaultMemory() uint64 { return sysmem.DefaultLimit() }
 
 // newJoinPlan plans the join method: depth d > 0 takes the d-th cut of

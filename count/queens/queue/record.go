@@ -1,10 +1,12 @@
 package queue
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -108,7 +110,10 @@ type Failure struct {
 	// Delivery is the how-manieth time the task was handed out.
 	Delivery uint64 `json:"delivery"`
 	// SetAside is true when the task will not be handed out again.
-	SetAside bool      `json:"set_aside"`
+	SetAside bool `json:"set_aside"`
+	// Requeued marks a record of nqueens requeue, not a failure: the
+	// task's failures before it are over, its task back in the queue.
+	Requeued bool      `json:"requeued,omitempty"`
 	Time     time.Time `json:"time"`
 }
 
@@ -128,11 +133,15 @@ type JobInfo struct {
 	// Units is the grouping (NewPlan): 0 for one task per unit.
 	Units int `json:"units,omitempty"`
 	// Verify is the percentage of tasks counted a second time by another
-	// worker; Seed chooses them (see Verified).
-	Verify    float64   `json:"verify_percent,omitempty"`
-	Seed      uint64    `json:"verify_seed,omitempty"`
-	Submitted time.Time `json:"submitted"`
-	Program   string    `json:"program"`
+	// worker; Seed chooses them, by VerifyRule (see Chosen).
+	Verify     float64   `json:"verify_percent,omitempty"`
+	Seed       uint64    `json:"verify_seed,omitempty"`
+	VerifyRule int       `json:"verify_rule,omitempty"`
+	Submitted  time.Time `json:"submitted"`
+	Program    string    `json:"program"`
+	// Cancelled, if set, is when the job was cancelled (nqueens cancel):
+	// its tasks are off the queue, its records kept; Requeue resumes it.
+	Cancelled *time.Time `json:"cancelled,omitempty"`
 }
 
 // Spec returns what the job counts.
@@ -154,7 +163,12 @@ func (j *JobInfo) Plan() (*Plan, error) {
 // estimates: a worker is told each unit's tasks, and its result record
 // says which it counted, for readers to check.
 func (j *JobInfo) plan() (*Plan, error) {
-	jp, err := job.NewPlan(j.Spec())
+	spec := j.Spec()
+	// The record fixes the depth, and so the tasks: the memory the
+	// submitter planned for is not this machine's to check (a worker fits
+	// its counts in its own, see WorkerConfig.Memory).
+	spec.Memory = math.MaxUint64
+	jp, err := job.NewPlan(spec)
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}
@@ -173,19 +187,72 @@ func (j *JobInfo) planned(p *Plan) error {
 	return fmt.Errorf("job %s (algorithm version %d) is planned differently by this program (job %s, algorithm version %d): refusing to count or check it with this version", j.ID, j.Algorithm, p.ID(), queens.AlgorithmVersion)
 }
 
-// Verified reports whether task id of a job with this seed is among the
-// percent chosen to be counted twice: a hash of the seed and the id,
-// the same on every machine.
-func Verified(seed uint64, id int, percent float64) bool {
-	if percent <= 0 {
-		return false
+// Rules that choose the tasks to verify (JobInfo.VerifyRule).
+const (
+	// verifyByChance chose each task with probability P%: the share
+	// verified varied with the seed (none at all, for some, on a job of
+	// few units). Jobs recorded without a rule used it.
+	verifyByChance = 0
+	// VerifyExact chooses P% of the tasks, rounded up, and at least one
+	// when P > 0: those whose hash of the seed and the id is smallest.
+	VerifyExact = 1
+)
+
+// Chosen returns which of the job's tasks are counted a second time by
+// another worker (Verify, Seed and VerifyRule), the same on every
+// machine.
+func (j *JobInfo) Chosen() []bool {
+	if j.VerifyRule == verifyByChance {
+		out := make([]bool, j.Tasks)
+		for id := range out {
+			out[id] = j.Verify > 0 && float64(verifyKey(j.Seed, id)>>11)/(1<<53) < j.Verify/100
+		}
+		return out
 	}
+	return VerifyChoice(j.Seed, j.Tasks, j.Verify)
+}
+
+// VerifyChoice returns which of tasks tasks are chosen for verification
+// at percent with this seed (rule VerifyExact): exactly
+// ceil(percent·tasks/100) of them, at least one when percent > 0, the ones
+// whose hash of the seed and the id is smallest.
+func VerifyChoice(seed uint64, tasks int, percent float64) []bool {
+	out := make([]bool, max(tasks, 0))
+	if percent <= 0 || tasks <= 0 {
+		return out
+	}
+	k := tasks
+	if percent < 100 {
+		// Rounded up, but a product a hair above a whole number from
+		// the floating-point error is that number.
+		k = int(math.Ceil(percent*float64(tasks)/100 - 1e-9))
+		k = min(max(k, 1), tasks)
+	}
+	ids := make([]int, tasks)
+	keys := make([]uint64, tasks)
+	for id := range ids {
+		ids[id], keys[id] = id, verifyKey(seed, id)
+	}
+	slices.SortFunc(ids, func(a, b int) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, id := range ids[:k] {
+		out[id] = true
+	}
+	return out
+}
+
+// verifyKey is the hash of a seed and a task id that orders the tasks for
+// verification.
+func verifyKey(seed uint64, id int) uint64 {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], seed)
 	binary.LittleEndian.PutUint64(b[8:], uint64(id))
 	h := sha256.Sum256(b[:])
-	x := binary.LittleEndian.Uint64(h[:8])
-	return float64(x>>11)/(1<<53) < percent/100
+	return binary.LittleEndian.Uint64(h[:8])
 }
 
 // taskMsg is the body of a task message. What the job counts is in its

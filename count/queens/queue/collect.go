@@ -16,6 +16,7 @@ import (
 type collector struct {
 	info    JobInfo
 	plan    *Plan
+	chosen  []bool // the tasks chosen for verification
 	est     []uint64
 	estSum  uint64
 	recs    [][]Record // accepted records per task
@@ -40,7 +41,7 @@ type collector struct {
 
 func newCollector(info JobInfo, p *Plan) *collector {
 	c := &collector{
-		info: info, plan: p, est: p.Estimates(),
+		info: info, plan: p, est: p.Estimates(), chosen: info.Chosen(),
 		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
 		countedAt: make([]time.Time, p.Len()), verifiedAt: make([]time.Time, p.Len()),
 		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
@@ -89,7 +90,7 @@ func (c *collector) add(r Record, at time.Time) {
 		c.nodes = c.nodes.Add64(r.Nodes)
 		c.countedAt[r.Task] = at
 	}
-	if c.verifiedAt[r.Task].IsZero() && Verified(c.info.Seed, r.Task, c.info.Verify) && c.verified(r.Task) {
+	if c.verifiedAt[r.Task].IsZero() && c.chosen[r.Task] && c.verified(r.Task) {
 		c.verifiedAt[r.Task] = at
 	}
 	if at.IsZero() {
@@ -104,8 +105,13 @@ func (c *collector) add(r Record, at time.Time) {
 	}
 }
 
-// fail takes one failure record.
+// fail takes one failure record; a requeue marker clears the task's
+// failures before it.
 func (c *collector) fail(f Failure) {
+	if f.Requeued {
+		delete(c.failures, f.Task)
+		return
+	}
 	if f.Task >= 0 && f.Task < len(c.recs) {
 		if old, ok := c.failures[f.Task]; !ok || old.Delivery <= f.Delivery || f.SetAside {
 			c.failures[f.Task] = f
@@ -196,6 +202,15 @@ type Status struct {
 	// Failed lists tasks whose last count failed, or that were set
 	// aside, and have no result.
 	Failed []Failure `json:"failed,omitempty"`
+	// SetAside counts the tasks in Failed that will not be handed out
+	// again (nqueens requeue puts them back); Stuck says that nothing
+	// more can finish: every task still to count or verify is set aside
+	// or waits for a second worker, and at least one is set aside.
+	SetAside int  `json:"set_aside"`
+	Stuck    bool `json:"stuck"`
+	// Cancelled is when the job was cancelled (nqueens cancel), if it
+	// was.
+	Cancelled *time.Time `json:"cancelled,omitempty"`
 	// Refused lists records that were not accepted.
 	Refused []Refusal `json:"refused,omitempty"`
 	// Duplicates counts records that repeat one accepted before.
@@ -237,6 +252,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		Job: i.ID, N: i.N, Method: i.Method, Depth: i.Depth, Hash: i.Hash, Algorithm: i.Algorithm,
 		Tasks: len(c.recs), Done: c.done, Units: c.plan.Units, Nodes: c.nodes, Duplicates: c.duplicates, Refused: c.refused,
 		Submitted: i.Submitted, Verify: VerifyStatus{Percent: i.Verify, Seed: i.Seed}, Contributors: len(c.byWorker),
+		Cancelled: i.Cancelled,
 	}
 	if c.plan.Units > 0 {
 		s.PlanTasks = c.plan.Job.Len()
@@ -283,10 +299,11 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		scale = n / float64(c.estDone)
 	}
 	left := float64(c.estSum-c.estDone) * scale
-	end := time.Time{} // when the last needed record came
+	end := time.Time{}    // when the last needed record came
+	open, blocked := 0, 0 // tasks still to count or verify; those of them nothing will finish
 	for id := range c.recs {
 		end = later(end, c.countedAt[id])
-		chosen := Verified(i.Seed, id, i.Verify)
+		chosen := c.chosen[id]
 		verified := chosen && c.verified(id)
 		if chosen {
 			s.Verify.Selected++
@@ -308,8 +325,24 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		}
 		if failed && (f.Kind == KindCount && !c.counted[id] || f.Kind == KindVerify && chosen && !verified) {
 			s.Failed = append(s.Failed, f)
+			if f.SetAside {
+				s.SetAside++
+			}
+		}
+		switch {
+		case !c.counted[id]:
+			open++
+			if failed && f.SetAside && f.Kind == KindCount {
+				blocked++
+			}
+		case chosen && !verified:
+			open++
+			if failed && f.SetAside && f.Kind == KindVerify {
+				blocked++
+			}
 		}
 	}
+	s.Stuck = blocked > 0 && blocked+s.Verify.Stalled >= open
 	s.Verify.Pending = s.Verify.Selected - s.Verify.Verified
 	s.Complete = s.Done == s.Tasks && s.Verify.Pending == 0 && len(s.Conflicts) == 0
 	if s.Complete {

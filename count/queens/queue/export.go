@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -30,26 +31,14 @@ type Export struct {
 // Export returns the results of a complete job; a job that is not (tasks
 // missing, verifications pending, conflicts) is an error that says why.
 func (c *Client) Export(ctx context.Context, id string) (*Export, error) {
-	s, r, err := c.status(ctx, id)
+	s, col, err := c.read(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
 	if !s.Complete {
 		return nil, fmt.Errorf("job %s is not complete: %s", id, Summary(s))
 	}
-	return r.col.export(s, ""), nil
-}
-
-func (c *Client) status(ctx context.Context, id string) (*Status, *reader, error) {
-	r, err := c.reader(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.stop()
-	if err := r.catchUp(ctx); err != nil {
-		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
-	}
-	return r.col.status(r.now(), nil), r, nil
+	return col.export(s, ""), nil
 }
 
 // export builds the file of a complete job.
@@ -71,9 +60,50 @@ func (c *collector) export(s *Status, program string) *Export {
 	return e
 }
 
+// CheckExportTarget reports why an export of job id must not be written
+// to path, or nil. The rule is nqueens count --out's: a new file, an empty
+// one, or one it may replace (here an export of the same job, written
+// again), or a link to one of these, written through; a FIFO, a device, a
+// folder, a dangling link and any other file (notes, a journal, a shard
+// result of a count or another job's export) are refused.
+func CheckExportTarget(path, id string) error {
+	if err := atomicfile.Check(path); err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent (or unreadable: writing it will tell)
+	}
+	defer f.Close()
+	var head struct {
+		Format string `json:"format"`
+		Job    string `json:"job"`
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if json.Unmarshal(b, &head) == nil && head.Format == shard.Format && head.Job == id {
+		return nil
+	}
+	what := "is not an export of job " + id
+	if head.Format == shard.Format && head.Job != "" {
+		what = "is the export of another job, " + head.Job
+	} else if head.Format == shard.Format {
+		what = "is a shard result file"
+	}
+	return fmt.Errorf("%s exists and %s: refusing to replace it (remove it, or choose another name)", path, what)
+}
+
 // WriteExport writes e to path atomically (a regular file, or a link to
-// one, written through; see package shard's result files).
+// one, written through), under CheckExportTarget's rule.
 func WriteExport(path string, e *Export) error {
+	if err := CheckExportTarget(path, e.Job); err != nil {
+		return err
+	}
 	e.Format = shard.Format
 	e.Total = e.Sum()
 	b, err := json.MarshalIndent(e, "", " ")

@@ -77,6 +77,11 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
+	// The queue may not be set up yet: a server just started, or a NATS
+	// deployment of our own that no worker has used.
+	if err := c.Setup(ctx, Settings{}, false); err != nil {
+		return nil, fmt.Errorf("setting up the queue: %w", err)
+	}
 	seed := opt.Seed
 	for seed == 0 && opt.Verify > 0 {
 		var b [8]byte
@@ -86,7 +91,7 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 	info := JobInfo{
 		ID: p.ID(), N: jp.N, Method: string(jp.Method), Depth: jp.Depth, Hash: p.Hash(),
 		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), PlanTasks: jp.Len(), Units: p.Units,
-		Verify: opt.Verify, Seed: seed, Submitted: time.Now().UTC(), Program: opt.Program,
+		Verify: opt.Verify, Seed: seed, VerifyRule: VerifyExact, Submitted: time.Now().UTC(), Program: opt.Program,
 	}
 	kv, err := c.jobsBucket(ctx)
 	if err != nil {
@@ -100,6 +105,9 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 			return nil, err
 		}
 		out.New, info = false, *old
+		if info.Cancelled != nil {
+			return nil, fmt.Errorf("job %s: %w on %s: 'nqueens requeue %s' resumes it", info.ID, ErrCancelled, info.Cancelled.Format("2006-01-02 15:04:05 UTC"), info.ID)
+		}
 	} else if err != nil {
 		return nil, fmt.Errorf("recording job %s: %w", info.ID, err)
 	}
@@ -111,8 +119,9 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 	// interrupted half way is completed, and the tasks already there
 	// are refused by the stream.
 	order := p.Order()
-	for _, id := range order {
-		if Verified(info.Seed, id, info.Verify) {
+	chosen := info.Chosen()
+	for _, v := range chosen {
+		if v {
 			out.VerifyTasks++
 		}
 	}
@@ -123,7 +132,7 @@ func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions
 		order = order[len(batch):]
 		futures := make([]jetstream.PubAckFuture, 0, len(batch))
 		for _, id := range batch {
-			m := taskMsg{ID: info.ID, Task: id, Verify: Verified(info.Seed, id, info.Verify)}
+			m := taskMsg{ID: info.ID, Task: id, Verify: chosen[id]}
 			if p.Units > 0 {
 				m.Tasks = p.Tasks(id)
 			}

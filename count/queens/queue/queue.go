@@ -8,15 +8,26 @@
 // same ones):
 //
 //   - Serve starts an embedded nats-server with JetStream file storage,
-//     on loopback unless a token or TLS client certificates protect it.
-//   - Connect reaches a server; Client.Setup creates the streams, buckets
-//     and consumers if they are absent.
+//     on loopback unless a token or TLS client certificates protect it,
+//     alone or as one of a JetStream cluster (ServerConfig.ClusterListen,
+//     Routes) that keeps every stream and bucket on three servers
+//     (Settings.Replicas) and goes on when one is lost; with
+//     ServerConfig.Metrics it serves the queue's metrics
+//     (Client.MetricsHandler).
+//   - Connect reaches a server (several URLs: it fails over between
+//     them); Client.Setup creates the streams, buckets and consumers if
+//     they are absent, and every client that needs them calls it.
 //   - Client.Submit publishes the tasks of a plan as a job named by
 //     job.Plan.ID: submitting the same plan again adds no work.
 //   - Client.Work counts the tasks it is handed with this machine's
 //     kernels, publishes each result, then acknowledges the task.
 //   - Client.Status, Client.Wait and Client.Export read the results back,
 //     check them and assemble the total (job.Assemble).
+//   - Client.Jobs lists the jobs, Client.Cancel takes one off the queue
+//     (its workers stop counting it), Client.Requeue puts back its
+//     set-aside tasks or resumes it.
+//
+// A worker's parts, each with one job, are described in worker.go.
 //
 // # Tasks and units
 //
@@ -67,9 +78,12 @@
 //	nqcount.verified.JOB.ID a Record of a second count (verification)
 //	nqcount.fail.JOB.ID     a Failure: a count that failed, and why
 //
-// Key-value bucket nqcount-jobs holds each job's JobInfo (what to count),
-// and nqcount-workers each worker's last report (Seen), which expires when
-// the worker stops reporting.
+// Key-value bucket nqcount-jobs holds each job's JobInfo (what to count,
+// and whether it was cancelled: workers watch it), and nqcount-workers each
+// worker's last report (Seen), which expires when the worker stops
+// reporting. A cancelled job's task messages are purged; Requeue
+// publishes them again, and a Failure record marked Requeued on
+// nqcount.fail.JOB.ID ends a task's failures before it.
 //
 // # Trust
 //
@@ -131,6 +145,21 @@ type Settings struct {
 	// MaxDeliver bounds the deliveries of a task: a task whose count
 	// failed that often is set aside. 0 means 5.
 	MaxDeliver int
+	// Replicas is the number of servers of a cluster that keep each
+	// stream and bucket: 0 means 3 in a cluster (a server can be lost
+	// and the queue goes on), 1 for a server alone.
+	Replicas int
+}
+
+// replicas returns the replicas to create streams with.
+func (s Settings) replicas(clustered bool) int {
+	switch {
+	case s.Replicas > 0:
+		return s.Replicas
+	case clustered:
+		return 3
+	}
+	return 1
 }
 
 func (s Settings) withDefaults() Settings {
@@ -188,6 +217,9 @@ type ConnectOptions struct {
 	// Timeout is how long the server may take to answer the connection
 	// and each request before it is an error; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// RetryFor bounds Retry: after this long without reaching any
+	// server, Connect gives up (0: it tries until ctx is done).
+	RetryFor time.Duration
 }
 
 // DefaultTimeout is how long a client waits for the server to answer by
@@ -234,6 +266,10 @@ func (c *Client) jobsBucket(ctx context.Context) (jetstream.KeyValue, error) {
 // ErrAuth is wrapped by Connect's error when the server refuses the token
 // or credentials.
 var ErrAuth = errors.New("the server refused the credentials")
+
+// ErrUnreachable is wrapped by the errors of Connect and Work when no
+// server could be reached for the time they were given.
+var ErrUnreachable = errors.New("no server reachable")
 
 // CheckURL reports why s is not a server address Connect takes, or nil:
 // one or more URLs separated by commas, each nats://, tls://, ws:// or
@@ -321,6 +357,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	if opt.Cert != "" || opt.Key != "" {
 		opts = append(opts, nats.ClientCert(opt.Cert, opt.Key))
 	}
+	began := time.Now()
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
 		if err == nil {
@@ -336,6 +373,9 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		}
 		if !opt.Retry {
 			return nil, fmt.Errorf("%s: %v", redact(url), err)
+		}
+		if opt.RetryFor > 0 && time.Since(began)+wait > opt.RetryFor {
+			return nil, fmt.Errorf("%s: %w for %v: %v", redact(url), ErrUnreachable, opt.RetryFor, err)
 		}
 		logf("cannot reach %s: %v; trying again in %v", redact(url), err, wait)
 		select {
@@ -367,11 +407,70 @@ func (c *Client) Close() {
 }
 
 // Setup creates the streams, buckets and consumers that are absent, with s
-// for the consumers. With update it also applies s to consumers that
-// exist (the server's operator does, at start); without, it leaves them
-// as they are (a worker does not change its fellows' settings).
+// for the consumers and the replicas (Settings.Replicas: by default 3 on a
+// cluster, 1 on a server alone). With update it also applies s to
+// consumers that exist, and raises the replicas of streams that have
+// fewer (the server's operator does, at start); without, it leaves them
+// as they are (a worker does not change its fellows' settings). Every
+// client that needs the queue calls it, so that nothing depends on which
+// started first, on a server of ours or on any NATS deployment with
+// JetStream.
 func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
+	if s.Replicas == 0 && c.nc.ConnectedClusterName() != "" {
+		// A client of a cluster: three replicas, or as many servers as
+		// it knows if fewer.
+		s.Replicas = min(3, max(len(c.nc.Servers()), 1))
+	}
+	return c.setupRetry(ctx, s, update, nil)
+}
+
+// setupRetry is Setup, tried again while JetStream is not ready (a
+// cluster without a leader yet, a server starting); waiting, if set, is
+// told the first time.
+func (c *Client) setupRetry(ctx context.Context, s Settings, update bool, waiting func(error)) error {
+	told := false
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		err := c.setup(ctx, s, update)
+		if err == nil || !notReady(err) || ctx.Err() != nil {
+			return err
+		}
+		if waiting != nil && !told {
+			waiting(err)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (JetStream was not ready: %v)", ctx.Err(), err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+// notReady reports whether err says that JetStream cannot answer yet
+// (a cluster electing its leaders, a server starting) rather than that
+// something is wrong.
+func notReady(err error) bool {
+	var e jetstream.JetStreamError
+	if errors.As(err, &e) && e.APIError() != nil {
+		switch e.APIError().ErrorCode {
+		case 10008, // JetStream system temporarily unavailable
+			10023, // insufficient resources (servers not yet joined)
+			10005, // no suitable peers for placement
+			10074: // replicas > 1 not supported in non-clustered mode (a cluster not formed)
+			return true
+		}
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled) ||
+		errors.Is(err, nats.ErrJetStreamNotEnabled)
+}
+
+func (c *Client) setup(ctx context.Context, s Settings, update bool) error {
 	s = s.withDefaults()
+	r := s.replicas(false)
+	// Each step is bounded: a request lost in a cluster's election would
+	// otherwise hold it for the client's whole timeout.
+	step := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 10*time.Second) }
 	streams := []jetstream.StreamConfig{{
 		Name:                 TasksStream,
 		Description:          "n-queens tasks to count, one message per subject",
@@ -383,6 +482,7 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 		DiscardNewPerSubject: true,
 		MaxMsgs:              -1,
 		MaxBytes:             -1,
+		Replicas:             r,
 	}, {
 		Name:        ResultsStream,
 		Description: "n-queens task results and failures, every record kept",
@@ -392,6 +492,7 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 		Duplicates:  5 * time.Minute,
 		MaxMsgs:     -1,
 		MaxBytes:    -1,
+		Replicas:    r,
 	}, {
 		Name:        EventsStream,
 		Description: "advisories: tasks delivered the most times without an acknowledgement",
@@ -399,25 +500,31 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 		Storage:     jetstream.FileStorage,
 		MaxMsgs:     100000,
 		Discard:     jetstream.DiscardOld,
+		Replicas:    r,
 	}}
 	for _, cfg := range streams {
-		if _, err := c.js.Stream(ctx, cfg.Name); errors.Is(err, jetstream.ErrStreamNotFound) {
-			if _, err := c.js.CreateStream(ctx, cfg); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-				return fmt.Errorf("creating stream %s: %w", cfg.Name, err)
-			}
-		} else if err != nil {
-			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		sctx, cancel := step()
+		err := c.ensureStream(sctx, cfg, update)
+		cancel()
+		if err != nil {
+			return err
 		}
 	}
 	for _, kv := range []jetstream.KeyValueConfig{
-		{Bucket: JobsBucket, Description: "n-queens jobs: what to count", Storage: jetstream.FileStorage},
-		{Bucket: WorkersBucket, Description: "n-queens workers' last reports", Storage: jetstream.MemoryStorage, TTL: workerTTL},
+		{Bucket: JobsBucket, Description: "n-queens jobs: what to count", Storage: jetstream.FileStorage, Replicas: r},
+		{Bucket: WorkersBucket, Description: "n-queens workers' last reports", Storage: jetstream.MemoryStorage, TTL: workerTTL, Replicas: r},
 	} {
-		if _, err := c.js.KeyValue(ctx, kv.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
-			if _, err := c.js.CreateKeyValue(ctx, kv); err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
-				return fmt.Errorf("creating bucket %s: %w", kv.Bucket, err)
+		sctx, cancel := step()
+		_, err := c.js.KeyValue(sctx, kv.Bucket)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			if _, err = c.js.CreateKeyValue(sctx, kv); errors.Is(err, jetstream.ErrBucketExists) {
+				err = nil
 			}
-		} else if err != nil {
+		} else if err == nil && update {
+			err = c.raiseReplicas(sctx, "KV_"+kv.Bucket, r)
+		}
+		cancel()
+		if err != nil {
 			return fmt.Errorf("bucket %s: %w", kv.Bucket, err)
 		}
 	}
@@ -426,17 +533,54 @@ func (c *Client) Setup(ctx context.Context, s Settings, update bool) error {
 		AckPolicy: jetstream.AckExplicitPolicy, DeliverPolicy: jetstream.DeliverAllPolicy,
 		AckWait: s.AckWait, MaxDeliver: s.MaxDeliver, BackOff: s.backOff(), MaxAckPending: 100000,
 	}
-	_, err := c.js.Consumer(ctx, TasksStream, cc.Durable)
+	sctx, cancel := step()
+	defer cancel()
+	_, err := c.js.Consumer(sctx, TasksStream, cc.Durable)
 	switch {
 	case errors.Is(err, jetstream.ErrConsumerNotFound):
-		_, err = c.js.CreateConsumer(ctx, TasksStream, cc)
+		_, err = c.js.CreateConsumer(sctx, TasksStream, cc)
 	case err == nil && update:
-		_, err = c.js.UpdateConsumer(ctx, TasksStream, cc)
+		_, err = c.js.UpdateConsumer(sctx, TasksStream, cc)
 	}
 	if err != nil {
 		return fmt.Errorf("consumer %s: %w", cc.Durable, err)
 	}
 	return nil
+}
+
+// ensureStream creates the stream cfg names if it is absent; with
+// update, it raises the replicas of one that has fewer.
+func (c *Client) ensureStream(ctx context.Context, cfg jetstream.StreamConfig, update bool) error {
+	_, err := c.js.Stream(ctx, cfg.Name)
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		if _, err := c.js.CreateStream(ctx, cfg); err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			return fmt.Errorf("creating stream %s: %w", cfg.Name, err)
+		}
+	case err != nil:
+		return fmt.Errorf("stream %s: %w", cfg.Name, err)
+	case update:
+		if err := c.raiseReplicas(ctx, cfg.Name, cfg.Replicas); err != nil {
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+	}
+	return nil
+}
+
+// raiseReplicas makes a stream kept by r servers if it has fewer (a
+// queue that started on one server, joined by others).
+func (c *Client) raiseReplicas(ctx context.Context, name string, r int) error {
+	st, err := c.js.Stream(ctx, name)
+	if err != nil {
+		return err
+	}
+	cfg := st.CachedInfo().Config
+	if cfg.Replicas >= r {
+		return nil
+	}
+	cfg.Replicas = r
+	_, err = c.js.UpdateStream(ctx, cfg)
+	return err
 }
 
 // jobIDPattern is what job.Plan.ID makes: a word of letters, digits and

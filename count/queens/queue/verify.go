@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -64,6 +65,29 @@ func parseVerifySubject(s string) (jobID string, task int, from, to string, ok b
 	return parts[2], task, parts[4], parts[5], err == nil && task >= 0
 }
 
+// verifier does a worker's part in verification: it addresses the
+// verify tasks of its counts to other live workers, pulls those addressed
+// to it, and takes over the ones whose addressees are gone. Its one lock
+// guards its view of the live workers.
+type verifier struct {
+	c     *Client
+	token string             // this worker's
+	tasks jetstream.Consumer // the count tasks (to tell when all are done)
+	cfg   jetstream.ConsumerConfig
+	mine  jetstream.Consumer // the verify tasks addressed to this worker
+	slots int
+	logf  func(string, ...any)
+	tally *tally
+
+	mu     sync.Mutex
+	live   map[string]bool // tokens of the live workers
+	liveAt time.Time
+
+	// The dispatcher's goroutine only:
+	lastRescue time.Time
+	rescued    bool // the last rescue took tasks over
+}
+
 // verifyConsumer returns the configuration of the consumer of the verify
 // tasks addressed to the worker with token tok; like is the workers
 // consumer's, whose ack wait, back-off and deliveries it takes.
@@ -82,25 +106,25 @@ func verifyConsumer(tok string, like jetstream.ConsumerConfig) jetstream.Consume
 	}
 }
 
-// ensureMine creates (or finds) this worker's verify consumer.
-func (w *worker) ensureMine(ctx context.Context) error {
-	c, err := w.c.js.CreateOrUpdateConsumer(ctx, TasksStream, w.mineCfg)
+// ensure creates (or finds) this worker's verify consumer.
+func (v *verifier) ensure(ctx context.Context) error {
+	c, err := v.c.js.CreateOrUpdateConsumer(ctx, TasksStream, v.cfg)
 	if err != nil {
-		return fmt.Errorf("consumer %s: %w", w.mineCfg.Durable, err)
+		return fmt.Errorf("consumer %s: %w", v.cfg.Durable, err)
 	}
-	w.mine = c
+	v.mine = c
 	return nil
 }
 
 // liveTokens returns the tokens of the workers that reported recently
 // and have not stopped, from a view of the bucket at most maxAge old.
-func (w *worker) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]bool, error) {
-	w.liveMu.Lock()
-	defer w.liveMu.Unlock()
-	if w.live != nil && time.Since(w.liveAt) <= maxAge {
-		return w.live, nil
+func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]bool, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.live != nil && time.Since(v.liveAt) <= maxAge {
+		return v.live, nil
 	}
-	reps, now, err := readReports(ctx, w.c.js)
+	reps, now, err := readReports(ctx, v.c.js)
 	if err != nil {
 		return nil, err
 	}
@@ -110,14 +134,14 @@ func (w *worker) liveTokens(ctx context.Context, maxAge time.Duration) (map[stri
 			live[token(reps[i].ID)] = true
 		}
 	}
-	w.live, w.liveAt = live, time.Now()
+	v.live, v.liveAt = live, time.Now()
 	return live, nil
 }
 
-// publishVerify publishes the verify task of a task chosen for one,
-// addressed to a live worker other than its counter; counter is the
-// worker whose count was stored.
-func (w *worker) publishVerify(ctx context.Context, m taskMsg, counter string) error {
+// publish publishes the verify task of a task chosen for one, addressed
+// to a live worker other than its counter; counter is the worker whose
+// count was stored.
+func (v *verifier) publish(ctx context.Context, m taskMsg, counter string) error {
 	if !m.Verify {
 		return nil
 	}
@@ -126,9 +150,9 @@ func (w *worker) publishVerify(ctx context.Context, m taskMsg, counter string) e
 	// A view of the bucket a few seconds old will do, unless it shows no
 	// other worker: then one that started since is looked for.
 	for _, maxAge := range []time.Duration{5 * time.Second, time.Second} {
-		live, err := w.liveTokens(ctx, maxAge)
+		live, err := v.liveTokens(ctx, maxAge)
 		if err != nil {
-			w.logf("reading the workers bucket: %v (the verify task of %s.%d goes to any worker)", err, m.ID, m.Task)
+			v.logf("reading the workers bucket: %v (the verify task of %s.%d goes to any worker)", err, m.ID, m.Task)
 			break
 		}
 		var others []string
@@ -143,16 +167,16 @@ func (w *worker) publishVerify(ctx context.Context, m taskMsg, counter string) e
 		}
 	}
 	body, _ := json.Marshal(taskMsg{ID: m.ID, Task: m.Task, CountedBy: counter})
-	if err := w.publish(ctx, ctx, verifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+	if err := v.c.publish(ctx, ctx, verifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
 		return fmt.Errorf("publishing the verify task: %w", err)
 	}
 	return nil
 }
 
-// hasVerifyTask reports whether a verify task of the task was published
-// before (by a counter that died before acknowledging its task).
-func (w *worker) hasVerifyTask(ctx context.Context, jobID string, task int) (bool, error) {
-	ts, err := w.c.js.Stream(ctx, TasksStream)
+// hasTask reports whether a verify task of the task was published before
+// (by a counter that died before acknowledging its task).
+func (v *verifier) hasTask(ctx context.Context, jobID string, task int) (bool, error) {
+	ts, err := v.c.js.Stream(ctx, TasksStream)
 	if err != nil {
 		return false, err
 	}
@@ -173,85 +197,83 @@ type verifyLeft struct {
 // rescue takes over, up to limit, the verify tasks not yet verified whose
 // addressees have all stopped (or that had none), unless this worker
 // counted them.
-func (w *worker) rescue(ctx context.Context, limit int) (verifyLeft, error) {
-	var v verifyLeft
-	ts, err := w.c.js.Stream(ctx, TasksStream)
+func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
+	var left verifyLeft
+	ts, err := v.c.js.Stream(ctx, TasksStream)
 	if err != nil {
-		return v, err
+		return left, err
 	}
 	ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
 	if err != nil || len(ti.State.Subjects) == 0 {
-		return v, err
+		return left, err
 	}
-	rs, err := w.c.js.Stream(ctx, ResultsStream)
+	rs, err := v.c.js.Stream(ctx, ResultsStream)
 	if err != nil {
-		return v, err
+		return left, err
 	}
 	ri, err := rs.Info(ctx, jetstream.WithSubjectFilter(verifiedPrefix+".>"))
 	if err != nil {
-		return v, err
+		return left, err
 	}
-	live, err := w.liveTokens(ctx, 0)
+	live, err := v.liveTokens(ctx, 0)
 	if err != nil {
-		return v, err
+		return left, err
 	}
-	type left struct {
+	type open struct {
 		job       string
 		task      int
 		from      string
 		addressed bool // to a live worker other than this one
 	}
-	tasks := map[string]*left{}
+	tasks := map[string]*open{}
 	for subj := range ti.State.Subjects {
 		jobID, task, from, to, ok := parseVerifySubject(subj)
 		if !ok || ri.State.Subjects[subject(verifiedPrefix, jobID, task)] > 0 {
 			continue
 		}
 		k := jobID + "." + strconv.Itoa(task)
-		l := tasks[k]
-		if l == nil {
-			l = &left{job: jobID, task: task, from: from}
-			tasks[k] = l
+		o := tasks[k]
+		if o == nil {
+			o = &open{job: jobID, task: task, from: from}
+			tasks[k] = o
 		}
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
 		// it does not wait for anyone.
-		if to != w.token && live[to] {
-			l.addressed = true
+		if to != v.token && live[to] {
+			o.addressed = true
 		}
 	}
-	for _, l := range tasks {
+	for _, o := range tasks {
 		switch {
-		case l.addressed:
-			v.waiting++
-		case l.from == w.token:
-			v.mine++
-		case v.claimed >= limit:
-			v.waiting++
+		case o.addressed:
+			left.waiting++
+		case o.from == v.token:
+			left.mine++
+		case left.claimed >= limit:
+			left.waiting++
 		default:
-			body, _ := json.Marshal(taskMsg{ID: l.job, Task: l.task})
-			_, err := w.c.js.Publish(ctx, verifySubject(l.job, l.task, l.from, w.token), body, jetstream.WithExpectLastSequencePerSubject(0))
+			body, _ := json.Marshal(taskMsg{ID: o.job, Task: o.task})
+			_, err := v.c.js.Publish(ctx, verifySubject(o.job, o.task, o.from, v.token), body, jetstream.WithExpectLastSequencePerSubject(0))
 			if alreadyThere(err) {
 				continue // this worker had it, and set it aside
 			}
 			if err != nil {
-				return v, err
+				return left, err
 			}
-			v.claimed++
+			left.claimed++
 		}
 	}
-	if v.claimed > 0 {
-		w.mu.Lock()
-		w.stats.Rescued += v.claimed
-		w.mu.Unlock()
+	if left.claimed > 0 {
+		v.tally.add(func(s *WorkStats) { s.Rescued += left.claimed })
 	}
-	return v, nil
+	return left, nil
 }
 
 // isVerified reports whether a valid verify record of the task is stored
 // (a task taken over twice, or addressed again after a restart).
-func (w *worker) isVerified(ctx context.Context, jobID string, task int, p *Plan) bool {
-	rs, err := w.c.js.Stream(ctx, ResultsStream)
+func (v *verifier) isVerified(ctx context.Context, jobID string, task int, p *Plan) bool {
+	rs, err := v.c.js.Stream(ctx, ResultsStream)
 	if err != nil {
 		return false
 	}
@@ -268,10 +290,10 @@ var errIdle = errors.New("idle")
 
 // other pulls up to n verify tasks addressed to this worker when no count
 // task came; now and then it takes over verify tasks left by workers that
-// are gone; with allFree (no task held) and ExitWhenIdle it returns
+// are gone; with allFree (no task held) and exitWhenIdle it returns
 // errIdle when nothing is left for this worker to do.
-func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Msg, error) {
-	b, err := w.mine.FetchNoWait(n)
+func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool) ([]jetstream.Msg, error) {
+	b, err := v.mine.FetchNoWait(n)
 	var msgs []jetstream.Msg
 	if err == nil {
 		for m := range b.Messages() {
@@ -285,26 +307,26 @@ func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Ms
 	if err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) {
 		// The server removes a consumer after verifyInactive without
 		// a pull: make it again (it redelivers what it had).
-		if _, ierr := w.mine.Info(ctx); errors.Is(ierr, jetstream.ErrConsumerNotFound) {
-			return nil, w.ensureMine(ctx)
+		if _, ierr := v.mine.Info(ctx); errors.Is(ierr, jetstream.ErrConsumerNotFound) {
+			return nil, v.ensure(ctx)
 		}
 		return nil, err
 	}
-	idleCheck := w.cfg.ExitWhenIdle && allFree
-	if !idleCheck && !w.rescued && time.Since(w.lastRescue) < rescueEvery {
+	idleCheck := exitWhenIdle && allFree
+	if !idleCheck && !v.rescued && time.Since(v.lastRescue) < rescueEvery {
 		return nil, nil
 	}
 	if idleCheck {
 		// Count tasks first: while any is left or held, this worker
 		// may get it (or one a dying worker held).
-		ti, err := w.tasks.Info(ctx)
+		ti, err := v.tasks.Info(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if ti.NumPending > 0 || ti.NumAckPending > 0 {
 			return nil, nil
 		}
-		mi, err := w.mine.Info(ctx)
+		mi, err := v.mine.Info(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -312,16 +334,14 @@ func (w *worker) other(ctx context.Context, n int, allFree bool) ([]jetstream.Ms
 			return nil, nil
 		}
 	}
-	w.lastRescue = time.Now()
-	v, err := w.rescue(ctx, rescueLimit*w.cfg.Workers)
+	v.lastRescue = time.Now()
+	left, err := v.rescue(ctx, rescueLimit*v.slots)
 	if err != nil {
 		return nil, err
 	}
-	w.rescued = v.claimed > 0 // look again once they are counted
-	if idleCheck && v.claimed == 0 && v.waiting == 0 {
-		w.mu.Lock()
-		w.stats.MineToVerify = v.mine
-		w.mu.Unlock()
+	v.rescued = left.claimed > 0 // look again once they are counted
+	if idleCheck && left.claimed == 0 && left.waiting == 0 {
+		v.tally.add(func(s *WorkStats) { s.MineToVerify = left.mine })
 		return nil, errIdle
 	}
 	return nil, nil

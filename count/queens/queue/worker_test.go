@@ -508,7 +508,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 // keepCounters jobs it used last, and makes one again for a job it
 // dropped.
 func TestUnitFuncsKept(t *testing.T) {
-	w := &worker{}
+	w := &unitCounter{}
 	var ids []string
 	for _, n := range []int{11, 12, 13} {
 		p, err := job.NewPlan(job.Spec{N: n})

@@ -153,13 +153,18 @@ func (r *reader) follow(wait time.Duration) error {
 	}
 }
 
-// extras reads what is not in the records: the workers' reports and the
-// tasks the server gave up on.
+// extras reads what is not in the records: the workers' reports, the
+// tasks the server gave up on, and whether the job was cancelled.
 func (r *reader) extras(ctx context.Context) ([]report, error) {
 	reps, _, err := readReports(ctx, r.c.js)
 	if err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, err
 	}
+	info, err := r.c.Job(ctx, r.info.ID)
+	if err != nil {
+		return nil, err
+	}
+	r.col.info.Cancelled = info.Cancelled
 	lost, err := r.c.lostTasks(ctx, r.info.ID)
 	if err != nil {
 		return nil, err
@@ -230,19 +235,29 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 // Status reads every record of job id and returns its state: the exact
 // total once complete.
 func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
+	s, _, err := c.read(ctx, id, true)
+	return s, err
+}
+
+// read reads every record of job id stored now and returns the job's
+// state, with the collector that read them; with extras, the workers'
+// reports and the tasks the server gave up on are read too.
+func (c *Client) read(ctx context.Context, id string, extras bool) (*Status, *collector, error) {
 	r, err := c.reader(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.stop()
 	if err := r.catchUp(ctx); err != nil {
-		return nil, fmt.Errorf("reading the results of %s: %w", id, err)
+		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
 	}
-	reps, err := r.extras(ctx)
-	if err != nil {
-		return nil, err
+	var reps []report
+	if extras {
+		if reps, err = r.extras(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
-	return r.col.status(r.now(), reps), nil
+	return r.col.status(r.now(), reps), r.col, nil
 }
 
 // ErrUnverified is wrapped by Wait's error for a job whose tasks are all
@@ -271,8 +286,9 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	if interval <= 0 {
 		interval = 10 * time.Second
 	}
-	defer r.stop()
+	defer func() { r.stop() }()
 	var (
+		failures        int // reads that failed in a row
 		reps            []report
 		lastExtras      time.Time
 		lastReport      time.Time
@@ -294,8 +310,17 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		if err != nil {
 			c.logf("reading the results of %s: %v (retrying)", id, err)
 			time.Sleep(time.Second)
+			if failures++; failures >= 3 {
+				// The consumer that reads them may be gone with its
+				// server: read them again from the start.
+				if nr, err := c.reader(ctx, id); err == nil {
+					r.stop()
+					r, caughtUp, failures = nr, false, 0
+				}
+			}
 			continue
 		}
+		failures = 0
 		if time.Since(lastExtras) >= extrasEvery {
 			if x, err := r.extras(ctx); err == nil {
 				reps = x
@@ -315,6 +340,12 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 				}
 			}
 			return s, nil
+		}
+		if s.Cancelled != nil {
+			return s, fmt.Errorf("job %s was %w on %s ('nqueens requeue %s' resumes it)", id, ErrCancelled, s.Cancelled.Format("2006-01-02 15:04:05 UTC"), id)
+		}
+		if s.Stuck && len(s.Conflicts) == 0 {
+			return s, fmt.Errorf("job %s: %w: nothing more can finish: %s set aside (%s); see why with 'nqueens status %s', put them back with 'nqueens requeue %s'", id, ErrFailed, plural(s.SetAside, "task", "tasks"), failedList(s.Failed), id, id)
 		}
 		if s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
 			if stalled.IsZero() {
@@ -337,6 +368,33 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	}
 }
 
+// failedList names the set-aside tasks of failed, the first ten.
+func failedList(failed []Failure) string {
+	var ids []string
+	for _, f := range failed {
+		if !f.SetAside {
+			continue
+		}
+		if len(ids) == 10 {
+			ids = append(ids, "...")
+			break
+		}
+		name := fmt.Sprintf("task %d", f.Task)
+		if f.Kind == KindVerify {
+			name += " (verification)"
+		}
+		ids = append(ids, name)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // Summary says in one line how far a job is and what is wrong with it.
 func Summary(s *Status) string {
 	var b strings.Builder
@@ -352,11 +410,17 @@ func Summary(s *Status) string {
 	}
 	if n := len(s.Failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)
+		if s.SetAside > 0 {
+			fmt.Fprintf(&b, " (%d set aside: nqueens requeue)", s.SetAside)
+		}
+	}
+	if s.Cancelled != nil && !s.Complete {
+		b.WriteString(", CANCELLED")
 	}
 	if n := len(s.Refused); n > 0 {
 		fmt.Fprintf(&b, ", %d records refused", n)
 	}
-	if !s.Complete && s.Active == 0 {
+	if !s.Complete && s.Active == 0 && s.Cancelled == nil && !s.Stuck {
 		b.WriteString(", no worker active: start one with nqueens work")
 	}
 	return b.String()

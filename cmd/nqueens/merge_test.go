@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/shard"
 )
 

@@ -95,7 +95,7 @@ func (r *liveRun) run(ctx context.Context) {
 	// Constellations, not the fastest method for large n (join): a live
 	// count starts at once and shows its progress from the first second,
 	// where the join first builds tables of gigabytes for n >= 24.
-	j, err := job.Open(job.Config{Spec: job.Spec{N: r.n, Method: queens.Constellations}, Workers: r.workers})
+	j, err := job.Open(job.Config{Spec: queens.Spec{N: r.n, Method: queens.Constellations}, Workers: r.workers})
 	if err != nil {
 		r.end(nil, err)
 		return

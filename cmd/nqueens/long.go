@@ -132,11 +132,12 @@ func errExit(err error) int {
 // resuming from and recording to a checkpoint journal, with progress
 // reports. It only prints; the library decides.
 func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
+	setMemoryLimit(opt.Memory)
 	terminal := isTerminal(e0.Stderr)
 	e := &env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
 	j, err := job.OpenContext(ctx, job.Config{
-		Spec:    job.Spec{N: n, Method: opt.Method, Depth: opt.Depth, Memory: opt.Memory},
-		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique,
+		Spec:    queens.Spec{N: n, Method: opt.Method, Depth: opt.Depth},
+		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique, Memory: opt.Memory, Path: opt.Path,
 		Checkpoint: lo.checkpoint, Shard: lo.shard, Out: lo.out, Program: programVersion(),
 	})
 	if err != nil {

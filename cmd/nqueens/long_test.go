@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/shard"
 )
 
@@ -761,7 +760,7 @@ func TestCommandName(t *testing.T) {
 // tasks are not in Plan.Tasks: "44 of 0 tasks" once).
 func TestShardLine(t *testing.T) {
 	for _, m := range []queens.Method{queens.Constellations, queens.Join} {
-		p, err := job.NewPlan(job.Spec{N: 12, Method: m})
+		p, err := queens.NewPlan(queens.Spec{N: 12, Method: m})
 		if err != nil {
 			t.Fatal(err)
 		}

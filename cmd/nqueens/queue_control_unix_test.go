@@ -262,7 +262,7 @@ func TestQueueJobControl(t *testing.T) {
 	small.Stderr = &lockedBuffer{}
 	waitExit(t, small, started(t, small))
 	code, out, errs = runBin(t, "wait", jid, "--server", srv.url, "--progress-every", "0")
-	if code != exitFail || !strings.Contains(errs, "set aside") || !strings.Contains(errs, "task 0") || !strings.Contains(out, "more than this worker's 1 MiB") {
+	if code != exitFail || !strings.Contains(errs, "set aside") || !strings.Contains(errs, "task 0") || !strings.Contains(out, "more than the 1 MiB allowed") {
 		t.Fatalf("wait on a job whose tasks were set aside: exit %d, %q, %q", code, out, errs)
 	}
 	code, out, errs = runBin(t, "requeue", jid, "--server", srv.url)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
@@ -77,17 +76,23 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
 		return exitUsage
 	}
-	spec := job.Spec{N: n, Method: m, Depth: depth}
+	var workerMemory uint64
 	if memory != "" {
-		if spec.Memory, err = parseBytes(memory); err != nil {
+		if workerMemory, err = parseBytes(memory); err != nil {
 			e.Errorf("--memory: %v", err)
 			return exitUsage
 		}
 	}
-	plan, err := job.NewPlan(spec)
+	plan, err := queens.NewPlan(queens.Spec{N: n, Method: m, Depth: depth})
 	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)
+	}
+	// A job no worker with that memory could count is refused now, not
+	// by every worker that takes it.
+	if _, err := plan.Fit(queens.Execution{Workers: 1, Memory: workerMemory}); err != nil {
+		e.Errorf("--memory: %v", err)
+		return errExit(queens.Usage(err))
 	}
 	c, code := sf.connect(ctx, e, "submit", false)
 	if c == nil {

@@ -20,14 +20,20 @@ import (
 
 // Config is a count as nqueens count runs it.
 type Config struct {
-	Spec
+	// Spec says what to count; its Workers is ignored (see Workers).
+	queens.Spec
 	// Workers is the number of tasks counted at once; 0 means
 	// runtime.GOMAXPROCS(0). Without a checkpoint or a shard it also
 	// tunes the automatic depth; with one, the plan is the same on every
-	// machine (NewPlan).
+	// machine (queens.StableWorkers).
 	Workers int
 	// Kernel names the kernel; "" or "auto" picks the fastest.
 	Kernel string
+	// Memory bounds what the count holds, in bytes (0: the default);
+	// Path forces the join's path (see queens.Execution). Neither changes
+	// the plan: a checkpoint resumes under any memory.
+	Memory uint64
+	Path   string
 	// Unique also gives the count up to symmetry. Whole counts only: the
 	// unique count needs the whole total (merge shards with unique).
 	Unique bool
@@ -54,7 +60,7 @@ type Config struct {
 type Job struct {
 	cfg      Config
 	start    time.Time
-	plan     *Plan
+	plan     *queens.Plan
 	ids      []int // the tasks of this run (the shard's, or all)
 	todo     []int // those not resumed
 	jr       *journal.Journal
@@ -89,14 +95,21 @@ func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	spec := cfg.Spec
+	spec.Workers = workers
 	if cfg.Checkpoint != "" || cfg.Shard.K > 0 {
-		workers = queens.StableWorkers // the tasks must not depend on this machine
+		spec.Workers = queens.StableWorkers // the tasks must not depend on this machine
 	}
-	p, err := newPlan(cfg.Spec, workers)
+	p, err := queens.NewPlan(spec)
 	if err != nil {
 		return nil, err
 	}
 	j.plan = p
+	// The memory is checked now, with the workers that will count: a
+	// count that does not fit is refused before any work.
+	if _, err := p.Fit(queens.Execution{Kernel: cfg.Kernel, Workers: workers, Memory: cfg.Memory, Path: cfg.Path}); err != nil {
+		return nil, invalid(err)
+	}
 	if _, err := p.EstimatesContext(ctx); err != nil {
 		return nil, err
 	}
@@ -193,7 +206,7 @@ func (j *Job) header() journal.Header {
 	if j.cfg.Shard.K > 0 {
 		meta["shard"] = j.cfg.Shard.String()
 	}
-	h := journal.Header{Hash: j.plan.hash, Tasks: j.plan.Len(), Meta: meta}
+	h := journal.Header{Hash: j.plan.Hash(), Tasks: j.plan.Len(), Meta: meta}
 	if j.cfg.Program != "" {
 		h.Info = map[string]string{"program": j.cfg.Program}
 	}
@@ -262,7 +275,7 @@ func (j *Job) openJournal() error {
 }
 
 // Plan returns the job's plan.
-func (j *Job) Plan() *Plan { return j.plan }
+func (j *Job) Plan() *queens.Plan { return j.plan }
 
 // Tasks returns the ids of the tasks this job covers: the shard's, or all.
 func (j *Job) Tasks() []int { return j.ids }
@@ -311,8 +324,8 @@ func (j *Job) Run(ctx context.Context) (*Outcome, error) {
 	defer j.Close()
 	j.tracker.Start()
 	jr := j.jr
-	res, err := j.plan.Count(ctx, j.todo, CountOptions{
-		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Tracker: j.tracker,
+	res, err := Count(ctx, j.plan, j.todo, CountOptions{
+		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Memory: j.cfg.Memory, Path: j.cfg.Path, Tracker: j.tracker,
 		OnResult: func(id int, r count.Result) error { return j.record(jr, id, r) },
 	})
 	if cerr := j.Close(); err == nil && cerr != nil {
@@ -365,7 +378,7 @@ func (j *Job) record(jr *journal.Journal, id int, r count.Result) error {
 // shardFile is the shard's result file, without its results.
 func (j *Job) shardFile() *shard.File {
 	return &shard.File{
-		Run: j.plan.Pin(), Hash: j.plan.hash, Tasks: j.plan.Len(),
+		Run: j.plan.Pin(), Hash: j.plan.Hash(), Tasks: j.plan.Len(),
 		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Program: j.cfg.Program,
 	}
 }

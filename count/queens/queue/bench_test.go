@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // BenchmarkQueue measures how many tasks per second the queue hands out
@@ -20,7 +19,7 @@ func BenchmarkQueue(b *testing.B) {
 	// Constellations, pinned: the join, the default from n = 12, cuts
 	// these into fewer, larger tasks.
 	cs := queens.Constellations
-	specs := []job.Spec{{N: 12, Method: cs, Depth: 1}, {N: 11, Method: cs, Depth: 1}, {N: 13, Method: cs, Depth: 1},
+	specs := []queens.Spec{{N: 12, Method: cs, Depth: 1}, {N: 11, Method: cs, Depth: 1}, {N: 13, Method: cs, Depth: 1},
 		{N: 11, Method: cs, Depth: 2}, {N: 12, Method: cs, Depth: 2}, {N: 14, Method: cs, Depth: 1}}
 	tasks := 0
 	for i := range b.N {

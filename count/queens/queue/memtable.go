@@ -10,58 +10,46 @@ import (
 )
 
 // MemoryTable writes, as a Markdown table, the memory a worker needs per
-// board size from n = from to to: for a job counted by the join (the
-// default method where its tables fit), the first cut of the board (the
-// fastest, what submit picks when the workers have the memory) and the
-// leanest cut the join can plan, each for 1, 4, 8 and 16 slots (work
-// --workers); the figures are join.Memory's, the estimate every count
-// plans with. scripts/README.md holds its output for n = 20 to 28
-// (go run ./scripts/memtable regenerates it).
+// board size from n = from to to, for 1, 4, 8 and 16 slots (work
+// --workers): for a job counted by the join (the default method from
+// n = 12 but 13), on its table path (the tables and each slot's lists)
+// and the least on its bounded path (each slot's row lists and smallest
+// arena), with the program's own; a worker given less than the table
+// path needs counts on the bounded path, and one given less than that
+// refuses the job. The figures are join.MemoryOf's, the estimate every
+// count plans with (queens.Plan.Fit). scripts/README.md holds its output
+// for n = 20 to 28 (go run ./scripts/memtable regenerates it).
 func MemoryTable(w io.Writer, from, to int) error {
 	slots := []int{1, 4, 8, 16}
 	var b strings.Builder
-	b.WriteString("| n | method | cut (--depth) |")
+	b.WriteString("| n | path |")
 	for _, s := range slots {
 		fmt.Fprintf(&b, " %d %s |", s, map[bool]string{true: "slot", false: "slots"}[s == 1])
 	}
-	b.WriteString("\n|---|---|---|")
+	b.WriteString("\n|---|---|")
 	for range slots {
 		b.WriteString("---:|")
 	}
 	b.WriteString("\n")
 	for n := from; n <= to; n++ {
-		var cuts []int
-		gs := join.Geometries(n)
-		if queens.DefaultMethod(n) == queens.Join {
-			for i, g := range gs {
-				if join.Feasible(g) {
-					cuts = append(cuts, i)
-				}
-			}
-		}
-		if len(cuts) == 0 {
-			fmt.Fprintf(&b, "| %d | constellations | - |", n)
+		if queens.DefaultMethod(n) != queens.Join {
+			fmt.Fprintf(&b, "| %d | constellations |", n)
 			for range slots {
 				b.WriteString(" a few MiB |")
 			}
 			b.WriteString("\n")
 			continue
 		}
-		rows := []int{cuts[0]}
-		if last := cuts[len(cuts)-1]; last != cuts[0] {
-			rows = append(rows, last)
+		m := join.MemoryOf(join.Cut(n))
+		fmt.Fprintf(&b, "| %d | tables |", n)
+		for _, s := range slots {
+			fmt.Fprintf(&b, " %s |", mebibytes(join.Runtime+m.Tables+uint64(s)*m.TableWorker))
 		}
-		for i, c := range rows {
-			what := "fastest"
-			if i > 0 {
-				what = "leanest"
-			}
-			fmt.Fprintf(&b, "| %d | join | %d (%s) |", n, c+1, what)
-			for _, s := range slots {
-				fmt.Fprintf(&b, " %s |", mebibytes(join.Memory(gs[c], s)))
-			}
-			b.WriteString("\n")
+		fmt.Fprintf(&b, "\n| %d | bounded (least) |", n)
+		for _, s := range slots {
+			fmt.Fprintf(&b, " %s |", mebibytes(join.Runtime+uint64(s)*(m.RowLists+m.MinArena)))
 		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // The metrics endpoint gives each job's progress in the Prometheus text
@@ -22,7 +21,7 @@ func TestMetrics(t *testing.T) {
 	const tok = "metrics-token-0123456789"
 	srv := serve(t, ServerConfig{Token: tok, Metrics: "127.0.0.1:0"})
 	c := connect(t, srv.URL(), Auth{Token: tok})
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{Verify: 10})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 10})
 	get := func(auth string) (int, string) {
 		req, _ := http.NewRequest("GET", srv.MetricsURL(), nil)
 		if auth != "" {
@@ -108,7 +107,7 @@ func ExampleClient_MetricsHandler() {
 		return
 	}
 	defer c.Close()
-	if _, err := c.Submit(ctx, job.Spec{N: 8}, SubmitOptions{}); err != nil {
+	if _, err := c.Submit(ctx, queens.Spec{N: 8}, SubmitOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}

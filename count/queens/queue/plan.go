@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/nqcount/nqcount/count"
-	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // Plan is a job's plan as the queue hands it out: the tasks of a job.Plan
@@ -26,7 +26,7 @@ import (
 // plan's own ids.
 type Plan struct {
 	// Job is the plan whose tasks the units group.
-	Job *job.Plan
+	Job *queens.Plan
 	// Units is the grouping asked for (JobInfo.Units): about Units units
 	// of full size, each at most 1/Units of the estimated work, then
 	// smaller ones; 0 gives each task its own unit.
@@ -43,7 +43,7 @@ type Plan struct {
 // NewPlan groups the tasks of p into units (see Plan.Units and group); the
 // same p and units give the same units on every machine. units below 0
 // is an error. The units are cut when first asked for.
-func NewPlan(p *job.Plan, units int) (*Plan, error) {
+func NewPlan(p *queens.Plan, units int) (*Plan, error) {
 	if units < 0 {
 		return nil, fmt.Errorf("units %d: need 0 (one task per unit) or more", units)
 	}
@@ -191,13 +191,13 @@ var errUnitOverflow = errors.New("the unit's count overflows 64 bits: submit the
 type UnitFunc func(ctx context.Context, tasks []int, progress func(nodes uint64)) (count.Result, error)
 
 // UnitFunc returns the function that counts a unit given by its tasks
-// (ids in p.Job) with the named kernel (job.Plan.TaskFunc), and the
+// (ids in p.Job) as e says (queens.Plan.TaskFunc), and the
 // kernel's name: the tasks are counted one after the other, each in
 // bounded slices, with the progress of the unit as a whole. It does not
 // check that the tasks make one of p's units: a worker counts the tasks
 // its message lists, and its result record says which (see Record.Tasks).
-func (p *Plan) UnitFunc(kernelName string) (UnitFunc, string, error) {
-	do, name, err := p.Job.TaskFunc(kernelName)
+func (p *Plan) UnitFunc(e queens.Execution) (UnitFunc, string, error) {
+	do, name, _, err := p.Job.TaskFunc(e)
 	if err != nil {
 		return nil, "", err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // The units cut the plan's largest-first order into consecutive runs:
@@ -17,11 +16,11 @@ import (
 // allows (it reaches the target with its last task and not before); the
 // same units on every call.
 func TestGroup(t *testing.T) {
-	for _, s := range []job.Spec{
+	for _, s := range []queens.Spec{
 		{N: 10, Method: queens.Constellations}, {N: 13, Method: queens.Constellations},
 		{N: 12, Method: queens.Join}, {N: 15, Method: queens.Join},
 	} {
-		jp, err := job.NewPlan(s)
+		jp, err := queens.NewPlan(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,8 +78,8 @@ func TestGroup(t *testing.T) {
 // A unit's count is the sum of its tasks' counts, for both methods, and
 // the units add up to the total; one task per unit is the plan itself.
 func TestUnitsCount(t *testing.T) {
-	for _, s := range []job.Spec{{N: 11, Method: queens.Constellations}, {N: 12, Method: queens.Join}} {
-		jp, err := job.NewPlan(s)
+	for _, s := range []queens.Spec{{N: 11, Method: queens.Constellations}, {N: 12, Method: queens.Join}} {
+		jp, err := queens.NewPlan(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +89,7 @@ func TestUnitsCount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			do, _, err := p.UnitFunc("")
+			do, _, err := p.UnitFunc(queens.Execution{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,8 +138,8 @@ func TestDefaultUnits(t *testing.T) {
 func TestGroupedJob(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 11}, SubmitOptions{Units: 6, Verify: 50, Seed: 3})
-	jp, _ := job.NewPlan(job.Spec{N: 11})
+	sub := submit(t, c, queens.Spec{N: 11}, SubmitOptions{Units: 6, Verify: 50, Seed: 3})
+	jp, _ := queens.NewPlan(queens.Spec{N: 11})
 	if p, _ := NewPlan(jp, 6); sub.Job != p.ID() || sub.Tasks != p.Len() || sub.Info.PlanTasks != jp.Len() || sub.Info.Units != 6 {
 		t.Fatalf("submit: %+v, want job %s of %d units of %d tasks", sub, p.ID(), p.Len(), jp.Len())
 	}
@@ -194,7 +193,7 @@ func TestGroupedJob(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back.Units != 6 || back.PlanTasks != jp.Len() {
 		t.Errorf("job record round trip: %+v, %v", back, err)
 	}
-	if _, err := c.Submit(context.Background(), job.Spec{N: 11}, SubmitOptions{Units: -1}); err != nil {
+	if _, err := c.Submit(context.Background(), queens.Spec{N: 11}, SubmitOptions{Units: -1}); err != nil {
 		t.Errorf("one task per unit: %v", err)
 	}
 }
@@ -205,7 +204,7 @@ func TestGroupedJob(t *testing.T) {
 func TestWrongUnitTasks(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	jp, _ := job.NewPlan(job.Spec{N: 11})
+	jp, _ := queens.NewPlan(queens.Spec{N: 11})
 	p, _ := NewPlan(jp, 6)
 	ctx := context.Background()
 	if err := c.Setup(ctx, Settings{}, false); err != nil {
@@ -216,7 +215,7 @@ func TestWrongUnitTasks(t *testing.T) {
 	if _, err := c.js.Publish(ctx, subject(taskPrefix, p.ID(), 0), body); err != nil {
 		t.Fatal(err)
 	}
-	sub := submit(t, c, job.Spec{N: 11}, SubmitOptions{Units: 6})
+	sub := submit(t, c, queens.Spec{N: 11}, SubmitOptions{Units: 6})
 	if sub.Added != p.Len()-1 {
 		t.Fatalf("submit added %d tasks, want %d (unit 0's subject was taken)", sub.Added, p.Len()-1)
 	}

@@ -103,7 +103,7 @@ func work(t testing.TB, url string, k int, cfgs ...func(*WorkerConfig)) []*WorkS
 // submit submits s; without opt.Units, every task gets its own unit, so
 // that the queue's task ids are the plan's (grouped jobs have tests of
 // their own).
-func submit(t testing.TB, c *Client, s job.Spec, opt SubmitOptions) *Submitted {
+func submit(t testing.TB, c *Client, s queens.Spec, opt SubmitOptions) *Submitted {
 	t.Helper()
 	if opt.Units == 0 {
 		opt.Units = -1
@@ -145,8 +145,8 @@ func TestCountExact(t *testing.T) {
 	c := connect(t, srv.URL(), Auth{})
 	var ids []string
 	for _, n := range []int{8, 10, 12} { // 12: a join job
-		sub := submit(t, c, job.Spec{N: n}, SubmitOptions{})
-		p, _ := job.NewPlan(job.Spec{N: n})
+		sub := submit(t, c, queens.Spec{N: n}, SubmitOptions{})
+		p, _ := queens.NewPlan(queens.Spec{N: n})
 		if sub.Job != p.ID() || sub.Tasks != p.Len() || sub.Added != sub.Tasks || !sub.New {
 			t.Fatalf("submit n = %d: %+v, want job %s with %d tasks, all added", n, sub, p.ID(), p.Len())
 		}
@@ -175,9 +175,9 @@ func TestCountExact(t *testing.T) {
 func TestSubmitTwice(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	first := submit(t, c, job.Spec{N: 9}, SubmitOptions{Verify: 50, Seed: 7})
-	p, _ := job.NewPlan(job.Spec{N: 9})
-	again := submit(t, c, job.Spec{N: 9, Method: queens.Constellations, Depth: p.Depth}, SubmitOptions{Verify: 10})
+	first := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 50, Seed: 7})
+	p, _ := queens.NewPlan(queens.Spec{N: 9})
+	again := submit(t, c, queens.Spec{N: 9, Method: queens.Constellations, Depth: p.Depth}, SubmitOptions{Verify: 10})
 	if again.Job != first.Job || again.New || again.Added != 0 || again.Tasks != first.Tasks {
 		t.Fatalf("second submit: %+v, want job %s, not new, nothing added", again, first.Job)
 	}
@@ -193,7 +193,7 @@ func TestSubmitTwice(t *testing.T) {
 	work(t, srv.URL(), 2)
 	exact(t, status(t, c, first.Job))
 	// After the job is done, submitting it again still adds nothing.
-	if late := submit(t, c, job.Spec{N: 9}, SubmitOptions{}); late.Added != 0 || late.New {
+	if late := submit(t, c, queens.Spec{N: 9}, SubmitOptions{}); late.Added != 0 || late.New {
 		t.Errorf("submit after completion: %+v", late)
 	}
 	if s := status(t, c, first.Job); s.Duplicates != 0 {
@@ -241,7 +241,7 @@ func TestWrongTokenRefused(t *testing.T) {
 		}
 	}
 	c := connect(t, srv.URL(), Auth{Token: "s3cret-token-of-16+"})
-	sub := submit(t, c, job.Spec{N: 6}, SubmitOptions{})
+	sub := submit(t, c, queens.Spec{N: 6}, SubmitOptions{})
 	if _, err := c.Status(ctx, sub.Job); err != nil {
 		t.Fatal(err)
 	}
@@ -252,8 +252,8 @@ func TestWrongTokenRefused(t *testing.T) {
 func TestForeignResultsRefused(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{})
-	other, _ := job.NewPlan(job.Spec{N: 9})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
+	other, _ := queens.NewPlan(queens.Spec{N: 9})
 	ctx := context.Background()
 	bad := []Record{
 		{Hash: other.Hash(), Algorithm: queens.AlgorithmVersion, Count: 1},
@@ -290,7 +290,7 @@ func TestForeignResultsRefused(t *testing.T) {
 func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
 	srv := serve(t, ServerConfig{Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
 	c := connect(t, srv.URL(), Auth{})
-	p, _ := job.NewPlan(job.Spec{N: 6})
+	p, _ := queens.NewPlan(queens.Spec{N: 6})
 	info := JobInfo{ID: fmt.Sprintf("n6-%s-a%d", p.Hash(), queens.AlgorithmVersion+1), N: 6, Method: string(p.Method),
 		Depth: p.Depth, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion + 1, Tasks: p.Len()}
 	ctx := context.Background()
@@ -315,7 +315,7 @@ func TestVerifyCatchesWrongResult(t *testing.T) {
 	seed := testSeed(t)
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 10}, SubmitOptions{Verify: 20, Seed: seed})
+	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 20, Seed: seed})
 	// Worker w0 adds one to every count it makes of one task chosen for
 	// verification: it is the only liar, so whichever worker counts that
 	// task first, the other disagrees.
@@ -393,7 +393,7 @@ func TestVerifiedShare(t *testing.T) {
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	sub, err := c.Submit(ctx, job.Spec{N: 17}, SubmitOptions{Verify: 10, Seed: 40})
+	sub, err := c.Submit(ctx, queens.Spec{N: 17}, SubmitOptions{Verify: 10, Seed: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +407,7 @@ func TestVerifiedShare(t *testing.T) {
 func TestFailingTaskSetAside(t *testing.T) {
 	srv := serve(t, ServerConfig{Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 7}, SubmitOptions{})
+	sub := submit(t, c, queens.Spec{N: 7}, SubmitOptions{})
 	boom := func(cfg *WorkerConfig) {
 		cfg.fail = func(_ string, task int) error {
 			if task == 1 {
@@ -451,7 +451,7 @@ func TestFailingTaskSetAside(t *testing.T) {
 func TestCancelAndRequeue(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	spec := job.Spec{N: 9}
+	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -501,18 +501,31 @@ func TestCancelAndRequeue(t *testing.T) {
 	exact(t, status(t, c, sub.Job))
 }
 
-// A worker fits a join job's counts in its memory: as many tasks at once
-// as the tables and the lists per task allow, none when the tables alone
-// do not fit (the task is refused, for a worker with more).
+// A worker fits a join job's counts in its memory (queens.Plan.Fit): as
+// many tasks at once as its memory allows, none when even one does not
+// fit (the task is refused, for a worker with more).
 func TestWorkerMemoryFits(t *testing.T) {
-	p, err := job.NewPlan(job.Spec{N: 16, Method: queens.Join})
+	p, err := queens.NewPlan(queens.Spec{N: 16, Method: queens.Join})
 	if err != nil {
 		t.Fatal(err)
 	}
 	qp := &Plan{Job: p}
-	one, four := WorkerMemory(p.Plan, 1), WorkerMemory(p.Plan, 4)
-	if one == 0 || four <= one {
-		t.Fatalf("WorkerMemory: %d for 1 slot, %d for 4", one, four)
+	// need(k) is the least memory Fit accepts for k tasks at once.
+	need := func(k int) uint64 {
+		lo, hi := uint64(1), uint64(1)<<36
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if _, err := p.Fit(queens.Execution{Workers: k, Memory: mid}); err == nil {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		return lo
+	}
+	one, four := need(1), need(4)
+	if four <= one {
+		t.Fatalf("Fit: %d for 1 task at once, %d for 4", one, four)
 	}
 	for _, c := range []struct {
 		memory uint64
@@ -530,12 +543,12 @@ func TestWorkerMemoryFits(t *testing.T) {
 			t.Errorf("memory %d: %d tasks at once (%v), want %d", c.memory, got, err, c.want)
 		}
 	}
-	bt, err := job.NewPlan(job.Spec{N: 16, Method: queens.Constellations})
+	bt, err := queens.NewPlan(queens.Spec{N: 16, Method: queens.Constellations})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&unitCounter{slots: 4, memory: 1 << 20}).fits("b", &Plan{Job: bt}); err != nil || WorkerMemory(bt.Plan, 4) != 0 {
-		t.Errorf("backtracking on 1 MiB: %v", err)
+	if err := (&unitCounter{slots: 4, memory: 64 << 20}).fits("b", &Plan{Job: bt}); err != nil {
+		t.Errorf("backtracking in 64 MiB: %v", err)
 	}
 }
 
@@ -544,7 +557,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 func TestExport(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 9}, SubmitOptions{Verify: 30, Seed: 3})
+	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 30, Seed: 3})
 	work(t, srv.URL(), 2)
 	ctx := context.Background()
 	e, err := c.Export(ctx, sub.Job)

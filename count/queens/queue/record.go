@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // Kinds of Record.
@@ -145,8 +144,8 @@ type JobInfo struct {
 }
 
 // Spec returns what the job counts.
-func (j *JobInfo) Spec() job.Spec {
-	return job.Spec{N: j.N, Method: queens.Method(j.Method), Depth: j.Depth}
+func (j *JobInfo) Spec() queens.Spec {
+	return queens.Spec{N: j.N, Method: queens.Method(j.Method), Depth: j.Depth}
 }
 
 // Plan plans the job and checks that this program cuts it into the same
@@ -163,12 +162,9 @@ func (j *JobInfo) Plan() (*Plan, error) {
 // estimates: a worker is told each unit's tasks, and its result record
 // says which it counted, for readers to check.
 func (j *JobInfo) plan() (*Plan, error) {
-	spec := j.Spec()
-	// The record fixes the depth, and so the tasks: the memory the
-	// submitter planned for is not this machine's to check (a worker fits
-	// its counts in its own, see WorkerConfig.Memory).
-	spec.Memory = math.MaxUint64
-	jp, err := job.NewPlan(spec)
+	// The record fixes the tasks (memory is not part of a plan: a
+	// worker fits its counts in its own, see WorkerConfig.Memory).
+	jp, err := queens.NewPlan(j.Spec())
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // stallProxy forwards TCP connections to a server and can hold every byte
@@ -108,7 +108,7 @@ const stall = 6 * time.Second
 func TestServerStallWaitedFor(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
 	work(t, srv.URL(), 1)
 	proxy := newStallProxy(t, strings.TrimPrefix(srv.URL(), "nats://"))
 	ctx, cancel := context.WithTimeout(context.Background(), bound)

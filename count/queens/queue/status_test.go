@@ -14,10 +14,10 @@ import (
 )
 
 // results counts every task of p, for tests that write records by hand.
-func results(t testing.TB, p *job.Plan) []count.Result {
+func results(t testing.TB, p *queens.Plan) []count.Result {
 	t.Helper()
 	rs := make([]count.Result, p.Len())
-	_, err := p.Count(context.Background(), count.All(p.Len()), job.CountOptions{Workers: 1,
+	_, err := job.Count(context.Background(), p, count.All(p.Len()), job.CountOptions{Workers: 1,
 		OnResult: func(id int, r count.Result) error { rs[id] = r; return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func record(info JobInfo, task int, r count.Result, kind, worker string, seconds
 	return rec
 }
 
-func jobInfo(p *job.Plan, verify float64) JobInfo {
+func jobInfo(p *queens.Plan, verify float64) JobInfo {
 	return JobInfo{ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
 		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), Verify: verify, Seed: 1}
 }
@@ -43,7 +43,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*max(1, math.Abs(b)) 
 // reports, and the workers' reported rates; checked here on a clock the
 // test sets.
 func TestStatusTimes(t *testing.T) {
-	p, err := job.NewPlan(job.Spec{N: 10})
+	p, err := queens.NewPlan(queens.Spec{N: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,12 +117,12 @@ func TestStatusTimes(t *testing.T) {
 // A verification that no active worker may do (each counted the task) is
 // stalled: "unverified: no second worker".
 func TestStatusStalledVerification(t *testing.T) {
-	p, _ := job.NewPlan(job.Spec{N: 7})
+	p, _ := queens.NewPlan(queens.Spec{N: 7})
 	info := jobInfo(p, 100)
 	rs := results(t, p)
 	c := newCollector(info, &Plan{Job: p})
 	t0 := time.Now()
-	for i := range p.Tasks {
+	for i := range p.Len() {
 		c.add(record(info, i, rs[i], KindCount, "a", 0.1), t0)
 	}
 	alone := []report{{Seen{ID: "a"}, t0}}
@@ -153,8 +153,8 @@ func TestStatusStalledVerification(t *testing.T) {
 func TestStatusIgnoresWorkerClocks(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{})
-	p, _ := job.NewPlan(job.Spec{N: 8})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
+	p, _ := queens.NewPlan(queens.Spec{N: 8})
 	rs := results(t, p)
 	ctx := context.Background()
 	began := time.Now()
@@ -168,7 +168,7 @@ func TestStatusIgnoresWorkerClocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i := range p.Tasks {
+	for i := range p.Len() {
 		if i%2 == 0 {
 			pub(i, "slow-clock", 0)
 		} else {
@@ -192,7 +192,7 @@ func TestStatusIgnoresWorkerClocks(t *testing.T) {
 // task of the job after its last report is on the job once it has
 // stored a result of it, until the job is counted.
 func TestStatusWorkingBeforeReport(t *testing.T) {
-	p, err := job.NewPlan(job.Spec{N: 10})
+	p, err := queens.NewPlan(queens.Spec{N: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

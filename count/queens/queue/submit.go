@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // SubmitOptions tune Submit.
@@ -52,8 +51,8 @@ type Submitted struct {
 // job.Plan.ID names, and records the job. Submitting the same plan again,
 // or again after an interrupted submit, adds no task twice: the job record
 // is created once and each task subject takes one message.
-func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Submitted, error) {
-	jp, err := job.NewPlan(s)
+func (c *Client) Submit(ctx context.Context, s queens.Spec, opt SubmitOptions) (*Submitted, error) {
+	jp, err := queens.NewPlan(s)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +61,7 @@ func (c *Client) Submit(ctx context.Context, s job.Spec, opt SubmitOptions) (*Su
 
 // SubmitPlan is Submit for a plan already made (job.NewPlan): a front end
 // that checks the plan before it connects need not plan it twice.
-func (c *Client) SubmitPlan(ctx context.Context, jp *job.Plan, opt SubmitOptions) (*Submitted, error) {
+func (c *Client) SubmitPlan(ctx context.Context, jp *queens.Plan, opt SubmitOptions) (*Submitted, error) {
 	if opt.Verify < 0 || opt.Verify > 100 {
 		return nil, fmt.Errorf("%w: verify %g%%: choose 0 to 100", queens.ErrInvalid, opt.Verify)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/join"
 )
 
 // unitCounter counts units: it picks the kernel for each job's method,
@@ -23,9 +22,11 @@ type unitCounter struct {
 
 	mu       sync.Mutex
 	counters []jobCounter
-	// limits holds, for a job whose tables leave room for fewer tasks
-	// than slots, a semaphore of that many.
+	// limits holds, for a job whose memory leaves room for fewer tasks
+	// than slots, a semaphore of that many; width the tasks at once a
+	// job's counts are fitted for.
 	limits map[string]chan struct{}
+	width  map[string]int
 }
 
 // jobCounter is the task function of one job.
@@ -39,43 +40,35 @@ type jobCounter struct {
 // plan's one large piece of memory.
 const keepCounters = 2
 
-// WorkerMemory returns the memory a worker with slots slots needs to
-// count the tasks of p slots at a time: for the join, its tables and each
-// slot's lists (join.Memory); for backtracking, little beyond the
-// program's own (0).
-func WorkerMemory(p *queens.Plan, slots int) uint64 {
-	if p.Join == nil {
-		return 0
-	}
-	return join.Memory(p.Join.Geometry, slots)
-}
-
 // fits reports, for job id planned as p, whether one of its tasks fits in
-// the worker's memory, and limits its tasks at once to those that fit.
+// the worker's memory, and limits its tasks at once to as many as fit
+// (queens.Plan.Fit: the join's table path when it fits, else its
+// bounded path).
 func (u *unitCounter) fits(id string, p *Plan) error {
-	if u.memory == 0 || p.Job.Join == nil {
-		return nil
-	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if _, ok := u.limits[id]; ok {
 		return nil
 	}
 	k := u.slots
-	for k > 0 && WorkerMemory(p.Job.Plan, k) > u.memory {
-		k--
+	var err error
+	for ; k > 0; k-- {
+		if _, err = p.Job.Fit(queens.Execution{Workers: k, Memory: u.memory}); err == nil {
+			break
+		}
 	}
 	if k == 0 {
-		return fmt.Errorf("job %s needs about %d MiB to count one task (the join's tables), more than this worker's %d MiB (--memory): it is left for a worker with more", id, WorkerMemory(p.Job.Plan, 1)>>20, u.memory>>20)
+		return fmt.Errorf("job %s cannot be counted in this worker's memory (--memory): %v; it is left for a worker with more", id, err)
 	}
 	if u.limits == nil {
 		u.limits = map[string]chan struct{}{}
+		u.width = map[string]int{}
 	}
 	var sem chan struct{}
 	if k < u.slots {
 		sem = make(chan struct{}, k)
 	}
-	u.limits[id] = sem
+	u.limits[id], u.width[id] = sem, k
 	return nil
 }
 
@@ -145,7 +138,11 @@ func (u *unitCounter) unitFunc(id string, p *Plan) (UnitFunc, error) {
 		u.counters = append(slices.Delete(u.counters, i, i+1), c)
 		return c.do, nil
 	}
-	do, _, err := p.UnitFunc(u.kernelFor(p))
+	k := u.width[id]
+	if k == 0 {
+		k = u.slots
+	}
+	do, _, err := p.UnitFunc(queens.Execution{Kernel: u.kernelFor(p), Workers: k, Memory: u.memory})
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count"
-	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -47,8 +47,8 @@ func startWork(t testing.TB, ctx context.Context, url string, cfg WorkerConfig) 
 }
 
 // realCount counts like the kernel, in slices (see count.TaskFunc).
-func realCount(t testing.TB, s job.Spec) count.TaskFunc {
-	p, err := job.NewPlan(s)
+func realCount(t testing.TB, s queens.Spec) count.TaskFunc {
+	p, err := queens.NewPlan(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +86,9 @@ func until(t testing.TB, what string, cond func() bool) {
 func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	spec := job.Spec{N: 9}
+	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
-	p, _ := job.NewPlan(spec)
+	p, _ := queens.NewPlan(spec)
 	victim := p.LargestFirst(count.All(p.Len()))[0] // handed out first
 	real := realCount(t, spec)
 	hang := make(chan struct{})
@@ -143,7 +143,7 @@ func TestInterruptHandsTasksBack(t *testing.T) {
 func interruptHandsTasksBack(t *testing.T, units int) {
 	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
 	c := connect(t, srv.URL(), Auth{})
-	spec := job.Spec{N: 9}
+	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{Units: units})
 	var mu sync.Mutex
 	running := 0
@@ -190,7 +190,7 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 func TestInterruptFinishesHeldTasks(t *testing.T) {
 	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
 	c := connect(t, srv.URL(), Auth{})
-	spec := job.Spec{N: 9}
+	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
 	real := realCount(t, spec)
 	var mu sync.Mutex
@@ -232,9 +232,9 @@ func TestInterruptFinishesHeldTasks(t *testing.T) {
 func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	spec := job.Spec{N: 9}
+	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
-	p, _ := job.NewPlan(spec)
+	p, _ := queens.NewPlan(spec)
 	order := p.LargestFirst(count.All(p.Len()))
 	long := order[1] // the second: the first is done by then, so the ETA is known
 	real := realCount(t, spec)
@@ -298,7 +298,7 @@ func TestVerifyOneWorker(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	srv := serve(t, ServerConfig{})
 	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{Verify: 100})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
 	alone := work(t, srv.URL(), 1)[0]
 	if alone.MineToVerify != sub.VerifyTasks || alone.Verified != 0 {
 		t.Errorf("one worker: %+v, want all %d verify tasks left to another", alone, sub.VerifyTasks)
@@ -349,7 +349,7 @@ func TestVerifyAddresseeGone(t *testing.T) {
 			}
 		}
 	}()
-	sub := submit(t, c, job.Spec{N: 8}, SubmitOptions{Verify: 100})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
 	counter := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "counter", Workers: 2, ExitWhenIdle: true})
 	ts, _ := c.js.Stream(ctx, TasksStream)
 	until(t, "every verify task published", func() bool {
@@ -399,7 +399,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 		reps, _, err := readReports(ctx, c.js)
 		return err == nil && len(reps) == 2
 	})
-	sub := submit(t, c, job.Spec{N: 10}, SubmitOptions{Verify: 50, Seed: 5})
+	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 50, Seed: 5})
 	wctx, wcancel := context.WithTimeout(ctx, bound)
 	defer wcancel()
 	s, err := c.Wait(wctx, sub.Job, time.Second, nil)
@@ -480,7 +480,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sub := submit(t, c, job.Spec{N: 9}, SubmitOptions{Verify: 100})
+	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 100})
 	wctx, wcancel := context.WithTimeout(ctx, bound)
 	defer wcancel()
 	s, err := c.Wait(wctx, sub.Job, time.Second, nil)
@@ -511,7 +511,7 @@ func TestUnitFuncsKept(t *testing.T) {
 	w := &unitCounter{}
 	var ids []string
 	for _, n := range []int{11, 12, 13} {
-		p, err := job.NewPlan(job.Spec{N: n})
+		p, err := queens.NewPlan(queens.Spec{N: n})
 		if err != nil {
 			t.Fatal(err)
 		}

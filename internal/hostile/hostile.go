@@ -24,7 +24,10 @@ type Limits struct {
 	AddressSpace uint64
 	// Memory bounds the peak resident memory a process may reach.
 	Memory uint64
-	// Answer is how soon a process must end after SIGINT or SIGTERM.
+	// Answer is how soon a process must end after SIGINT or SIGTERM. A
+	// process later than that is still on time if it had less than a
+	// quarter of it on a processor meanwhile (a machine loaded many times
+	// over); one that has not ended at twice the bound is killed.
 	Answer time.Duration
 }
 
@@ -72,6 +75,10 @@ type Result struct {
 	// took to end after it.
 	Signalled bool
 	Answer    time.Duration
+	// AnswerCPU is the processor time the process had between the
+	// signal and its end: on a loaded machine a process may wait longer
+	// than Limits.Answer for a processor.
+	AnswerCPU time.Duration
 	// Killed says the process had to be killed (SIGKILL): it did not
 	// answer the signal within Limits.Answer, or ran past a minute.
 	Killed bool
@@ -236,6 +243,7 @@ func (r *Running) wait(stopAt <-chan time.Time, sig syscall.Signal, deadline <-c
 	defer sample.Stop()
 	var answerBy <-chan time.Time
 	var signalled time.Time
+	var cpuAtSignal time.Duration
 	var err error
 wait:
 	for {
@@ -253,11 +261,14 @@ wait:
 			// A process that has had less processor time than it takes to
 			// start (the runtime, main, its handlers) is still starting,
 			// however long it has waited for a processor.
-			if r.CPU() < startCPU {
+			cpuAtSignal = r.CPU()
+			if cpuAtSignal < startCPU {
 				res.Early = true
 			}
 			syscall.Kill(r.pid, sig)
-			answerBy = time.After(r.l.Answer)
+			// Killed at twice the bound; Problems judges the time
+			// it took against the processor time it got.
+			answerBy = time.After(2 * r.l.Answer)
 			stopAt = nil
 		case <-answerBy:
 			res.Killed = true
@@ -287,6 +298,10 @@ wait:
 		}
 		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 			res.MaxRSS = uint64(ru.Maxrss) * 1024
+			if res.Signalled {
+				total := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+				res.AnswerCPU = max(0, total-cpuAtSignal)
+			}
 		}
 	} else if err != nil {
 		res.Err = err
@@ -376,7 +391,7 @@ func (r *Result) Problems(prog string, l Limits, lines Lines) []string {
 	}
 	switch {
 	case r.Killed && r.Signalled:
-		ps = append(ps, fmt.Sprintf("did not end within %v of the signal (killed)", l.Answer))
+		ps = append(ps, fmt.Sprintf("did not end within %v of the signal (killed)", 2*l.Answer))
 	case r.Killed:
 		ps = append(ps, "ran for a minute (killed)")
 	case r.Signal != 0 && r.Signalled && r.Early:
@@ -387,7 +402,10 @@ func (r *Result) Problems(prog string, l Limits, lines Lines) []string {
 	case r.Code != 0 && r.Code != 1 && r.Code != 2 && r.Code != 130:
 		ps = append(ps, fmt.Sprintf("exit status %d", r.Code))
 	}
-	if r.Signalled && !r.Killed && r.Answer > l.Answer {
+	// Late, and not for want of a processor: it had a quarter of the
+	// bound's time on one (a machine loaded many times over starves any
+	// process of it).
+	if r.Signalled && !r.Killed && r.Answer > l.Answer && r.AnswerCPU > l.Answer/4 {
 		ps = append(ps, fmt.Sprintf("took %v to end after the signal", r.Answer.Round(time.Millisecond)))
 	}
 	if r.Peak > l.Memory {

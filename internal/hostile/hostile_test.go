@@ -134,6 +134,9 @@ func serveWaits(class, name string) string {
 	if k := queueWaits(class, name); k != "" {
 		return k
 	}
+	if strings.HasPrefix(name, "--token-file 100 MiB") {
+		return "issue 25, every reader bounded: the queue commands' --token-file, --creds and --tls-ca readers (branch i22)"
+	}
 	if strings.HasPrefix(name, "--token=") && strings.Contains(name, "digits") || class == "junk" && strings.HasPrefix(name, "--token-file ") && name != "--token-file text" {
 		return "serve with a token of junk bytes or of 100 KB: seconds deaf to Ctrl-C while it sets up (branch i22)"
 	}

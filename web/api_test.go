@@ -407,6 +407,13 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"abc"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"0"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":42}`, 400, `field "seed": want a JSON string`},
+		// Numbers that do not fit the field say why (issue 25: "want a
+		// JSON number, got number 1e9").
+		{"POST", "/api/queens/orders", "application/json", `{"n":1e9}`, 400, `field "n": want a whole number in digits, like 12, got 1e9`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":2.5}`, 400, `field "n": want a whole number in digits, like 12, got 2.5`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":99999999999999999999}`, 400, `field "n": 99999999999999999999 is out of range`},
+		{"POST", "/api/sudoku/count", "application/json", `{"grid":"` + top1 + `","limit":-1}`, 400, `field "limit": want a whole number, 0 or more, got -1`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":` + strings.Repeat("9", 1000) + `}`, 400, `field "n": 9999999999999999999999999999999999999999… is out of range`},
 		{"POST", "/api/sudoku/generate", "application/json", `{"index":-1}`, 400, "index"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"symmetry":"spiral"}`, 400, "symmetry"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"score":"13-14"}`, 400, "score range"},

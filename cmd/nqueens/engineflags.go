@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/nqcount/nqcount/internal/cli"
 	"runtime"
 	"slices"
 	"strconv"
@@ -33,8 +34,8 @@ func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
 
 // check validates the flags into the options, reporting the first bad one.
 func (f *engineFlags) check(e *env) bool {
-	if f.opt.Workers < 1 {
-		e.Errorf("--workers %d: need at least 1", f.opt.Workers)
+	if f.opt.Workers < 1 || f.opt.Workers > cli.MaxWorkers {
+		e.Errorf("--workers %d is out of range: choose 1 to %d", f.opt.Workers, cli.MaxWorkers)
 		return false
 	}
 	m, err := queens.ParseMethod(f.method)

@@ -214,7 +214,13 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		}
 	}
 	if out.Mismatch() {
-		e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		if out.ResumedTasks > 0 {
+			// A journal edited consistently (its checksums redone) passes
+			// every check it carries.
+			e.Errorf("the count disagrees with the OEIS: %d of its tasks were resumed from %s, which may have been edited; count again with a new checkpoint to tell (if that disagrees too, this is a bug, please report it)", out.ResumedTasks, lo.checkpoint)
+		} else {
+			e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		}
 		return exitFail
 	}
 	return exitOK

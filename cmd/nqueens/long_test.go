@@ -543,9 +543,20 @@ func TestShardsAndMerge(t *testing.T) {
 	if code != exitFail || !strings.Contains(errs, "shard 1 is given twice with different results") {
 		t.Errorf("conflicting duplicate: exit %d, %q", code, errs)
 	}
-	// Different runs.
-	runCLI("count", "12", "--shard", "1/3", "--out", other)
+	// A shard edited consistently (its checksums and total redone) passes
+	// every check a file can carry: the OEIS catches it, and the message
+	// says the files were edited, not that the program is wrong.
 	code, _, errs = runCLI("merge", files[0], other, files[2])
+	if code != exitFail || !strings.Contains(errs, "disagrees with the OEIS: the result files were edited or damaged") || strings.Contains(errs, "bug") {
+		t.Errorf("edited consistently: exit %d, %q", code, errs)
+	}
+	// Different runs.
+	if code, _, errs := runCLI("count", "12", "--shard", "1/3", "--out", other); code != exitUsage || !strings.Contains(errs, "holds shard 1/3 of another run") {
+		t.Errorf("--out over another run's shard: exit %d, %q", code, errs)
+	}
+	other12 := filepath.Join(dir, "other12.json")
+	runCLI("count", "12", "--shard", "1/3", "--out", other12)
+	code, _, errs = runCLI("merge", files[0], other12, files[2])
 	if code != exitFail || !strings.Contains(errs, "belong to different runs") {
 		t.Errorf("other run: exit %d, %q", code, errs)
 	}

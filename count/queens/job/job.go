@@ -1,11 +1,9 @@
 package job
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -120,6 +118,9 @@ func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
 		if j.ids, err = p.Shard(cfg.Shard); err != nil {
 			return nil, err
 		}
+		if err := j.checkOut(); err != nil {
+			return nil, err
+		}
 		j.results = make([]count.Result, p.Len())
 	}
 	j.tracker = NewTracker(p, j.ids)
@@ -154,8 +155,11 @@ func (cfg *Config) check() error {
 		if err := atomicfile.Check(cfg.Out); err != nil {
 			return fileError("result file", err)
 		}
-		if err := notOtherFile(cfg.Out); err != nil {
-			return invalid(fmt.Errorf("result file: %w", err))
+		// Before planning, refuse a file that is no result at all; once
+		// the plan is known, Open refuses another run's or shard's
+		// (checkOut).
+		if err := shard.CheckTarget(cfg.Out, nil); err != nil {
+			return fileError("result file", err)
 		}
 	}
 	if cfg.Checkpoint != "" {
@@ -171,30 +175,11 @@ func (cfg *Config) check() error {
 	return nil
 }
 
-// notOtherFile refuses to let a result file replace an existing file that
-// is not empty and not a shard result file: --out notes.txt by mistake
-// must not destroy the notes. (A shard file is replaced: a shard counted
-// again.)
-func notOtherFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil // absent (or unreadable: writing it will tell)
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	head = bytes.TrimSpace(head[:n])
-	if len(head) == 0 || bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head, []byte(`"format": "`+shard.Format+`"`)) {
-		return nil
-	}
-	return fmt.Errorf("%s exists and is not a shard result file: refusing to replace it (remove it, or choose another name)", path)
-}
-
 // fileError says which file an error is about; a special file is a usage
 // error.
 func fileError(what string, err error) error {
 	err = fmt.Errorf("%s: %w", what, err)
-	if errors.Is(err, atomicfile.ErrNotRegular) {
+	if errors.Is(err, atomicfile.ErrNotRegular) || errors.Is(err, shard.ErrRefused) {
 		return invalid(err)
 	}
 	return err
@@ -390,18 +375,47 @@ func (j *Job) record(jr *journal.Journal, id int, r count.Result) error {
 	return nil
 }
 
-// writeShard writes the shard's result file.
-func (j *Job) writeShard(seconds float64) error {
-	f := &shard.File{
+// shardFile is the shard's result file, without its results.
+func (j *Job) shardFile() *shard.File {
+	return &shard.File{
 		Run: j.plan.Pin(), Hash: j.plan.Hash(), Tasks: j.plan.Len(),
-		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Seconds: seconds, Program: j.cfg.Program,
+		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Program: j.cfg.Program,
 	}
+}
+
+// checkOut checks, before counting, that the shard's result fits in a
+// result file and may replace what the file holds (shard.CheckTarget: an
+// empty file, or a result of the same run and shard).
+func (j *Job) checkOut() error {
+	if n := len(j.ids); n > shard.MaxResults {
+		return invalid(fmt.Errorf("shard %s has %d tasks, more than a result file holds (%d): split the count into at least %d shards, or choose a smaller depth",
+			j.cfg.Shard, n, shard.MaxResults, (j.plan.Len()+shard.MaxResults-1)/shard.MaxResults+1))
+	}
+	if err := shard.CheckTarget(j.cfg.Out, j.shardFile()); err != nil {
+		return fileError("result file", err)
+	}
+	return nil
+}
+
+// writeShard writes the shard's result file. If the file came to hold
+// something else while the shard was counted, the result goes beside it
+// rather than be lost, and the error says where.
+func (j *Job) writeShard(seconds float64) error {
+	f := j.shardFile()
+	f.Seconds = seconds
 	f.Results = make([]shard.TaskResult, len(j.ids))
 	for i, id := range j.ids {
 		r := j.results[id]
 		f.Results[i] = shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes}
 	}
-	return shard.Write(j.cfg.Out, f)
+	err := shard.Write(j.cfg.Out, f)
+	if errors.Is(err, shard.ErrRefused) {
+		alt := fmt.Sprintf("%s.shard-%d-of-%d", j.cfg.Out, j.cfg.Shard.I, j.cfg.Shard.K)
+		if werr := shard.Write(alt, f); werr == nil {
+			return fmt.Errorf("%w; the result was written to %s instead", err, alt)
+		}
+	}
+	return err
 }
 
 // Close closes the checkpoint, if Run has not; it is safe to call twice.

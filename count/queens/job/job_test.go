@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -427,5 +428,73 @@ func TestOpenInterrupted(t *testing.T) {
 	j, err := OpenContext(ctx, Config{Spec: queens.Spec{N: 20, Method: queens.Join}})
 	if !errors.Is(err, context.Canceled) || j != nil {
 		t.Fatalf("OpenContext with a cancelled context: %v, %v", j, err)
+	}
+}
+
+// --out replaces only an empty file or a result of the same run and shard,
+// and says what it refused (issue 25, defect 5: count 14 --shard 1/4 --out
+// a.json, where a.json held shard 0/4 or a shard of another n, replaced it
+// without a word); a file that comes to hold another shard while the count
+// runs is not replaced either, and the result goes beside it.
+func TestOutReplacesOnlyItsShard(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.json")
+	run := func(n, i, k int) (*Outcome, error) {
+		j, err := Open(Config{Spec: queens.Spec{N: n}, Workers: 1, Shard: shard.Index{I: i, K: k}, Out: a})
+		if err != nil {
+			return nil, err
+		}
+		return j.Run(context.Background())
+	}
+	os.WriteFile(a, nil, 0o644)
+	if _, err := run(10, 0, 4); err != nil {
+		t.Fatalf("an empty file: %v", err)
+	}
+	before, _ := os.ReadFile(a)
+	for _, tc := range []struct {
+		n, i, k int
+		want    string
+	}{
+		{10, 1, 4, "a.json holds shard 0/4 of this run, and this is shard 1/4: refusing to replace it"},
+		{11, 0, 4, `a.json holds shard 0/4 of another run (`},
+		{10, 0, 3, "split into 4 vs 3 shards"},
+	} {
+		_, err := run(tc.n, tc.i, tc.k)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, queens.ErrInvalid) {
+			t.Errorf("n = %d, shard %d/%d: %v, want a usage error with %q", tc.n, tc.i, tc.k, err, tc.want)
+		}
+		if after, _ := os.ReadFile(a); !bytes.Equal(after, before) {
+			t.Fatalf("n = %d, shard %d/%d: a.json was replaced", tc.n, tc.i, tc.k)
+		}
+	}
+	if _, err := run(10, 0, 4); err != nil {
+		t.Errorf("the same shard counted again: %v", err)
+	}
+
+	// Replaced by another shard's result while counting: kept, and the
+	// result written beside it.
+	j, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 0, K: 4}, Out: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(dir, "b.json")
+	jb, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 2, K: 4}, Out: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jb.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(b, a)
+	other, _ := os.ReadFile(a)
+	o, err := j.Run(context.Background())
+	if o == nil || err == nil || !strings.Contains(err.Error(), "holds shard 2/4 of this run") || !strings.Contains(err.Error(), "written to "+a+".shard-0-of-4 instead") {
+		t.Fatalf("%v", err)
+	}
+	if after, _ := os.ReadFile(a); !bytes.Equal(after, other) {
+		t.Error("the other shard's file was replaced")
+	}
+	if f, err := shard.Read(a + ".shard-0-of-4"); err != nil || f.Shard != 0 || len(f.Results) != len(j.Tasks()) {
+		t.Errorf("the result beside it: %+v %v", f, err)
 	}
 }

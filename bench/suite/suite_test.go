@@ -84,7 +84,7 @@ func TestScore(t *testing.T) {
 		{map[Size]float64{c15: 20, c16: 40}, 2},
 		{map[Size]float64{c15: 40, c16: 20}, 2}, // geometric mean of 4 and 1
 		{map[Size]float64{c15: 10}, 1},
-		{map[Size]float64{c15: 10, j17: 800}, math.Sqrt(8)}, // over both methods
+		{map[Size]float64{c15: 10, j17: 800}, math.Sqrt(8)},   // over both methods
 		{map[Size]float64{c15: 10, {queens.Join, 15}: 10}, 0}, // a size the reference lacks
 		{map[Size]float64{c15: 0, c16: 20}, 0},
 		{nil, 0},

@@ -19,7 +19,7 @@ func init() {
 
 func runBench(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "bench", "[--quick] [flags]",
-		fmt.Sprintf("Benchmarks this machine: counts %s (--quick: %s)\n"+
+		fmt.Sprintf("Benchmarks this machine: counts\n%s\n(--quick: %s)\n"+
 			"on 1, 2, 4, ... P workers and P, %d rounds each, checks every count against\n"+
 			"OEIS A000170, and prints nodes/s, speed-up, efficiency and a score comparable\n"+
 			"across machines (README.md, \"Benchmarking a machine\"). The join is the method\n"+
@@ -66,7 +66,7 @@ func runBench(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	if !quiet {
-		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, p) }
+		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, e.Prog, p) }
 	}
 	cfg.Version = strings.TrimPrefix(cli.VersionLine(app.Name), app.Name+" ")
 	rep, err := suite.Measure(ctx, cfg)
@@ -109,16 +109,18 @@ func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
 	return exitOK
 }
 
-func benchProgress(w io.Writer, p suite.Progress) {
+// benchProgress prints a progress line, named like every line on stderr
+// ("nqueens bench: ...").
+func benchProgress(w io.Writer, prog string, p suite.Progress) {
 	if p.WarmUp {
-		fmt.Fprintf(w, "bench: warm-up, %s n = %d on %d workers (untimed); then %d timed counts\n", p.Method, p.N, p.Workers, p.Total)
+		fmt.Fprintf(w, "%s bench: warm-up, %s n = %d on %d workers (untimed); then %d timed counts\n", prog, p.Method, p.N, p.Workers, p.Total)
 		return
 	}
 	check := "ok"
 	if !p.Matches {
 		check = "MISMATCH with OEIS A000170"
 	}
-	fmt.Fprintf(w, "bench: [%d/%d] round %d, %s n = %d, %d %s: %.4f s, %s\n", p.Done, p.Total, p.Round, p.Method, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
+	fmt.Fprintf(w, "%s bench: [%d/%d] round %d, %s n = %d, %d %s: %.4f s, %s\n", prog, p.Done, p.Total, p.Round, p.Method, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
 }
 
 func plural(k int, word string) string {

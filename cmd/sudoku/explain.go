@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
-	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -31,59 +29,17 @@ func runExplain(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer s.close()
-	name, o := s.name, s.o
-	// Puzzles are explained in batches on every worker (a hard one takes
-	// up to a second), and printed in input order.
-	batch := 4 * max(1, s.c.workers)
-	if s.c.workers == 0 {
-		batch = 32
-	}
-	var items []sudoku.Item
-	var grids []sudoku.Grid
-	flush := func() int {
-		res := logic.ExplainAll(ctx, grids, s.c.workers)
-		for i, it := range items {
-			ex, err := res[i].Explanation, res[i].Err
-			if err != nil {
-				o.flush()
-				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-					e.Errorf("interrupted")
-					return exitInterrupted
-				}
-				n := it.Grid.Clues()
-				e.Errorf("%s:%d: cannot explain: %v (%d %s)", name, it.Line, err, n, cli.Plural(n, "clue", "clues"))
-				s.failed = true
-				continue
-			}
-			writeExplanation(o, s.c.format, it.Line, ex)
-			if o.failed() {
-				return exitOK // cli reports the error, or ends quietly on a broken pipe
-			}
+	return s.finish(batch.Explain(ctx, s.in, batch.Options{Workers: s.c.workers}, func(r *batch.Record[logic.Explanation]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
 		}
-		items, grids = items[:0], grids[:0]
-		return exitOK
-	}
-	for {
-		if ctx.Err() != nil {
-			o.flush()
-			e.Errorf("interrupted")
-			return exitInterrupted
+		if r.Err != nil {
+			return s.cannot("explain", r.Line, r.Grid, r.Err)
 		}
-		it, ok := s.next()
-		if ok {
-			items = append(items, it)
-			grids = append(grids, it.Grid)
-		}
-		if len(items) == batch || (!ok && len(items) > 0) {
-			if code := flush(); code != exitOK {
-				return code
-			}
-		}
-		if !ok {
-			break
-		}
-	}
-	return s.finish()
+		writeExplanation(s.o, s.c.format, r.Line, r.Value)
+		return s.written()
+	}))
 }
 
 // writeExplanation writes one puzzle's explanation: a JSON object, or a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,20 @@ func TestGenerateFlags(t *testing.T) {
 	g, _ := sudoku.Parse(strings.TrimSpace(a))
 	if a != b || !generate.Symmetric(g, generate.Rot180) {
 		t.Errorf("--symmetric %q, --symmetry rot180 %q", a, b)
+	}
+}
+
+// A range too rare to meet ends with one line saying so, after a bounded
+// number of tries by default (it used to try for ever).
+func TestGenerateTooRare(t *testing.T) {
+	code, out, errOut := call(t, "", "generate", "--score", "11.9", "--seed", "1", "--max-tries", "3", "--count", "2")
+	want := "sudoku: puzzle 0: no puzzle scoring 11.9 in 3 solution grids (--max-tries): too rare a range to meet at random; widen it, or raise --max-tries (0: never give up)\n"
+	if code != exitFail || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, out, errOut, exitFail, want)
+	}
+	_, help, _ := call(t, "", "generate", "-h")
+	if !strings.Contains(help, fmt.Sprintf("(default %d)", generate.DefaultMaxTries)) || generate.DefaultMaxTries <= 0 {
+		t.Errorf("--max-tries has no bounded default:\n%s", help)
 	}
 }
 

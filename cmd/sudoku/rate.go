@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/internal/cli"
 )
@@ -42,64 +43,36 @@ func runRate(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	defer s.close()
-	name, o := s.name, s.o
-	// Puzzles are rated in batches on every worker (a hard one takes up to
-	// a second), and printed in input order.
-	batch := 8 * max(1, s.c.workers)
-	if s.c.workers == 0 {
-		batch = 64
+	o := s.o
+	return s.finish(batch.Rate(ctx, s.in, batch.Options{Workers: s.c.workers}, func(r *batch.Record[batch.Rated]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
+		}
+		if r.Err != nil {
+			return s.cannot("rate", r.Line, r.Grid, r.Err)
+		}
+		rt := r.Value.Rating
+		js := rateJSON{Line: r.Line, Puzzle: r.Grid.String(), Solution: r.Value.Solution.String(), Solutions: 1, Score: rt.Score,
+			Level: rt.Level.String(), Techniques: rt.Techniques, Steps: rt.Steps, Clues: r.Grid.Clues()}
+		o.record(r.Grid, fmt.Sprintf("line %d: %s %.1f (%s)", r.Line, rt.Level, rt.Score, hardest(rt)),
+			fmt.Sprintf("%s %.1f", rt.Level, rt.Score), js)
+		return s.written()
+	}))
+}
+
+// cannot reports a puzzle that the rater refuses (what says what it
+// could not do) and marks the run failed; the context's error, when the
+// run was stopped at that puzzle, is returned instead, to stop it.
+func (s *session) cannot(what string, line int, g sudoku.Grid, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
-	var items []sudoku.Item
-	var grids []sudoku.Grid
-	flush := func() int {
-		res := logic.RateAll(ctx, grids, s.c.workers)
-		for i, it := range items {
-			r := res[i]
-			if r.Err != nil {
-				o.flush()
-				if errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded) {
-					e.Errorf("interrupted")
-					return exitInterrupted
-				}
-				n := it.Grid.Clues()
-				e.Errorf("%s:%d: cannot rate: %v (%d %s)", name, it.Line, r.Err, n, cli.Plural(n, "clue", "clues"))
-				s.failed = true
-				continue
-			}
-			_, sol := sudoku.Solve(it.Grid, 1)
-			rt := r.Rating
-			js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Score: rt.Score,
-				Level: rt.Level.String(), Techniques: rt.Techniques, Steps: rt.Steps, Clues: it.Grid.Clues()}
-			o.record(it.Grid, fmt.Sprintf("line %d: %s %.1f (%s)", it.Line, rt.Level, rt.Score, hardest(rt)),
-				fmt.Sprintf("%s %.1f", rt.Level, rt.Score), js)
-			if o.failed() {
-				return exitOK // cli reports the error, or ends quietly on a broken pipe
-			}
-		}
-		items, grids = items[:0], grids[:0]
-		return exitOK
-	}
-	for {
-		if ctx.Err() != nil {
-			o.flush()
-			e.Errorf("interrupted")
-			return exitInterrupted
-		}
-		it, ok := s.next()
-		if ok {
-			items = append(items, it)
-			grids = append(grids, it.Grid)
-		}
-		if len(items) == batch || (!ok && len(items) > 0) {
-			if code := flush(); code != exitOK {
-				return code
-			}
-		}
-		if !ok {
-			break
-		}
-	}
-	return s.finish()
+	s.o.flush()
+	n := g.Clues()
+	s.e.Errorf("%s:%d: cannot %s: %v (%d %s)", s.name, line, what, err, n, cli.Plural(n, "clue", "clues"))
+	s.failed = true
+	return nil
 }
 
 // techniqueSummary writes "hidden single x36, pointing x3".

@@ -37,7 +37,7 @@ func benchSizes(b *testing.B) []int {
 func BenchmarkJoin(b *testing.B) {
 	for _, n := range benchSizes(b) {
 		g := Geometries(n)[0]
-		p, err := NewPlan(g)
+		p, err := NewLayout(g, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func BenchmarkJoin(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("n=%d/kernel=%s", n, k.Name), func(b *testing.B) {
-				c, err := NewCounter(p, k)
+				c, err := NewCounter(p, k, CounterOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -57,7 +57,7 @@ func BenchmarkJoin(b *testing.B) {
 				var total uint64
 				for b.Loop() {
 					total = 0
-					for id := range p.Tasks {
+					for id := range p.Len() {
 						x, _, err := c.Count(ctx, id, nil)
 						if err != nil {
 							b.Fatal(err)

@@ -24,11 +24,11 @@ const maxIndexBits = 12
 // that tests can force small buckets.
 var indexMinBucket = blockSize
 
-// indexMaxBits is the most index bits a join uses (a variable for
-// experiments). Lists long enough for more than 8 (2^17 half boards)
-// come from n = 21 on; each bit more both prunes pairs and, compacted
-// out, shortens the patterns the kernels look up.
-var indexMaxBits = 10
+// indexMaxBits is the most index bits a join uses, maxIndexBits (a
+// variable for experiments). Lists long enough for more than 8 (2^17
+// half boards) come from n = 21 on; each bit more both prunes pairs and,
+// compacted out, shortens the patterns the kernels look up.
+var indexMaxBits = maxIndexBits
 
 // keyer extracts a key from chosen bits of a pattern, as up to keyRuns
 // runs of consecutive bits, and compacts a pattern: the bits not chosen,

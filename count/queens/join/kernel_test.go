@@ -270,7 +270,7 @@ func TestKernelsHalves(t *testing.T) {
 		}
 		return tables[[2]int{h, q}]
 	}
-	plans := map[Geometry]*Plan{}
+	plans := map[Geometry]*Layout{}
 	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(15, 16))
 		s := &scratch{k: k}
@@ -281,7 +281,7 @@ func TestKernelsHalves(t *testing.T) {
 			g := gs[r.IntN(len(gs))]
 			p := plans[g]
 			if p == nil {
-				p, _ = NewPlan(g)
+				p, _ = NewLayout(g, 0)
 				plans[g] = p
 			}
 			fr := p.Frames[r.IntN(len(p.Frames))]

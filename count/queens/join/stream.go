@@ -1,0 +1,443 @@
+package join
+
+import (
+	"errors"
+	"math/bits"
+	"time"
+)
+
+// The bounded path. A task of the table path (countTop) reads the whole
+// quadrant tables and holds both lists of half boards of a row set, with
+// their copies sorted by index key: at n = 28 the tables would take
+// hundreds of gigabytes and the lists gigabytes. The bounded path holds
+// only what one row set uses, in memory of a size fixed ahead:
+//
+//   - the four row lists of its quadrants (rowList), built for the task's
+//     rows instead of read from a table;
+//   - one side's half boards (the one with fewer candidate pairs), filed
+//     by index key in an arena of fixed capacity; when the arena is full,
+//     what it holds is joined and the filing goes on where it stopped;
+//   - the other side's half boards, never held: each is put, as it is
+//     made, in a staging block of its key (512 patterns), and a full
+//     block is built and counted against the arena's compatible buckets.
+//
+// The answer and the task's nodes (its half boards) are those of the
+// table path; only the memory and the order of the work differ.
+
+// bscratch is the memory of one counting goroutine on the bounded path.
+type bscratch struct {
+	north [2]rowList // the north lists of the task: west, east
+	south [2]rowList // the south lists of the row set
+	arena arena
+	// The staging blocks of the streamed side, 512 patterns per key (and
+	// vecPad more: the kernels may read beyond a block).
+	stage    []uint64
+	stageLen []int
+	cand     []uint64 // half boards made, before filing
+	pend     []uint64 // half boards made and keyed that the arena could not take (fill)
+	pendKeys []uint32
+	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
+	cols     []uint32 // column sets with entries on both quadrants
+	rbs      []uint32 // the task's south row sets
+	blk      block
+	k        Kernel
+	// keep, when not nil, says which keys of the streamed side are
+	// joined: the estimator's sample (see Counter.Sample), drawn with
+	// keepFrac and keepSeed; usedFrac is the share kept.
+	keep               []bool
+	keepBuf, need      []bool
+	keepFrac, usedFrac float64
+	keepSeed           uint64
+	// clock, when not nil, times the joining (joinTime) for the
+	// estimator.
+	clock    func() time.Duration
+	joinTime time.Duration
+	// Work since the last look up, and what to do then (as scratch).
+	work  uint64
+	yield func(work uint64) error
+	// halves counts the half boards made, the task's nodes.
+	halves uint64
+	// capacity is the arena's size in patterns.
+	capacity int
+}
+
+func (s *bscratch) tick(work uint64) error {
+	s.work += work
+	if s.work < sliceWork || s.yield == nil {
+		return nil
+	}
+	w := s.work
+	s.work = 0
+	return s.yield(w)
+}
+
+// candFlush is about how many half boards are made before they are
+// filed: north entries are crossed with a column set's south entries a
+// few at a time, as many as make at most candFlush (at least one).
+const candFlush = 4096
+
+// side is one half of a row set on the bounded path: its half, its north
+// and south lists, and the column sets C (|C| = the north rows) with
+// entries on both.
+type side struct {
+	h      *half
+	nl, sl *rowList
+	cols   []uint32
+	bound  uint64 // candidate pairs: Σ_C |north(C)|·|south(h.cols\C)|
+}
+
+func (f *frame) makeSide(h *half, nl, sl *rowList, cols []uint32) side {
+	sd := side{h: h, nl: nl, sl: sl, cols: cols[:0]}
+	k := bits.OnesCount32(nl.rows)
+	subsets(h.cols, k, func(c uint32) {
+		a, b := len(nl.list(c)), len(sl.list(h.cols&^c))
+		if a > 0 && b > 0 {
+			sd.cols = append(sd.cols, c)
+			sd.bound += uint64(a) * uint64(b)
+		}
+	})
+	return sd
+}
+
+// southOf puts in s.ys the south entries of sd that pair with the north
+// entries on columns c (those on the side's other columns), ready to
+// pair, by the kernel's filter (the row lists hold no attacked entry,
+// so it keeps them all), and returns how many.
+func (f *frame) southOf(sd *side, c uint32, s *bscratch) int {
+	l := sd.sl.list(sd.h.cols &^ c)
+	s.ys.reserve(len(l))
+	return s.k.filter(&s.ys, l, sd.h.south, &sd.h.ps)
+}
+
+// crossNorth appends to out the half boards of the north entries xs of
+// sd with the nb south entries in s.ys, by the kernel's filter and cross
+// (as halves makes them on the table path).
+func (f *frame) crossNorth(sd *side, xs []uint64, nb int, s *bscratch, out []uint64) []uint64 {
+	s.xs.reserve(len(xs))
+	na := s.k.filter(&s.xs, xs, sd.h.north, &sd.h.pn)
+	if need := len(out) + na*nb + vecPad; cap(out) < need {
+		out = append(out[:cap(out)], make([]uint64, need-cap(out)+need/4)...)[:len(out)]
+	}
+	return s.k.cross(&s.xs, na, &s.ys, nb, out)
+}
+
+// northStep is how many north entries are crossed at once with nb south
+// entries: as many as make at most candFlush half boards, at least one.
+func northStep(nb int) int {
+	return max(1, candFlush/max(nb, 1))
+}
+
+// countBounded counts the completions of f whose east queens take the
+// rows rt of the north quadrants and, for each of rbs, the rows rb of the
+// south ones (each weighted by its mirror class, see canonical).
+func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, error) {
+	e, w := &s.north[1], &s.north[0]
+	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
+	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
+	if err := s.tick(uint64(e.size() + w.size())); err != nil {
+		return 0, err
+	}
+	var total uint64
+	for _, rb := range rbs {
+		wt := f.canonical(rt, rb)
+		if wt == 0 {
+			continue
+		}
+		c, err := f.countRowsBounded(rt, rb, s)
+		if err != nil {
+			return 0, err
+		}
+		total += wt * c
+	}
+	return total, nil
+}
+
+// countRowsBounded counts the completions of row set (rt, rb). Its nodes,
+// added to s.halves, are the table path's: the east half boards, and the
+// west ones when there are east ones.
+func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
+	lse, lsw := &s.south[1], &s.south[0]
+	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
+	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	if err := s.tick(uint64(lse.size() + lsw.size())); err != nil {
+		return 0, err
+	}
+	east := f.makeSide(&f.sides[1], &s.north[1], lse, s.cols)
+	if east.bound == 0 {
+		return 0, nil
+	}
+	s.cols = east.cols[len(east.cols):] // the west's column sets after the east's
+	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
+	s.cols = east.cols[:0]
+	if west.bound == 0 {
+		// No west half board: the east ones are made (they are the
+		// task's nodes, as on the table path) but pair with nothing.
+		n, err := f.streamCount(&east, s)
+		s.halves += n
+		return 0, err
+	}
+	held, streamed := &west, &east
+	if east.bound < west.bound {
+		held, streamed = &east, &west
+	}
+	// Index bits as the table path chooses them for the list of blocks
+	// (about half the candidate pairs are compatible).
+	k := f.indexBits(int(streamed.bound / 2))
+	kr := &f.keys[k]
+	nkeys := 1 << uint(k)
+	s.arena.reset(s.capacity, nkeys)
+	s.stage = resize(s.stage, nkeys*blockSize+vecPad)
+	s.stageLen = resize(s.stageLen, nkeys)
+	s.keepKeys(nkeys)
+	need := s.needKeys(nkeys)
+	var total, nh, ns uint64
+	var pos genPos
+	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
+	for pass := 0; ; pass++ {
+		done, n, err := f.fill(held, &pos, kr, need, s)
+		if err != nil {
+			return 0, err
+		}
+		nh += n
+		if done && nh == 0 {
+			// Nothing to pair with. The table path still makes the east
+			// side (its nodes) when the west one is the empty side.
+			if held == &west {
+				n, err := f.streamCount(&east, s)
+				s.halves += n
+				return 0, err
+			}
+			return 0, nil
+		}
+		c, n, err := f.streamJoin(streamed, kr, f.m-k, s)
+		if err != nil {
+			return 0, err
+		}
+		if pass == 0 {
+			ns = n
+		}
+		total += c
+		if done {
+			break
+		}
+		s.arena.clear()
+	}
+	// The table path makes the west side only when the east has half
+	// boards.
+	ne, nw := ns, nh
+	if held == &east {
+		ne, nw = nh, ns
+	}
+	if ne > 0 {
+		s.halves += ne + nw
+	}
+	return total, nil
+}
+
+// genPos is where the filing of the held side stopped: column set c,
+// north entry x.
+type genPos struct{ c, x int }
+
+// errArena reports an arena too small for the half boards of one north
+// entry: the memory given to a worker is below what the task needs.
+var errArena = errors.New("join: a worker's memory is too small for one quadrant list")
+
+// fill files the half boards of sd into the arena, keyed by kr and
+// compacted, from pos until they are all filed (true) or the arena
+// cannot take the next north entries' (false, pos then says where to go
+// on), and returns how many it made. Half boards made that the arena
+// could not take (their keys' chunks full and no chunk free) wait in
+// s.pend and are filed first by the next call. With need (a sample of
+// the streamed side's keys), it files only those that some kept key can
+// pair with.
+func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch) (bool, uint64, error) {
+	a := &s.arena
+	for i, p := range s.pend {
+		if !a.add(s.pendKeys[i], p) {
+			if a.n == 0 {
+				return false, 0, errArena
+			}
+			s.pend = s.pend[:copy(s.pend, s.pend[i:])]
+			s.pendKeys = s.pendKeys[:copy(s.pendKeys, s.pendKeys[i:])]
+			return false, 0, nil
+		}
+	}
+	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
+	var n uint64
+	for ; pos.c < len(sd.cols); pos.c, pos.x = pos.c+1, 0 {
+		c := sd.cols[pos.c]
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		for pos.x < len(xs) {
+			k := min(len(xs)-pos.x, northStep(nb), a.room()/nb)
+			if k == 0 {
+				if a.n == 0 {
+					return false, n, errArena
+				}
+				return false, n, nil
+			}
+			s.cand = f.crossNorth(sd, xs[pos.x:pos.x+k], nb, s, s.cand[:0])
+			pos.x += k
+			n += uint64(len(s.cand))
+			full := false
+			for _, p := range s.cand {
+				key := kr.key(p)
+				if need != nil && !need[key] {
+					continue
+				}
+				p = kr.compact(p)
+				if full || !a.add(key, p) {
+					full = true
+					s.pend = append(s.pend, p)
+					s.pendKeys = append(s.pendKeys, key)
+				}
+			}
+			if err := s.tick(uint64(len(s.cand))); err != nil {
+				return false, n, err
+			}
+			if full {
+				return false, n, nil
+			}
+		}
+	}
+	return true, n, nil
+}
+
+// streamJoin makes the half boards of sd, stages them by key, compacted,
+// and counts each full block against the arena; it returns the
+// compatible pairs and the half boards made. The patterns have m bits
+// (compacted).
+func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uint64, error) {
+	clear(s.stageLen)
+	s.cand = s.cand[:0]
+	var total uint64
+	nkeys := len(s.stageLen)
+	all := uint32(nkeys - 1)
+	flush := func(key uint32, pats []uint64) error {
+		if s.clock != nil {
+			t0 := s.clock()
+			defer func() { s.joinTime += s.clock() - t0 }()
+		}
+		// As joinBuckets: a few patterns pair by pair, a block of at most
+		// half its size by the half kernel.
+		direct := len(pats) <= directMax
+		if !direct {
+			s.k.build(&s.blk, pats, m)
+		}
+		comp := all &^ key
+		items := 0
+		for z := comp; ; z = (z - 1) & comp {
+			last := len(s.arena.chunks[z]) - 1
+			for i, ch := range s.arena.chunks[z] {
+				end := arenaChunk
+				if i == last {
+					end = int(s.arena.last[z])
+				}
+				it := s.arena.chunk(ch)[:end]
+				switch {
+				case direct:
+					total += s.k.pairs(pats, it)
+				case len(pats) <= blockSize/2:
+					total += s.k.half(&s.blk, it)
+				default:
+					total += s.k.count(&s.blk, it)
+				}
+				items += end
+			}
+			if z == 0 {
+				break
+			}
+		}
+		return s.tick(uint64(items))
+	}
+	var made uint64
+	for _, c := range sd.cols {
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for x := 0; x < len(xs); x += step {
+			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand)
+			if len(s.cand) < candFlush {
+				continue
+			}
+			made += uint64(len(s.cand))
+			if err := f.stageAll(kr, s, flush); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	made += uint64(len(s.cand))
+	if err := f.stageAll(kr, s, flush); err != nil {
+		return 0, 0, err
+	}
+	for key := range nkeys {
+		if n := s.stageLen[key]; n > 0 {
+			if err := flush(uint32(key), s.stage[key*blockSize:key*blockSize+n]); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return total, made, nil
+}
+
+// stageAll files the made half boards (s.cand), compacted, into their
+// keys' staging blocks, flushing the full ones, and empties s.cand.
+func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) error) error {
+	if err := s.tick(uint64(len(s.cand))); err != nil {
+		return err
+	}
+	for _, p := range s.cand {
+		key := kr.key(p)
+		if s.keep != nil && !s.keep[key] {
+			continue
+		}
+		n := s.stageLen[key]
+		o := int(key) * blockSize
+		s.stage[o+n] = kr.compact(p)
+		n++
+		if n == blockSize {
+			if err := flush(key, s.stage[o:o+n]); err != nil {
+				return err
+			}
+			n = 0
+		}
+		s.stageLen[key] = n
+	}
+	s.cand = s.cand[:0]
+	return nil
+}
+
+// streamCount makes the half boards of sd and only counts them.
+func (f *frame) streamCount(sd *side, s *bscratch) (uint64, error) {
+	var n uint64
+	for _, c := range sd.cols {
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for x := 0; x < len(xs); x += step {
+			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand[:0])
+			n += uint64(len(s.cand))
+			if err := s.tick(uint64(len(s.cand))); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// southSets appends to out the south row sets rb of the row sets of task
+// rt, in the order countTop counts them: every subset of the free south
+// rows with as many rows as the east queens need there.
+func (f *frame) southSets(rt uint32, out []uint32) []uint32 {
+	subsets(f.fb, bits.OnesCount32(f.ce)-bits.OnesCount32(rt), func(rb uint32) { out = append(out, rb) })
+	return out
+}

@@ -45,10 +45,19 @@ type bscratch struct {
 	keepBuf, need      []bool
 	keepFrac, usedFrac float64
 	keepSeed           uint64
-	// clock, when not nil, times the joining (joinTime) for the
-	// estimator.
-	clock    func() time.Duration
-	joinTime time.Duration
+	// entryThresh, when not 0, samples both sides' north entries for the
+	// estimator: an entry is made with chance entryThresh/2^64, decided
+	// by a hash of entrySeed, its side, column set and index (see
+	// keepEntry); sideID is the side being made.
+	entryThresh, entrySeed uint64
+	sideID                 int
+	// clock, when not nil, times the joining (joinTime), the filing of
+	// the held side (fillTime) and its passes for the estimator.
+	clock              func() time.Duration
+	joinTime, fillTime time.Duration
+	streamTime, listTime time.Duration
+	passes             int
+	held               uint64 // half boards of the held side made
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
@@ -157,6 +166,11 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 // added to s.halves, are the table path's: the east half boards, and the
 // west ones when there are east ones.
 func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
+	var t0 time.Duration
+	if s.clock != nil {
+		start := s.clock()
+		defer func() { s.listTime = s.clock() - start - s.fillTime - s.streamTime }()
+	}
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
@@ -193,12 +207,25 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	need := s.needKeys(nkeys)
 	var total, nh, ns uint64
 	var pos genPos
+	heldID, streamedID := 0, 1
+	if held == &east {
+		heldID, streamedID = 1, 0
+	}
 	for pass := 0; ; pass++ {
+		s.sideID = heldID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
 		done, n, err := f.fill(held, &pos, kr, need, s)
+		if s.clock != nil {
+			s.fillTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
 		nh += n
+		s.passes = pass + 1
+		s.held = nh
 		if done && nh == 0 {
 			// Nothing to pair with. The table path still makes the east
 			// side (its nodes) when the west one is the empty side.
@@ -209,7 +236,14 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 			}
 			return 0, nil
 		}
+		s.sideID = streamedID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
 		c, n, err := f.streamJoin(streamed, kr, s)
+		if s.clock != nil {
+			s.streamTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -251,6 +285,9 @@ func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch)
 		s.buf = f.southOf(sd.h, sd.sl.list(sd.h.cols&^c), s.buf)
 		xs := sd.nl.list(c)
 		for ; pos.x < len(xs); pos.x++ {
+			if !s.keepEntry(pos.c, pos.x) {
+				continue
+			}
 			if a.room() < len(s.buf) {
 				if a.n == 0 {
 					return false, n, errArena
@@ -311,9 +348,12 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 		return s.tick(uint64(items))
 	}
 	var made uint64
-	for _, c := range sd.cols {
+	for ci, c := range sd.cols {
 		s.buf = f.southOf(sd.h, sd.sl.list(sd.h.cols&^c), s.buf)
-		for _, x := range sd.nl.list(c) {
+		for i, x := range sd.nl.list(c) {
+			if !s.keepEntry(ci, i) {
+				continue
+			}
 			s.cand = f.pairs(sd.h, x, s.buf, s.cand)
 			if len(s.cand) < candFlush {
 				continue

@@ -53,11 +53,11 @@ type bscratch struct {
 	sideID                 int
 	// clock, when not nil, times the joining (joinTime), the filing of
 	// the held side (fillTime) and its passes for the estimator.
-	clock              func() time.Duration
-	joinTime, fillTime time.Duration
+	clock                func() time.Duration
+	joinTime, fillTime   time.Duration
 	streamTime, listTime time.Duration
-	passes             int
-	held               uint64 // half boards of the held side made
+	passes               int
+	held                 uint64 // half boards of the held side made
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error

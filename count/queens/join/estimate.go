@@ -147,8 +147,12 @@ func (m *model) parts(f *frame, rt, rb uint32) (make, join float64) {
 
 // RowCost returns the model's cost, in about nanoseconds of one core, of
 // an average canonical row set of task id: making its half boards, and
-// joining them (what the estimator can sample a share of).
+// joining them (what the estimator can sample a share of); 0 for an id
+// out of range.
 func (l *Layout) RowCost(id int) (make, join float64) {
+	if id < 0 || id >= l.Len() {
+		return 0, 0
+	}
 	t := l.Task(id)
 	g := l.Geometry
 	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}

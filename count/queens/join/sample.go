@@ -69,6 +69,9 @@ type RowSample struct {
 	Passes, Whole int
 	// Halves is the half boards made (the nodes of what was sampled).
 	Halves uint64
+	// JoinedWhole, for a sample of keys or entries, is its estimate of
+	// joining the whole row set (see joinEstimate); 0 otherwise.
+	JoinedWhole time.Duration
 }
 
 // Estimate is the sample's estimate of the row set's count: each pair of
@@ -82,7 +85,11 @@ func (r RowSample) Estimate() float64 {
 // by the passes of the whole row set, the joining by the pairs sampled.
 func (r RowSample) CPU() time.Duration {
 	g := r.EntryFraction
-	t := float64(r.Lists) + float64(r.Fill)/g + float64(r.Joined)/(r.KeyFraction*g*g)
+	j := float64(r.JoinedWhole)
+	if j == 0 {
+		j = float64(r.Joined) / (r.KeyFraction * g * g)
+	}
+	t := float64(r.Lists) + float64(r.Fill)/g + j
 	if r.Passes > 0 {
 		t += float64(r.Stream) / float64(r.Passes) * float64(r.Whole) / g
 	}
@@ -152,6 +159,7 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 			if efrac < 1 || s.keep != nil {
 				// The whole held side, in the count's arena.
 				r.Whole = c.passes(float64(s.held) / efrac)
+				r.JoinedWhole = s.joinEstimate(efrac, r.Whole)
 			}
 			out.Each = append(out.Each, r)
 		}
@@ -272,4 +280,67 @@ func (s *bscratch) keepEntry(c, x int) bool {
 		return true
 	}
 	return mix(s.entrySeed^uint64(s.sideID)<<62^uint64(c)<<32^uint64(x)) < s.entryThresh
+}
+
+// keyStat is what one key of the streamed side staged (over all passes)
+// and what its blocks cost: flushes, the held patterns they were counted
+// against, and their CPU time.
+type keyStat struct {
+	staged         uint64
+	flushes, items int
+	time           time.Duration
+}
+
+// joinEstimate estimates, from a sampled row set's per-key costs, the CPU
+// time of joining the whole row set in whole passes, with entries the
+// share of north entries sampled. A block costs about the same whatever
+// its fill (the matcher's tables are as wide for 20 patterns as for
+// 512): a block's cost is B to build plus c per held pattern counted
+// against it. The sample's keys fit B and c (least squares over keys, no
+// intercept; c alone when B comes out below 0); the whole row set has, per key, the blocks its staged
+// patterns fill at 1/entries times the sample's, each counted against
+// 1/entries times the held patterns, in each of whole passes; keys not
+// kept count as the kept ones do on average. It falls back to scaling
+// the time by the pairs sampled when the fit fails.
+func (s *bscratch) joinEstimate(entries float64, whole int) time.Duration {
+	plain := time.Duration(float64(s.joinTime) / (s.usedFrac * entries * entries))
+	var sff, sfa, saa, sfj, saj float64
+	keys := 0
+	for _, k := range s.kstat {
+		if k.flushes == 0 {
+			continue
+		}
+		f, a, j := float64(k.flushes), float64(k.items), float64(k.time)
+		sff += f * f
+		sfa += f * a
+		saa += a * a
+		sfj += f * j
+		saj += a * j
+		keys++
+	}
+	det := sff*saa - sfa*sfa
+	if keys < 8 || det <= 0 || saa == 0 {
+		return plain
+	}
+	b := (sfj*saa - saj*sfa) / det
+	c := (sff*saj - sfa*sfj) / det
+	if b < 0 {
+		// Building is lost in the noise: c alone.
+		b, c = 0, saj/saa
+	}
+	if c < 0 {
+		return plain
+	}
+	passes := float64(max(1, s.passes))
+	var t float64
+	for _, k := range s.kstat {
+		if k.flushes == 0 {
+			continue
+		}
+		perPass := float64(k.flushes) / passes
+		sweep := float64(k.items) / perPass // held patterns one block meets over all passes
+		blocks := math.Ceil(float64(k.staged) / passes / entries / blockSize)
+		t += blocks * (float64(whole)*b + c*sweep/entries)
+	}
+	return time.Duration(t / s.usedFrac)
 }

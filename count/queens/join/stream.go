@@ -58,6 +58,9 @@ type bscratch struct {
 	streamTime, listTime time.Duration
 	passes               int
 	held                 uint64 // half boards of the held side made
+	// kstat, when clock is set, is what each key of the streamed side
+	// staged and cost (see joinEstimate).
+	kstat []keyStat
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
@@ -205,6 +208,12 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	s.stageLen = resize(s.stageLen, nkeys)
 	s.keepKeys(nkeys)
 	need := s.needKeys(nkeys)
+	if s.clock != nil {
+		s.kstat = resize(s.kstat, nkeys)
+		clear(s.kstat)
+	} else {
+		s.kstat = s.kstat[:0]
+	}
 	var total, nh, ns uint64
 	var pos genPos
 	heldID, streamedID := 0, 1
@@ -324,14 +333,22 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 	var total uint64
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
+	var items int
 	flush := func(key uint32, pats []uint64) error {
 		if s.clock != nil {
 			t0 := s.clock()
-			defer func() { s.joinTime += s.clock() - t0 }()
+			defer func() {
+				d := s.clock() - t0
+				s.joinTime += d
+				st := &s.kstat[key]
+				st.flushes++
+				st.items += items
+				st.time += d
+			}()
 		}
 		s.k.build(&s.blk, pats, f.m)
 		comp := all &^ key
-		items := 0
+		items = 0
 		for z := comp; ; z = (z - 1) & comp {
 			for i, ch := range s.arena.chunks[z] {
 				end := arenaChunk
@@ -388,6 +405,9 @@ func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) er
 		key := kr.key(p)
 		if s.keep != nil && !s.keep[key] {
 			continue
+		}
+		if s.kstat != nil {
+			s.kstat[key].staged++
 		}
 		n := s.stageLen[key]
 		o := int(key) * blockSize

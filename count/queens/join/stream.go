@@ -36,6 +36,7 @@ type bscratch struct {
 	cand     []uint64 // half boards made, before filing
 	pend     []uint64 // half boards made and keyed that the arena could not take (fill)
 	pendKeys []uint32
+	kx       []uint64 // the north entries a sample keeps (kept)
 	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
 	cols     []uint32 // column sets with entries on both quadrants
 	rbs      []uint32 // the task's south row sets
@@ -48,10 +49,22 @@ type bscratch struct {
 	keepBuf, need      []bool
 	keepFrac, usedFrac float64
 	keepSeed           uint64
-	// clock, when not nil, times the joining (joinTime) for the
-	// estimator.
-	clock    func() time.Duration
-	joinTime time.Duration
+	// entryThresh, when not 0, samples both sides' north entries for the
+	// estimator: an entry is made with chance entryThresh/2^64, decided
+	// by a hash of entrySeed, its side, column set and index (see
+	// keepEntry); sideID is the side being made.
+	entryThresh, entrySeed uint64
+	sideID                 int
+	// clock, when not nil, times the joining (joinTime), the filing of
+	// the held side (fillTime) and its passes for the estimator.
+	clock                func() time.Duration
+	joinTime, fillTime   time.Duration
+	streamTime, listTime time.Duration
+	passes               int
+	held                 uint64 // half boards of the held side made
+	// kstat, when clock is set, is what each key of the streamed side
+	// staged and cost (see joinEstimate).
+	kstat []keyStat
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
@@ -121,6 +134,22 @@ func (f *frame) crossNorth(sd *side, xs []uint64, nb int, s *bscratch, out []uin
 	return s.k.cross(&s.xs, na, &s.ys, nb, out)
 }
 
+// kept returns the north entries xs[x0:x1] of column set c (its index in
+// the side's) that the estimator's sample of entries keeps (keepEntry):
+// all of them when it samples none.
+func (s *bscratch) kept(c int, xs []uint64, x0, x1 int) []uint64 {
+	if s.entryThresh == 0 {
+		return xs[x0:x1]
+	}
+	s.kx = s.kx[:0]
+	for x := x0; x < x1; x++ {
+		if s.keepEntry(c, x) {
+			s.kx = append(s.kx, xs[x])
+		}
+	}
+	return s.kx
+}
+
 // northStep is how many north entries are crossed at once with nb south
 // entries: as many as make at most candFlush half boards, at least one.
 func northStep(nb int) int {
@@ -156,6 +185,11 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 // added to s.halves, are the table path's: the east half boards, and the
 // west ones when there are east ones.
 func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
+	var t0 time.Duration
+	if s.clock != nil {
+		start := s.clock()
+		defer func() { s.listTime = s.clock() - start - s.fillTime - s.streamTime }()
+	}
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
@@ -190,15 +224,34 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	s.stageLen = resize(s.stageLen, nkeys)
 	s.keepKeys(nkeys)
 	need := s.needKeys(nkeys)
+	if s.clock != nil {
+		s.kstat = resize(s.kstat, nkeys)
+		clear(s.kstat)
+	} else {
+		s.kstat = s.kstat[:0]
+	}
 	var total, nh, ns uint64
 	var pos genPos
 	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
+	heldID, streamedID := 0, 1
+	if held == &east {
+		heldID, streamedID = 1, 0
+	}
 	for pass := 0; ; pass++ {
+		s.sideID = heldID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
 		done, n, err := f.fill(held, &pos, kr, need, s)
+		if s.clock != nil {
+			s.fillTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
 		nh += n
+		s.passes = pass + 1
+		s.held = nh
 		if done && nh == 0 {
 			// Nothing to pair with. The table path still makes the east
 			// side (its nodes) when the west one is the empty side.
@@ -209,7 +262,14 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 			}
 			return 0, nil
 		}
+		s.sideID = streamedID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
 		c, n, err := f.streamJoin(streamed, kr, f.m-k, s)
+		if s.clock != nil {
+			s.streamTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -279,7 +339,7 @@ func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch)
 				}
 				return false, n, nil
 			}
-			s.cand = f.crossNorth(sd, xs[pos.x:pos.x+k], nb, s, s.cand[:0])
+			s.cand = f.crossNorth(sd, s.kept(pos.c, xs, pos.x, pos.x+k), nb, s, s.cand[:0])
 			pos.x += k
 			n += uint64(len(s.cand))
 			full := false
@@ -316,10 +376,18 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 	var total uint64
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
+	var items int
 	flush := func(key uint32, pats []uint64) error {
 		if s.clock != nil {
 			t0 := s.clock()
-			defer func() { s.joinTime += s.clock() - t0 }()
+			defer func() {
+				d := s.clock() - t0
+				s.joinTime += d
+				st := &s.kstat[key]
+				st.flushes++
+				st.items += items
+				st.time += d
+			}()
 		}
 		// As joinBuckets: a few patterns pair by pair, a block of at most
 		// half its size by the half kernel.
@@ -328,7 +396,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 			s.k.build(&s.blk, pats, m)
 		}
 		comp := all &^ key
-		items := 0
+		items = 0
 		for z := comp; ; z = (z - 1) & comp {
 			last := len(s.arena.chunks[z]) - 1
 			for i, ch := range s.arena.chunks[z] {
@@ -354,7 +422,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 		return s.tick(uint64(items))
 	}
 	var made uint64
-	for _, c := range sd.cols {
+	for ci, c := range sd.cols {
 		nb := f.southOf(sd, c, s)
 		if nb == 0 {
 			continue
@@ -362,7 +430,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 		xs := sd.nl.list(c)
 		step := northStep(nb)
 		for x := 0; x < len(xs); x += step {
-			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand)
+			s.cand = f.crossNorth(sd, s.kept(ci, xs, x, min(x+step, len(xs))), nb, s, s.cand)
 			if len(s.cand) < candFlush {
 				continue
 			}
@@ -396,6 +464,9 @@ func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) er
 		key := kr.key(p)
 		if s.keep != nil && !s.keep[key] {
 			continue
+		}
+		if s.kstat != nil {
+			s.kstat[key].staged++
 		}
 		n := s.stageLen[key]
 		o := int(key) * blockSize

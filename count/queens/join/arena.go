@@ -13,6 +13,7 @@ type arena struct {
 	used   int        // chunks handed out
 	chunks [][]int32  // per key, its chunks in order
 	last   []int32    // per key, the fill of its last chunk
+	cur    [][]uint64 // per key, its last chunk, as filled (len = last)
 	n      int        // patterns held
 }
 
@@ -37,8 +38,9 @@ func (a *arena) reset(capacity, nkeys int) {
 	if cap(a.chunks) < nkeys {
 		a.chunks = make([][]int32, nkeys)
 		a.last = make([]int32, nkeys)
+		a.cur = make([][]uint64, nkeys)
 	}
-	a.chunks, a.last = a.chunks[:nkeys], a.last[:nkeys]
+	a.chunks, a.last, a.cur = a.chunks[:nkeys], a.last[:nkeys], a.cur[:nkeys]
 	a.clear()
 }
 
@@ -47,6 +49,7 @@ func (a *arena) clear() {
 	for k := range a.chunks {
 		a.chunks[k] = a.chunks[k][:0]
 		a.last[k] = arenaChunk
+		a.cur[k] = nil
 	}
 	a.used, a.n = 0, 0
 }
@@ -62,13 +65,14 @@ func (a *arena) room() int {
 func (a *arena) chunk(c int32) []uint64 {
 	s := a.slabs[int(c)/slabChunks]
 	o := int(c) % slabChunks * arenaChunk
-	return s[o : o+arenaChunk]
+	return s[o : o+arenaChunk : o+arenaChunk]
 }
 
 // add files p under key k; it reports false, filing nothing, when a new
 // chunk is needed and none is free.
 func (a *arena) add(k uint32, p uint64) bool {
-	if a.last[k] == arenaChunk {
+	c := a.cur[k]
+	if len(c) == cap(c) {
 		if a.used == a.limit {
 			return false
 		}
@@ -76,12 +80,11 @@ func (a *arena) add(k uint32, p uint64) bool {
 			a.slabs = append(a.slabs, make([]uint64, slabChunks*arenaChunk))
 		}
 		a.chunks[k] = append(a.chunks[k], int32(a.used))
+		c = a.chunk(int32(a.used))[:0]
 		a.used++
-		a.last[k] = 0
 	}
-	cs := a.chunks[k]
-	a.chunk(cs[len(cs)-1])[a.last[k]] = p
-	a.last[k]++
+	a.cur[k] = append(c, p)
+	a.last[k] = int32(len(c) + 1)
 	a.n++
 	return true
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/sudoku"
@@ -15,20 +16,27 @@ func init() {
 }
 
 type explainJSON struct {
-	Line       int                  `json:"line"`
-	Puzzle     string               `json:"puzzle"`
-	Solution   string               `json:"solution"`
-	Score      float64              `json:"score"`
-	Level      string               `json:"level"`
-	Techniques []logic.TechniqueUse `json:"techniques"`
-	Steps      []logic.Step         `json:"steps"`
+	Line     int          `json:"line"`
+	Puzzle   string       `json:"puzzle"`
+	Solution string       `json:"solution"`
+	Rating   logic.Rating `json:"rating"`
+	Steps    []logic.Step `json:"steps"`
 }
 
 func runExplain(ctx context.Context, e *env, args []string) int {
+	var scale *string
 	s, code := openSession(e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
-		"and digits involved, and says why; the score is that of the hardest technique needed.", args, nil)
+		"and digits involved, and says why, with its score; then the rating (ER, EP, ED on Sudoku\n"+
+		"Explainer's scale by default, with the scale and rater version).", args,
+		func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
 	if s == nil {
 		return code
+	}
+	sc, err := logic.ParseScale(*scale)
+	if err != nil {
+		s.close()
+		e.Errorf("--scale: %v", err)
+		return exitUsage
 	}
 	defer s.close()
 	name, o := s.name, s.o
@@ -41,7 +49,7 @@ func runExplain(ctx context.Context, e *env, args []string) int {
 	var items []sudoku.Item
 	var grids []sudoku.Grid
 	flush := func() int {
-		res := logic.ExplainAll(ctx, grids, s.c.workers)
+		res := logic.ExplainAllWith(ctx, grids, s.c.workers, logic.Options{Scale: sc})
 		for i, it := range items {
 			ex, err := res[i].Explanation, res[i].Err
 			if err != nil {
@@ -93,7 +101,7 @@ func writeExplanation(o *out, format string, line int, ex logic.Explanation) {
 	r := ex.Rating
 	if format == "json" {
 		o.record(ex.Puzzle, "", "", explainJSON{Line: line, Puzzle: ex.Puzzle.String(), Solution: ex.Solution.String(),
-			Score: r.Score, Level: r.Level.String(), Techniques: r.Techniques, Steps: ex.Steps})
+			Rating: r, Steps: ex.Steps})
 		return
 	}
 	w := o.w
@@ -105,5 +113,5 @@ func writeExplanation(o *out, format string, line int, ex logic.Explanation) {
 		fmt.Fprintf(w, "%3d. [%.1f] %s\n", i+1, st.Score, st.Text)
 	}
 	fmt.Fprintf(w, "solution %s\n", ex.Solution)
-	fmt.Fprintf(w, "score %.1f (%s), %d steps: %s\n\n", r.Score, r.Level, r.Steps, techniqueSummary(r.Techniques))
+	fmt.Fprintf(w, "rating %s, %s, %d steps: %s\n\n", r, r.Level, r.Steps, techniqueSummary(r.Techniques))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -16,30 +17,34 @@ func init() {
 }
 
 type rateJSON struct {
-	Line       int                  `json:"line"`
-	Puzzle     string               `json:"puzzle"`
-	Solution   string               `json:"solution"`
-	Solutions  uint64               `json:"solutions"`
-	Score      float64              `json:"score"`
-	Level      string               `json:"level"`
-	Techniques []logic.TechniqueUse `json:"techniques"`
-	Steps      int                  `json:"steps"`
-	Clues      int                  `json:"clues"`
+	Line      int    `json:"line"`
+	Puzzle    string `json:"puzzle"`
+	Solution  string `json:"solution"`
+	Solutions uint64 `json:"solutions"`
+	Clues     int    `json:"clues"`
+	logic.Rating
 }
 
-// hardest names the hardest technique of a rating.
-func hardest(r logic.Rating) string {
-	if len(r.Techniques) == 0 {
-		return "none"
-	}
-	return r.Techniques[len(r.Techniques)-1].Name
+// scaleFlag adds --scale to a command's flags.
+func scaleFlag(fs *flag.FlagSet) *string {
+	return fs.String("scale", string(logic.ScaleSE), "rating scale: se (Sudoku Explainer's serate: ER/EP/ED) or classic (nqcount's first scale)")
 }
 
 func runRate(ctx context.Context, e *env, args []string) int {
-	s, code := openSession(e, "rate", "Rates every puzzle like a human solver: the score of the hardest technique needed\n"+
-		"(on a Sudoku Explainer-like scale, 1.0 to 12.0), its level name and the techniques used.", args, nil)
+	var scale *string
+	s, code := openSession(e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
+		"techniques, weights and order of serate, 1.0 to about 12): ER (the hardest step), EP (the\n"+
+		"hardest up to the first digit placed), ED (the first step), the level name, the technique\n"+
+		"of the hardest step, and the scale and rater version; --format json adds the techniques used.",
+		args, func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
 	if s == nil {
 		return code
+	}
+	sc, err := logic.ParseScale(*scale)
+	if err != nil {
+		s.close()
+		e.Errorf("--scale: %v", err)
+		return exitUsage
 	}
 	defer s.close()
 	name, o := s.name, s.o
@@ -52,7 +57,7 @@ func runRate(ctx context.Context, e *env, args []string) int {
 	var items []sudoku.Item
 	var grids []sudoku.Grid
 	flush := func() int {
-		res := logic.RateAll(ctx, grids, s.c.workers)
+		res := logic.RateAllWith(ctx, grids, s.c.workers, logic.Options{Scale: sc})
 		for i, it := range items {
 			r := res[i]
 			if r.Err != nil {
@@ -68,10 +73,8 @@ func runRate(ctx context.Context, e *env, args []string) int {
 			}
 			_, sol := sudoku.Solve(it.Grid, 1)
 			rt := r.Rating
-			js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Score: rt.Score,
-				Level: rt.Level.String(), Techniques: rt.Techniques, Steps: rt.Steps, Clues: it.Grid.Clues()}
-			o.record(it.Grid, fmt.Sprintf("line %d: %s %.1f (%s)", it.Line, rt.Level, rt.Score, hardest(rt)),
-				fmt.Sprintf("%s %.1f", rt.Level, rt.Score), js)
+			js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Clues: it.Grid.Clues(), Rating: rt}
+			o.record(it.Grid, fmt.Sprintf("line %d: %s, %s", it.Line, rt, rt.Level), rt.Short(), js)
 			if o.failed() {
 				return exitOK // cli reports the error, or ends quietly on a broken pipe
 			}

@@ -258,6 +258,8 @@ type Rating struct {
 	// bound of the true score (EP and ED too when the solve stopped before
 	// reaching them).
 	Capped bool `json:"capped,omitempty"`
+
+	hardRule int // the technique (in the scale's list) of the step scoring ER
 }
 
 // String writes the rating on one line as the commands print it:
@@ -273,6 +275,17 @@ func (r Rating) String() string {
 		hard = "nothing to do"
 	}
 	return fmt.Sprintf("ER %s EP %.1f ED %.1f (%s) [%s]", er, r.EP, r.ED, hard, r.Label())
+}
+
+// Short writes the rating as a word of a puzzle's line, serate's
+// ER/EP/ED then the level, scale and rater: "9.0/1.2/1.2 hard [se 2.0]"
+// (">=" before a capped ER).
+func (r Rating) Short() string {
+	capped := ""
+	if r.Capped {
+		capped = ">="
+	}
+	return fmt.Sprintf("%s%.1f/%.1f/%.1f %s [%s %s]", capped, r.ER, r.EP, r.ED, r.Level, r.Scale, r.Rater)
 }
 
 // Label names the rating's scale and rater: "se scale, rater 2.0".
@@ -362,7 +375,7 @@ func solve(ctx context.Context, g sudoku.Grid, opt Options, emit func(Step)) (Ra
 		u.Count++
 		u.Score = max(u.Score, st.Score)
 		if st.Score > r.ER {
-			r.ER, r.Hardest = st.Score, st.Technique
+			r.ER, r.Hardest, r.hardRule = st.Score, st.Technique, s.ruleOf(st)
 		}
 		if r.Steps == 0 {
 			r.ED = r.ER

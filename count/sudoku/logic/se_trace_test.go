@@ -92,7 +92,11 @@ func TestSETraces(t *testing.T) {
 			var steps []Step
 			c0 := processCPU()
 			r, err := solve(context.Background(), g, Options{}, func(st Step) { steps = append(steps, st) })
-			cpu += processCPU() - c0
+			d := processCPU() - c0
+			cpu += d
+			if verbose && d > 5*time.Second {
+				t.Logf("%s: %v CPU", tr.puzzle, d)
+			}
 			if err != nil {
 				t.Errorf("%s: %v", tr.puzzle, err)
 				continue

@@ -229,7 +229,16 @@ func HintWith(ctx context.Context, g sudoku.Grid, opt Options) (Step, error) {
 	if b.left() == 0 {
 		return Step{}, ErrSolved
 	}
+	defer s.done()
 	return s.next(&b, 1<<30)
+}
+
+// done releases the solver's scratch space.
+func (s *solver) done() {
+	if s.se != nil {
+		s.se.release()
+		s.se = nil
+	}
 }
 
 // Rating is a puzzle's difficulty.
@@ -354,6 +363,7 @@ func solve(ctx context.Context, g sudoku.Grid, opt Options, emit func(Step)) (Ra
 		return Rating{}, err
 	}
 	s.scale = sc
+	defer s.done()
 	lim := 1 << 30
 	if opt.Limit > 0 {
 		lim = tenths(opt.Limit)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync"
+	"time"
 )
 
 // The SE scale: the techniques, weights and order of preference of Sudoku
@@ -117,8 +119,20 @@ type seEngine struct {
 	ws     []int // scratch
 }
 
+// sePool keeps engines (their chainers' arenas and scratch sets) between
+// solves.
+var sePool = sync.Pool{New: func() any { return &seEngine{chains: map[chainMode]*chainer{}} }}
+
 func newSEEngine(s *solver) *seEngine {
-	return &seEngine{s: s, chains: map[chainMode]*chainer{}}
+	e := sePool.Get().(*seEngine)
+	e.s = s
+	return e
+}
+
+// release returns the engine to the pool.
+func (e *seEngine) release() {
+	e.s = nil
+	sePool.Put(e)
 }
 
 // next returns the step the SE scale takes on b, or errCapped with the
@@ -129,7 +143,14 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 		if seMinFrom[i] > limit {
 			return seHint{rule: i, name: seRules[i].name, diff: score(seRules[i].lo), cell: -1}, errCapped
 		}
+		var t0 time.Time
+		if seProfile != nil {
+			t0 = time.Now()
+		}
 		h, ok := seRules[i].find(e, b)
+		if seProfile != nil {
+			seProfile[i] += time.Since(t0)
+		}
 		if e.s.cancelled() {
 			return seHint{}, e.s.ctx.Err()
 		}
@@ -148,6 +169,10 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 // errNoStep is a solve stuck with no step: it cannot happen on a puzzle
 // with one solution (the nested chains always find one), short of a bug.
 var errNoStep = errors.New("logic: no step found on an unsolved grid")
+
+// seProfile, when set (by a test), accumulates the time spent in each
+// technique.
+var seProfile []time.Duration
 
 // seTenths rounds a difficulty to tenths as serate prints it.
 func seTenths(d float64) int { return int((d + 0.05) * 10) }

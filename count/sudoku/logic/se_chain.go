@@ -166,11 +166,14 @@ type chainer struct {
 	others []*chainer // nested chaining techniques (levels 2-4)
 	nested bool       // a nested technique: its steps feed another's propagation
 	save   board      // the board at the start of the current propagation
+	pl     [9]cellset // the candidates of each digit on the board being searched
 
 	lastOK    bool
 	lastVal   [81]uint8
 	lastCand  [81]uint16
 	lastHints []*chainHint
+
+	pendOn, pendOff, outBuf []int32 // propagation scratch
 
 	// ancestor counting
 	mark  [nPots]uint32
@@ -237,6 +240,7 @@ func (ch *chainer) search(b *board, first bool) []*chainHint {
 		return ch.lastHints
 	}
 	ch.ar.reset()
+	ch.pl = planes(b)
 	var hs []*chainHint
 	if ch.conf.multiple || ch.conf.dynamic {
 		hs = ch.multipleChains(b)
@@ -294,9 +298,9 @@ func sameRemovals(a, b []Move) bool {
 	return ma == mb
 }
 
-// onToOff draws the "off" conclusions of "on" potential p (potArena index pi):
+// onToOff draws the "off" conclusions of "on" potential p (arena index pi):
 // with y, the cell's other candidates; then the digit's other places in
-// the block, the row and the column. It appends their potArena indices to
+// the block, the row and the column. It appends their arena indices to
 // out.
 func (ch *chainer) onToOff(g *board, pi int32, y bool, out []int32) []int32 {
 	id := int(ch.ar.pots[pi].id)
@@ -306,16 +310,19 @@ func (ch *chainer) onToOff(g *board, pi int32, y bool, out []int32) []int32 {
 			out = append(out, ch.ar.add(potID(c, bits.TrailingZeros16(m)+1, false), causeNaked, nil, pi))
 		}
 	}
-	var added cellset
-	added.add(c)
-	bit := uint16(1) << (d - 1)
-	for t := 0; t < 3; t++ {
-		h := seRegionOf(t, c)
-		for _, x := range houseCells[h] {
-			if g.cand[x]&bit != 0 && !added.has(x) {
-				added.add(x)
-				out = append(out, ch.ar.add(potID(x, d, false), regionCause[t], nil, pi))
-			}
+	// Houses' cells are numbered in increasing order, so each house's
+	// places come out in its order.
+	pl := ch.pl[d-1]
+	pl.remove(c)
+	box := pl.and(houseSet[houseOf[c][2]])
+	row := pl.and(houseSet[houseOf[c][0]]).andNot(box)
+	col := pl.and(houseSet[houseOf[c][1]]).andNot(box)
+	for t, set := range [3]cellset{box, row, col} {
+		for m := set.lo; m != 0; m &= m - 1 {
+			out = append(out, ch.ar.add(potID(bits.TrailingZeros64(m), d, false), regionCause[t], nil, pi))
+		}
+		for m := set.hi; m != 0; m &= m - 1 {
+			out = append(out, ch.ar.add(potID(64+bits.TrailingZeros64(m), d, false), regionCause[t], nil, pi))
 		}
 	}
 	return out
@@ -325,9 +332,9 @@ func (ch *chainer) onToOff(g *board, pi int32, y bool, out []int32) []int32 {
 // cell's other candidate when it has two; with x, the digit's other place
 // in each house (block, row, column) where it has two. A conclusion also
 // follows from the removals the propagation made in the cell or house
-// (dynamic chains), which source (the board at its start) still has: they
-// are found in offs.
-func (ch *chainer) offToOn(g, source *board, pi int32, offs *potSet, y, x bool, out []int32) []int32 {
+// (dynamic chains), which source (the board at its start, with planes
+// srcPl) still has: they are found in offs.
+func (ch *chainer) offToOn(g, source *board, srcPl *[9]cellset, pi int32, offs *potSet, y, x bool, out []int32) []int32 {
 	id := int(ch.ar.pots[pi].id)
 	c, d := potCell(id), potDigit(id)
 	if y && popcount(g.cand[c]) == 2 {
@@ -339,34 +346,34 @@ func (ch *chainer) offToOn(g, source *board, pi int32, offs *potSet, y, x bool, 
 		ps := append(ch.buf[:0], pi)
 		if source != nil {
 			for hid := source.cand[c] &^ g.cand[c]; hid != 0; hid &= hid - 1 {
-				ps = append(ps, offs.get(potID(c, bits.TrailingZeros16(hid)+1, false)))
+				if q := offs.get(potID(c, bits.TrailingZeros16(hid)+1, false)); q >= 0 {
+					ps = append(ps, q)
+				}
 			}
 		}
 		ch.buf = ps
 		out = append(out, ch.ar.add(potID(c, other, true), causeNaked, nil, ps...))
 	}
 	if x {
-		bit := uint16(1) << (d - 1)
-		for t := 0; t < 3; t++ {
-			h := seRegionOf(t, c)
-			other := -1
-			for _, z := range houseCells[h] {
-				if z != c && g.cand[z]&bit != 0 {
-					if other >= 0 {
-						other = -2
-						break
-					}
-					other = z
-				}
-			}
-			if other < 0 {
+		pl := ch.pl[d-1]
+		for t, h := range [3]int{houseOf[c][2], houseOf[c][0], houseOf[c][1]} {
+			in := pl.and(houseSet[h])
+			in.remove(c)
+			if in.count() != 1 {
 				continue
+			}
+			other := 0
+			if in.lo != 0 {
+				other = bits.TrailingZeros64(in.lo)
+			} else {
+				other = 64 + bits.TrailingZeros64(in.hi)
 			}
 			ps := append(ch.buf[:0], pi)
 			if source != nil {
-				for _, z := range houseCells[h] {
-					if source.cand[z]&bit != 0 && g.cand[z]&bit == 0 {
-						ps = append(ps, offs.get(potID(z, d, false)))
+				gone := srcPl[d-1].andNot(pl).and(houseSet[h])
+				for _, z := range gone.cells() {
+					if q := offs.get(potID(z, d, false)); q >= 0 {
+						ps = append(ps, q)
 					}
 				}
 			}
@@ -375,6 +382,17 @@ func (ch *chainer) offToOn(g, source *board, pi int32, offs *potSet, y, x bool, 
 		}
 	}
 	return out
+}
+
+// planes returns the candidates of each digit of b.
+func planes(b *board) [9]cellset {
+	var pl [9]cellset
+	for c := 0; c < 81; c++ {
+		for m := b.cand[c]; m != 0; m &= m - 1 {
+			pl[bits.TrailingZeros16(m)].add(c)
+		}
+	}
+	return pl
 }
 
 // isParent reports whether potential id is on the first-parent path of
@@ -399,15 +417,18 @@ func (ch *chainer) isParent(child int32, id int) bool {
 // two instances, or -1, -1.
 func (ch *chainer) propagate(g *board, toOn, toOff *potSet) (int32, int32) {
 	ch.save = *g
-	defer func() { *g = ch.save }()
+	savePl := ch.pl
+	defer func() { *g, ch.pl = ch.save, savePl }()
 	nishio := ch.conf.nishio
-	pendOn := append([]int32(nil), toOn.order...)
-	pendOff := append([]int32(nil), toOff.order...)
-	var buf []int32
+	pendOn := append(ch.pendOn[:0], toOn.order...)
+	pendOff := append(ch.pendOff[:0], toOff.order...)
+	buf := ch.outBuf[:0]
+	defer func() { ch.pendOn, ch.pendOff, ch.outBuf = pendOn[:0], pendOff[:0], buf[:0] }()
+	onHead, offHead := 0, 0
 	for {
-		if len(pendOn) > 0 {
-			p := pendOn[0]
-			pendOn = pendOn[1:]
+		if onHead < len(pendOn) {
+			p := pendOn[onHead]
+			onHead++
 			buf = ch.onToOff(g, p, !nishio, buf[:0])
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)
@@ -421,13 +442,14 @@ func (ch *chainer) propagate(g *board, toOn, toOff *potSet) (int32, int32) {
 			}
 			continue
 		}
-		if len(pendOff) > 0 {
-			p := pendOff[0]
-			pendOff = pendOff[1:]
-			buf = ch.offToOn(g, &ch.save, p, toOff, !nishio, true, buf[:0])
+		if offHead < len(pendOff) {
+			p := pendOff[offHead]
+			offHead++
+			buf = ch.offToOn(g, &ch.save, &savePl, p, toOff, !nishio, true, buf[:0])
 			if ch.conf.dynamic {
 				id := int(ch.ar.pots[p].id)
 				g.cand[potCell(id)] &^= 1 << (potDigit(id) - 1)
+				ch.pl[potDigit(id)-1].remove(potCell(id))
 			}
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)

@@ -458,15 +458,17 @@ func (ch *chainer) unary(b *board, c, v int, y, x bool, out []*chainHint) []*cha
 // and collects the times the assumption comes back on after four links or
 // more (serate's doCycles).
 func (ch *chainer) cycles(g *board, toOn, toOff *potSet, y, x bool, found []int32, source int) []int32 {
-	pendOn := append([]int32(nil), toOn.order...)
-	pendOff := append([]int32(nil), toOff.order...)
+	pendOn := append(ch.pendOn[:0], toOn.order...)
+	pendOff := append(ch.pendOff[:0], toOff.order...)
 	length := 0
-	var buf []int32
-	for len(pendOn) > 0 || len(pendOff) > 0 {
+	buf := ch.outBuf[:0]
+	defer func() { ch.pendOn, ch.pendOff, ch.outBuf = pendOn[:0], pendOff[:0], buf[:0] }()
+	onHead, offHead := 0, 0
+	for onHead < len(pendOn) || offHead < len(pendOff) {
 		length++
-		for len(pendOn) > 0 {
-			p := pendOn[0]
-			pendOn = pendOn[1:]
+		for onHead < len(pendOn) {
+			p := pendOn[onHead]
+			onHead++
 			buf = ch.onToOff(g, p, y, buf[:0])
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)
@@ -477,10 +479,10 @@ func (ch *chainer) cycles(g *board, toOn, toOff *potSet, y, x bool, found []int3
 			}
 		}
 		length++
-		for len(pendOff) > 0 {
-			p := pendOff[0]
-			pendOff = pendOff[1:]
-			buf = ch.offToOn(g, nil, p, toOff, y, x, buf[:0])
+		for offHead < len(pendOff) {
+			p := pendOff[offHead]
+			offHead++
+			buf = ch.offToOn(g, nil, nil, p, toOff, y, x, buf[:0])
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)
 				if length >= 4 && id == source {
@@ -499,8 +501,9 @@ func (ch *chainer) cycles(g *board, toOn, toOff *potSet, y, x bool, found []int3
 // forcing propagates from one assumption and collects the potentials that
 // contradict it: its negation, proved (serate's doForcingChains).
 func (ch *chainer) forcing(g *board, toOn, toOff *potSet, y bool, found []int32, source int) []int32 {
-	pendOn := append([]int32(nil), toOn.order...)
-	pendOff := append([]int32(nil), toOff.order...)
+	pendOn := append(ch.pendOn[:0], toOn.order...)
+	pendOff := append(ch.pendOff[:0], toOff.order...)
+	defer func() { ch.pendOn, ch.pendOff = pendOn[:0], pendOff[:0] }()
 	has := func(id int) bool {
 		for _, f := range found {
 			if int(ch.ar.pots[f].id) == id {
@@ -509,11 +512,13 @@ func (ch *chainer) forcing(g *board, toOn, toOff *potSet, y bool, found []int32,
 		}
 		return false
 	}
-	var buf []int32
-	for len(pendOn) > 0 || len(pendOff) > 0 {
-		for len(pendOn) > 0 {
-			p := pendOn[0]
-			pendOn = pendOn[1:]
+	buf := ch.outBuf[:0]
+	defer func() { ch.outBuf = buf[:0] }()
+	onHead, offHead := 0, 0
+	for onHead < len(pendOn) || offHead < len(pendOff) {
+		for onHead < len(pendOn) {
+			p := pendOn[onHead]
+			onHead++
 			buf = ch.onToOff(g, p, y, buf[:0])
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)
@@ -526,10 +531,10 @@ func (ch *chainer) forcing(g *board, toOn, toOff *potSet, y bool, found []int32,
 				}
 			}
 		}
-		for len(pendOff) > 0 {
-			p := pendOff[0]
-			pendOff = pendOff[1:]
-			buf = ch.offToOn(g, nil, p, toOff, y, true, buf[:0])
+		for offHead < len(pendOff) {
+			p := pendOff[offHead]
+			offHead++
+			buf = ch.offToOn(g, nil, nil, p, toOff, y, true, buf[:0])
 			for _, q := range buf {
 				id := int(ch.ar.pots[q].id)
 				if source == id-1 && !has(id) {

@@ -22,8 +22,34 @@ import (
 // line), after the number of grouped links: "Skyscraper 011".
 
 // slEnd is one end of a strong link: a cell, with up to two more cells
-// for a grouped end (-1 when absent).
-type slEnd struct{ cell, s1, s2 int }
+// for a grouped end (-1 when absent), and the column, row and block that
+// hold all of them (-1 when none does).
+type slEnd struct {
+	cell, s1, s2    int
+	col, row, block int
+	set             cellset
+}
+
+// mkEnd makes a link end.
+func mkEnd(cell, s1, s2 int) slEnd {
+	e := slEnd{cell: cell, s1: s1, s2: s2}
+	e.set.add(cell)
+	if s1 >= 0 {
+		e.set.add(s1)
+		if s2 >= 0 {
+			e.set.add(s2)
+		}
+	} else {
+		e.s2 = -1
+	}
+	e.col, e.row, e.block = houseOf[cell][1], houseOf[cell][0], houseOf[cell][2]
+	for _, h := range []*int{&e.col, &e.row, &e.block} {
+		if e.set.andNot(houseSet[*h]) != (cellset{}) {
+			*h = -1
+		}
+	}
+	return e
+}
 
 func (e slEnd) cells() []int {
 	out := []int{e.cell}
@@ -38,6 +64,7 @@ func (e slEnd) cells() []int {
 
 // slLink is a strong link in a house.
 type slLink struct {
+	id      int // its number in the search (for adjacency)
 	house   int
 	ends    [2]slEnd
 	grouped bool
@@ -50,9 +77,15 @@ func seStrongLinks(n int) func(e *seEngine, b *board) (seHint, bool) {
 	sets := linkSets(n)
 	return func(e *seEngine, b *board) (seHint, bool) {
 		var best *slHint
+		var digits [10]*slSearch
 		for _, set := range sets {
 			for d := 1; d <= 9; d++ {
-				s := slSearch{b: b, d: d, set: set, n: n, links: make([]slLink, n)}
+				s := digits[d]
+				if s == nil {
+					s = newSLSearch(b, d, n)
+					digits[d] = s
+				}
+				s.set = set
 				s.build(0, 0, func(h *slHint) {
 					if best == nil || h.less(best) {
 						best = h
@@ -98,11 +131,43 @@ func linkSets(n int) [][]int {
 }
 
 type slSearch struct {
-	b     *board
-	d, n  int
-	set   []int
-	links []slLink
-	used  cellset
+	b       *board
+	digit   cellset // the digit's candidates
+	d, n    int
+	set     []int
+	links   []slLink
+	used    cellset
+	byHouse [27][]slLink
+	adj     []uint64 // by link id: the links some end of which shares a house with one of its ends
+}
+
+// newSLSearch finds digit d's strong links and which link to which.
+func newSLSearch(b *board, d, n int) *slSearch {
+	s := &slSearch{b: b, d: d, digit: b.digitCells(d), n: n, links: make([]slLink, n)}
+	var all []*slLink
+	for h := 0; h < 27; h++ {
+		s.byHouse[h] = s.regionLinks(h)
+		for i := range s.byHouse[h] {
+			s.byHouse[h][i].id = len(all)
+			all = append(all, &s.byHouse[h][i])
+		}
+	}
+	s.adj = make([]uint64, len(all))
+	for i, x := range all {
+		for j, y := range all {
+			if i == j {
+				continue
+			}
+			for _, ex := range &x.ends {
+				for _, ey := range &y.ends {
+					if shareHouse(&ex, &ey) >= 0 {
+						s.adj[i] |= 1 << j
+					}
+				}
+			}
+		}
+	}
+	return s
 }
 
 // slHint is a strong-link fish found.
@@ -148,7 +213,7 @@ func (s *slSearch) regionLinks(h int) []slLink {
 		if block && (a/9 == c/9 || a%9 == c%9) {
 			return nil // a line's link, found there
 		}
-		return []slLink{{house: h, ends: [2]slEnd{{a, -1, -1}, {c, -1, -1}}, cands: cands}}
+		return []slLink{{house: h, ends: [2]slEnd{mkEnd(a, -1, -1), mkEnd(c, -1, -1)}, cands: cands}}
 	}
 	// A grouped link: the first configuration whose empty area holds no
 	// candidate decides.
@@ -205,22 +270,22 @@ func (s *slSearch) regionLinks(h int) []slLink {
 			one, many = l2, l1
 		}
 		if block {
-			return []slLink{link(slEnd{one[0], -1, -1}, slEnd{many[0], heartCell, at(many, 1)})}
+			return []slLink{link(mkEnd(one[0], -1, -1), mkEnd(many[0], heartCell, at(many, 1)))}
 		}
-		return []slLink{link(slEnd{one[0], -1, -1}, slEnd{many[0], many[1], at(many, 2)})}
+		return []slLink{link(mkEnd(one[0], -1, -1), mkEnd(many[0], many[1], at(many, 2)))}
 	}
-	a := slEnd{l1[0], l1[1], at(l1, 2)}
-	c := slEnd{l2[0], l2[1], at(l2, 2)}
+	a := mkEnd(l1[0], l1[1], at(l1, 2))
+	c := mkEnd(l2[0], l2[1], at(l2, 2))
 	if block && e > 8 && n == 4 && sameLine(a.s1, c.s1) && sameLine(a.cell, c.cell) {
 		// Four places in a rectangle: grouped by rows and by columns.
-		return []slLink{link(a, c), link(slEnd{l1[0], l2[0], -1}, slEnd{l1[1], l2[1], -1})}
+		return []slLink{link(a, c), link(mkEnd(l1[0], l2[0], -1), mkEnd(l1[1], l2[1], -1))}
 	}
 	if block && e < 9 && heart != 0 {
 		if len(l1) == 2 {
-			a.s2 = heartCell
+			a = mkEnd(a.cell, a.s1, heartCell)
 		}
 		if len(l2) == 2 {
-			c.s2 = heartCell
+			c = mkEnd(c.cell, c.s1, heartCell)
 		}
 	}
 	return []slLink{link(a, c)}
@@ -276,7 +341,22 @@ func slConf(block bool, k int) (empty, blade1, blade2, heart uint16) {
 // order and direction of the links.
 func (s *slSearch) build(depth, prev int, found func(*slHint)) {
 	if depth == s.n {
-		s.chains(found)
+		// The links must make a path: connected, each linked to another.
+		var reach uint64 = 1 << s.links[0].id
+		var members uint64
+		for _, l := range s.links {
+			members |= 1 << l.id
+		}
+		for k := 0; k < s.n; k++ {
+			for _, l := range s.links {
+				if reach>>l.id&1 != 0 {
+					reach |= s.adj[l.id] & members
+				}
+			}
+		}
+		if reach == members {
+			s.chains(found)
+		}
 		return
 	}
 	t := s.set[depth]
@@ -286,7 +366,7 @@ func (s *slSearch) build(depth, prev int, found func(*slHint)) {
 	}
 	for i := from; i < 9; i++ {
 		h := seRegion(t, i)
-		for _, l := range s.regionLinks(h) {
+		for _, l := range s.byHouse[h] {
 			if !s.used.and(l.cands).empty() {
 				continue // the links' houses share a place of the digit
 			}
@@ -345,27 +425,27 @@ func permLex(q []int) bool {
 
 // shareHouse returns the house holding all the cells of two ends (column,
 // then row, then block), or -1.
-func shareHouse(x, y slEnd) int {
-	cs := append(x.cells(), y.cells()...)
-	for _, t := range [3]int{2, 1, 0} {
-		h := seRegionOf(t, cs[0])
-		ok := true
-		for _, c := range cs[1:] {
-			ok = ok && houseSet[h].has(c)
-		}
-		if ok {
-			return h
-		}
+func shareHouse(x, y *slEnd) int {
+	switch {
+	case x.col >= 0 && x.col == y.col:
+		return x.col
+	case x.row >= 0 && x.row == y.row:
+		return x.row
+	case x.block >= 0 && x.block == y.block:
+		return x.block
 	}
 	return -1
 }
 
-// seesAll returns the cells that see every cell of the ends given.
-func seesAll(ends ...slEnd) cellset {
+// seesAll returns the cells that see every cell of two ends.
+func seesAll(x, y *slEnd) cellset {
 	v := cellset{^uint64(0), 1<<17 - 1}
-	for _, e := range ends {
-		for _, c := range e.cells() {
-			v = v.and(peerSet[c])
+	for _, e := range [2]*slEnd{x, y} {
+		for m := e.set.lo; m != 0; m &= m - 1 {
+			v = v.and(peerSet[bits.TrailingZeros64(m)])
+		}
+		for m := e.set.hi; m != 0; m &= m - 1 {
+			v = v.and(peerSet[64+bits.TrailingZeros64(m)])
 		}
 	}
 	return v
@@ -380,13 +460,19 @@ func (s *slSearch) chains(found func(*slHint)) {
 		minNum = min(minNum, fullNumber(l.house))
 	}
 	shares := make([]int, n-1)
+perms:
 	for _, q := range slPerms[n] {
+		for w := 0; w < n-1; w++ {
+			if s.adj[s.links[q[w]].id]>>s.links[q[w+1]].id&1 == 0 {
+				continue perms
+			}
+		}
 		for u := 0; u < 1<<n; u++ {
 			dir := func(i int) int { return u >> (n - 1 - i) & 1 }
 			ok := true
 			for w := 0; w < n-1; w++ {
-				out := s.links[q[w]].ends[1-dir(w)]
-				in := s.links[q[w+1]].ends[dir(w+1)]
+				out := &s.links[q[w]].ends[1-dir(w)]
+				in := &s.links[q[w+1]].ends[dir(w+1)]
 				if shares[w] = shareHouse(out, in); shares[w] < 0 {
 					ok = false
 					break
@@ -395,51 +481,52 @@ func (s *slSearch) chains(found func(*slHint)) {
 			if !ok {
 				continue
 			}
-			start := s.links[q[0]].ends[dir(0)]
-			end := s.links[q[n-1]].ends[1-dir(n-1)]
+			start := &s.links[q[0]].ends[dir(0)]
+			end := &s.links[q[n-1]].ends[1-dir(n-1)]
 			ring := shareHouse(start, end)
 			if ring >= 0 && !(fullNumber(s.links[q[0]].house) == minNum && dir(0) == 0) {
 				continue
+			}
+			v := seesAll(start, end)
+			v.remove(start.cell)
+			v.remove(end.cell)
+			v = v.andNot(base).and(s.digit)
+			if ring < 0 {
+				for _, sh := range shares {
+					v = v.andNot(houseSet[sh])
+				}
+				if v.empty() {
+					continue
+				}
 			}
 			h := &slHint{d: s.d, ring: ring, shares: slices.Clone(shares)}
 			for i := 0; i < n; i++ {
 				h.links = append(h.links, s.links[q[i]])
 				h.dirs = append(h.dirs, dir(i))
 			}
-			var seen [81]bool
+			var seen cellset
 			addVictims := func(v cellset) {
-				for _, c := range v.cells() {
-					if s.b.has(c, s.d) {
-						h.total++
-						if !seen[c] {
-							seen[c] = true
-							h.elims = append(h.elims, Move{c, s.d})
-						}
-					}
-				}
+				v = v.and(s.digit)
+				h.total += v.count()
+				seen = seen.or(v)
 			}
-			v := seesAll(start, end)
-			v.remove(start.cell)
-			v.remove(end.cell)
-			v = v.andNot(base)
-			if ring < 0 {
-				for _, sh := range shares {
-					v = v.andNot(houseSet[sh])
-				}
-				addVictims(v)
-			} else {
+			addVictims(v)
+			if ring >= 0 {
 				addVictims(v)
 				for w := 0; w < n-1; w++ {
-					out := s.links[q[w]].ends[1-dir(w)]
-					in := s.links[q[w+1]].ends[dir(w+1)]
+					out := &s.links[q[w]].ends[1-dir(w)]
+					in := &s.links[q[w+1]].ends[dir(w+1)]
 					vw := seesAll(out, in)
 					vw.remove(out.cell)
 					vw.remove(in.cell)
 					addVictims(vw.andNot(base))
 				}
 			}
-			if len(h.elims) == 0 {
+			if seen.empty() {
 				continue
+			}
+			for _, c := range seen.cells() {
+				h.elims = append(h.elims, Move{c, s.d})
 			}
 			h.rate(s.set, q)
 			found(h)

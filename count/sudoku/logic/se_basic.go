@@ -3,6 +3,7 @@ package logic
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -600,14 +601,22 @@ func seXYWing(xyz bool) func(e *seEngine, b *board) (seHint, bool) {
 	}
 }
 
-// lowerFirst lowers a technique name's first letter for a sentence.
+// lowerFirst writes a technique's name for the middle or start of a
+// sentence, as the classic scale's names read: "Hidden Pair" as "hidden
+// pair", "X-Wing" as "x-wing"; a word with an acronym ("XY-Wing", "BUG")
+// stays as it is.
 func lowerFirst(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		acronym := false
+		for _, p := range strings.Split(w, "-") {
+			if len(p) >= 2 && strings.ToUpper(p) == p && strings.ToLower(p) != p {
+				acronym = true
+			}
+		}
+		if !acronym {
+			words[i] = strings.ToLower(w)
+		}
 	}
-	// Keep names like "XY-Wing" and "BUG" as they are.
-	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
+	return strings.Join(words, " ")
 }

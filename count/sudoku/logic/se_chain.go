@@ -175,6 +175,10 @@ type chainer struct {
 
 	pendOn, pendOff, outBuf []int32 // propagation scratch
 
+	memos     [729]memo // propagations of single "on" assumptions, this search
+	memoGen   [729]uint32
+	memoStamp uint32
+
 	// ancestor counting
 	mark  [nPots]uint32
 	epoch uint32
@@ -240,6 +244,7 @@ func (ch *chainer) search(b *board, first bool) []*chainHint {
 		return ch.lastHints
 	}
 	ch.ar.reset()
+	ch.memoStamp++
 	ch.pl = planes(b)
 	var hs []*chainHint
 	if ch.conf.multiple || ch.conf.dynamic {

@@ -311,11 +311,9 @@ func (ch *chainer) retain(s, o *potSet) {
 // proves the opposite (contradiction chains, dynamic and Nishio only); a
 // conclusion both ways holds (double chains, with doubles set).
 func (ch *chainer) binary(b *board, c, v int, onOn, onOff *potSet, doubles, contradictions bool, out []*chainHint) []*chainHint {
-	pOn := ch.ar.add(potID(c, v, true), causeNone, nil)
 	pOff := ch.ar.add(potID(c, v, false), causeNone, nil)
 	offOn, offOff := ch.set(), ch.set()
-	onOn.add(potID(c, v, true), pOn)
-	if a, q := ch.propagate(b, onOn, onOff); contradictions && a >= 0 {
+	if a, q := ch.assumeOn(b, c, v, onOn, onOff); contradictions && a >= 0 {
 		h := &chainHint{kind: hintBinary, absurd: true, src: potID(c, v, true), targets: []int32{a, q},
 			result: potID(c, v, false), elims: []Move{{c, v}}}
 		out = append(out, ch.finish(h))
@@ -351,6 +349,44 @@ func (ch *chainer) binary(b *board, c, v int, onOn, onOff *potSet, doubles, cont
 	return out
 }
 
+// memo is a propagation from one candidate assumed on, kept for the
+// search: the binary chains and the region chains of the other cells of
+// its houses assume it again, and draw the same conclusions.
+type memo struct {
+	on, off []int32
+	a, q    int32
+}
+
+// assumeOn fills on and off with the consequences of (c, v) on (empty sets
+// given) and returns the contradiction, as propagate does; a candidate
+// assumed again in the same search gets the same conclusions (the same
+// instances) again.
+func (ch *chainer) assumeOn(b *board, c, v int, on, off *potSet) (int32, int32) {
+	n := c*9 + v - 1
+	if ch.memoGen[n] == ch.memoStamp {
+		m := &ch.memos[n]
+		for _, i := range m.on {
+			on.add(int(ch.ar.pots[i].id), i)
+		}
+		for _, i := range m.off {
+			off.add(int(ch.ar.pots[i].id), i)
+		}
+		return m.a, m.q
+	}
+	root := ch.ar.add(potID(c, v, true), causeNone, nil)
+	on.add(potID(c, v, true), root)
+	a, q := ch.propagate(b, on, off)
+	if ch.e.s.cancelled() {
+		return a, q // a cancelled propagation is not complete
+	}
+	ch.memoGen[n] = ch.memoStamp
+	m := &ch.memos[n]
+	m.on = append(m.on[:0], on.order...)
+	m.off = append(m.off[:0], off.order...)
+	m.a, m.q = a, q
+	return a, q
+}
+
 // regionChains tries every place of digit v in each house of c where c is
 // its first place (two places; more for multiple chains).
 func (ch *chainer) regionChains(b *board, c, v int, onOn, onOff *potSet, out []*chainHint) []*chainHint {
@@ -372,10 +408,8 @@ func (ch *chainer) regionChains(b *board, c, v int, onOn, onOff *potSet, out []*
 				ch.addAll(regOff, onOff)
 				continue
 			}
-			other := ch.ar.add(potID(x, v, true), causeNone, nil)
 			xOn, xOff := ch.set(), ch.set()
-			xOn.add(potID(x, v, true), other)
-			ch.propagate(b, xOn, xOff)
+			ch.assumeOn(b, x, v, xOn, xOff)
 			posOn[pos], posOff[pos] = xOn, xOff
 			ch.retain(regOn, xOn)
 			ch.retain(regOff, xOff)

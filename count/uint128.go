@@ -93,8 +93,17 @@ func (u *Uint128) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParseUint128 parses a decimal string.
+// maxDigits is the length of 2^128-1 in decimal.
+const maxDigits = 39
+
+// ParseUint128 parses a decimal string. A string of more than 39 digits
+// is out of range without being parsed (decimal parsing takes time
+// quadratic in the length, and a file could hold a number of megabytes);
+// the error quotes at most its first digits.
 func ParseUint128(s string) (Uint128, error) {
+	if len(s) > maxDigits+1 {
+		return Uint128{}, &strconv.NumError{Func: "ParseUint128", Num: s[:20] + "…(" + strconv.Itoa(len(s)) + " characters)", Err: strconv.ErrRange}
+	}
 	b, ok := new(big.Int).SetString(s, 10)
 	if !ok || b.Sign() < 0 || b.BitLen() > 128 {
 		return Uint128{}, &strconv.NumError{Func: "ParseUint128", Num: s, Err: strconv.ErrSyntax}

@@ -3,6 +3,7 @@ package count
 import (
 	"encoding/json"
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,11 @@ func TestUint128Arithmetic(t *testing.T) {
 	}
 	if _, err := ParseUint128("340282366920938463463374607431768211456"); err == nil {
 		t.Fatal("ParseUint128 accepted 2^128")
+	}
+	// A number of megabytes (in an edited file) is refused unparsed, and
+	// the message stays short.
+	if _, err := ParseUint128(strings.Repeat("9", 10<<20)); err == nil || len(err.Error()) > 200 {
+		t.Fatalf("ten million digits: %.300v", err)
 	}
 }
 

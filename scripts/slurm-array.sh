@@ -6,13 +6,15 @@
 #
 #   N=20 K=64 scripts/slurm-array.sh            # from a login node
 #
-# Shards are numbered from 0: the array is --array=0-(K-1), and
-# 'nqueens count --shard env' reads SLURM_ARRAY_TASK_ID (less
-# SLURM_ARRAY_TASK_MIN, so an array 1-K works too) and
-# SLURM_ARRAY_TASK_COUNT. Each shard keeps a checkpoint journal, so a
-# requeued or preempted task (--requeue) resumes where it stopped. A shard
-# that failed can be rerun alone (sbatch --array=I ...) and the merge run
-# again by hand: nqueens merge $OUT/shard-*.json
+# Shards are numbered from 0: the array is --array=0-(K-1), and array
+# task I counts shard I of K (--shard I/K: SLURM_ARRAY_TASK_ID and K, not
+# the array's size, which is 1 when one index is rerun). Each shard keeps a
+# checkpoint journal, so a requeued or preempted task (--requeue) resumes
+# where it stopped. A shard that failed can be rerun alone and the merge
+# run again:
+#
+#   N=20 K=64 sbatch --array=7 --export=ALL scripts/slurm-array.sh shard
+#   N=20 K=64 scripts/slurm-array.sh merge
 #
 # Environment: N, K, OUT (shared directory, default $PWD/nqueens-$N),
 # NQUEENS (path of the binary on the compute nodes), CPUS (per shard),
@@ -38,23 +40,27 @@ submit)
 	array=$(sbatch --parsable "${part[@]}" --array="0-$((K - 1))" \
 		--cpus-per-task="$CPUS" --time="$TIME" \
 		--output="$OUT/shard-%a.log" --export=ALL "$0" shard)
-	array=${array%%;*}
+	array=${array%%;*} # --parsable prints JOBID;CLUSTER on a multi-cluster site
 	merge=$(sbatch --parsable "${part[@]}" --dependency="afterok:$array" \
 		--cpus-per-task=1 --time=00:10:00 \
 		--output="$OUT/merge.log" --export=ALL "$0" merge)
+	merge=${merge%%;*}
 	echo "submitted shards as job $array (array 0-$((K - 1))), merge as job $merge"
 	echo "results: $OUT/shard-*.json, total: $OUT/merge.log and $OUT/total.json"
 	;;
 shard)
-	i=$((SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0}))
+	i=${SLURM_ARRAY_TASK_ID:?run as an array task (sbatch --array=0-$((K - 1)))}
 	# shellcheck disable=SC2086
-	exec "$NQUEENS" count "$N" --shard env --workers "${SLURM_CPUS_PER_TASK:-$CPUS}" \
+	exec "$NQUEENS" count "$N" --shard "$i/$K" --workers "${SLURM_CPUS_PER_TASK:-$CPUS}" \
 		--out "$OUT/shard-$i.json" --checkpoint "$OUT/shard-$i.journal" ${NQ_ARGS:-}
 	;;
 merge)
 	files=()
 	for ((i = 0; i < K; i++)); do files+=("$OUT/shard-$i.json"); done
-	"$NQUEENS" merge --json "${files[@]}" >"$OUT/total.json"
+	# The total is written only when merge succeeds: a shard missing
+	# leaves no empty total.json behind, and the job fails.
+	"$NQUEENS" merge --json "${files[@]}" >"$OUT/total.json.part"
+	mv "$OUT/total.json.part" "$OUT/total.json"
 	"$NQUEENS" merge "${files[@]}"
 	;;
 *)

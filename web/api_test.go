@@ -299,14 +299,20 @@ func TestParseAndSave(t *testing.T) {
 	prog := []byte(top1)
 	prog[1] = '6'
 	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
+	names := map[string]string{}
 	for _, f := range []string{"line", "grid", "json"} {
 		var file web.SavedFile
 		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
 			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
 		mustPost(t, srv, "/api/sudoku/save", body, &file)
-		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2.") {
+		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2") {
 			t.Errorf("%s: filename %q", f, file.Filename)
 		}
+		// Issue 23: the line and the grid got the same name.
+		if g, dup := names[file.Filename]; dup {
+			t.Errorf("%s and %s saves are both named %s", g, f, file.Filename)
+		}
+		names[file.Filename] = f
 		// The sudoku command reads the puzzle of every format.
 		rd := sudoku.NewReader(strings.NewReader(file.Text))
 		if it, ok := rd.Next(); !ok || it.Err != nil || it.Grid.String() != top1 {
@@ -401,6 +407,13 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"abc"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"0"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":42}`, 400, `field "seed": want a JSON string`},
+		// Numbers that do not fit the field say why (issue 25: "want a
+		// JSON number, got number 1e9").
+		{"POST", "/api/queens/orders", "application/json", `{"n":1e9}`, 400, `field "n": want a whole number in digits, like 12, got 1e9`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":2.5}`, 400, `field "n": want a whole number in digits, like 12, got 2.5`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":99999999999999999999}`, 400, `field "n": 99999999999999999999 is out of range`},
+		{"POST", "/api/sudoku/count", "application/json", `{"grid":"` + top1 + `","limit":-1}`, 400, `field "limit": want a whole number, 0 or more, got -1`},
+		{"POST", "/api/queens/orders", "application/json", `{"n":` + strings.Repeat("9", 1000) + `}`, 400, `field "n": 9999999999999999999999999999999999999999… is out of range`},
 		{"POST", "/api/sudoku/generate", "application/json", `{"index":-1}`, 400, "index"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"symmetry":"spiral"}`, 400, "symmetry"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"score":"13-14"}`, 400, "score range"},
@@ -503,6 +516,11 @@ func TestLiveCount(t *testing.T) {
 	if p.State != "done" || p.Total != fmt.Sprint(known) || p.Matches == nil || !*p.Matches || p.Fraction != 1 || p.TasksDone != p.Tasks || p.Nodes == 0 {
 		t.Errorf("n = 12: %+v", p)
 	}
+	// The method of nqueens count: the join at n = 12 (issue 23: the page
+	// counted with constellations, three times slower at n = 16).
+	if p.Method != string(queens.Join) || p.Method != string(queens.DefaultMethod(12)) {
+		t.Errorf("n = 12 counted by %q, want %q as nqueens count", p.Method, queens.DefaultMethod(12))
+	}
 	// A long count stops when asked.
 	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
 	if p.ID != 2 {
@@ -510,8 +528,61 @@ func TestLiveCount(t *testing.T) {
 	}
 	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
 	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.Total != "" {
+	if p.State != "stopped" || p.Total != "" || p.StopReason != web.StopAsked {
 		t.Errorf("stopped count: %+v", p)
+	}
+	// A count of 13, with the constellations as nqueens count.
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.Method != "" })
+	if p.Method != string(queens.DefaultMethod(13)) {
+		t.Errorf("n = 13 counted by %q, want %q", p.Method, queens.DefaultMethod(13))
+	}
+}
+
+// TestLiveCountEndsWithRequester is issue 25's item 4: a count started
+// from the page stops once no request asks for its progress for
+// Options.CountIdle (the page was closed), and after its time budget
+// however often it is polled; n = 32 would otherwise run for centuries.
+func TestLiveCountEndsWithRequester(t *testing.T) {
+	const idle = 400 * time.Millisecond
+	srv := httptest.NewServer(web.New(web.Options{Workers: 2, CountIdle: idle, CountBudget: time.Hour}))
+	defer srv.Close()
+	var p web.CountProgress
+	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 32}, &p)
+	if p.BudgetSeconds != 3600 {
+		t.Errorf("budget %v s, want 3600", p.BudgetSeconds)
+	}
+	// Polled, it runs on past the idle time.
+	for end := time.Now().Add(3 * idle); time.Now().Before(end); time.Sleep(idle / 8) {
+		if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "running" && p.State != "planning" {
+			t.Fatalf("a polled count stopped: %+v", p)
+		}
+	}
+	// Left alone, it is stopped once the idle time has passed (planning
+	// a board this large ends at its next look at the context).
+	start := time.Now()
+	time.Sleep(idle + idle/2)
+	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.StopReason != web.StopUnwatched {
+		t.Fatalf("%v after the last poll: %+v, want stopped, unwatched", time.Since(start), p)
+	}
+	t.Logf("stopped %v after the last poll", time.Since(start).Round(time.Millisecond))
+
+	// The budget ends a count however often it is polled.
+	budget := httptest.NewServer(web.New(web.Options{Workers: 2, CountBudget: 500 * time.Millisecond}))
+	defer budget.Close()
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
+	start = time.Now()
+	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.StopReason != web.StopBudget || time.Since(start) > 10*time.Second {
+		t.Errorf("after the budget (%v): %+v", time.Since(start), p)
+	}
+	// A new count replaces the running one.
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
+	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 8}, &p)
+	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State == "done" })
+	if p.N != 8 || p.Total != "92" {
+		t.Errorf("the second count: %+v", p)
 	}
 }
 
@@ -636,4 +707,148 @@ func TestListen(t *testing.T) {
 func port(s *web.Server) string {
 	a := s.Addr().String()
 	return a[strings.LastIndexByte(a, ':')+1:]
+}
+
+// TestHintCandidates: a hint request with the player's candidates works
+// from them, reports a removed candidate the solution needs as a mistake,
+// and refuses malformed candidates with a clear 400.
+func TestHintCandidates(t *testing.T) {
+	srv := newServer(t)
+	puzzle, sol := hardLoopPuzzle(t, srv)
+	// Play the issue's puzzle hint after hint up to its first elimination.
+	p := newPlayer(puzzle)
+	var first logic.Step
+	for i := 0; ; i++ {
+		mustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
+		checkStep(t, first, mustParse(t, sol))
+		if len(first.Placements) == 0 {
+			break
+		}
+		p.apply(first)
+		if i > 80 {
+			t.Fatal("no elimination step")
+		}
+	}
+	p.apply(first)
+	var next logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
+	checkStep(t, next, mustParse(t, sol))
+	if stepKey(next) == stepKey(first) {
+		t.Errorf("the hint after applying %q is the same step", first.Text)
+	}
+	// From the digits alone the same board gives the first step again.
+	var again logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", map[string]any{"puzzle": puzzle, "grid": string(p.grid[:])}, &again)
+	if stepKey(again) != stepKey(first) {
+		t.Errorf("digits-only hint %q, want %q again", again.Text, first.Text)
+	}
+
+	// Marks that still hold digits of the peers are narrowed, not refused.
+	stale := p.request()
+	cs := stale["candidates"].([]string)
+	for i := range cs {
+		if p.grid[i] == '.' && cs[i] != "" {
+			cs[i] = "123456789"
+			break
+		}
+	}
+	var st logic.Step
+	mustPost(t, srv, "/api/sudoku/hint", stale, &st)
+	checkStep(t, st, mustParse(t, sol))
+
+	// A candidate of the solution removed: a mistake, with the candidate
+	// to put back.
+	bad := p.request()
+	cs = bad["candidates"].([]string)
+	cell := strings.IndexByte(string(p.grid[:]), '.')
+	cs[cell] = strings.ReplaceAll("123456789", string(sol[cell]), "")
+	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	want := logic.Mark{Cell: cell, Digit: int(sol[cell] - '0'), Color: 1}
+	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) || !slices.Equal(st.Marks, []logic.Mark{want}) ||
+		!strings.Contains(st.Text, fmt.Sprintf("%c in %s", sol[cell], sudoku.CellName(cell))) {
+		t.Errorf("removed candidate: %+v", st)
+	}
+	// The same without the puzzle (the solution from the digits).
+	delete(bad, "puzzle")
+	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) {
+		t.Errorf("removed candidate, no puzzle: %+v", st)
+	}
+
+	cands := func(f func(c []string) []string) string {
+		c := make([]string, 81)
+		b, _ := json.Marshal(map[string]any{"puzzle": top1, "grid": top1, "candidates": f(c)})
+		return string(b)
+	}
+	for _, c := range []struct {
+		body, msg string
+	}{
+		{cands(func(c []string) []string { return c[:80] }), "candidates: 80 entries, want 81"},
+		{cands(func(c []string) []string { return append(c, "1") }), "candidates: 82 entries"},
+		{cands(func(c []string) []string { c[1] = "12x"; return c }), `candidates: r1c2 has "12x", want digits 1-9`},
+		{cands(func(c []string) []string { c[2] = "0"; return c }), `r1c3 has "0"`},
+		{cands(func(c []string) []string { c[3] = "1234567891"; return c }), "r1c4 has 10 characters"},
+		{`{"grid":"` + top1 + `","candidates":"123"}`, `field "candidates": want a JSON array`},
+		{`{"grid":"` + top1 + `","candidates":[1,2]}`, `want a JSON string`},
+	} {
+		var msg string
+		if code := call(t, srv, "POST", "/api/sudoku/hint", "application/json", c.body, &msg); code != 400 || !strings.Contains(msg, c.msg) {
+			t.Errorf("hint with %.60s...: %d %q, want 400 and %q", c.body, code, msg, c.msg)
+		}
+	}
+}
+
+// TestSudokuWorkEndsWithRequester: the Sudoku endpoints work within the
+// request, so a client that goes away stops the work at once (here the
+// rating of Easter Monster, most of a second of forcing chains, ten
+// under the race detector).
+func TestSudokuWorkEndsWithRequester(t *testing.T) {
+	logged := make(chan string, 4)
+	h := web.New(web.Options{Workers: 2, Logf: func(format string, args ...any) {
+		logged <- fmt.Sprintf(format, args...)
+	}})
+	started, ended := make(chan struct{}), make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		h.ServeHTTP(w, r)
+		ended <- time.Now()
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/sudoku/rate", strings.NewReader(`{"grid":"`+monster+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	<-started
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	left := time.Now()
+	select {
+	case end := <-ended:
+		if code := <-answered; code != 0 {
+			t.Fatalf("the rating answered %d before its client left: too fast to see it stopped", code)
+		}
+		select {
+		case msg := <-logged:
+			if !strings.Contains(msg, "context canceled") {
+				t.Errorf("the rating ended with %q, want a cancelled context", msg)
+			}
+		default:
+			t.Error("the rating ended without a word: it finished instead of stopping")
+		}
+		if d := end.Sub(left); d > 2*time.Second {
+			t.Errorf("the rating went on %v after its client left", d)
+		}
+		t.Logf("the rating stopped %v after its client left", end.Sub(left).Round(time.Millisecond))
+	case <-time.After(time.Minute):
+		t.Fatal("the rating went on a minute after its client left")
+	}
 }

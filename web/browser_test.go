@@ -1,9 +1,13 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,15 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"golang.org/x/term"
 
-	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/solutions"
-	"github.com/nqcount/nqcount/count/sudoku"
-	"github.com/nqcount/nqcount/count/sudoku/generate"
-	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
 )
 
@@ -29,11 +28,18 @@ import (
 // one, else the usual names are looked up on PATH. Without one the tests
 // are skipped, except in CI (CI set), where that is a failure.
 //
-// NQCOUNT_SCREENSHOTS=DIR makes them save screenshots of both pages in DIR
-// (docs/ for the README's).
+// Each test is a step a player or a learner takes, checked on what the
+// page draws (cells, candidates, SVG lines, colours measured as contrast
+// ratios), not only on its state. NQCOUNT_SCREENSHOTS=DIR makes them save
+// screenshots of both pages in DIR (docs/ for the README's and
+// docs/web.md's).
 
 // loadBudget is the most time a page may take to become interactive.
 const loadBudget = time.Second
+
+// browserCountIdle is how long the browser tests' server lets a live count
+// run unasked (the page asks twice a second).
+const browserCountIdle = 1500 * time.Millisecond
 
 func findChrome(t *testing.T) string {
 	t.Helper()
@@ -74,7 +80,7 @@ func notice(msg string) {
 // returns the server's base URL and the browser's context.
 func startBrowser(t *testing.T) (base string, bctx context.Context) {
 	chrome := findChrome(t)
-	srv, err := web.Listen("127.0.0.1:0", web.Options{Workers: 2})
+	srv, err := web.Listen("127.0.0.1:0", web.Options{Workers: 2, CountIdle: browserCountIdle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +129,7 @@ type tab struct {
 func newTab(t *testing.T, bctx context.Context) *tab {
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(cancelT)
 	return &tab{t, ctx}
 }
@@ -147,7 +153,21 @@ func eval[T any](p *tab, js string) T {
 // wait polls a JavaScript condition until it holds (10 s at most).
 func (p *tab) wait(what, js string) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	p.waitFor(what, js, 10*time.Second)
+}
+
+// waitFor is wait with a time limit: a hint on a hard board is a forcing
+// chain, seconds under the race detector.
+func (p *tab) waitFor(what, js string, limit time.Duration) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(limit)))
+	for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context"); try++ {
+		// A page just navigated to may replace its execution context
+		// while the poll starts: poll again in the new one.
+		time.Sleep(100 * time.Millisecond)
+		_, err = chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(limit)))
+	}
+	if err != nil {
 		status := eval[string](p, `(document.querySelector('.status')||{}).textContent||''`)
 		p.t.Fatalf("waiting for %s (%s): %v; status line: %q", what, js, err, status)
 	}
@@ -193,13 +213,15 @@ func (p *tab) loadTimes(page, url string) {
 	}
 }
 
-func (p *tab) screenshot(name string, height int64) {
+// shot saves a screenshot of the viewport as DIR/name when
+// NQCOUNT_SCREENSHOTS=DIR.
+func (p *tab) shot(name string) {
 	p.t.Helper()
 	dir := os.Getenv("NQCOUNT_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	p.do(chromedp.EmulateViewport(1100, height), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`), chromedp.Sleep(250*time.Millisecond))
 	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatal(err)
@@ -211,320 +233,171 @@ func (p *tab) screenshot(name string, height int64) {
 	p.t.Logf("screenshot %s", path)
 }
 
-const boardJS = `Array.from(document.querySelectorAll('#board .cell')).map(c => c.textContent || '.').join('')`
+// viewport sets the size of the page: desktop (1100 wide) or a phone
+// (390 by 844, mobile).
+func (p *tab) viewport(w, h int64, mobile bool) {
+	p.t.Helper()
+	if mobile {
+		p.do(chromedp.EmulateViewport(w, h, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+	} else {
+		p.do(chromedp.EmulateViewport(w, h))
+	}
+}
+
+// dark makes the page see a system in dark mode (or not).
+func (p *tab) dark(on bool) {
+	p.t.Helper()
+	v := "light"
+	if on {
+		v = "dark"
+	}
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}}); err != nil {
+		p.t.Fatal(err)
+	}
+
+}
+
+// fresh opens url with the browser's saved state of the site cleared.
+func (p *tab) fresh(base, url string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(base+"/static/icon.svg"), chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Navigate(url))
+	p.wait("the first content", `document.body.dataset.content === '1'`)
+}
+
+// contrastJS lists every visible text whose contrast against what is
+// behind it is under 4.5:1 (WCAG's bar for text): the text's colour,
+// faded by the opacities above it, against the background colours of its
+// element and the elements under it; SVG text against the circle it
+// sits on. Controls that are disabled are exempt, as WCAG exempts
+// inactive components.
+const contrastJS = `(() => {
+  const parse = (c) => { const m = /rgba?\(([^)]*)\)/.exec(c || ''); if (!m) return null; const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(parseFloat); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const over = (t, b) => [0, 1, 2].map((i) => t[i] * t[3] + b[i] * (1 - t[3])).concat([1]);
+  const bgOf = (e) => {
+    const layers = [];
+    for (; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let col = [255, 255, 255, 1];
+    for (let i = layers.length - 1; i >= 0; i--) col = over(layers[i], col);
+    return col;
+  };
+  const opacity = (e) => { let o = 1; for (; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
+  const bad = [];
+  let checked = 0;
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = w.nextNode()); ) {
+    if (!n.data.trim()) continue;
+    const e = n.parentElement;
+    if (e.closest('[hidden], .sr-only, option, script, style, title')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(e);
+    if (cs.visibility !== 'visible' || e.closest('button:disabled')) continue;
+    let fg, bg;
+    if (e instanceof SVGElement) {
+      fg = parse(cs.fill);
+      const c = e.previousElementSibling;
+      bg = c && c.tagName === 'circle' ? parse(getComputedStyle(c).fill) : bgOf(e.closest('svg'));
+    } else { fg = parse(cs.color); bg = bgOf(e); }
+    fg = over([fg[0], fg[1], fg[2], fg[3] * opacity(e)], bg);
+    const a = lum(fg), b = lum(bg);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    checked++;
+    if (ratio < 4.5) bad.push(ratio.toFixed(2) + ':1 ' + JSON.stringify(n.data.trim().slice(0, 24)) + ' in ' + e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined ? '.' + e.className : '') + ' colour ' + cs.color + ' on rgb(' + bg.slice(0, 3).map(Math.round) + ')');
+  }
+  return {checked, bad};
+})()`
+
+// contrast checks every visible text of the page at 4.5:1 or more.
+func (p *tab) contrast(what string) {
+	p.t.Helper()
+	// The colours once their transitions (a theme just switched) are over.
+	p.wait("the transitions", `document.getAnimations().every(a => a.playState !== 'running')`)
+	r := eval[struct {
+		Checked int
+		Bad     []string
+	}](p, contrastJS)
+	if r.Checked < 20 {
+		p.t.Errorf("%s: only %d texts checked for contrast", what, r.Checked)
+	}
+	for _, b := range r.Bad {
+		p.t.Errorf("%s: contrast %s", what, b)
+	}
+	p.t.Logf("%s: %d texts at 4.5:1 contrast or more", what, r.Checked)
+}
+
+// pixels captures the viewport as an image, with the device pixel ratio.
+func (p *tab) pixels() (image.Image, float64) {
+	p.t.Helper()
+	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return img, eval[float64](p, `window.devicePixelRatio`)
+}
+
+// rect is an element's box in CSS pixels of the viewport.
+type rect struct{ X, Y, W, H float64 }
+
+func (p *tab) rect(js string) rect {
+	p.t.Helper()
+	return eval[rect](p, `(() => { const r = (`+js+`).getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })()`)
+}
+
+// colorAt returns the colour of the viewport at CSS pixel (x, y).
+func colorAt(img image.Image, dpr, x, y float64) [3]float64 {
+	r, g, b, _ := img.At(int(math.Round(x*dpr)), int(math.Round(y*dpr))).RGBA()
+	return [3]float64{float64(r >> 8), float64(g >> 8), float64(b >> 8)}
+}
+
+func colorDist(a, b [3]float64) float64 {
+	return math.Abs(a[0]-b[0]) + math.Abs(a[1]-b[1]) + math.Abs(a[2]-b[2])
+}
+
+// cssColor reads a CSS colour as RGB.
+func (p *tab) cssColor(js string) [3]float64 {
+	p.t.Helper()
+	c := eval[[]float64](p, `(() => { const m = /rgba?\(([^)]*)\)/.exec(`+js+`); return m[1].split(/[\s,\/]+/).filter(Boolean).slice(0, 3).map(parseFloat); })()`)
+	return [3]float64{c[0], c[1], c[2]}
+}
+
+// statusText is the Sudoku page's status line.
+func (p *tab) statusText() string {
+	return eval[string](p, `document.getElementById('status').textContent`)
+}
+
+const boardJS = `Array.from(document.querySelectorAll('#board .cell')).map(c => c.dataset.value || '.').join('')`
 
 func cellSel(i int) string {
 	return fmt.Sprintf(`#board .cell[data-row="%d"][data-col="%d"]`, i/9, i%9)
 }
 
+func cellJS(i int) string { return fmt.Sprintf(`document.querySelector('%s')`, cellSel(i)) }
+
+// markJS is the span of candidate d of cell i.
+func markJS(i, d int) string {
+	return fmt.Sprintf(`%s.querySelector('.cands').children[%d]`, cellJS(i), d-1)
+}
+
 func TestBrowser(t *testing.T) {
 	base, bctx := startBrowser(t)
 	t.Run("sudoku", func(t *testing.T) { testSudokuPage(t, base, bctx) })
+	for _, c := range sudokuSteps {
+		t.Run("sudoku/"+c.name, func(t *testing.T) { c.run(newTab(t, bctx), base) })
+	}
 	t.Run("queens", func(t *testing.T) { testQueensPage(t, base, bctx) })
-}
-
-func testSudokuPage(t *testing.T, base string, bctx context.Context) {
-	p := newTab(t, bctx)
-	p.loadTimes("sudoku", base+"/sudoku?level=hidden&seed=7")
-	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle.String()
-	p.wait("the shared puzzle", boardJS+` === '`+want+`'`)
-
-	// Every cell is addressable and labelled.
-	if got := eval[int](p, `new Set(Array.from(document.querySelectorAll('#board .cell')).filter(c => c.getAttribute('aria-label')).map(c => c.dataset.row + ',' + c.dataset.col)).size`); got != 81 {
-		t.Errorf("%d labelled cells with distinct data-row/data-col, want 81", got)
-	}
-
-	// A new puzzle, by difficulty and seed.
-	p.do(chromedp.SetValue(chromedp.ID("level"), "singles"), chromedp.SetValue(chromedp.ID("seed"), "12345"))
-	p.click("#new")
-	gen := one(t, generate.Options{Level: sudoku.Singles, Seed: 12345}, 0)
-	puzzle := gen.Puzzle.String()
-	p.wait("the generated puzzle", boardJS+` === '`+puzzle+`'`)
-	if src := eval[string](p, `document.getElementById('source').textContent`); !strings.Contains(src, "seed 12345") {
-		t.Errorf("seed not shown: %q", src)
-	}
-
-	// Type a digit that clashes: it is highlighted at once.
-	empty, clashDigit := -1, 0
-	for i := 0; i < 81 && empty < 0; i++ {
-		if gen.Puzzle[i] == 0 {
-			for c := 0; c < 9; c++ {
-				if v := gen.Puzzle[i/9*9+c]; v != 0 {
-					empty, clashDigit = i, int(v)
-					break
-				}
-			}
-		}
-	}
-	p.click(cellSel(empty))
-	p.do(chromedp.KeyEvent(fmt.Sprint(clashDigit)))
-	p.wait("the clash highlight", fmt.Sprintf(`document.querySelector('%s').classList.contains('clash') && document.querySelector('%s').textContent === '%d'`, cellSel(empty), cellSel(empty), clashDigit))
-	// Undo takes it back.
-	p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	p.wait("undo", fmt.Sprintf(`document.querySelector('%s').textContent === '' && document.querySelectorAll('.cell.clash').length === 0`, cellSel(empty)))
-
-	// A pencil mark shows as marks, not as the cell's digit.
-	p.click("#pencil")
-	p.click(cellSel(empty))
-	p.do(chromedp.KeyEvent(fmt.Sprint(gen.Solution[empty])))
-	p.wait("the pencil mark", fmt.Sprintf(`(document.querySelector('%s').dataset.marks||'').includes('%d') && document.querySelector('%s').textContent === ''`, cellSel(empty), gen.Solution[empty], cellSel(empty)))
-	p.click("#pencil")
-
-	// A game under way: a few right digits and pencil marks.
-	filled := 0
-	for i := 80; i >= 0 && filled < 4; i-- {
-		if gen.Puzzle[i] == 0 && i != empty {
-			p.click(cellSel(i))
-			p.do(chromedp.KeyEvent(fmt.Sprint(gen.Solution[i])))
-			filled++
-		}
-	}
-	p.click("#pencil")
-	for _, i := range []int{40, 41, 50} {
-		if gen.Puzzle[i] == 0 {
-			p.click(cellSel(i))
-			p.do(chromedp.KeyEvent(fmt.Sprint(gen.Solution[i])), chromedp.KeyEvent(fmt.Sprint(gen.Solution[i]%9+1)))
-		}
-	}
-	p.click("#pencil")
-
-	// A hint: the next step in words, shown on the board.
-	g, err := sudoku.Parse(eval[string](p, boardJS))
-	if err != nil {
-		t.Fatal(err)
-	}
-	step, err := logic.Hint(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.click("#hint")
-	p.wait("the hint", `document.getElementById('status').textContent.includes('can only be')`)
-	if got := eval[string](p, `document.getElementById('status').firstChild.textContent`); got != step.Text {
-		t.Errorf("hint %q, want %q", got, step.Text)
-	}
-	mv := step.Placements[0]
-	p.wait("the hinted cell", fmt.Sprintf(`document.querySelector('%s').classList.contains('hint-cell')`, cellSel(mv.Cell)))
-	p.screenshot("sudoku.png", 900)
-	p.click("#status .btn") // Apply
-	p.wait("the hint applied", fmt.Sprintf(`document.querySelector('%s').textContent === '%d'`, cellSel(mv.Cell), mv.Digit))
-	progress := eval[string](p, boardJS)
-
-	// Save (a download in the CLI's JSON format) ...
-	dl := t.TempDir()
-	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
-		t.Fatal(err)
-	}
-	p.do(chromedp.SetValue(chromedp.ID("format"), "json"))
-	p.click("#save")
-	saved := waitFile(t, filepath.Join(dl, "sudoku-singles-12345.json"))
-	gm, _, apiErr := web.ParseGame(saved)
-	if apiErr != nil {
-		t.Fatalf("saved file %q: %v", saved, apiErr)
-	}
-	if gm.Puzzle != puzzle || gm.Progress != progress || gm.Seed != "12345" || gm.Level != "singles" {
-		t.Errorf("saved game %+v, want puzzle %s progress %s", gm, puzzle, progress)
-	}
-	if it, ok := sudoku.NewReader(strings.NewReader(saved)).Next(); !ok || it.Err != nil || it.Grid.String() != puzzle {
-		t.Errorf("the sudoku command's reader reads %v from the saved file", it)
-	}
-
-	// ... solve ...
-	p.click("#solve")
-	p.wait("the solution", boardJS+` === '`+gen.Solution.String()+`'`)
-
-	// ... and load the saved game back.
-	p.do(chromedp.SetUploadFiles(chromedp.CSS("#load"), []string{filepath.Join(dl, "sudoku-singles-12345.json")}))
-	p.wait("the loaded game", boardJS+` === '`+progress+`'`)
-	if marks := eval[string](p, fmt.Sprintf(`document.querySelector('%s').dataset.marks||''`, cellSel(empty))); mv.Cell != empty && !strings.Contains(marks, fmt.Sprint(gen.Solution[empty])) {
-		t.Errorf("pencil marks not restored: %q", marks)
-	}
-
-	// A puzzle of one's own: typed, with the verdict as it is typed ...
-	p.click("#enter")
-	p.wait("an empty board", boardJS+` === '`+strings.Repeat(".", 81)+`'`)
-	p.click(cellSel(0))
-	p.do(chromedp.KeyEvent("5"))
-	p.click(cellSel(1))
-	p.do(chromedp.KeyEvent("5"))
-	p.wait("the verdict on a clash", `document.querySelectorAll('.cell.clash').length === 2 && document.getElementById('status').textContent.includes('No solution: r1c1 and r1c2 are both 5')`)
-	p.do(chromedp.KeyEvent("\b"))
-	p.wait("the verdict on one digit", `document.getElementById('status').textContent.includes('Several solutions')`)
-	// ... or pasted.
-	p.do(chromedp.SetValue(chromedp.ID("paste"), strings.Join([]string{top1[:27], top1[27:54], top1[54:]}, "\n")))
-	p.click("#usepaste")
-	p.wait("the pasted puzzle", boardJS+` === '`+top1+`' && document.getElementById('status').textContent.includes('Exactly one solution')`)
-
-	// A hint that removes candidates: shown on the board, and Apply takes
-	// them out of the pencil marks.
-	board, elim := eliminationStep(t)
-	p.do(chromedp.SetValue(chromedp.ID("paste"), board))
-	p.click("#usepaste")
-	p.wait("the pasted board", boardJS+` === '`+board+`'`)
-	m := elim.Eliminations[0]
-	p.click("#pencil")
-	p.click(cellSel(m.Cell))
-	p.do(chromedp.KeyEvent(fmt.Sprint(m.Digit)))
-	p.click("#pencil")
-	p.wait("the pencil mark", fmt.Sprintf(`(document.querySelector('%s').dataset.marks||'').includes('%d')`, cellSel(m.Cell), m.Digit))
-	p.click("#hint")
-	p.wait("the elimination hint", fmt.Sprintf(`document.getElementById('status').firstChild.textContent === %q && document.querySelector('%s').classList.contains('hint-elim')`, elim.Text, cellSel(m.Cell)))
-	p.click("#status .btn") // Apply
-	p.wait("the mark removed", fmt.Sprintf(`!(document.querySelector('%s').dataset.marks||'').includes('%d') && document.getElementById('status').textContent.startsWith('Removed 1 pencil mark')`, cellSel(m.Cell), m.Digit))
-
-	// Usable at phone width: nothing wider than the screen.
-	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-	p.wait("the phone layout", `document.documentElement.scrollWidth <= 390`)
-	if w := eval[float64](p, `document.getElementById('board').getBoundingClientRect().width`); w > 390 || w < 300 {
-		t.Errorf("board %.0f px wide on a 390 px screen", w)
+	for _, c := range queensSteps {
+		t.Run("queens/"+c.name, func(t *testing.T) { c.run(newTab(t, bctx), base) })
 	}
 }
 
-// eliminationStep returns a board (a puzzle with some digits filled in by
-// hints) whose next hint removes candidates and places nothing.
-func eliminationStep(t *testing.T) (string, logic.Step) {
-	t.Helper()
-	for seed := uint64(1); seed < 50; seed++ {
-		g := one(t, generate.Options{Level: sudoku.Intermediate, Seed: seed}, 0).Puzzle
-		for g.Clues() < 81 {
-			st, err := logic.Hint(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(st.Placements) == 0 {
-				return g.String(), st
-			}
-			for _, m := range st.Placements {
-				g[m.Cell] = uint8(m.Digit)
-			}
-		}
-	}
-	t.Fatal("no intermediate puzzle of seeds 1-49 has an elimination step")
-	return "", logic.Step{}
-}
-
-func waitFile(t *testing.T, path string) string {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-			return string(b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ents, _ := os.ReadDir(filepath.Dir(path))
-	t.Fatalf("no download %s (the folder has %v)", path, ents)
-	return ""
-}
-
-const queensJS = `Array.from(document.querySelectorAll('#qboard .sq.queen')).map(s => [Number(s.dataset.row), Number(s.dataset.col)])`
-
-// firstSolution returns the first solution a traced search finds and the
-// queens it placed up to it.
-func firstSolution(t *testing.T, n int, o solutions.Order) ([]int, int) {
-	var sol []int
-	nodes := 0
-	if err := solutions.TraceOrder(n, o, 1, func(ev solutions.Event) bool {
-		if ev.Kind == solutions.Place {
-			nodes++
-		}
-		if ev.Kind == solutions.Found {
-			sol = slices.Clone(ev.Cols)
-		}
-		return true
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return sol, nodes
-}
-
-func boardCols(t *testing.T, p *tab, n int) []int {
-	t.Helper()
-	qs := eval[[][2]int](p, queensJS)
-	cols := make([]int, n)
-	for i := range cols {
-		cols[i] = -1
-	}
-	for _, q := range qs {
-		cols[q[0]] = q[1]
-	}
-	return cols
-}
-
-func testQueensPage(t *testing.T, base string, bctx context.Context) {
-	p := newTab(t, bctx)
-	p.loadTimes("n-queens", base+"/queens?n=8")
-	if got := eval[int](p, `new Set(Array.from(document.querySelectorAll('#qboard .sq')).map(s => s.dataset.row + ',' + s.dataset.col)).size`); got != 64 {
-		t.Errorf("%d squares with distinct data-row/data-col, want 64", got)
-	}
-
-	// Step, one click a step, to the first solution of n = 8.
-	want, nodes := firstSolution(t, 8, solutions.TopDown)
-	clicks := 0
-	for eval[string](p, `document.getElementById('found').textContent`) != "1" {
-		if clicks++; clicks > 2000 {
-			t.Fatalf("no solution after %d steps", clicks)
-		}
-		p.do(chromedp.Click(chromedp.ID("step")))
-	}
-	if got := boardCols(t, p, 8); !slices.Equal(got, want) {
-		t.Errorf("board after %d steps shows %v, want the first solution %v", clicks, got, want)
-	}
-	if got := eval[string](p, `document.getElementById('nodes').textContent`); got != fmt.Sprint(nodes) {
-		t.Errorf("node counter %s, want %d", got, nodes)
-	}
-	t.Logf("first solution of n = 8 after %d steps (%d queens placed)", clicks, nodes)
-
-	// The kernel's order finds its own first solution, a valid one.
-	wantMC, _ := firstSolution(t, 8, solutions.MostConstrained)
-	p.click(`input[value="constrained"]`)
-	p.wait("the restart", `document.getElementById('found').textContent === '0' && document.body.dataset.content === '1'`)
-	p.click("#nextsol")
-	p.wait("the next solution", `document.getElementById('found').textContent === '1'`)
-	got := boardCols(t, p, 8)
-	if !slices.Equal(got, wantMC) || solutions.Verify(got) != nil {
-		t.Errorf("most-constrained order shows %v, want %v", got, wantMC)
-	}
-
-	// The comparison of both orders over the whole search.
-	var sum [2]int
-	for i, o := range []solutions.Order{solutions.TopDown, solutions.MostConstrained} {
-		solutions.TraceOrder(8, o, 0, func(ev solutions.Event) bool {
-			if ev.Kind == solutions.Place {
-				sum[i]++
-			}
-			return true
-		})
-	}
-	p.wait("the comparison", `document.querySelectorAll('#compare tbody tr').length === 2`)
-	cmp := eval[string](p, `document.getElementById('compare').textContent`)
-	for _, v := range sum {
-		if s := fmt.Sprintf("%d,%03d", v/1000, v%1000); !strings.Contains(cmp, s) {
-			t.Errorf("comparison %q lacks %s", cmp, s)
-		}
-	}
-
-	// A live count, checked against OEIS.
-	liveN := 10
-	if os.Getenv("NQCOUNT_SCREENSHOTS") != "" {
-		liveN = 17 // long enough to draw a chart
-	}
-	known, _ := queens.Known(liveN)
-	p.do(chromedp.SetValue(chromedp.ID("cn"), fmt.Sprint(liveN)))
-	p.click("#cstart")
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](`document.getElementById('ctotal').textContent.includes('matches')`, chromedp.WithPollingTimeout(90*time.Second))); err != nil {
-		t.Fatalf("live count of n = %d: %v (state %q)", liveN, err, eval[string](p, `document.getElementById('cstate').textContent`))
-	}
-	if total := eval[string](p, `document.getElementById('ctotal').textContent`); !strings.Contains(strings.ReplaceAll(total, ",", ""), fmt.Sprint(known)) {
-		t.Errorf("live count shows %q, want %d", total, known)
-	}
-
-	if os.Getenv("NQCOUNT_SCREENSHOTS") != "" {
-		// The picture for the README: the kernel's order in mid-search.
-		p.click("#reset")
-		p.wait("the restart", `document.getElementById('nodes').textContent === '0' && document.body.dataset.content === '1'`)
-		for i := 0; i < 23; i++ {
-			p.do(chromedp.Click(chromedp.ID("step")))
-		}
-		p.screenshot("queens.png", 1300)
-	}
+// pageStep is one thing a player or a learner does, in a tab of its own.
+type pageStep struct {
+	name string
+	run  func(p *tab, base string)
 }

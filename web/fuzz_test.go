@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const fuzzTop1 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
@@ -57,12 +58,13 @@ func FuzzParseGame(f *testing.F) {
 	})
 }
 
-// fuzzPaths are the endpoints FuzzRequests reaches; starting a live count
-// is left out (it starts work in the background by design).
+// fuzzPaths are the endpoints FuzzRequests reaches. A live count started
+// by one ends with its requester: FuzzRequests's server stops it a tenth
+// of a second after it was last asked about, and after a second at most.
 var fuzzPaths = []string{
 	"/api/sudoku/generate", "/api/sudoku/parse", "/api/sudoku/save", "/api/sudoku/validate",
 	"/api/sudoku/solve", "/api/sudoku/count", "/api/sudoku/rate", "/api/sudoku/hint",
-	"/api/queens/trace", "/api/queens/orders",
+	"/api/queens/trace", "/api/queens/orders", "/api/queens/count",
 }
 
 // FuzzRequests sends any body to every endpoint: the answer must be 200
@@ -79,13 +81,17 @@ func FuzzRequests(f *testing.F) {
 		`{"puzzle":"` + fuzzTop1 + `","grid":"` + fuzzTop1 + `"}`,
 		`{"n":6,"order":"constrained","from":10,"limit":50}`,
 		`{"n":7}`,
+		`{"n":32}`,
 	} {
 		f.Add(uint8(i), body)
 	}
 	f.Add(uint8(0), `{"seed":"-1"}`)
 	f.Add(uint8(8), `{"n":-3}`)
 	f.Add(uint8(5), `{"grid":"`+strings.Repeat(".", 81)+`","limit":1}`)
-	s := New(Options{Workers: 1})
+	f.Add(uint8(7), `{"grid":"`+fuzzTop1+`","candidates":["`+strings.Repeat(`","`, 80)+`"]}`)
+	f.Add(uint8(7), `{"grid":"`+fuzzTop1+`","candidates":["12345678",`+strings.Repeat(`"9",`, 79)+`"x"]}`)
+	s := New(Options{Workers: 1, CountIdle: 100 * time.Millisecond, CountBudget: time.Second})
+	defer s.live.stop(StopShutdown)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		path := fuzzPaths[int(which)%len(fuzzPaths)]
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

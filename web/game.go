@@ -156,10 +156,9 @@ func (s *Server) save(_ context.Context, req *saveRequest) (SavedFile, *apiError
 			name += "-" + strconv.Itoa(gm.Index)
 		}
 	}
-	ext := map[string]string{FormatLine: ".txt", FormatGrid: ".txt", FormatJSON: ".json"}[req.Format]
-	if req.Format == "" {
-		ext = ".txt"
-	}
+	// Each format its own name: a line and a grid of one game saved one
+	// after the other must not overwrite each other.
+	ext := map[string]string{"": ".txt", FormatLine: ".txt", FormatGrid: "-grid.txt", FormatJSON: ".json"}[req.Format]
 	return SavedFile{Filename: name + ext, Text: text}, nil
 }
 

@@ -45,12 +45,46 @@ type CountProgress struct {
 	// Matches says whether Total equals Known (when both are there).
 	Matches *bool  `json:"matches_known,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// BudgetSeconds is the most a count may run (Options.CountBudget).
+	BudgetSeconds float64 `json:"budget_seconds"`
+	// StopReason says why a stopped count stopped: "asked" (a DELETE),
+	// "replaced" (another count started), "budget" (its time budget
+	// spent), "unwatched" (no request for its progress within
+	// Options.CountIdle: the page was closed) or "shutdown".
+	StopReason string `json:"stop_reason,omitempty"`
 }
 
+// Why a live count stopped (CountProgress.StopReason).
+const (
+	StopAsked     = "asked"
+	StopReplaced  = "replaced"
+	StopBudget    = "budget"
+	StopUnwatched = "unwatched"
+	StopShutdown  = "shutdown"
+)
+
+// The bounds of a live count, when Options leave them 0: it stops after
+// DefaultCountBudget, and DefaultCountIdle after the last request for its
+// progress (the page polls twice a second).
+const (
+	DefaultCountBudget = 10 * time.Minute
+	DefaultCountIdle   = 5 * time.Second
+)
+
+// stopCause is the cause a live count's context is cancelled with.
+type stopCause struct{ reason string }
+
+func (c *stopCause) Error() string { return "live count stopped: " + c.reason }
+
 // liveCount runs one n-queens count at a time for the watch page and
-// reports its progress, through package job: the same orchestration and
-// progress accounting as nqueens count.
+// reports its progress, through package job: the same orchestration,
+// method and progress accounting as nqueens count. Work started by a
+// request ends with its requester: a count stops after its time budget,
+// and when no request has asked for its progress for the idle time (the
+// page that started it was closed).
 type liveCount struct {
+	budget, idle time.Duration
+
 	mu   sync.Mutex
 	cur  *liveRun
 	last int // id of the last run started
@@ -59,18 +93,29 @@ type liveCount struct {
 // liveRun is one count.
 type liveRun struct {
 	id, n, workers int
-	cancel         context.CancelFunc
+	budget         time.Duration
+	cancel         context.CancelCauseFunc
 	start          time.Time
 	job            atomic.Pointer[job.Job] // set once planned
+	polled         atomic.Int64            // time of the last request for the progress, in ns since start
 
 	mu     sync.Mutex // guards what follows
 	state  string
 	out    *job.Outcome
 	err    error
+	reason string
 	finish time.Time
 }
 
-func newLiveCount() *liveCount { return &liveCount{} }
+func newLiveCount(budget, idle time.Duration) *liveCount {
+	if budget <= 0 {
+		budget = DefaultCountBudget
+	}
+	if idle <= 0 {
+		idle = DefaultCountIdle
+	}
+	return &liveCount{budget: budget, idle: idle}
+}
 
 // start stops the running count, if any, and starts counting n.
 func (l *liveCount) start(n, workers int) CountProgress {
@@ -79,25 +124,51 @@ func (l *liveCount) start(n, workers int) CountProgress {
 	}
 	l.mu.Lock()
 	if l.cur != nil {
-		l.cur.cancel()
+		l.cur.cancel(&stopCause{StopReplaced})
 	}
 	l.last++
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &liveRun{id: l.last, n: n, workers: workers, cancel: cancel, start: time.Now(), state: "planning"}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := &liveRun{id: l.last, n: n, workers: workers, budget: l.budget, cancel: cancel, start: time.Now(), state: "planning"}
 	l.cur = r
 	l.mu.Unlock()
 	go r.run(ctx)
+	go r.watch(ctx, l.idle)
 	return r.snapshot()
 }
 
+// watch stops the count when its budget is spent or when nobody has asked
+// for its progress for idle.
+func (r *liveRun) watch(ctx context.Context, idle time.Duration) {
+	budget := time.NewTimer(r.budget)
+	defer budget.Stop()
+	tick := time.NewTicker(max(idle/10, time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-budget.C:
+			r.cancel(&stopCause{StopBudget})
+			return
+		case <-tick.C:
+			if time.Since(r.start)-time.Duration(r.polled.Load()) > idle {
+				r.cancel(&stopCause{StopUnwatched})
+				return
+			}
+		}
+	}
+}
+
+// touch notes a request for the progress.
+func (r *liveRun) touch() { r.polled.Store(int64(time.Since(r.start))) }
+
 func (r *liveRun) run(ctx context.Context) {
-	defer r.cancel()
-	// Constellations, not the fastest method for large n (join): a live
-	// count starts at once and shows its progress from the first second,
-	// where the join first builds tables of gigabytes for n >= 24.
-	j, err := job.Open(job.Config{Spec: job.Spec{N: r.n, Method: queens.Constellations}, Workers: r.workers})
+	defer r.cancel(nil)
+	// The same call as nqueens count's, with its defaults: the fastest
+	// method for n (the join from n = 12 but 13), every core.
+	j, err := job.OpenContext(ctx, job.Config{Spec: queens.Spec{N: r.n}, Workers: r.workers})
 	if err != nil {
-		r.end(nil, err)
+		r.end(ctx, nil, err)
 		return
 	}
 	r.job.Store(j)
@@ -107,16 +178,19 @@ func (r *liveRun) run(ctx context.Context) {
 	}
 	r.mu.Unlock()
 	out, err := j.Run(ctx)
-	r.end(out, err)
+	r.end(ctx, out, err)
 }
 
-func (r *liveRun) end(out *job.Outcome, err error) {
+func (r *liveRun) end(ctx context.Context, out *job.Outcome, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finish = time.Now()
+	var sc *stopCause
 	switch {
 	case err == nil:
 		r.state, r.out = "done", out
+	case ctx.Err() != nil && errors.As(context.Cause(ctx), &sc):
+		r.state, r.reason = "stopped", sc.reason
 	case errors.Is(err, context.Canceled):
 		r.state = "stopped"
 	default:
@@ -124,30 +198,35 @@ func (r *liveRun) end(out *job.Outcome, err error) {
 	}
 }
 
-// stop cancels the running count, if any.
-func (l *liveCount) stop() {
+// stop cancels the running count, if any, for the reason given.
+func (l *liveCount) stop(reason string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cur != nil {
-		l.cur.cancel()
+		l.cur.cancel(&stopCause{reason})
 	}
 }
 
-func (l *liveCount) snapshot() CountProgress {
+// snapshot returns the progress of the last count; a poll (a request for
+// it) keeps a running count alive.
+func (l *liveCount) snapshot(poll bool) CountProgress {
 	l.mu.Lock()
 	r := l.cur
 	l.mu.Unlock()
 	if r == nil {
-		return CountProgress{State: "idle", ETASeconds: -1}
+		return CountProgress{State: "idle", ETASeconds: -1, BudgetSeconds: l.budget.Seconds()}
+	}
+	if poll {
+		r.touch()
 	}
 	return r.snapshot()
 }
 
 func (r *liveRun) snapshot() CountProgress {
 	r.mu.Lock()
-	state, out, err, finish := r.state, r.out, r.err, r.finish
+	state, out, err, finish, reason := r.state, r.out, r.err, r.finish, r.reason
 	r.mu.Unlock()
-	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, Method: string(queens.Constellations)}
+	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, BudgetSeconds: r.budget.Seconds(), StopReason: reason}
 	if k, ok := queens.Known(r.n); ok {
 		p.Known = count.U128(k).String()
 	}
@@ -157,6 +236,7 @@ func (r *liveRun) snapshot() CountProgress {
 	}
 	p.Seconds = end.Sub(r.start).Seconds()
 	if j := r.job.Load(); j != nil {
+		p.Method = string(j.Plan().Spec().Method)
 		pr := j.Progress()
 		p.Tasks, p.TasksDone, p.Fraction = pr.Tasks, pr.Done, pr.Fraction
 		p.Nodes, _ = pr.Nodes.Big().Float64()

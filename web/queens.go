@@ -194,10 +194,10 @@ func (s *Server) startCount(_ context.Context, req *countRequestQ) (CountProgres
 type noBody struct{}
 
 func (s *Server) countStatus(_ context.Context, _ *noBody) (CountProgress, *apiError) {
-	return s.live.snapshot(), nil
+	return s.live.snapshot(true), nil
 }
 
 func (s *Server) stopCount(_ context.Context, _ *noBody) (CountProgress, *apiError) {
-	s.live.stop()
-	return s.live.snapshot(), nil
+	s.live.stop(StopAsked)
+	return s.live.snapshot(false), nil
 }

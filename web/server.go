@@ -50,6 +50,11 @@ type Options struct {
 	// Workers is the number of goroutines of a live n-queens count and of
 	// a Sudoku count (0: every core).
 	Workers int
+	// CountBudget bounds the time of a live n-queens count (0:
+	// DefaultCountBudget); CountIdle stops it when no request has asked
+	// for its progress for that long (0: DefaultCountIdle), so that a
+	// count ends with the page that started it.
+	CountBudget, CountIdle time.Duration
 	// Logf, when set, receives one line per failed request and per
 	// recovered panic.
 	Logf func(format string, args ...any)
@@ -74,7 +79,7 @@ func New(opt Options) *Server {
 	if opt.Home == "" {
 		opt.Home = "/sudoku"
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount()}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle)}
 	s.routes()
 	return s
 }
@@ -184,11 +189,11 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { errc <- srv.Serve(s.ln) }()
 	select {
 	case err := <-errc:
-		s.live.stop()
+		s.live.stop(StopShutdown)
 		return err
 	case <-ctx.Done():
 	}
-	s.live.stop()
+	s.live.stop(StopShutdown)
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := srv.Shutdown(sctx)
@@ -321,13 +326,34 @@ func decodeJSON(body io.Reader, v any) *apiError {
 			return badRequest("bad JSON at byte %d: %v", se.Offset, se)
 		case errors.As(err, &te):
 			if te.Field != "" {
-				return badRequest("field %q: want a JSON %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+				return badRequest("field %q: %s", te.Field, typeMismatch(te))
 			}
 			return badRequest("want a JSON object, got %s", te.Value)
 		}
 		return badRequest("bad request: %v", err)
 	}
 	return nil
+}
+
+// typeMismatch says what a field wants and what it got. A number that
+// does not fit the field is "a whole number" wanted (1e9, 2.5, -1 for a
+// count), or one in range: "want a JSON number, got number 1e9" said
+// nothing.
+func typeMismatch(te *json.UnmarshalTypeError) string {
+	kind := te.Type.Kind().String()
+	num, isNum := strings.CutPrefix(te.Value, "number ")
+	if len(num) > 40 {
+		num = num[:40] + "…"
+	}
+	switch {
+	case isNum && strings.HasPrefix(kind, "uint") && strings.HasPrefix(num, "-"):
+		return fmt.Sprintf("want a whole number, 0 or more, got %s", num)
+	case isNum && (strings.HasPrefix(kind, "int") || strings.HasPrefix(kind, "uint")) && strings.ContainsAny(num, ".eE"):
+		return fmt.Sprintf("want a whole number in digits, like 12, got %s", num)
+	case isNum:
+		return fmt.Sprintf("%s is out of range", num)
+	}
+	return fmt.Sprintf("want a JSON %s, got %s", jsonKind(kind), te.Value)
 }
 
 // jsonKind names a Go kind the way a JSON client thinks of it.

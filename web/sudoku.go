@@ -338,17 +338,49 @@ func (s *Server) generate(ctx context.Context, req *generateRequest) (Generated,
 		Seed: strconv.FormatUint(opt.Seed, 10), Index: req.Index, Clues: g.Puzzle.Clues(), Command: cmd}, nil
 }
 
-// hintRequest is the body of hint: the board as it stands and, to find
-// mistakes, the puzzle's givens.
+// hintRequest is the body of hint: the board as it stands, the
+// candidates the player keeps and, to find mistakes, the puzzle's givens.
 type hintRequest struct {
 	Puzzle string `json:"puzzle"`
 	Grid   string `json:"grid"`
+	// Candidates are the digits still allowed in each cell, 81 strings
+	// (ignored for filled cells; "" for an empty cell: not noted, every
+	// digit its peers allow). Absent: candidates from the digits alone.
+	Candidates []string `json:"candidates"`
+}
+
+// parseCandidates reads the candidates of a hint request: 81 strings of
+// digits 1-9.
+func parseCandidates(cs []string) (logic.Candidates, *apiError) {
+	var out logic.Candidates
+	if len(cs) != 81 {
+		return out, badRequest("candidates: %d entries, want 81 (one string of digits per cell, row by row)", len(cs))
+	}
+	for i, c := range cs {
+		if len(c) > 9 {
+			return out, badRequest("candidates: %s has %d characters, want at most the 9 digits", sudoku.CellName(i), len(c))
+		}
+		for j := 0; j < len(c); j++ {
+			d := c[j]
+			if d < '1' || d > '9' {
+				return out, badRequest("candidates: %s has %q, want digits 1-9", sudoku.CellName(i), c)
+			}
+			out[i] |= 1 << (d - '1')
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) hint(ctx context.Context, req *hintRequest) (logic.Step, *apiError) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return logic.Step{}, e
+	}
+	var cands logic.Candidates
+	if req.Candidates != nil {
+		if cands, e = parseCandidates(req.Candidates); e != nil {
+			return logic.Step{}, e
+		}
 	}
 	if req.Puzzle != "" {
 		p, e := parseGrid("puzzle", req.Puzzle)
@@ -388,8 +420,15 @@ func (s *Server) hint(ctx context.Context, req *hintRequest) (logic.Step, *apiEr
 	}
 	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
 	defer cancel()
-	st, err := logic.HintContext(ctx, g)
+	var st logic.Step
+	var err error
+	if req.Candidates != nil {
+		st, err = logic.HintCandidates(ctx, g, cands)
+	} else {
+		st, err = logic.HintContext(ctx, g)
+	}
 	var nu *sudoku.ErrNotUnique
+	var mc *logic.MissingCandidatesError
 	switch {
 	case err == nil:
 		return st, nil
@@ -399,8 +438,30 @@ func (s *Server) hint(ctx context.Context, req *hintRequest) (logic.Step, *apiEr
 		return answer("mistake", "These digits have no solution: one of them is wrong.", nil), nil
 	case errors.As(err, &nu):
 		return answer("none", "These digits have several solutions: logic cannot tell which digit goes where.", nil), nil
+	case errors.As(err, &mc):
+		return missingAnswer(mc.Missing), nil
 	}
 	return logic.Step{}, logicError("find a hint", err)
+}
+
+// missingAnswer is the mistake of candidates removed that the solution
+// needs: the cells, and the candidates to put back as the step's marks.
+func missingAnswer(missing []logic.Move) logic.Step {
+	cells := make([]int, len(missing))
+	parts := make([]string, len(missing))
+	st := answer("mistake", "", nil)
+	for i, m := range missing {
+		cells[i] = m.Cell
+		parts[i] = fmt.Sprintf("%d in %s", m.Digit, sudoku.CellName(m.Cell))
+		st.Marks = append(st.Marks, logic.Mark{Cell: m.Cell, Digit: m.Digit, Color: 1})
+	}
+	st.Cells = cells
+	what := "a candidate the solution needs was removed"
+	if len(missing) > 1 {
+		what = "candidates the solution needs were removed"
+	}
+	st.Text = fmt.Sprintf("Mistake: %s (%s): put %s back.", what, strings.Join(parts, ", "), map[bool]string{false: "it", true: "them"}[len(missing) > 1])
+	return st
 }
 
 // answer is a hint that is not a solving step: a clash, mistakes, the end.

@@ -139,27 +139,27 @@ type TaskCost struct {
 
 func measure(ctx context.Context, w, log io.Writer, n, depth, planWorkers int) error {
 	t0 := time.Now()
-	p, err := queens.NewPlan(n, queens.Constellations, depth, planWorkers)
+	p, err := queens.NewPlan(queens.Spec{N: n, Method: queens.Constellations, Depth: depth, Workers: planWorkers})
 	if err != nil {
 		return err
 	}
 	est := p.Estimates()
-	p.LargestFirst(count.All(len(p.Tasks)))
+	p.LargestFirst(count.All(len(p.Tasks())))
 	startup := time.Since(t0).Seconds()
-	fmt.Fprintf(log, "tasksim: n = %d, %d tasks (depth %d, planned for %d workers), start-up %.3f s; counting every task\n", n, len(p.Tasks), p.Depth, planWorkers, startup)
+	fmt.Fprintf(log, "tasksim: n = %d, %d tasks (depth %d, planned for %d workers), start-up %.3f s; counting every task\n", n, len(p.Tasks()), p.Depth, planWorkers, startup)
 
-	nodes := make([]uint64, len(p.Tasks))
+	nodes := make([]uint64, len(p.Tasks()))
 	var mu sync.Mutex
 	done := 0
 	c0 := cpuSeconds()
 	t1 := time.Now()
-	_, err = queens.CountTasks(ctx, p, count.All(len(p.Tasks)), queens.Options{OnDone: func(id int, r count.Result) error {
+	_, err = queens.CountTasks(ctx, p, count.All(len(p.Tasks())), queens.Options{OnDone: func(id int, r count.Result) error {
 		mu.Lock()
 		defer mu.Unlock()
 		nodes[id] = r.Nodes
 		done++
 		if done%1000 == 0 {
-			fmt.Fprintf(log, "tasksim: %d/%d tasks, %.0f s\n", done, len(p.Tasks), time.Since(t1).Seconds())
+			fmt.Fprintf(log, "tasksim: %d/%d tasks, %.0f s\n", done, len(p.Tasks()), time.Since(t1).Seconds())
 		}
 		return nil
 	}})
@@ -177,8 +177,8 @@ func measure(ctx context.Context, w, log io.Writer, n, depth, planWorkers int) e
 	}
 	fmt.Fprintf(w, "# n=%d depth=%d plan_workers=%d hash=%s startup_seconds=%.6f nodes_per_cpu_second=%.0f\n", n, p.Depth, planWorkers, p.Hash(), startup, rate)
 	fmt.Fprintln(w, "id,corner,weight,estimate,nodes")
-	for id := range p.Tasks {
-		fmt.Fprintf(w, "%d,%t,%d,%d,%d\n", id, corner(n, &p.Tasks[id]), p.Tasks[id].Weight, est[id], nodes[id])
+	for id := range p.Tasks() {
+		fmt.Fprintf(w, "%d,%t,%d,%d,%d\n", id, corner(n, &p.Tasks()[id]), p.Tasks()[id].Weight, est[id], nodes[id])
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func runBench(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	if !quiet {
-		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, p) }
+		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, e.Prog, p) }
 	}
 	cfg.Version = strings.TrimPrefix(cli.VersionLine(app.Name), app.Name+" ")
 	rep, err := suite.Measure(ctx, cfg)
@@ -97,16 +97,18 @@ func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
 	return exitOK
 }
 
-func benchProgress(w io.Writer, p suite.Progress) {
+// benchProgress prints a progress line, named like every line on stderr
+// ("nqueens bench: ...").
+func benchProgress(w io.Writer, prog string, p suite.Progress) {
 	if p.WarmUp {
-		fmt.Fprintf(w, "bench: warm-up, n = %d on %d workers (untimed); then %d timed counts\n", p.N, p.Workers, p.Total)
+		fmt.Fprintf(w, "%s bench: warm-up, n = %d on %d workers (untimed); then %d timed counts\n", prog, p.N, p.Workers, p.Total)
 		return
 	}
 	check := "ok"
 	if !p.Matches {
 		check = "MISMATCH with OEIS A000170"
 	}
-	fmt.Fprintf(w, "bench: [%d/%d] round %d, n = %d, %d %s: %.4f s, %s\n", p.Done, p.Total, p.Round, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
+	fmt.Fprintf(w, "%s bench: [%d/%d] round %d, n = %d, %d %s: %.4f s, %s\n", prog, p.Done, p.Total, p.Round, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
 }
 
 func plural(k int, word string) string {

@@ -81,9 +81,13 @@ func printHuman(e *env, r *job.Outcome) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "time %.3f s, %d %s, %d %s (%s, depth %d), kernel %s, %s nodes/s\n",
+	path := ""
+	if r.Path != "" {
+		path = ", " + r.Path + " path"
+	}
+	fmt.Fprintf(w, "time %.3f s, %d %s, %d %s (%s, depth %d%s), kernel %s, %s nodes/s\n",
 		r.Seconds, r.Workers, cli.Plural(r.Workers, "worker", "workers"), r.Tasks, cli.Plural(r.Tasks, "task", "tasks"),
-		r.Method, r.Depth, r.Kernel, humanRate(r.NodesPerSec))
+		r.Method, r.Depth, path, r.Kernel, humanRate(r.NodesPerSec))
 }
 
 // solutionsWord is "solution" for a total of 1, else "solutions".

@@ -58,11 +58,17 @@ func describeCPU(w io.Writer) {
 	}
 	listImpls(w, "kernels:", kernel.Best().Name, ks)
 	listImpls(w, "join kernels (--method join):", join.Best().Name, js)
-	if t, ok := sysmem.Total(); ok {
-		fmt.Fprintf(w, "memory: %s physical; the join method plans for %s by default (--memory)\n", mib(t), mib(queens.DefaultMemory()))
-	} else {
-		fmt.Fprintf(w, "memory: not reported by the system; the join method plans for %s by default (--memory)\n", mib(queens.DefaultMemory()))
+	ls := sysmem.Limits()
+	if len(ls) == 0 {
+		fmt.Fprintf(w, "memory: no limit reported by the system; the join method plans for %s by default (--memory)\n", mib(queens.DefaultMemory()))
+		return
 	}
+	fmt.Fprintln(w, "memory limits:")
+	for _, l := range ls {
+		fmt.Fprintf(w, "  %-10s %s\n", mib(l.Bytes), l.Source)
+	}
+	least, _ := sysmem.Smallest()
+	fmt.Fprintf(w, "the join method plans for %s by default (--memory): half of the smallest, %s\n", mib(queens.DefaultMemory()), least.Source)
 }
 
 // mib writes a size in MiB, or GiB from 10 GiB up.

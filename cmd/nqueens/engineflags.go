@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/nqcount/nqcount/internal/cli"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,25 +13,29 @@ import (
 )
 
 // engineFlags are the flags that say how to count, shared by count and
-// verify: --workers, --method, --kernel and --memory.
+// verify: --workers, --method, --kernel, --memory and --path.
 type engineFlags struct {
 	opt    *queens.Options
 	method string
 	memory string
 }
 
+// memoryHelp is the help of every --memory flag.
+const memoryHelp = "memory the whole count may hold (tables, lists, the plan), e.g. 8GiB or 512MiB (default: half the smallest of the physical memory, the cgroup's limit and Slurm's allocation, see 'nqueens cpu'); the join takes its bounded path when its tables do not fit, and a count that fits in neither is refused before any work"
+
 func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
 	f.opt = opt
 	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
 	fs.StringVar(&f.method, "method", string(queens.Auto), "counting method: auto (the fastest for N), constellations, halving or join")
 	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with, of the method's family (see 'nqueens cpu')")
-	fs.StringVar(&f.memory, "memory", "", "memory the join method may plan for, e.g. 8GiB or 512MiB (default: half the physical memory, see 'nqueens cpu'); less memory gives more, smaller tasks")
+	fs.StringVar(&f.memory, "memory", "", memoryHelp)
+	fs.StringVar(&opt.Path, "path", "auto", "the join's path: auto (its tables when they fit in --memory), tables, or bounded (only each task's rows: any n in little memory); the same counts either way")
 }
 
 // check validates the flags into the options, reporting the first bad one.
 func (f *engineFlags) check(e *env) bool {
-	if f.opt.Workers < 1 {
-		e.Errorf("--workers %d: need at least 1", f.opt.Workers)
+	if f.opt.Workers < 1 || f.opt.Workers > cli.MaxWorkers {
+		e.Errorf("--workers %d is out of range: choose 1 to %d", f.opt.Workers, cli.MaxWorkers)
 		return false
 	}
 	m, err := queens.ParseMethod(f.method)
@@ -38,6 +44,10 @@ func (f *engineFlags) check(e *env) bool {
 		return false
 	}
 	f.opt.Method = m
+	if !slices.Contains(queens.Paths, f.opt.Path) {
+		e.Errorf("--path %q: choose auto, tables or bounded", f.opt.Path)
+		return false
+	}
 	if f.memory != "" {
 		b, err := parseBytes(f.memory)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {
@@ -18,7 +18,7 @@ func runExport(ctx context.Context, e *env, args []string) int {
 		out string
 	)
 	sf.add(fs)
-	fs.StringVar(&out, "out", "", "`FILE` to write (default JOB.json)")
+	fs.StringVar(&out, "out", "", "`FILE` to write (default JOB.json): a new file, an empty one or an export of the same job; a link to one is written through; other files are refused")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -29,6 +29,12 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	}
 	if out == "" {
 		out = id + ".json"
+	}
+	// Checked before connecting (and again when writing): the rule is
+	// count --out's.
+	if err := queue.CheckExportTarget(out, id); err != nil {
+		e.Errorf("--out: %v", err)
+		return exitUsage
 	}
 	c, code := sf.connect(ctx, e, "export", false)
 	if c == nil {

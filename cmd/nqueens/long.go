@@ -132,11 +132,12 @@ func errExit(err error) int {
 // resuming from and recording to a checkpoint journal, with progress
 // reports. It only prints; the library decides.
 func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
+	setMemoryLimit(opt.Memory)
 	terminal := isTerminal(e0.Stderr)
 	e := &env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
 	j, err := job.OpenContext(ctx, job.Config{
-		Spec:    job.Spec{N: n, Method: opt.Method, Depth: opt.Depth, Memory: opt.Memory},
-		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique,
+		Spec:    queens.Spec{N: n, Method: opt.Method, Depth: opt.Depth},
+		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique, Memory: opt.Memory, Path: opt.Path,
 		Checkpoint: lo.checkpoint, Shard: lo.shard, Out: lo.out, Program: programVersion(),
 	})
 	if err != nil {
@@ -213,7 +214,13 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		}
 	}
 	if out.Mismatch() {
-		e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		if out.ResumedTasks > 0 {
+			// A journal edited consistently (its checksums redone) passes
+			// every check it carries.
+			e.Errorf("the count disagrees with the OEIS: %d of its tasks were resumed from %s, which may have been edited; count again with a new checkpoint to tell (if that disagrees too, this is a bug, please report it)", out.ResumedTasks, lo.checkpoint)
+		} else {
+			e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
+		}
 		return exitFail
 	}
 	return exitOK

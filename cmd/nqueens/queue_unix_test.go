@@ -102,9 +102,9 @@ func jobStatus(t *testing.T, env []string, url, id string) queueStatus {
 func TestQueueCampaign(t *testing.T) {
 	rng := rand.New(rand.NewPCG(testSeed(t), 0))
 	dir := t.TempDir()
-	env := append(os.Environ(), "NQCOUNT_TOKEN=campaign-token")
+	env := append(os.Environ(), "NQCOUNT_TOKEN=campaign-token-0123456")
 	// The token comes from the environment, for every process.
-	os.Setenv("NQCOUNT_TOKEN", "campaign-token")
+	os.Setenv("NQCOUNT_TOKEN", "campaign-token-0123456")
 	defer os.Unsetenv("NQCOUNT_TOKEN")
 	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--ack-wait", "2s")
 	url := srv.url
@@ -324,7 +324,7 @@ func TestQueueSubmitWait(t *testing.T) {
 // listen beyond loopback without one.
 func TestQueueRefusals(t *testing.T) {
 	dir := t.TempDir()
-	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "a"), "--token", "right")
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "a"), "--token", "right-token-0123456")
 	for _, tok := range []string{"wrong", ""} {
 		code, _, errs := runBin(t, "status", "n8-00-a1", "--server", srv.url, "--token", tok)
 		if code != exitFail || !strings.Contains(errs, "refused the credentials") {

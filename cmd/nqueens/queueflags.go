@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // serverFlags are the flags of the commands that talk to a queue's server:
@@ -27,7 +28,7 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	if def == "" {
 		def = queue.DefaultURL
 	}
-	fs.StringVar(&f.url, "server", def, "the queue's NATS server `URL` (nqueens serve prints it; default $NQCOUNT_SERVER)")
+	fs.StringVar(&f.url, "server", def, "the queue's NATS server `URL`s, comma-separated: every server of a cluster, for failing over (nqueens serve prints one; default $NQCOUNT_SERVER)")
 	fs.StringVar(&f.token, "token", "", "the server's token (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the server's token from `FILE`")
 	fs.StringVar(&f.creds, "creds", "", "NATS credentials `FILE`, for an existing NATS deployment")
@@ -61,6 +62,12 @@ func readToken(token, file string) (string, error) {
 // connect connects to the server, retrying while it is unreachable if
 // retry (a worker).
 func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bool) (*queue.Client, int) {
+	return f.connectFor(ctx, e, name, retry, 0)
+}
+
+// connectFor is connect, retrying at most retryFor (0: until ctx is
+// done).
+func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
 	if err := queue.CheckURL(f.url); err != nil {
 		e.Errorf("--server: %v", err)
 		return nil, exitUsage
@@ -76,7 +83,7 @@ func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bo
 	}
 	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
 		Auth: queue.Auth{Token: token, Creds: f.creds, CA: f.ca, Cert: f.cert, Key: f.key},
-		Name: "nqueens " + name, Retry: retry,
+		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor,
 		Logf: func(format string, args ...any) { e.Errorf(format, args...) },
 	})
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // The Kubernetes manifests in scripts/ parse as YAML, name the image the
@@ -52,6 +54,17 @@ func TestKubernetesManifests(t *testing.T) {
 				t.Errorf("%s: a document without kind or apiVersion", f)
 			}
 			kinds[kind] = true
+			// Defect 7 of issue 22: a pod that writes to a volume
+			// runs as the image's user, 65532, which must own it.
+			walkPodSpecs(doc, func(spec map[string]any) {
+				if !writesVolume(spec) {
+					return
+				}
+				sc, _ := spec["securityContext"].(map[string]any)
+				if sc == nil || sc["fsGroup"] != 65532 {
+					t.Errorf("%s: %s: a pod with volumes and no securityContext.fsGroup 65532: the image's user cannot write to a volume owned by root", f, kind)
+				}
+			})
 			walkContainers(doc, func(c map[string]any) {
 				if c["image"] != string(image[1]) {
 					t.Errorf("%s: %s: image %v, want %s (the Dockerfile's)", f, kind, c["image"], image[1])
@@ -63,6 +76,12 @@ func TestKubernetesManifests(t *testing.T) {
 							words = append(words, strings.Fields(w.(string))...)
 						}
 					}
+				}
+				// Defect 7 of issue 22: a pipe's status is its last
+				// command's (merge | tee succeeded with a shard
+				// missing).
+				if indexOf(words, "|") >= 0 {
+					t.Errorf("%s: %s: a shell line with a pipe hides nqueens's exit status: %q", f, kind, words)
 				}
 				if i := indexOf(words, "nqueens"); i >= 0 {
 					words = words[i+1:]
@@ -88,6 +107,61 @@ func indexOf(l []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// writesVolume reports whether a container of a pod spec mounts a volume
+// read-write.
+func writesVolume(spec map[string]any) bool {
+	for _, c := range spec["containers"].([]any) {
+		mounts, _ := c.(map[string]any)["volumeMounts"].([]any)
+		for _, m := range mounts {
+			if ro, _ := m.(map[string]any)["readOnly"].(bool); !ro {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// walkPodSpecs calls f on every pod spec (a map with containers) of a
+// manifest.
+func walkPodSpecs(v any, f func(map[string]any)) {
+	switch v := v.(type) {
+	case map[string]any:
+		if _, ok := v["containers"]; ok {
+			f(v)
+		}
+		for _, x := range v {
+			walkPodSpecs(x, f)
+		}
+	case []any:
+		for _, x := range v {
+			walkPodSpecs(x, f)
+		}
+	}
+}
+
+// The table of memory per worker in scripts/README.md is what
+// queue.MemoryTable gives now (join.Memory's estimates): it is regenerated
+// by go run ./scripts/memtable whenever the estimates change.
+func TestMemoryTableCurrent(t *testing.T) {
+	readme, err := os.ReadFile("../../scripts/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- memtable: go run ./scripts/memtable -->\n", "<!-- /memtable -->"
+	_, rest, ok := strings.Cut(string(readme), begin)
+	table, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("scripts/README.md has no table between %q and %q", begin, end)
+	}
+	var want strings.Builder
+	if err := queue.MemoryTable(&want, 20, 28); err != nil {
+		t.Fatal(err)
+	}
+	if table != want.String() {
+		t.Errorf("scripts/README.md's memory table is out of date: paste the output of 'go run ./scripts/memtable' between its markers; want\n%s", want.String())
+	}
 }
 
 // walkContainers calls f on every containers entry of a manifest.

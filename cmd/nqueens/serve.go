@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {
-	register(&command{Name: "serve", Summary: "run the work queue's server (embedded NATS JetStream)", Run: runServe})
+	register(&command{Name: "serve", Summary: "run the work queue's server (embedded NATS JetStream), alone or one of a cluster", Run: runServe})
 }
 
 func runServe(ctx context.Context, e *env, args []string) int {
@@ -18,15 +19,23 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var (
 		cfg       queue.ServerConfig
 		tokenFile string
+		routes    string
 		verbose   bool
 	)
 	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:4222", "`HOST:PORT` to listen on (port 0: any free port); beyond loopback it needs --token or TLS client certificates")
-	fs.StringVar(&cfg.DataDir, "data", "", "`DIR` for the queue's files (tasks, results); a server restarted on it goes on where it stopped")
-	fs.StringVar(&cfg.Token, "token", "", "token every client must show (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)")
+	fs.StringVar(&cfg.DataDir, "data", "", "`DIR` for the queue's files (tasks, results); a server restarted on it goes on where it stopped (one server per folder)")
+	fs.StringVar(&cfg.Token, "token", "", fmt.Sprintf("token every client (and every other server of a cluster) must show, at least %d characters (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)", queue.MinTokenLength))
 	fs.StringVar(&tokenFile, "token-file", "", "read the token from `FILE`")
-	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "serve TLS with this certificate `FILE` (PEM)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "serve TLS, to clients and on the routes, with this certificate `FILE` (PEM)")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the certificate's key `FILE`")
-	fs.StringVar(&cfg.TLSClientCA, "tls-client-ca", "", "accept only clients whose certificate this authority (PEM `FILE`) signed")
+	fs.StringVar(&cfg.TLSClientCA, "tls-client-ca", "", "accept only clients and servers whose certificate this authority (PEM `FILE`) signed")
+	fs.StringVar(&cfg.Name, "name", "", "this server's `NAME` in a cluster: unique, and the same at every start on its folder (default: HOST-CLUSTERPORT)")
+	fs.StringVar(&cfg.ClusterListen, "cluster-listen", "", "`HOST:PORT` the other servers of a cluster route to: makes this server one of a JetStream cluster (three or five servers) whose queue survives losing one")
+	fs.StringVar(&routes, "routes", "", "the other servers' --cluster-listen addresses, `HOST:PORT,...` (this server's own may be among them)")
+	fs.StringVar(&cfg.ClusterName, "cluster-name", "nqcount", "the cluster's `NAME`, the same on every server")
+	fs.IntVar(&cfg.Settings.Replicas, "replicas", 0, "servers that keep each stream (0: 3 in a cluster, 1 alone)")
+	fs.StringVar(&cfg.HTTP, "http", "", "serve the NATS monitoring endpoint (/varz, /jsz, /healthz) on this loopback `HOST:PORT`")
+	fs.StringVar(&cfg.Metrics, "metrics", "", "serve the queue's metrics (Prometheus text format) at http://`HOST:PORT`/metrics; beyond loopback scrapers show the token as a bearer token")
 	fs.DurationVar(&cfg.Settings.AckWait, "ack-wait", 30*time.Second, "how long a task stays with a worker that stopped answering before it goes to another")
 	fs.IntVar(&cfg.Settings.MaxDeliver, "max-deliver", 5, "times a task is handed out before it is set aside as failing")
 	fs.BoolVar(&verbose, "v", false, "print the NATS server's notices on stderr")
@@ -42,23 +51,37 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		e.Errorf("%v", err)
 		return exitUsage
 	}
+	if err := queue.CheckToken(cfg.Token); err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
 	if cfg.Settings.AckWait < time.Second || cfg.Settings.MaxDeliver < 1 {
 		e.Errorf("--ack-wait must be at least 1s and --max-deliver at least 1")
 		return exitUsage
 	}
+	if cfg.Settings.Replicas < 0 || cfg.Settings.Replicas > 5 {
+		e.Errorf("--replicas %d: choose 1 to 5 (0: 3 in a cluster)", cfg.Settings.Replicas)
+		return exitUsage
+	}
+	if routes != "" {
+		cfg.Routes = strings.Split(routes, ",")
+	}
 	if verbose {
 		cfg.Logf = func(format string, args ...any) { e.Errorf("server: "+format, args...) }
 	}
-	s, err := queue.Serve(cfg)
+	s, err := queue.Serve(ctx, cfg)
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return exitInterrupted
+		}
 		e.Errorf("%v", err)
 		if errors.Is(err, queue.ErrExposed) || cfg.DataDir == "" {
 			return exitUsage
 		}
 		return exitFail
 	}
+	defer s.Close()
 	if _, err := fmt.Fprintln(e.Stdout, s.URL()); err != nil {
-		s.Close()
 		e.Errorf("writing the URL: %v", err)
 		return exitFail
 	}
@@ -66,7 +89,22 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if cfg.Token != "" {
 		auth = " --token-file FILE"
 	}
-	e.Errorf("serving the queue at %s, data in %s; submit with 'nqueens submit N --server %s%s', count with 'nqueens work --server %s%s'; Ctrl-C stops", s.URL(), cfg.DataDir, s.URL(), auth, s.URL(), auth)
+	where := s.URL()
+	if cfg.ClusterListen != "" {
+		where = s.URL() + ",OTHER-SERVERS"
+		e.Errorf("server %s of cluster %s, routes on %s; waiting for the cluster to set up the queue", s.Name(), cfg.ClusterName, s.ClusterAddr())
+	}
+	for _, u := range []struct{ what, url string }{{"NATS monitoring", s.MonitorURL()}, {"metrics", s.MetricsURL()}} {
+		if u.url != "" {
+			e.Errorf("%s at %s", u.what, u.url)
+		}
+	}
+	e.Errorf("serving the queue at %s, data in %s; submit with 'nqueens submit N --server %s%s', count with 'nqueens work --server %s%s'; Ctrl-C stops", s.URL(), cfg.DataDir, where, auth, where, auth)
+	if cfg.ClusterListen != "" {
+		if err := s.WaitSetup(ctx); err == nil {
+			e.Errorf("the cluster has set up the queue")
+		}
+	}
 	<-ctx.Done()
 	s.Close()
 	e.Errorf("stopped; the queue is kept in %s", cfg.DataDir)

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {
@@ -31,11 +30,13 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		units   string
 		wait    bool
 		every   time.Duration
+		memory  string
 	)
 	sf.add(fs)
 	fs.StringVar(&method, "method", string(queens.Auto), "counting method: auto (the fastest for N, as count picks it), constellations, halving or join (each worker uses its fastest kernel of the method)")
 	fs.StringVar(&units, "units", "auto", "group the tasks into about `U` units of full size, one message each (auto: by N; off: one message per task)")
 	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
+	fs.StringVar(&memory, "memory", "", "memory each worker has for a join job's tables and lists, e.g. 8GiB (default: as count's, this machine's; see 'nqueens cpu'): with the automatic depth it picks a cut that fits")
 	fs.Float64Var(&opt.Verify, "verify", 0, "count this `PERCENT` of the tasks (chosen at random) a second time on another worker")
 	fs.Uint64Var(&opt.Seed, "seed", 0, "seed that chooses the tasks to verify (0: random; printed)")
 	fs.BoolVar(&jsonOut, "json", false, `print {"job": ..., "tasks": ...} as JSON (with --wait: what wait --json prints)`)
@@ -75,10 +76,23 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
 		return exitUsage
 	}
-	plan, err := job.NewPlan(job.Spec{N: n, Method: m, Depth: depth})
+	var workerMemory uint64
+	if memory != "" {
+		if workerMemory, err = parseBytes(memory); err != nil {
+			e.Errorf("--memory: %v", err)
+			return exitUsage
+		}
+	}
+	plan, err := queens.NewPlan(queens.Spec{N: n, Method: m, Depth: depth})
 	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)
+	}
+	// A job no worker with that memory could count is refused now, not
+	// by every worker that takes it.
+	if _, err := plan.Fit(queens.Execution{Workers: 1, Memory: workerMemory}); err != nil {
+		e.Errorf("--memory: %v", err)
+		return errExit(queens.Usage(err))
 	}
 	c, code := sf.connect(ctx, e, "submit", false)
 	if c == nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/job"
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {
@@ -74,7 +74,7 @@ func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time
 	}
 	if err != nil {
 		e.Errorf("%v", err)
-		if errors.Is(err, queue.ErrUnverified) && !jsonOut {
+		if (errors.Is(err, queue.ErrUnverified) || errors.Is(err, queue.ErrFailed)) && !jsonOut {
 			if err := printStatus(e.Stdout, s); err != nil {
 				e.Errorf("writing result: %v", err)
 			}

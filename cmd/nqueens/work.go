@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"time"
 
-	"github.com/nqcount/nqcount/count/queue"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 func init() {
@@ -15,8 +16,9 @@ func init() {
 func runWork(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "work", "--server URL [flags]")
 	var (
-		sf  serverFlags
-		cfg queue.WorkerConfig
+		sf     serverFlags
+		cfg    queue.WorkerConfig
+		memory string
 	)
 	sf.add(fs)
 	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
@@ -24,6 +26,8 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&cfg.ID, "id", "", "this worker's name in results and status (default: host-pid-random)")
 	fs.BoolVar(&cfg.ExitWhenIdle, "exit-when-idle", false, "stop once no task is left to hand out nor held by any worker")
 	fs.BoolVar(&cfg.Finish, "finish", false, "on Ctrl-C, finish and publish the tasks held instead of handing them back")
+	fs.DurationVar(&cfg.GiveUpAfter, "give-up-after", 5*time.Minute, "with --exit-when-idle: stop (exit 1) once no server has been reachable this long (0: never)")
+	fs.StringVar(&memory, "memory", "", "memory this worker's counts may take, e.g. 8GiB (default: as count's, see 'nqueens cpu'); a join job whose tables leave room for fewer tasks is counted fewer at a time")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -36,7 +40,21 @@ func runWork(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--workers %d: need at least 1", cfg.Workers)
 		return exitUsage
 	}
-	c, code := sf.connect(ctx, e, "work", true)
+	if memory != "" {
+		if cfg.Memory, err = parseBytes(memory); err != nil {
+			e.Errorf("--memory: %v", err)
+			return exitUsage
+		}
+	}
+	if cfg.GiveUpAfter < 0 {
+		e.Errorf("--give-up-after %v: need 0 (never) or more", cfg.GiveUpAfter)
+		return exitUsage
+	}
+	retryFor := time.Duration(0)
+	if cfg.ExitWhenIdle {
+		retryFor = cfg.GiveUpAfter
+	}
+	c, code := sf.connectFor(ctx, e, "work", true, retryFor)
 	if c == nil {
 		return code
 	}
@@ -47,6 +65,9 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	if st != nil {
 		e.Errorf("worker %s: %d tasks counted, %d verified, %d found done, %d handed back, %d failed, %d refused",
 			st.ID, st.Counted, st.Verified, st.Skipped, st.Returned, st.Failed, st.Refused)
+		if st.Cancelled > 0 {
+			e.Errorf("%d tasks of cancelled jobs dropped", st.Cancelled)
+		}
 		if st.Rescued > 0 {
 			e.Errorf("%d verify tasks taken over from workers that were gone", st.Rescued)
 		}

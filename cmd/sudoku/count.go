@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 )
 
 func init() {
@@ -53,35 +54,35 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--progress-every %v: want 0 (no progress lines) or more", *every)
 		return exitUsage
 	}
-	c, name, o := s.c, s.name, s.o
-	for {
-		it, ok := s.next()
-		if !ok {
-			break
+	name, o := s.name, s.o
+	opt := batch.CountOptions{CountOptions: sudoku.CountOptions{Limit: *limit, Workers: s.c.workers, Solver: *solver}}
+	if *every > 0 {
+		// A count that ends within the interval prints nothing: the
+		// first line comes after one interval.
+		opt.ProgressEvery = *every
+		opt.Progress = func(line int, p sudoku.CountProgress) {
+			e.Errorf("%s:%d: progress: %s", name, line, progressLine(p))
 		}
-		noteClues(e, o, name, it.Line, it.Grid)
-		opt := sudoku.CountOptions{Limit: *limit, Workers: c.workers, Solver: *solver}
-		if *every > 0 {
-			// A count that ends within the interval prints nothing:
-			// the first line comes after one interval.
-			where := name + ":" + itoa(it.Line)
-			opt.ProgressEvery = *every
-			opt.Progress = func(p sudoku.CountProgress) {
-				e.Errorf("%s: progress: %s", where, progressLine(p))
-			}
+	}
+	return s.finish(batch.Count(ctx, s.in, opt, func(r *batch.Record[sudoku.CountResult]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
 		}
-		res, err := sudoku.Count(ctx, it.Grid, opt)
-		if err != nil {
+		res := r.Value
+		if err := r.Err; err != nil {
 			o.flush()
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				e.Errorf("%s:%d: interrupted after %.1f s: %s found so far (a partial count, not the answer)",
-					name, it.Line, res.Seconds, plural(res.Count, "solution"))
-				return exitInterrupted
+					name, r.Line, res.Seconds, plural(res.Count, "solution"))
+				s.interruptSaid = true
+				return err
 			}
-			e.Errorf("%s:%d: %v", name, it.Line, err)
+			e.Errorf("%s:%d: %v", name, r.Line, err)
 			s.failed = true
-			continue
+			return nil
 		}
+		noteClues(e, o, name, r.Line, r.Grid)
 		if res.Count == (count.Uint128{}) {
 			s.failed = true // no solution: a failed check, as solve says
 		}
@@ -91,7 +92,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		}
 		switch o.format {
 		case "json":
-			js := countJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
+			js := countJSON{Line: r.Line, Puzzle: r.Grid.String(), Solutions: res.Count, LimitReached: res.LimitReached,
 				Tasks: res.Tasks, Workers: res.Workers, Solver: res.Solver, Nodes: res.Nodes, Seconds: res.Seconds}
 			if res.Solution != nil {
 				js.Solution = res.Solution.String()
@@ -102,15 +103,12 @@ func runCount(ctx context.Context, e *env, args []string) int {
 			if res.Count.Cmp(count.U128(1)) == 0 {
 				noun = "solution"
 			}
-			o.grid(it.Grid, "line "+itoa(it.Line)+": "+word+" "+noun)
+			o.grid(r.Grid, "line "+itoa(r.Line)+": "+word+" "+noun)
 		default:
-			o.line(it.Grid, word)
+			o.line(r.Grid, word)
 		}
-		if o.failed() {
-			return exitOK // cli reports the error, or ends quietly on a broken pipe
-		}
-	}
-	return s.finish()
+		return s.written()
+	}))
 }
 
 // plural writes n and the noun, with an s unless n is 1.

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
-	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
@@ -24,7 +22,7 @@ type explainJSON struct {
 }
 
 func runExplain(ctx context.Context, e *env, args []string) int {
-	var scale *string
+	var scale *logic.Scale
 	s, code := openSession(e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
 		"and digits involved, and says why, with its score; then the rating (ER, EP, ED on Sudoku\n"+
 		"Explainer's scale by default, with the scale and rater version).", args,
@@ -32,66 +30,19 @@ func runExplain(ctx context.Context, e *env, args []string) int {
 	if s == nil {
 		return code
 	}
-	sc, err := logic.ParseScale(*scale)
-	if err != nil {
-		s.close()
-		e.Errorf("--scale: %v", err)
-		return exitUsage
-	}
 	defer s.close()
-	name, o := s.name, s.o
-	// Puzzles are explained in batches on every worker (a hard one takes
-	// up to a second), and printed in input order.
-	batch := 4 * max(1, s.c.workers)
-	if s.c.workers == 0 {
-		batch = 32
-	}
-	var items []sudoku.Item
-	var grids []sudoku.Grid
-	flush := func() int {
-		res := logic.ExplainAllWith(ctx, grids, s.c.workers, logic.Options{Scale: sc})
-		for i, it := range items {
-			ex, err := res[i].Explanation, res[i].Err
-			if err != nil {
-				o.flush()
-				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-					e.Errorf("interrupted")
-					return exitInterrupted
-				}
-				n := it.Grid.Clues()
-				e.Errorf("%s:%d: cannot explain: %v (%d %s)", name, it.Line, err, n, cli.Plural(n, "clue", "clues"))
-				s.failed = true
-				continue
-			}
-			writeExplanation(o, s.c.format, it.Line, ex)
-			if o.failed() {
-				return exitOK // cli reports the error, or ends quietly on a broken pipe
-			}
+	opt := batch.RateOptions{Options: batch.Options{Workers: s.c.workers}, Rating: logic.Options{Scale: *scale}}
+	return s.finish(batch.Explain(ctx, s.in, opt, func(r *batch.Record[logic.Explanation]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
 		}
-		items, grids = items[:0], grids[:0]
-		return exitOK
-	}
-	for {
-		if ctx.Err() != nil {
-			o.flush()
-			e.Errorf("interrupted")
-			return exitInterrupted
+		if r.Err != nil {
+			return s.cannot("explain", r.Line, r.Grid, r.Err)
 		}
-		it, ok := s.next()
-		if ok {
-			items = append(items, it)
-			grids = append(grids, it.Grid)
-		}
-		if len(items) == batch || (!ok && len(items) > 0) {
-			if code := flush(); code != exitOK {
-				return code
-			}
-		}
-		if !ok {
-			break
-		}
-	}
-	return s.finish()
+		writeExplanation(s.o, s.c.format, r.Line, r.Value)
+		return s.written()
+	}))
 }
 
 // writeExplanation writes one puzzle's explanation: a JSON object, or a

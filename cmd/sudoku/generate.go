@@ -45,7 +45,7 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	n := fs.Int("count", 1, "number of puzzles")
 	seed := fs.Uint64("seed", 0, "random seed; the same seed and flags give the same puzzles (0: pick one and report it)")
 	first := fs.Int("first", 0, "index of the first puzzle (to continue a run)")
-	maxTries := fs.Int("max-tries", 0, "give up on a puzzle after this many solution grids (0: never)")
+	maxTries := fs.Int("max-tries", generate.DefaultMaxTries, "give up on a puzzle after this many solution grids tried (0: never)")
 	stats := fs.Bool("stats", false, "print the run's figures on stderr at the end: time, puzzles/s, tries, clues, scores")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -117,14 +117,29 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		printStats(e, &st, elapsed, generate.Workers(c.workers, *n))
 	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
+		var tooMany *generate.TooManyTriesError
+		switch {
+		case errors.Is(err, context.Canceled):
 			e.Errorf("interrupted")
 			return exitInterrupted
+		case errors.As(err, &tooMany):
+			lo, hi, _ := opt.Scores()
+			e.Errorf("puzzle %d: no puzzle scoring %s in %d solution grids (--max-tries): too rare a range to meet at random; widen it, or raise --max-tries (0: never give up)",
+				tooMany.Index, scoreRange(lo, hi), tooMany.Tries)
+			return exitFail
 		}
 		e.Errorf("%v", err)
 		return exitFail
 	}
 	return exitOK
+}
+
+// scoreRange writes "4.0-6.0", or "11.9" for a range of one score.
+func scoreRange(lo, hi float64) string {
+	if lo == hi {
+		return fmt.Sprintf("%.1f", lo)
+	}
+	return fmt.Sprintf("%.1f-%.1f", lo, hi)
 }
 
 // printStats writes a run's figures on stderr.

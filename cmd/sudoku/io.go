@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -91,7 +92,7 @@ func newOut(e *env, format string) *out {
 // line writes a grid on one line, followed by a word if there is one
 // (--format line).
 func (o *out) line(g sudoku.Grid, word string) {
-	b := appendGrid(o.w.AvailableBuffer(), &g)
+	b := g.AppendText(o.w.AvailableBuffer())
 	if word != "" {
 		b = append(append(b, ' '), word...)
 	}
@@ -127,18 +128,6 @@ func (o *out) failed() bool { return o.e.OutputErr() != nil }
 
 func (o *out) flush() error { return o.w.Flush() }
 
-// appendGrid appends the 81 cells of g, '.' for empty.
-func appendGrid(b []byte, g *sudoku.Grid) []byte {
-	for _, v := range g {
-		c := byte('.')
-		if v != 0 {
-			c = '0' + v
-		}
-		b = append(b, c)
-	}
-	return b
-}
-
 // noteClues reports the clue count of puzzles that cannot be unique,
 // after the results before it (stdout is flushed first, so that the two
 // streams keep their order on a terminal or in one file).
@@ -160,16 +149,19 @@ func badItem(e *env, name string, it sudoku.Item) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// session is what solve, count and rate share: their common flags, the
-// input, the output and a reader of its puzzles.
+// session is what solve, count, rate and explain share: their common
+// flags, the input and the output.
 type session struct {
 	e       *env
 	c       common
 	name    string // the input's name in messages
 	o       *out
-	rd      *sudoku.Reader
+	in      io.Reader
 	closeIn func()
 	failed  bool // a puzzle was bad or could not be handled: exit 1 at the end
+	// interruptSaid: the command said what the interrupt stopped (count's
+	// partial count), so finish need not.
+	interruptSaid bool
 }
 
 // openSession parses the flags of subcommand cmd (own adds the command's
@@ -194,9 +186,8 @@ func openSession(e *env, cmd, about string, args []string, own func(fs *flag.Fla
 		e.Errorf("%v", err)
 		return nil, exitUsage
 	}
-	s.name, s.closeIn = name, closeIn
+	s.name, s.in, s.closeIn = name, in, closeIn
 	s.o = newOut(e, s.c.format)
-	s.rd = sudoku.NewReader(in)
 	return s, exitOK
 }
 
@@ -208,28 +199,42 @@ ignored), the 9-line grid (box borders |-+ allowed, a blank line between
 grids), or JSON lines with a "puzzle" field; '#' starts a comment. A bad puzzle
 is reported with its line on stderr and skipped; the exit status is then 1.`
 
-// next returns the next well-formed puzzle; bad ones are reported with
-// their line and skipped.
-func (s *session) next() (sudoku.Item, bool) {
-	for {
-		it, ok := s.rd.Next()
-		if !ok || it.Err == nil {
-			return it, ok
-		}
-		s.o.flush()
-		badItem(s.e, s.name, it)
-		s.failed = true
+// errOutput stops a batch whose output can no longer be written.
+var errOutput = errors.New("output failed")
+
+// written is what an emit function returns after writing a record:
+// errOutput once the output has failed, so that the batch stops.
+func (s *session) written() error {
+	if s.o.failed() {
+		return errOutput
 	}
+	return nil
 }
 
-// finish reports an error reading the input and returns the exit code.
-func (s *session) finish() int {
-	if err := s.rd.Err(); err != nil {
-		s.o.flush()
+// bad reports a puzzle that could not be read and marks the run failed.
+func (s *session) bad(line int, err error) {
+	s.o.flush()
+	badItem(s.e, s.name, sudoku.Item{Line: line, Err: err})
+	s.failed = true
+}
+
+// finish turns the error that ended a batch into the exit code, with its
+// message: the output's (cli reports it, or a broken pipe ends quietly),
+// an interrupt, an input that cannot be read (a read error, binary data).
+func (s *session) finish(err error) int {
+	s.o.flush()
+	switch {
+	case errors.Is(err, errOutput) || s.o.failed():
+		return exitOK
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		if !s.interruptSaid {
+			s.e.Errorf("interrupted")
+		}
+		return exitInterrupted
+	case err != nil:
 		s.e.Errorf("%s: %v", s.name, err)
 		return exitFail
-	}
-	if s.failed {
+	case s.failed:
 		return exitFail
 	}
 	return exitOK

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/internal/cli"
 )
@@ -25,84 +26,58 @@ type rateJSON struct {
 	logic.Rating
 }
 
-// scaleFlag adds --scale to a command's flags.
-func scaleFlag(fs *flag.FlagSet) *string {
-	return fs.String("scale", string(logic.ScaleSE), "rating scale: se (Sudoku Explainer's serate: ER/EP/ED) or classic (nqcount's first scale)")
+// scaleFlag adds --scale to a command's flags; a name that is not a scale
+// is a usage error.
+func scaleFlag(fs *flag.FlagSet) *logic.Scale {
+	sc := logic.ScaleSE
+	fs.Func("scale", "rating scale: se (Sudoku Explainer's serate: ER/EP/ED; the default) or classic (nqcount's first scale)", func(v string) error {
+		var err error
+		sc, err = logic.ParseScale(v)
+		return err
+	})
+	return &sc
 }
 
 func runRate(ctx context.Context, e *env, args []string) int {
-	var scale *string
+	var scale *logic.Scale
 	s, code := openSession(e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
-		"techniques, weights and order of serate, 1.0 to about 12): ER (the hardest step), EP (the\n"+
-		"hardest up to the first digit placed), ED (the first step), the level name, the technique\n"+
-		"of the hardest step, and the scale and rater version; --format json adds the techniques used.",
-		args, func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
+		"techniques, weights and order of serate, 1.0 to about 12): the level name, then ER (the\n"+
+		"hardest step), EP (the hardest up to the first digit placed) and ED (the first step), and\n"+
+		"the scale and rater version; --format json adds the technique of the hardest step and the\n"+
+		"techniques used.", args, func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
 	if s == nil {
 		return code
 	}
-	sc, err := logic.ParseScale(*scale)
-	if err != nil {
-		s.close()
-		e.Errorf("--scale: %v", err)
-		return exitUsage
-	}
 	defer s.close()
-	name, o := s.name, s.o
-	// Puzzles are rated in batches on every worker (a hard one takes up to
-	// a second), and printed in input order.
-	batch := 8 * max(1, s.c.workers)
-	if s.c.workers == 0 {
-		batch = 64
+	o := s.o
+	opt := batch.RateOptions{Options: batch.Options{Workers: s.c.workers}, Rating: logic.Options{Scale: *scale}}
+	return s.finish(batch.Rate(ctx, s.in, opt, func(r *batch.Record[batch.Rated]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
+		}
+		if r.Err != nil {
+			return s.cannot("rate", r.Line, r.Grid, r.Err)
+		}
+		rt := r.Value.Rating
+		js := rateJSON{Line: r.Line, Puzzle: r.Grid.String(), Solution: r.Value.Solution.String(), Solutions: 1, Clues: r.Grid.Clues(), Rating: rt}
+		o.record(r.Grid, fmt.Sprintf("line %d: %s, %s", r.Line, rt, rt.Level), rt.Short(), js)
+		return s.written()
+	}))
+}
+
+// cannot reports a puzzle that the rater refuses (what says what it
+// could not do) and marks the run failed; the context's error, when the
+// run was stopped at that puzzle, is returned instead, to stop it.
+func (s *session) cannot(what string, line int, g sudoku.Grid, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
-	var items []sudoku.Item
-	var grids []sudoku.Grid
-	flush := func() int {
-		res := logic.RateAllWith(ctx, grids, s.c.workers, logic.Options{Scale: sc})
-		for i, it := range items {
-			r := res[i]
-			if r.Err != nil {
-				o.flush()
-				if errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded) {
-					e.Errorf("interrupted")
-					return exitInterrupted
-				}
-				n := it.Grid.Clues()
-				e.Errorf("%s:%d: cannot rate: %v (%d %s)", name, it.Line, r.Err, n, cli.Plural(n, "clue", "clues"))
-				s.failed = true
-				continue
-			}
-			_, sol := sudoku.Solve(it.Grid, 1)
-			rt := r.Rating
-			js := rateJSON{Line: it.Line, Puzzle: it.Grid.String(), Solution: sol.String(), Solutions: 1, Clues: it.Grid.Clues(), Rating: rt}
-			o.record(it.Grid, fmt.Sprintf("line %d: %s, %s", it.Line, rt, rt.Level), rt.Short(), js)
-			if o.failed() {
-				return exitOK // cli reports the error, or ends quietly on a broken pipe
-			}
-		}
-		items, grids = items[:0], grids[:0]
-		return exitOK
-	}
-	for {
-		if ctx.Err() != nil {
-			o.flush()
-			e.Errorf("interrupted")
-			return exitInterrupted
-		}
-		it, ok := s.next()
-		if ok {
-			items = append(items, it)
-			grids = append(grids, it.Grid)
-		}
-		if len(items) == batch || (!ok && len(items) > 0) {
-			if code := flush(); code != exitOK {
-				return code
-			}
-		}
-		if !ok {
-			break
-		}
-	}
-	return s.finish()
+	s.o.flush()
+	n := g.Clues()
+	s.e.Errorf("%s:%d: cannot %s: %v (%d %s)", s.name, line, what, err, n, cli.Plural(n, "clue", "clues"))
+	s.failed = true
+	return nil
 }
 
 // techniqueSummary writes "hidden single x36, pointing x3".

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/batch"
 )
 
 func init() {
@@ -49,9 +50,6 @@ func status(n uint64) string {
 	return "several"
 }
 
-// solveBatch is the number of puzzles read ahead and solved together.
-const solveBatch = 4096
-
 func runSolve(ctx context.Context, e *env, args []string) int {
 	var solver *string
 	s, code := openSession(e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
@@ -65,112 +63,36 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	if !checkSolver(e, *solver) {
 		return exitUsage
 	}
-	c, name, o, rd := s.c, s.name, s.o, s.rd
-	// A reader goroutine parses the next batch while this one is solved
-	// on every core; results are written in input order. Two batches of
-	// items go round between the goroutines, so reading allocates
-	// nothing once they exist.
-	free := make(chan []sudoku.Item, 2)
-	free <- make([]sudoku.Item, 0, solveBatch)
-	free <- make([]sudoku.Item, 0, solveBatch)
-	batches := make(chan []sudoku.Item, 1)
-	stop := make(chan struct{})
-	go func() {
-		defer close(batches)
-		for {
-			var items []sudoku.Item
-			select {
-			case items = <-free:
-			case <-stop:
-				return
-			}
-			items = items[:0]
-			for len(items) < solveBatch {
-				it, ok := rd.Next()
-				if !ok {
-					break
-				}
-				items = append(items, it)
-			}
-			if len(items) == 0 {
-				return
-			}
-			select {
-			case batches <- items:
-			case <-stop:
-				return
-			}
+	o := s.o
+	opt := batch.SolveOptions{Options: batch.Options{Workers: s.c.workers}, Solver: *solver}
+	return s.finish(batch.Solve(ctx, s.in, opt, func(r *batch.Record[sudoku.Result]) error {
+		if r.ReadErr != nil {
+			s.bad(r.Line, r.ReadErr)
+			return nil
 		}
-	}()
-	// stopReader ends the reader goroutine before the session is used
-	// again.
-	stopReader := func() {
-		close(stop)
-		for range batches {
+		if r.Err != nil {
+			return r.Err
 		}
-	}
-	grids := make([]sudoku.Grid, 0, solveBatch)
-	for items := range batches {
-		if ctx.Err() != nil {
-			stopReader()
-			o.flush()
-			e.Errorf("interrupted")
-			return exitInterrupted
+		noteClues(e, o, s.name, r.Line, r.Grid)
+		n := r.Value.Count
+		st := status(n)
+		shown := r.Value.Solution
+		if n == 0 {
+			shown = r.Grid
+			s.failed = true
 		}
-		grids = grids[:0]
-		for i := range items {
-			if items[i].Err == nil {
-				grids = append(grids, items[i].Grid)
+		switch o.format {
+		case "json":
+			js := solveJSON{Line: r.Line, Puzzle: r.Grid.String(), Solutions: n, Status: st, Clues: r.Grid.Clues()}
+			if n > 0 {
+				js.Solution = r.Value.Solution.String()
 			}
+			o.object(js)
+		case "grid":
+			o.grid(shown, "line "+itoa(r.Line)+": "+st)
+		default:
+			o.line(shown, st)
 		}
-		res, err := sudoku.SolveAll(ctx, grids, sudoku.SolveOptions{Workers: c.workers, Solver: *solver})
-		if err != nil {
-			stopReader()
-			o.flush()
-			if ctx.Err() != nil {
-				e.Errorf("interrupted")
-				return exitInterrupted
-			}
-			e.Errorf("%v", err)
-			return exitFail
-		}
-		j := 0
-		for i := range items {
-			it := &items[i]
-			if it.Err != nil {
-				o.flush()
-				badItem(e, name, *it)
-				s.failed = true
-				continue
-			}
-			r := &res[j]
-			j++
-			noteClues(e, o, name, it.Line, it.Grid)
-			st := status(r.Count)
-			shown := r.Solution
-			if r.Count == 0 {
-				shown = it.Grid
-				s.failed = true
-			}
-			switch o.format {
-			case "json":
-				js := solveJSON{Line: it.Line, Puzzle: it.Grid.String(), Solutions: r.Count, Status: st, Clues: it.Grid.Clues()}
-				if r.Count > 0 {
-					js.Solution = r.Solution.String()
-				}
-				o.object(js)
-			case "grid":
-				o.grid(shown, "line "+itoa(it.Line)+": "+st)
-			default:
-				o.line(shown, st)
-			}
-		}
-		free <- items
-		if o.failed() {
-			stopReader()
-			return exitOK // cli reports the error, or ends quietly on a broken pipe
-		}
-	}
-	stopReader()
-	return s.finish()
+		return s.written()
+	}))
 }

@@ -271,9 +271,22 @@ func (h Header) encode() ([]byte, error) {
 // load reads the journal, checks its header against want and its records'
 // chain, and truncates a torn last record.
 func (j *Journal) load(want []byte, h Header, accept func(Header) bool) error {
-	data, err := io.ReadAll(j.f)
+	// A journal of this run holds at most one record per task: a larger
+	// file is not this run's journal, and is refused before it is read.
+	limit := maxSize(len(want), h.Tasks)
+	fi, err := j.f.Stat()
 	if err != nil {
 		return err
+	}
+	if fi.Size() > limit {
+		return fmt.Errorf("%s: %w: it is %d bytes, more than a journal of %d tasks can hold (%d): not this run's journal, or damaged (refusing to overwrite it)", j.path, ErrCorrupt, fi.Size(), h.Tasks, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(j.f, limit+1))
+	if err != nil {
+		return err
+	}
+	if int64(len(data)) > limit {
+		return fmt.Errorf("%s: %w: it grew past %d bytes while being read", j.path, ErrCorrupt, limit)
 	}
 	if d := bytes.TrimRight(data, "\x00"); len(d) < len(want) && bytes.HasPrefix(want, d) {
 		// Empty, or a header cut short or zero-filled by a crash right
@@ -340,6 +353,18 @@ func (j *Journal) load(want []byte, h Header, accept func(Header) bool) error {
 }
 
 var errDuplicate = errors.New("task recorded twice")
+
+// maxRecord is the longest record line: the largest id, count and nodes,
+// and the CRC.
+const maxRecord = len("9223372036854775807 18446744073709551615 18446744073709551615 ffffffff\n")
+
+// maxSize bounds the size of a journal whose header takes headerLen bytes
+// and whose run has that many tasks: a header up to 64 KiB longer (one
+// written by another version, which Options.Accept may take), a record
+// per task, and a torn last block of zero bytes from a crash.
+func maxSize(headerLen, tasks int) int64 {
+	return int64(headerLen) + 64<<10 + int64(tasks)*int64(maxRecord) + 1<<20
+}
 
 // hasValidAfter reports whether rest holds a complete line that looks
 // like a record (a torn write leaves at most one partial line behind,

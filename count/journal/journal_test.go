@@ -267,3 +267,32 @@ func BenchmarkAppend(b *testing.B) {
 		}
 	}
 }
+
+// A journal holds at most a record per task of its run: a larger file (a
+// huge one, sparse here, or one grown by something else than this package)
+// is refused from its size before it is read, and left as it is.
+func TestTooLarge(t *testing.T) {
+	path := write(t, 100)
+	j := open(t, path, testHeader) // full: every task recorded
+	j.Close()
+	full, _ := os.ReadFile(path)
+	f, _ := os.OpenFile(path, os.O_WRONLY, 0)
+	f.Truncate(1 << 40)
+	f.Close()
+	_, err := Open(path, testHeader, Options{})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "it is 1099511627776 bytes, more than a journal of 100 tasks can hold") {
+		t.Fatalf("a journal of 1 TiB: %v", err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() != 1<<40 {
+		t.Error("the file was changed")
+	}
+	// The bound leaves room for every record at its longest.
+	hb, _ := testHeader.encode()
+	longest := Record{ID: 1<<63 - 1, Count: 1<<64 - 1, Nodes: 1<<64 - 1}
+	if n := len(longest.text()) + len(" 12345678\n"); n != maxRecord {
+		t.Errorf("the longest record takes %d bytes, not %d", n, maxRecord)
+	}
+	if limit := maxSize(len(hb), 100); limit < int64(len(full)) || limit < int64(len(hb)+100*maxRecord) {
+		t.Errorf("bound %d below a full journal", limit)
+	}
+}

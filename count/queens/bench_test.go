@@ -59,11 +59,11 @@ func BenchmarkStartup(b *testing.B) {
 		for _, w := range []int{64, 256} {
 			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
 				for b.Loop() {
-					p, err := NewPlan(n, Constellations, 0, w)
+					p, err := NewPlan(Spec{N: n, Method: Constellations, Depth: 0, Workers: w})
 					if err != nil {
 						b.Fatal(err)
 					}
-					ids := make([]int, len(p.Tasks))
+					ids := make([]int, len(p.tasks))
 					for i := range ids {
 						ids[i] = i
 					}

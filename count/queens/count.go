@@ -2,7 +2,6 @@ package queens
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"time"
 
@@ -17,9 +16,11 @@ type Options struct {
 	Workers int    // 0: every logical core
 	Kernel  string // "" or "auto": the fastest this CPU supports (the method's kernels)
 	Unique  bool   // also count solutions up to symmetry
-	// Memory bounds the memory the join method plans for, in bytes; 0
-	// means DefaultMemory().
+	// Memory bounds what the count holds, in bytes; 0 means
+	// DefaultMemory() (see Execution.Memory). Path forces the join's path
+	// (Execution.Path).
 	Memory uint64
+	Path   string
 	// OnDone is passed to the engine: called once per finished task.
 	OnDone func(id int, r count.Result) error
 	// OnProgress is passed to the engine: called, concurrently, after
@@ -43,6 +44,10 @@ type Result struct {
 	// PeakMemory is the process's peak resident memory when the count
 	// ended, in bytes (0 where the system does not report it).
 	PeakMemory uint64 `json:"peak_memory_bytes,omitempty"`
+	// Path is the join's path, "tables" or "bounded" (see Budget), and
+	// MemoryLimit what the count was allowed to hold.
+	Path        string `json:"path,omitempty"`
+	MemoryLimit uint64 `json:"memory_limit_bytes,omitempty"`
 }
 
 // Count counts the solutions of the n-queens problem. If ctx is cancelled
@@ -50,16 +55,15 @@ type Result struct {
 // as if it were the answer.
 func Count(ctx context.Context, n int, opt Options) (Result, error) {
 	start := time.Now()
-	opt.Method = ResolveMethod(opt.Method, n, opt.Kernel)
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if _, err := LookupKernel(opt.Method, n, opt.Kernel); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	p, err := NewPlanMemory(n, opt.Method, opt.Depth, opt.Workers, opt.Memory)
+	p, err := NewPlan(Spec{N: n, Method: ResolveMethod(opt.Method, n, opt.Kernel), Depth: opt.Depth, Workers: opt.Workers})
 	if err != nil {
 		return Result{}, err
+	}
+	if _, err := LookupKernel(p.Method, n, opt.Kernel); err != nil {
+		return Result{}, Usage(err)
 	}
 	res, err := CountTasks(ctx, p, count.All(p.Len()), opt)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/nqcount/nqcount/count"
@@ -47,34 +48,63 @@ func TestJoinLong(t *testing.T) {
 	}
 }
 
-// TestJoinMemoryLimit: a memory limit below what the fastest cut needs
-// gives more, smaller tasks and the same total; one nothing fits in is an
-// error, not a crash.
+// TestJoinBounded counts n = 1..13 by the join on its bounded path with
+// every join kernel, against A000170 and A002562, whole and split into
+// tasks of a few south row sets, and in arenas too small for one pass.
+func TestJoinBounded(t *testing.T) {
+	impltest.Run(t, "join", join.Kernels(), describeJoin, func(t *testing.T, k join.Kernel) {
+		for n := 1; n <= 13; n++ {
+			for _, depth := range []int{0, 4} {
+				mem := uint64(0)
+				if n%3 == 0 {
+					mem = 48 << 20 // arenas of a few MiB
+				}
+				r := mustCount(t, n, Options{Method: Join, Kernel: k.Name, Unique: true, Path: "bounded", Depth: depth, Memory: mem})
+				want, _ := Known(n)
+				wu, _ := KnownUnique(n)
+				if r.Total != count.U128(want) || *r.Unique != count.U128(wu) || r.Path != "bounded" {
+					t.Errorf("n=%d depth %d: %s total, %s unique on path %q, want %d and %d", n, depth, r.Total, r.Unique, r.Path, want, wu)
+				}
+			}
+		}
+	})
+}
+
+// TestJoinMemoryLimit: the memory limit chooses the path, not the plan:
+// below what the tables need the count takes the bounded path, with the
+// same tasks and total; a limit nothing fits in is refused with
+// ErrMemory before any work, naming how many workers would fit.
 func TestJoinMemoryLimit(t *testing.T) {
-	for _, n := range []int{12, 13} {
-		free, err := NewPlanMemory(n, Join, 0, 1, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := join.Geometries(n)[1]
-		limit := join.Memory(g, 1)
-		small, err := NewPlanMemory(n, Join, 0, 1, limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if small.Depth != 2 || small.Len() <= free.Len() || small.Hash() == free.Hash() {
-			t.Fatalf("n=%d limit %d: depth %d with %d tasks, the free plan depth %d with %d", n, limit, small.Depth, small.Len(), free.Depth, free.Len())
-		}
-		r := mustCount(t, n, Options{Method: Join, Memory: limit, Workers: 1})
-		if want, _ := Known(n); r.Total != count.U128(want) || r.Depth != 2 {
-			t.Fatalf("n=%d limit %d: %s at depth %d, want %d at depth 2", n, limit, r.Total, r.Depth, want)
-		}
-		if _, err := Count(context.Background(), n, Options{Method: Join, Memory: 1}); err == nil {
-			t.Fatalf("n=%d: a 1-byte limit was accepted", n)
-		}
-		if _, err := NewPlanMemory(n, Join, 1, 1, limit); err == nil {
-			t.Fatalf("n=%d: depth 1 accepted under a limit it does not fit", n)
-		}
+	p, err := NewPlan(Spec{N: 20, Method: Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := join.MemoryOf(p.Layout().Geometry)
+	tables, err := p.Fit(Execution{Workers: 2, Memory: 1 << 40})
+	if err != nil || tables.Path != "tables" {
+		t.Fatalf("n = 20 in 1 TiB: %+v, %v; want the table path", tables, err)
+	}
+	small := m.Tables/2 + join.Runtime
+	b, err := p.Fit(Execution{Workers: 2, Memory: small})
+	if err != nil || b.Path != "bounded" || b.Planned > small || b.Arena < m.MinArena {
+		t.Fatalf("n = 20 in %d MiB: %+v, %v; want the bounded path within the limit", small>>20, b, err)
+	}
+	_, err = p.Fit(Execution{Workers: 64, Memory: small})
+	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "fit") {
+		t.Fatalf("64 workers in %d MiB: %v, want ErrMemory naming the workers that fit", small>>20, err)
+	}
+	if _, err := p.Fit(Execution{Workers: 1, Memory: 1}); !errors.Is(err, ErrMemory) {
+		t.Fatalf("1 byte: %v, want ErrMemory", err)
+	}
+	if _, err := Count(context.Background(), 12, Options{Method: Join, Memory: 1}); !errors.Is(err, ErrMemory) {
+		t.Fatalf("a 1-byte limit: %v, want ErrMemory", err)
+	}
+	if _, err := p.Fit(Execution{Path: "fast"}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("path fast: %v, want ErrInvalid", err)
+	}
+	r := mustCount(t, 13, Options{Method: Join, Memory: 40 << 20, Workers: 1, Path: "bounded"})
+	if want, _ := Known(13); r.Total != count.U128(want) {
+		t.Fatalf("n = 13 bounded: %s, want %d", r.Total, want)
 	}
 }
 
@@ -83,11 +113,11 @@ func TestDefaultMethod(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want Method
-	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {13, Constellations}, {14, Join}, {20, Join}, {joinTo + 1, Constellations}} {
+	}{{1, Constellations}, {joinFrom - 1, Constellations}, {joinFrom, Join}, {13, Constellations}, {14, Join}, {20, Join}, {28, Join}, {MaxN, Join}} {
 		if got := DefaultMethod(c.n); got != c.want {
 			t.Errorf("DefaultMethod(%d) = %s, want %s", c.n, got, c.want)
 		}
-		p, err := NewPlan(c.n, "", 0, 1)
+		p, err := NewPlan(Spec{N: c.n, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,21 +125,56 @@ func TestDefaultMethod(t *testing.T) {
 			t.Errorf("NewPlan(%d, \"\") planned %s, want %s", c.n, p.Method, c.want)
 		}
 	}
-	// Auto falls back to the backtracker when the join does not fit.
-	if p, err := NewPlanMemory(14, Auto, 0, 1, 1<<20); err != nil || p.Method != Constellations {
-		t.Errorf("auto at n = 14 in 1 MiB: %v, %v; want a constellations plan", p.Method, err)
-	}
 	if m := ResolveMethod(Auto, 20, "bmi2"); m != Constellations {
 		t.Errorf("auto with kernel bmi2 at n = 20: %s, want constellations", m)
 	}
 	if m := ResolveMethod(Auto, 20, "generic"); m != Join {
 		t.Errorf("auto with kernel generic at n = 20: %s, want join (it has a generic kernel too)", m)
 	}
+	if m := ResolveMethod(Auto, 14, "nope"); m != Join {
+		t.Errorf("auto with an unknown kernel at n = 14: %s, want join (whose lookup names its kernels)", m)
+	}
 	if m, err := ParseMethod("auto"); err != nil || m != Auto {
 		t.Errorf("ParseMethod(auto) = %q, %v", m, err)
 	}
 	if _, err := ParseMethod("joins"); err == nil {
 		t.Error("ParseMethod accepted joins")
+	}
+}
+
+// TestKernelMessages: a kernel of the other family, or none, is named
+// with the family the count uses (issue 25: "unknown kernel" for a join
+// kernel at n = 13; only the backtracking kernels listed at n = 14).
+func TestKernelMessages(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		kernel string
+		want   []string
+	}{
+		{13, "avx2", []string{"avx2 is a kernel of the join", "constellations", "--method join"}},
+		{14, "bmi2", nil}, // auto takes constellations for it
+		{14, "nope", []string{"unknown join kernel", "avx512"}},
+		{12, "nope", []string{"unknown join kernel"}},
+	} {
+		_, err := Count(context.Background(), c.n, Options{Kernel: c.kernel, Workers: 1})
+		if c.want == nil {
+			if err != nil && !strings.Contains(err.Error(), "not supported") {
+				t.Errorf("n = %d --kernel %s: %v", c.n, c.kernel, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("n = %d --kernel %s: %v, want ErrInvalid", c.n, c.kernel, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("n = %d --kernel %s: %q does not say %q", c.n, c.kernel, err, w)
+			}
+		}
+	}
+	if _, err := Count(context.Background(), 14, Options{Method: Join, Kernel: "bmi2", Workers: 1}); err == nil || !strings.Contains(err.Error(), "backtracking") {
+		t.Errorf("n = 14 --method join --kernel bmi2: %v", err)
 	}
 }
 
@@ -120,11 +185,11 @@ func TestDefaultMethod(t *testing.T) {
 // the records of two workers.
 func TestTaskFunc(t *testing.T) {
 	for _, m := range []Method{Constellations, Join} {
-		p, err := NewPlan(12, m, 0, StableWorkers)
+		p, err := NewPlan(Spec{N: 12, Method: m})
 		if err != nil {
 			t.Fatal(err)
 		}
-		do, name, err := p.TaskFunc("")
+		do, name, _, err := p.TaskFunc(Execution{})
 		if err != nil || name == "" {
 			t.Fatalf("%s: TaskFunc: %q, %v", m, name, err)
 		}
@@ -135,18 +200,18 @@ func TestTaskFunc(t *testing.T) {
 		if err != nil || tot.Count != count.U128(want) {
 			t.Fatalf("%s: %s, %v; want %d", m, tot.Count, err, want)
 		}
-		if _, _, err := p.TaskFunc("no-such-kernel"); !errors.Is(err, ErrInvalid) {
+		if _, _, _, err := p.TaskFunc(Execution{Kernel: "no-such-kernel"}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: an unknown kernel: %v, want ErrInvalid", m, err)
 		}
 	}
 	// From n = 19 building the tables is work (join.Counter.Count), which
 	// a task counted through TaskFunc leaves out.
-	p, err := NewPlan(19, Join, 1, StableWorkers)
+	p, err := NewPlan(Spec{N: 19, Method: Join, Depth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	shared, _, _ := p.TaskFunc("")
+	shared, _, _, _ := p.TaskFunc(Execution{})
 	a, b := 0, p.Len()-1
 	var progress uint64
 	first, err := shared(ctx, a, func(n uint64) { progress += n })
@@ -164,10 +229,12 @@ func TestTaskFunc(t *testing.T) {
 		id   int
 		want count.Result
 	}{{a, first}, {b, second}} {
-		fresh, _, _ := p.TaskFunc("")
-		r, err := fresh(ctx, c.id, func(uint64) {})
-		if err != nil || r != c.want {
-			t.Errorf("task %d: alone %+v (%v), after another %+v", c.id, r, err, c.want)
+		for _, path := range []string{"tables", "bounded"} {
+			fresh, _, _, _ := p.TaskFunc(Execution{Path: path})
+			r, err := fresh(ctx, c.id, func(uint64) {})
+			if err != nil || r != c.want {
+				t.Errorf("task %d on %s: alone %+v (%v), after another %+v", c.id, path, r, err, c.want)
+			}
 		}
 	}
 }

@@ -2,8 +2,10 @@ package queens
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/join"
+	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
 // Method is a way of cutting the search into weighted tasks.
@@ -28,8 +30,9 @@ const (
 	// half boards, and counts the pairs of half boards with no diagonal in
 	// common (meet in the middle; package join). Its work grows more
 	// slowly with n than any backtracker's, at the price of memory for
-	// the quadrant tables (see Options.Memory). The fastest from n = 12
-	// (but 13) to 25, the largest it plans; see DefaultMethod.
+	// the quadrant tables, or for bounded memory its bounded path (see
+	// Execution.Memory). The fastest from n = 12 but 13; see
+	// DefaultMethod.
 	Join Method = "join"
 	// Auto is not a method: it asks for the fastest method for n (see
 	// DefaultMethod).
@@ -53,16 +56,11 @@ const joinFrom = 12
 // measured slower than constellations.
 var joinSlower = map[int]bool{13: true}
 
-// joinTo is the largest n the join can plan: beyond it the quadrants
-// exceed join.MaxQ, or a band wide enough to shrink them has too many
-// fillings (join.Feasible).
-const joinTo = 25
-
 // DefaultMethod returns the method Count uses for n when none is asked
-// for: join from n = 12 to 25 but 13, constellations outside (and when the
-// machine's memory does not fit the join's tables: NewPlanMemory).
+// for: the join from n = 12 but 13, constellations below. The join plans
+// every n up to MaxN, in any memory that holds its bounded path.
 func DefaultMethod(n int) Method {
-	if n >= joinFrom && n <= joinTo && !joinSlower[n] {
+	if n >= joinFrom && !joinSlower[n] {
 		return Join
 	}
 	return Constellations
@@ -79,12 +77,12 @@ func resolve(m Method, n int) Method {
 
 // ResolveMethod returns the method a count of n with method m and the
 // kernel named uses: m itself, or for "" and Auto DefaultMethod(n),
-// unless the kernel named is not a join kernel (such as bmi2): then
-// Constellations, whose kernel lookup accepts it or says why not (a
-// build or CPU without it).
+// unless the kernel named is one of the backtracking methods' (such as
+// bmi2): then Constellations, which runs it. This is the one place a
+// front end resolves "auto"; NewPlan resolves what is left with n alone.
 func ResolveMethod(m Method, n int, kernelName string) Method {
 	r := resolve(m, n)
-	if (m == "" || m == Auto) && r == Join && kernelName != "" && kernelName != "auto" && !isJoinKernel(kernelName) {
+	if (m == "" || m == Auto) && r == Join && isBacktrackKernel(kernelName) && !isJoinKernel(kernelName) {
 		return Constellations
 	}
 	return r
@@ -99,6 +97,41 @@ func isJoinKernel(name string) bool {
 		}
 	}
 	return false
+}
+
+// isBacktrackKernel reports whether name is registered among the
+// backtracking kernels, supported by this CPU or not.
+func isBacktrackKernel(name string) bool {
+	for _, k := range kernel.All() {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func joinNames() []string {
+	var out []string
+	for _, k := range join.Kernels() {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+func backtrackNames() []string {
+	var out []string
+	for _, k := range kernel.All() {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// kernelNames lists names for a message: "a, b or c".
+func kernelNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // ParseMethod checks a method name; "auto" gives Auto.

@@ -17,11 +17,13 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"sync"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/count/shard"
 )
 
 // MaxN is the largest n the counter accepts; kernels keep every mask in 64
@@ -39,60 +41,88 @@ var ErrInvalid = errors.New("invalid argument")
 // maxTasks bounds the task list so that a deep split cannot eat memory.
 const maxTasks = 4 << 20
 
-// Plan is a count cut into tasks. The same N, Method and Depth always give
-// the same tasks in the same order, so a task id means the same subtree
-// in every run: checkpoints and shards rely on it.
-type Plan struct {
-	N      int
+// Spec says what to count. It decides the task list, and so the plan's
+// hash, with nothing else: the same Spec gives the same tasks everywhere.
+type Spec struct {
+	N int
+	// Method is the counting method; "" or Auto: DefaultMethod(N).
 	Method Method
-	// Depth is the split depth used (see MaxDepth). Constellations
-	// split the corner classes one row deeper than Depth. For Join it
-	// numbers the cut of the board, 1 for the fastest (see
-	// join.Geometries(N)); a larger depth has smaller quadrant tables
-	// and more, smaller tasks.
+	// Depth is the split depth (see Plan.Depth); 0 chooses one from N
+	// (and, for the backtracking methods, Workers).
 	Depth int
-	// Tasks are the tasks of the backtracking methods; nil for Join,
-	// whose tasks are Join's. Len counts either.
-	Tasks []Task
-	// Join is the plan of the join method, nil for the others.
-	Join *join.Plan
+	// Workers tunes the automatic depth of the backtracking methods: enough
+	// tasks to keep that many workers busy to the end. 0 means
+	// StableWorkers, the value checkpoints, shards and queues plan with so
+	// that their tasks do not depend on the machine.
+	Workers int
+}
+
+// Plan is a count cut into tasks: the one plan every front end counts,
+// shards, checkpoints and queues. The same Spec always gives the same
+// tasks in the same order, so a task id means the same work in every run:
+// checkpoints and shards rely on it. Its method and depth are resolved
+// once, by NewPlan, and its hash computed once.
+type Plan struct {
+	N int
+	// Method is the method the plan counts with (never Auto).
+	Method Method
+	// Depth is the split depth used (see MaxDepth). Constellations split
+	// the corner classes one row deeper than Depth. For Join it is how
+	// finely the tasks are cut: 1 gives one task per frame and set of
+	// north rows, each larger depth splits those by their south row sets
+	// (see joinSplit), for the counts of weeks that need tasks of
+	// minutes.
+	Depth int
+
+	tasks  []Task       // the backtracking methods' tasks
+	layout *join.Layout // the join's, nil for the others
+	hash   string
 
 	estOnce sync.Once
 	est     []uint64 // Estimates, computed once
 }
 
-// NewPlan cuts the n-queens count into tasks. depth 0 chooses the split
-// from n and the number of workers: enough tasks to keep every worker busy
-// to the end, few enough that the list stays cheap. Method "" or Auto
-// picks DefaultMethod(n). For Join, the memory limit is the default
-// (NewPlanMemory).
-func NewPlan(n int, method Method, depth, workers int) (*Plan, error) {
-	return NewPlanMemory(n, method, depth, workers, 0)
-}
-
-// NewPlanMemory is NewPlan with a memory limit for the join method, in
-// bytes (0: DefaultMemory). Depth 0 picks the fastest cut of the board
-// whose tables and lists for the given workers fit in it: a smaller limit
-// gives more, smaller tasks, never a count that runs out of memory. An
-// explicit depth whose cut does not fit is an error.
-func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Plan, error) {
-	if (method == "" || method == Auto) && DefaultMethod(n) == Join && depth == 0 {
-		// The fastest method if it fits in memory, else the backtracker.
-		if p, err := newJoinPlan(n, 0, workers, memory); err == nil {
-			return p, nil
-		}
-		method = Constellations
-	}
-	method = resolve(method, n)
+// NewPlan cuts the count s asks for into tasks. It resolves s.Method
+// ("" or Auto: DefaultMethod) and s.Depth (0: automatic) once; Plan.Spec
+// gives them back. Errors for a bad Spec wrap ErrInvalid.
+func NewPlan(s Spec) (*Plan, error) {
+	n, depth := s.N, s.Depth
+	method := resolve(s.Method, n)
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("%w: n = %d is out of range: the counter handles 1 to %d", ErrInvalid, n, MaxN)
 	}
 	if depth < 0 || depth > MaxDepth {
 		return nil, fmt.Errorf("%w: depth %d is out of range: choose 1 to %d, or 0 for automatic", ErrInvalid, depth, MaxDepth)
 	}
+	workers := s.Workers
 	if workers < 1 {
-		workers = 1
+		workers = StableWorkers
 	}
+	var p *Plan
+	switch method {
+	case Halving, Constellations:
+		var err error
+		if p, err = backtrackPlan(n, method, depth, workers); err != nil {
+			return nil, err
+		}
+	case Join:
+		var err error
+		if p, err = newJoinPlan(n, depth); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
+	}
+	p.hash = p.computeHash()
+	return p, nil
+}
+
+// Spec returns the plan's Spec, with the method and depth it resolved
+// to: planning it again gives the same plan on any machine.
+func (p *Plan) Spec() Spec { return Spec{N: p.N, Method: p.Method, Depth: p.Depth} }
+
+// backtrackPlan plans a backtracking method.
+func backtrackPlan(n int, method Method, depth, workers int) (*Plan, error) {
 	switch method {
 	case Halving:
 		if depth > n {
@@ -102,10 +132,6 @@ func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Pl
 		if n >= 2 && depth > n-4 && depth > 0 {
 			return nil, fmt.Errorf("%w: depth %d is out of range: %d×%d constellations leave at most %d rows to split", ErrInvalid, depth, n, n, max(n-4, 0))
 		}
-	case Join:
-		return newJoinPlan(n, depth, workers, memory)
-	default:
-		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
 	}
 	p := &Plan{N: n, Method: method, Depth: depth}
 	roots := p.roots()
@@ -116,7 +142,7 @@ func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Pl
 		if k > maxTasks {
 			return nil, fmt.Errorf("%w: depth %d splits n = %d into more than the %d tasks allowed: choose a smaller depth", ErrInvalid, depth, n, maxTasks)
 		}
-		p.Tasks = p.build(roots, depth, k)
+		p.tasks = p.build(roots, depth, k)
 		return p, nil
 	}
 	// Automatic: the shallowest depth with about tasksPerWorker tasks for
@@ -136,7 +162,7 @@ func NewPlanMemory(n int, method Method, depth, workers int, memory uint64) (*Pl
 		d, k = d+1, next
 	}
 	p.Depth = d
-	p.Tasks = p.build(roots, d, k)
+	p.tasks = p.build(roots, d, k)
 	return p, nil
 }
 
@@ -201,16 +227,23 @@ func (p *Plan) build(roots []Task, depth, k int) []Task {
 
 // Len is the number of tasks of the plan, whatever its method.
 func (p *Plan) Len() int {
-	if p.Join != nil {
-		return len(p.Join.Tasks)
+	if p.layout != nil {
+		return p.layout.Len()
 	}
-	return len(p.Tasks)
+	return len(p.tasks)
 }
+
+// Tasks returns the pre-placed queens of the backtracking methods'
+// tasks (nil for Join, whose tasks are its Layout's).
+func (p *Plan) Tasks() []Task { return p.tasks }
+
+// Layout returns the join's tasks, nil for the backtracking methods.
+func (p *Plan) Layout() *join.Layout { return p.layout }
 
 // Frame fills f with the kernel frame of task id and returns the task's
 // weight: how many solutions each completion stands for.
 func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
-	t := &p.Tasks[id]
+	t := &p.tasks[id]
 	t.frame(p.N, f)
 	return uint64(t.Weight)
 }
@@ -264,10 +297,13 @@ func weighted(solutions, weight uint64) (uint64, error) {
 	return lo, nil
 }
 
-// Hash identifies the plan's task list: n, method, depth and every task.
+// Hash identifies the plan's task list: n, method, depth and every task,
+// computed once by NewPlan (the join's tasks streamed, never all held).
 // Journals and shard files carry it, so results of different plans are
 // never mixed.
-func (p *Plan) Hash() string {
+func (p *Plan) Hash() string { return p.hash }
+
+func (p *Plan) computeHash() string {
 	h := sha256.New()
 	var buf [8]byte
 	for _, v := range []int{p.N, p.Depth, p.Len()} {
@@ -275,14 +311,58 @@ func (p *Plan) Hash() string {
 		h.Write(buf[:])
 	}
 	h.Write([]byte(p.Method))
-	if p.Join != nil {
-		p.Join.WriteHash(h)
+	if p.layout != nil {
+		p.layout.WriteHash(h)
 	}
-	for i := range p.Tasks {
-		t := &p.Tasks[i]
+	for i := range p.tasks {
+		t := &p.tasks[i]
 		h.Write([]byte{t.Placed, t.Weight})
 		h.Write(t.Rows[:t.Placed])
 		h.Write(t.Cols[:t.Placed])
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
+
+// ID names the job of counting the plan: the same for the same tasks
+// counted by the same algorithm, on every machine; a word of letters,
+// digits and dashes, fit for a file name or a message subject.
+func (p *Plan) ID() string {
+	return fmt.Sprintf("n%d-%s-a%d", p.N, p.hash, AlgorithmVersion)
+}
+
+// Pin returns the values that results of this plan must agree on, beside
+// the hash and the number of tasks: board size, method, depth and
+// AlgorithmVersion. Journals and shard files carry them.
+func (p *Plan) Pin() map[string]string {
+	return map[string]string{
+		"n":         strconv.Itoa(p.N),
+		"method":    string(p.Method),
+		"depth":     strconv.Itoa(p.Depth),
+		"algorithm": strconv.Itoa(AlgorithmVersion),
+	}
+}
+
+// Shard returns the ids of shard x in the split of the plan by estimated
+// cost (shard.Assign). K must not exceed the number of tasks.
+func (p *Plan) Shard(x shard.Index) ([]int, error) {
+	// Check before Select computes the estimates: a K of billions is
+	// refused at once.
+	if err := x.Check(p.Len()); err != nil {
+		return nil, Usage(fmt.Errorf("%w (n = %d, depth %d; a larger depth makes more tasks)", err, p.N, p.Depth))
+	}
+	return shard.Select(p.Estimates(), x)
+}
+
+// Usage marks err as caused by the arguments (errors.Is(err, ErrInvalid)
+// holds) while keeping its message.
+func Usage(err error) error {
+	if err == nil || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	return usageError{err}
+}
+
+type usageError struct{ err error }
+
+func (e usageError) Error() string   { return e.err.Error() }
+func (e usageError) Unwrap() []error { return []error{e.err, ErrInvalid} }

@@ -123,7 +123,7 @@ func TestDepthCapEnforcedWhilePlanning(t *testing.T) {
 
 	} {
 		var err error
-		bytes := allocated(func() { _, err = NewPlan(c.n, c.m, c.depth, 1) })
+		bytes := allocated(func() { _, err = NewPlan(Spec{N: c.n, Method: c.m, Depth: c.depth, Workers: 1}) })
 		if !errors.Is(err, ErrInvalid) {
 			t.Errorf("n=%d %s depth %d: err = %v, want ErrInvalid", c.n, c.m, c.depth, err)
 		}
@@ -144,12 +144,12 @@ func TestAutoDepthCapped(t *testing.T) {
 		{32, Halving, 1 << 20}, // depth 5: 6.3 M tasks
 		{20, Constellations, math.MaxInt},
 	} {
-		p, err := NewPlan(c.n, c.m, 0, c.workers)
+		p, err := NewPlan(Spec{N: c.n, Method: c.m, Depth: 0, Workers: c.workers})
 		if err != nil {
 			t.Fatalf("n=%d %s %d workers: %v", c.n, c.m, c.workers, err)
 		}
-		if len(p.Tasks) > maxTasks || len(p.Tasks) == 0 {
-			t.Errorf("n=%d %s %d workers: %d tasks (depth %d), cap %d", c.n, c.m, c.workers, len(p.Tasks), p.Depth, maxTasks)
+		if len(p.tasks) > maxTasks || len(p.tasks) == 0 {
+			t.Errorf("n=%d %s %d workers: %d tasks (depth %d), cap %d", c.n, c.m, c.workers, len(p.tasks), p.Depth, maxTasks)
 		}
 	}
 }
@@ -166,12 +166,12 @@ func TestAutoDepthTasksPerWorker(t *testing.T) {
 		{19, 1024, 1},
 		{13, 256, 1},
 	} {
-		p, err := NewPlan(c.n, Constellations, 0, c.workers)
+		p, err := NewPlan(Spec{N: c.n, Method: Constellations, Depth: 0, Workers: c.workers})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Depth != c.depth || len(p.Tasks) < tasksPerWorker*c.workers {
-			t.Errorf("n=%d, %d workers: depth %d with %d tasks, want depth %d and at least %d", c.n, c.workers, p.Depth, len(p.Tasks), c.depth, tasksPerWorker*c.workers)
+		if p.Depth != c.depth || len(p.tasks) < tasksPerWorker*c.workers {
+			t.Errorf("n=%d, %d workers: depth %d with %d tasks, want depth %d and at least %d", c.n, c.workers, p.Depth, len(p.tasks), c.depth, tasksPerWorker*c.workers)
 		}
 		if p.Depth > 0 {
 			if k := p.size(p.roots(), p.Depth-1, maxTasks); k >= tasksPerWorker*c.workers {
@@ -188,7 +188,7 @@ func TestAutoDepthTasksPerWorker(t *testing.T) {
 func TestCornerClassesSplit(t *testing.T) {
 	k := kernel.Best()
 	for n := 13; n <= 15; n++ {
-		p, err := NewPlan(n, Constellations, 0, 1)
+		p, err := NewPlan(Spec{N: n, Method: Constellations, Depth: 0, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestCornerClassesSplit(t *testing.T) {
 		}
 		var total, largest, largestCorner float64
 		corners := 0
-		for id := range p.Tasks {
+		for id := range p.tasks {
 			var f kernel.Frame
 			p.Frame(id, &f)
 			_, nodes, err := k.Count(&f)
@@ -207,39 +207,39 @@ func TestCornerClassesSplit(t *testing.T) {
 			x := float64(nodes)
 			total += x
 			largest = max(largest, x)
-			if p.Tasks[id].inCorner(n) {
+			if p.tasks[id].inCorner(n) {
 				corners++
 				largestCorner = max(largestCorner, x)
-				if p.Tasks[id].Placed != 3+cornerSplit {
-					t.Fatalf("n=%d: corner task %d places %d queens, want %d", n, id, p.Tasks[id].Placed, 3+cornerSplit)
+				if p.tasks[id].Placed != 3+cornerSplit {
+					t.Fatalf("n=%d: corner task %d places %d queens, want %d", n, id, p.tasks[id].Placed, 3+cornerSplit)
 				}
 			}
 		}
-		mean := total / float64(len(p.Tasks))
+		mean := total / float64(len(p.tasks))
 		if corners == 0 || largestCorner > 2.5*mean || largest > 3*mean {
 			t.Errorf("n=%d: %d corner tasks, largest %.2f× the mean, largest corner task %.2f×", n, corners, largest/mean, largestCorner/mean)
 		}
-		t.Logf("n=%d: %d tasks, %d from corner classes; largest %.2f× the mean, largest corner task %.2f×", n, len(p.Tasks), corners, largest/mean, largestCorner/mean)
+		t.Logf("n=%d: %d tasks, %d from corner classes; largest %.2f× the mean, largest corner task %.2f×", n, len(p.tasks), corners, largest/mean, largestCorner/mean)
 	}
 }
 
 // The estimates are computed on every core; the result must not depend
 // on the schedule.
 func TestEstimatesParallelDeterministic(t *testing.T) {
-	p, err := NewPlan(16, Constellations, 1, 1)
+	p, err := NewPlan(Spec{N: 16, Method: Constellations, Depth: 1, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, _ := NewPlan(16, Constellations, 1, 1)
+	q, _ := NewPlan(Spec{N: 16, Method: Constellations, Depth: 1, Workers: 1})
 	a, b := p.Estimates(), q.Estimates()
 	if !slices.Equal(a, b) {
 		t.Fatal("two plans of the same parameters have different estimates")
 	}
 	levels := 4
-	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
+	for levels > 1 && uint64(len(p.tasks))<<(3*levels) > estimateBudget {
 		levels--
 	}
-	for id := range p.Tasks {
+	for id := range p.tasks {
 		var f kernel.Frame
 		p.Frame(id, &f)
 		if want := frontier(f, levels) + 1; a[id] != want {
@@ -249,10 +249,10 @@ func TestEstimatesParallelDeterministic(t *testing.T) {
 }
 
 func ExampleNewPlan() {
-	p, err := NewPlan(19, Constellations, 0, 256)
+	p, err := NewPlan(Spec{N: 19, Method: Constellations, Depth: 0, Workers: 256})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(p.Depth, len(p.Tasks) >= 16*256)
+	fmt.Println(p.Depth, len(p.tasks) >= 16*256)
 	// Output: 0 true
 }

@@ -148,15 +148,15 @@ func TestTotalIndependentOfDepthAndWorkers(t *testing.T) {
 func TestTasksDeterministicDisjointCovering(t *testing.T) {
 	const n = 10
 	for _, m := range Methods {
-		p1, err := NewPlan(n, m, 2, 1)
+		p1, err := NewPlan(Spec{N: n, Method: m, Depth: 2, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p2, _ := NewPlan(n, m, 2, 1)
+		p2, _ := NewPlan(Spec{N: n, Method: m, Depth: 2, Workers: 1})
 		if p1.Hash() != p2.Hash() || p1.Len() != p2.Len() {
 			t.Fatalf("%s: two plans of the same parameters differ", m)
 		}
-		p3, _ := NewPlan(n, m, 1, 1)
+		p3, _ := NewPlan(Spec{N: n, Method: m, Depth: 1, Workers: 1})
 		if p1.Hash() == p3.Hash() {
 			t.Fatalf("%s: plans of different depth share a hash", m)
 		}
@@ -171,7 +171,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		}
 		// Disjoint: no two tasks place the same queens.
 		seen := map[string]int{}
-		for i, task := range p1.Tasks {
+		for i, task := range p1.tasks {
 			key := fmt.Sprint(task.Queens())
 			if j, dup := seen[key]; dup {
 				t.Fatalf("%s: tasks %d and %d are the same subtree %s", m, i, j, key)
@@ -182,7 +182,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		// each task's completions are real solutions containing its queens.
 		var sum uint64
 		k := kernel.Best()
-		for id := range p1.Tasks {
+		for id := range p1.tasks {
 			var f kernel.Frame
 			w := p1.Frame(id, &f)
 			c, _, err := k.Count(&f)
@@ -203,8 +203,8 @@ func TestTaskCountsAgainstBruteForce(t *testing.T) {
 	const n = 8
 	sols := allSolutions(n)
 	for _, m := range backtracking {
-		p, _ := NewPlan(n, m, 1, 1)
-		for id, task := range p.Tasks {
+		p, _ := NewPlan(Spec{N: n, Method: m, Depth: 1, Workers: 1})
+		for id, task := range p.tasks {
 			var f kernel.Frame
 			p.Frame(id, &f)
 			got, _, err := kernel.Best().Count(&f)
@@ -335,7 +335,7 @@ func TestBuiltInTablesMatchShared(t *testing.T) {
 
 func TestAutoDepthGivesEnoughTasks(t *testing.T) {
 	for _, m := range Methods {
-		p, err := NewPlan(16, m, 0, runtime.GOMAXPROCS(0))
+		p, err := NewPlan(Spec{N: 16, Method: m, Depth: 0, Workers: runtime.GOMAXPROCS(0)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -356,11 +356,11 @@ func TestKernelsAgree(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
 		for _, n := range []int{1, 4, 5, 6, 9, 12} {
 			for _, m := range backtracking {
-				p, err := NewPlan(n, m, 0, 2)
+				p, err := NewPlan(Spec{N: n, Method: m, Depth: 0, Workers: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
-				for id := range p.Tasks {
+				for id := range p.tasks {
 					var f kernel.Frame
 					p.Frame(id, &f)
 					ws, wn, err := ref.Count(&f)

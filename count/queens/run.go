@@ -43,7 +43,7 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
 		}
 	}
-	do, name, err := p.TaskFunc(opt.Kernel)
+	do, name, budget, err := p.TaskFunc(Execution{Kernel: opt.Kernel, Workers: workers, Memory: opt.Memory, Path: opt.Path})
 	if err != nil {
 		return Result{}, err
 	}
@@ -60,6 +60,10 @@ func CountTasks(ctx context.Context, p *Plan, ids []int, opt Options) (Result, e
 	r := Result{
 		N: p.N, Total: tot.Count, Workers: workers, Tasks: tot.Tasks, Depth: p.Depth,
 		Nodes: tot.Nodes, Method: p.Method, Kernel: name, Seconds: time.Since(start).Seconds(),
+		Path: budget.Path,
+	}
+	if budget.Path != "" {
+		r.MemoryLimit = budget.Limit
 	}
 	if peak, ok := sysmem.Peak(); ok {
 		r.PeakMemory = peak
@@ -94,7 +98,7 @@ func (p *Plan) Estimates() []uint64 {
 }
 
 // EstimatesContext is Estimates that gives up waiting when ctx is done
-// (the join's estimates walk a quadrant's placements: seconds at n = 22),
+// (a second or two at the largest n),
 // so that a count interrupted while it plans stops at once. The
 // computation itself goes on in the background and is kept for the next
 // call.
@@ -113,18 +117,18 @@ func (p *Plan) EstimatesContext(ctx context.Context) ([]uint64, error) {
 }
 
 func (p *Plan) estimates() []uint64 {
-	if p.Join != nil {
-		return p.Join.Estimates()
+	if p.layout != nil {
+		return p.layout.Estimates()
 	}
 	levels := 4
-	for levels > 1 && uint64(len(p.Tasks))<<(3*levels) > estimateBudget {
+	for levels > 1 && uint64(len(p.tasks))<<(3*levels) > estimateBudget {
 		levels--
 	}
 	// The estimates are independent of each other and every worker waits
 	// for them, so they are computed on all cores, in chunks pulled from a
 	// counter. Each is a pure function of its task: the result does not
 	// depend on the schedule.
-	est := make([]uint64, len(p.Tasks))
+	est := make([]uint64, len(p.tasks))
 	const chunk = 64
 	var next atomic.Int64
 	var wg sync.WaitGroup

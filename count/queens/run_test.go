@@ -14,13 +14,13 @@ import (
 
 func TestCountTasksPartition(t *testing.T) {
 	for _, m := range []Method{Constellations, Halving} {
-		p, err := NewPlan(12, m, 2, StableWorkers)
+		p, err := NewPlan(Spec{N: 12, Method: m, Depth: 2, Workers: StableWorkers})
 		if err != nil {
 			t.Fatal(err)
 		}
 		est := p.Estimates()
 		var even, odd []int
-		for id := range p.Tasks {
+		for id := range p.tasks {
 			if est[id] == 0 {
 				t.Fatalf("%s: task %d has estimate 0", m, id)
 			}
@@ -42,14 +42,14 @@ func TestCountTasksPartition(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _ := Known(12)
-		if got := a.Total.Add(b.Total); got != count.U128(want) || seen != len(p.Tasks) || a.Tasks+b.Tasks != len(p.Tasks) {
+		if got := a.Total.Add(b.Total); got != count.U128(want) || seen != len(p.tasks) || a.Tasks+b.Tasks != len(p.tasks) {
 			t.Fatalf("%s: %s, %d tasks seen", m, got, seen)
 		}
 		if u, _ := KnownUnique(12); UniqueFrom(12, a.Total.Add(b.Total)) != count.U128(u) {
 			t.Fatalf("%s: unique wrong", m)
 		}
 	}
-	p, _ := NewPlan(8, Halving, 1, 1)
+	p, _ := NewPlan(Spec{N: 8, Method: Halving, Depth: 1, Workers: 1})
 	if _, err := CountTasks(context.Background(), p, []int{99}, Options{}); err == nil {
 		t.Fatal("id out of range accepted")
 	}
@@ -57,11 +57,11 @@ func TestCountTasksPartition(t *testing.T) {
 
 // The estimates must rank tasks roughly like their true cost.
 func TestEstimatesCorrelate(t *testing.T) {
-	p, _ := NewPlan(13, Constellations, 0, StableWorkers)
+	p, _ := NewPlan(Spec{N: 13, Method: Constellations, Depth: 0, Workers: StableWorkers})
 	est := p.Estimates()
 	var mu sync.Mutex
-	nodes := make([]uint64, len(p.Tasks))
-	if _, err := CountTasks(context.Background(), p, count.All(len(p.Tasks)), Options{Workers: 2, OnDone: func(id int, r count.Result) error {
+	nodes := make([]uint64, len(p.tasks))
+	if _, err := CountTasks(context.Background(), p, count.All(len(p.tasks)), Options{Workers: 2, OnDone: func(id int, r count.Result) error {
 		mu.Lock()
 		nodes[id] = r.Nodes
 		mu.Unlock()
@@ -89,7 +89,7 @@ func TestEstimatesCorrelate(t *testing.T) {
 // with ctx's error, no result, nothing reported as done, and the live
 // progress must have moved before.
 func TestCancelMidTask(t *testing.T) {
-	p, err := NewPlan(22, Halving, 1, 1)
+	p, err := NewPlan(Spec{N: 22, Method: Halving, Depth: 1, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

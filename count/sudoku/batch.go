@@ -32,7 +32,8 @@ type SolveOptions struct {
 }
 
 // SolveAll solves every puzzle of gs on up to opt.Workers goroutines and
-// returns the results in the same order. Workers take chunks of puzzles
+// returns the results in the same order. (Package batch solves a stream
+// of puzzles, as it is read, in bounded memory.) Workers take chunks of puzzles
 // from a shared counter, each with its own Solver.
 //
 // If ctx is cancelled, every worker stops within a fraction of a

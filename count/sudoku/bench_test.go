@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -222,11 +223,12 @@ func BenchmarkCountNorvig(b *testing.B) {
 }
 
 // BenchmarkSolvePaired is for noisy machines: each iteration solves the set
-// once with every supported variant in turn, on one locked thread, and the
-// benchmark reports each variant's puzzles per CPU-second over all
-// iterations and its speed-up over band (the solver before triads), the
-// median of the per-iteration ratios: the drift of a shared machine hits
-// both sides of each ratio alike.
+// once with every supported variant in turn (Solver.SolveEach, as batch
+// solving does), on one locked thread, and the benchmark reports each
+// variant's puzzles per CPU-second over all iterations and its speed-up
+// over band (the solver before triads) and over triad-bmi2, the medians
+// of the per-iteration ratios: the drift of a shared machine hits both
+// sides of each ratio alike.
 func BenchmarkSolvePaired(b *testing.B) {
 	for _, set := range benchSets {
 		b.Run("set="+set, func(b *testing.B) {
@@ -244,38 +246,49 @@ func BenchmarkSolvePaired(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			cpu := make([]time.Duration, len(vs))
-			ratios := make([][]float64, len(vs))
+			times := make([][]time.Duration, len(vs))
+			res := make([]Result, len(gs))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				var base time.Duration
 				for k, sv := range vs {
 					c0 := threadCPU()
-					for j := range gs {
-						if c, _ := sv.Solve(&gs[j], 2); c != 1 {
-							b.Fatalf("%s, puzzle %d: %d solutions", sv.Variant(), j+1, c)
-						}
+					if err := sv.SolveEach(context.Background(), gs, 2, res); err != nil {
+						b.Fatal(err)
 					}
 					c := threadCPU() - c0
-					cpu[k] += c
-					if sv.Variant() == "band" {
-						base = c
+					for j := range res {
+						if res[j].Count != 1 {
+							b.Fatalf("%s, puzzle %d: %d solutions", sv.Variant(), j+1, res[j].Count)
+						}
 					}
-					ratios[k] = append(ratios[k], float64(c))
+					cpu[k] += c
+					times[k] = append(times[k], c)
 				}
-				for k := range vs {
-					if base > 0 && ratios[k][i] > 0 {
-						ratios[k][i] = float64(base) / ratios[k][i]
+			}
+			for _, base := range []string{"band", "triad-bmi2"} {
+				bi := slices.IndexFunc(vs, func(sv *Solver) bool { return sv.Variant() == base })
+				if bi < 0 {
+					continue
+				}
+				for k, sv := range vs {
+					if k == bi {
+						continue
+					}
+					var r []float64
+					for i := range times[k] {
+						if times[k][i] > 0 {
+							r = append(r, float64(times[bi][i])/float64(times[k][i]))
+						}
+					}
+					sort.Float64s(r)
+					if len(r) > 0 {
+						b.ReportMetric(r[len(r)/2], sv.Variant()+"-x-"+base)
 					}
 				}
 			}
 			for k, sv := range vs {
 				if cpu[k] > 0 {
 					b.ReportMetric(float64(b.N*len(gs))/cpu[k].Seconds(), sv.Variant()+"-puzzles/cpu-s")
-				}
-				r := ratios[k]
-				sort.Float64s(r)
-				if len(r) > 0 {
-					b.ReportMetric(r[len(r)/2], sv.Variant()+"-x-band")
 				}
 			}
 		})

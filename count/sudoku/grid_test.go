@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,48 @@ func TestGridJSON(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"puzzle":"`+top1+`"`) || !strings.Contains(string(b), `"level":"intermediate"`) {
 		t.Errorf("JSON %s", b)
+	}
+}
+
+// TestGridFastPaths checks Clues, Check and AppendText, which work on
+// several cells at once or without branches, against plain loops on
+// random grids, clashing or not, with values out of range too.
+func TestGridFastPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(testSeed(t), 7))
+	for i := 0; i < 20000; i++ {
+		var g Grid
+		for k := rng.IntN(40); k > 0; k-- {
+			v := uint8(1 + rng.IntN(9))
+			if rng.IntN(500) == 0 {
+				v = uint8(rng.IntN(256))
+			}
+			g[rng.IntN(81)] = v
+		}
+		clues, clash := 0, false
+		for a, v := range g {
+			if v != 0 {
+				clues++
+			}
+			if v > 9 {
+				clash = true
+			}
+			for b := a + 1; b < 81; b++ {
+				same := a/9 == b/9 || a%9 == b%9 || (a/27 == b/27 && a%9/3 == b%9/3)
+				if v != 0 && g[b] == v && same {
+					clash = true
+				}
+			}
+		}
+		if got := g.Clues(); got != clues {
+			t.Fatalf("%v: Clues %d, want %d", g, got, clues)
+		}
+		if err := g.Check(); (err != nil) != clash {
+			t.Fatalf("%v: Check %v, clash %v", g, err, clash)
+		}
+		if !clash {
+			if got := string(g.AppendText([]byte("x"))); got != "x"+g.String() {
+				t.Fatalf("AppendText %q, String %q", got, g.String())
+			}
+		}
 	}
 }

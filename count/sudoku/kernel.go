@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"context"
 	"math/bits"
 	"sync/atomic"
 )
@@ -125,10 +126,11 @@ type ctl struct {
 	guesses uint64 // branches tried: a guess copies the state (tdoku's count)
 	halt    bool   // the search stopped: limit reached, stop set or budget spent
 
-	stop     *atomic.Bool   // if set and true, the search halts
-	shared   *atomic.Uint64 // if set, a total shared with parallel searches, held to limit
-	flushed  uint64         // part of count already added to shared
-	maxNodes uint64         // if not 0, halt after about this many nodes
+	stop     *atomic.Bool    // if set and true, the search halts
+	ctx      context.Context // if set and ended, the search halts
+	shared   *atomic.Uint64  // if set, a total shared with parallel searches, held to limit
+	flushed  uint64          // part of count already added to shared
+	maxNodes uint64          // if not 0, halt after about this many nodes
 	// progress, if set, receives the nodes and solutions not yet reported,
 	// at every look-up and when the search ends (see publish).
 	progress        *progressSink
@@ -165,7 +167,7 @@ func (c *ctl) tick() bool {
 }
 
 func (c *ctl) look() {
-	if (c.stop != nil && c.stop.Load()) || (c.maxNodes != 0 && c.nodes >= c.maxNodes) {
+	if (c.stop != nil && c.stop.Load()) || (c.maxNodes != 0 && c.nodes >= c.maxNodes) || (c.ctx != nil && c.ctx.Err() != nil) {
 		c.halt = true
 	}
 	c.flush()

@@ -96,12 +96,51 @@ type triadState struct {
 }
 
 // init sets up s for the givens of g. It returns false if two givens
-// clash.
+// clash in a row (the propagation finds the other clashes) or a value is
+// out of range.
 func (s *triadState) init(g *Grid) bool {
+	// The givens leave every word of their band; then each one takes
+	// its digit's row.
+	var given [3]uint32
+	var top uint8
+	for k := range g.givens() {
+		top = max(top, g[k])
+		given[cellBand[k]] |= 1 << cellBit[k]
+	}
+	if top > 9 {
+		return false
+	}
 	for b := 0; b < 3; b++ {
-		for d := 0; d < 9; d++ {
-			s.f[b][d] = bandMask
+		w := &s.f[b]
+		base := bandMask &^ given[b]
+		for d := range w {
+			w[d] = base
 		}
+		s.rows[b] = bandMask
+		s.free[b] = bandMask
+		s.dirty[b] = 511
+	}
+	for k := range g.givens() {
+		p := cellBit[k]
+		bit := uint32(1) << p
+		a := &s.f[cellBand[k]][g[k]-1]
+		if *a&rowOf[p]&given[cellBand[k]] != 0 {
+			return false // the digit's row already has a given
+		}
+		*a = *a&^rowOf[p] | bit
+	}
+	s.vdirty = 511
+	s.tdirty = 15
+	s.hp, s.sup, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [9]uint32{}, [6]uint32{}
+	return true
+}
+
+// from sets up s for candidate words f, propagated or not (the lane
+// kernel hands its last states over): everything else is derived again
+// when s is settled.
+func (s *triadState) from(f *[3][9]uint32) {
+	s.f = *f
+	for b := 0; b < 3; b++ {
 		s.rows[b] = bandMask
 		s.free[b] = bandMask
 		s.dirty[b] = 511
@@ -109,26 +148,15 @@ func (s *triadState) init(g *Grid) bool {
 	s.vdirty = 511
 	s.tdirty = 15
 	s.hp, s.sup, s.supT, s.tot = [9]uint32{}, [9]uint32{}, [9]uint32{}, [6]uint32{}
-	for i, v := range g {
-		if v == 0 {
-			continue
-		}
-		if v > 9 {
-			return false
-		}
-		d := int(v - 1)
-		b, p := i/27, uint(i%27)
-		bit := uint32(1) << p
-		w := &s.f[b]
-		if w[d]&bit == 0 {
-			return false
-		}
-		for d2 := range w {
-			w[d2] &^= bit
-		}
-		w[d] = w[d]&^rowOf[p] | bit
+}
+
+// cellBand and cellBit are each cell's band and bit in its band's words.
+var cellBand, cellBit [81]uint8
+
+func init() {
+	for i := range cellBand {
+		cellBand[i], cellBit[i] = uint8(i/27), uint8(i%27)
 	}
-	return true
 }
 
 // propagate applies the band rule to every dirty word, and removes placed

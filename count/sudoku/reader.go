@@ -22,9 +22,13 @@ type Item struct {
 }
 
 // MaxLine is the longest line a Reader reads, in bytes. A longer line is
-// reported as a bad puzzle (without being held in memory) and the Reader
-// goes on with the next line.
+// reported as a bad puzzle as soon as it passes this length (it is never
+// held in memory), and the Reader goes on after its end.
 const MaxLine = 1 << 20
+
+// ErrBinary ends reading at the first NUL byte: the input is not text
+// (/dev/zero, an executable, a compressed file, UTF-16 text).
+var ErrBinary = errors.New("binary data (a NUL byte), not text: not a file of puzzles")
 
 // Reader reads puzzles from a text stream, one at a time. It understands:
 //
@@ -41,13 +45,18 @@ const MaxLine = 1 << 20
 //   - a UTF-8 byte order mark at the start, and CR LF line ends.
 //
 // A bad line is reported as an Item with its line number and Err set, and
-// reading goes on; so is a line longer than MaxLine. Reading allocates
-// nothing per puzzle, except for bad ones.
+// reading goes on; so is a line longer than MaxLine. A NUL byte ends the
+// input with ErrBinary (see Err). Reading allocates nothing per puzzle,
+// except for bad ones, and holds at most about MaxLine bytes, whatever the
+// input.
 type Reader struct {
 	br   *bufio.Reader
 	line int   // lines read so far
 	err  error // the read error that ended the input
 	long []byte
+	// skipping: the last line returned was too long and its rest is
+	// still to be read past.
+	skipping bool
 
 	rows    []byte // pending rows of a grid layout, each ending in '\n'
 	nrows   int
@@ -80,7 +89,18 @@ func (r *Reader) Next() (it Item, ok bool) {
 		}
 		if tooLong {
 			r.dropRows()
-			return r.bad(fmt.Sprintf("line longer than %d bytes: not a puzzle (skipped to the next line)", MaxLine)), true
+			return r.bad(fmt.Sprintf("line longer than %d bytes: not a puzzle (skipped to its end)", MaxLine)), true
+		}
+		if r.nrows == 0 {
+			// The usual case, 81 cells at the start of the line and
+			// nothing or a field after them, in one pass; the rest
+			// below reads it the same way, slower.
+			if g, ok := cells81(raw); ok {
+				if err := g.Check(); err != nil {
+					return Item{Line: r.line, Err: withLine(err, r.line)}, true
+				}
+				return Item{Line: r.line, Grid: g}, true
+			}
 		}
 		l := bytes.TrimSpace(raw)
 		if len(l) == 0 {
@@ -142,35 +162,81 @@ func (r *Reader) Next() (it Item, ok bool) {
 func (r *Reader) Err() error { return r.err }
 
 // readLine returns the next line, without its end. A line longer than
-// MaxLine is read to its end but not kept: tooLong reports it.
+// MaxLine is not kept: tooLong reports it as soon as it passes MaxLine,
+// and the next call reads past its rest first. A NUL byte ends the input
+// with ErrBinary.
 func (r *Reader) readLine() (line []byte, tooLong, ok bool) {
+	if r.skipping && !r.skipRest() {
+		return nil, false, false
+	}
 	b, err := r.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		r.long = append(r.long[:0], b...)
-		for errors.Is(err, bufio.ErrBufferFull) {
+		for errors.Is(err, bufio.ErrBufferFull) && len(r.long) <= MaxLine {
 			b, err = r.br.ReadSlice('\n')
-			if len(r.long)+len(b) > MaxLine {
-				tooLong = true
-				r.long = r.long[:0]
-			}
-			if !tooLong {
-				r.long = append(r.long, b...)
-			}
+			r.long = append(r.long, b...)
 		}
 		b = r.long
+		if len(b) > MaxLine {
+			r.long = r.long[:0]
+			if r.isBinary(b, r.line+1) {
+				return nil, false, false
+			}
+			r.skipping = errors.Is(err, bufio.ErrBufferFull)
+			if err != nil && err != io.EOF && !r.skipping {
+				r.err = err
+			}
+			r.line++
+			return nil, true, true
+		}
 	}
 	switch {
-	case err == io.EOF && len(b) == 0 && !tooLong:
+	case err == io.EOF && len(b) == 0:
 		return nil, false, false
 	case err != nil && err != io.EOF:
 		r.err = err
+		return nil, false, false
+	}
+	if r.isBinary(b, r.line+1) {
 		return nil, false, false
 	}
 	r.line++
 	if r.line == 1 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}
-	return b, tooLong, true
+	return b, false, true
+}
+
+// skipRest reads past the rest of a line too long to keep. It returns
+// false at the end of the input or on a read error or a NUL byte.
+func (r *Reader) skipRest() bool {
+	r.skipping = false
+	for {
+		b, err := r.br.ReadSlice('\n')
+		if r.isBinary(b, r.line) {
+			return false
+		}
+		switch {
+		case err == nil:
+			return true
+		case errors.Is(err, bufio.ErrBufferFull):
+		case err == io.EOF:
+			return false
+		default:
+			r.err = err
+			return false
+		}
+	}
+}
+
+// isBinary reports whether b, a part of the given line, holds a NUL byte,
+// and if so ends the input with ErrBinary.
+func (r *Reader) isBinary(b []byte, line int) bool {
+	if bytes.IndexByte(b, 0) < 0 {
+		return false
+	}
+	r.err = fmt.Errorf("line %d: %w", line, ErrBinary)
+	return true
 }
 
 // after returns it, unless a grid is pending: then the grid (reported as
@@ -225,6 +291,32 @@ func (r *Reader) jsonItem(l []byte) Item {
 	}
 	g, err := Parse(*v.Puzzle)
 	return Item{Line: r.line, Grid: g, Err: withLine(err, r.line)}
+}
+
+// cells81 reads a line that starts with 81 cells ('.' or a digit)
+// followed by its end, ':' or white space; ok is false for any other
+// line.
+func cells81(l []byte) (g Grid, ok bool) {
+	if len(l) < 81 {
+		return g, false
+	}
+	if len(l) > 81 {
+		switch l[81] {
+		case '\n', ':', ' ', '\t', '\r':
+		default:
+			return g, false
+		}
+	}
+	bad := false
+	for i, c := range l[:81] {
+		v := c - '0'
+		bad = bad || v > 9 && c != '.'
+		if v > 9 {
+			v = 0
+		}
+		g[i] = v
+	}
+	return g, !bad
 }
 
 // cellCount counts the characters of l that are cells.

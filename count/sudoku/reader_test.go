@@ -9,11 +9,21 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
-// readAll returns every item of the input, read through wrap.
+// readAll returns every item of the input; a read error fails the test.
 func readAll(t testing.TB, r io.Reader) []Item {
 	t.Helper()
+	items, err := readItems(r)
+	if err != nil {
+		t.Fatalf("read error: %v", err)
+	}
+	return items
+}
+
+// readItems returns every item of the input and the Reader's Err.
+func readItems(r io.Reader) ([]Item, error) {
 	rd := NewReader(r)
 	var items []Item
 	for {
@@ -23,10 +33,7 @@ func readAll(t testing.TB, r io.Reader) []Item {
 		}
 		items = append(items, it)
 	}
-	if err := rd.Err(); err != nil {
-		t.Fatalf("read error: %v", err)
-	}
-	return items
+	return items, rd.Err()
 }
 
 // boxed writes top1 in the grid layout with box borders drawn by
@@ -124,6 +131,49 @@ func TestReaderLongLine(t *testing.T) {
 	}
 }
 
+// A line that never ends (an endless stream without a newline) is
+// reported as soon as it passes MaxLine, without waiting for its end.
+func TestReaderEndlessLine(t *testing.T) {
+	rd := NewReader(io.MultiReader(strings.NewReader(top1+"\n"), bytesOf('7')))
+	if it, ok := rd.Next(); !ok || it.Err != nil || it.Line != 1 {
+		t.Fatalf("first item %+v, %v", it, ok)
+	}
+	done := make(chan Item, 1)
+	go func() {
+		it, _ := rd.Next()
+		done <- it
+	}()
+	select {
+	case it := <-done:
+		if it.Line != 2 || it.Err == nil || !strings.Contains(it.Err.Error(), "longer than") {
+			t.Fatalf("endless line: %+v", it)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("an endless line was not reported within 10 s")
+	}
+}
+
+// Binary input (a NUL byte) ends reading with ErrBinary and the line it
+// is on, whether it comes in a short line, a long one or an endless one.
+func TestReaderBinary(t *testing.T) {
+	for name, c := range map[string]struct {
+		in    io.Reader
+		items int
+		line  int
+	}{
+		"/dev/zero":        {bytesOf(0), 0, 1},
+		"after a puzzle":   {strings.NewReader(top1 + "\n" + top1 + "\x00\n" + top1 + "\n"), 1, 2},
+		"in a long line":   {io.MultiReader(strings.NewReader(top1+"\n"), io.LimitReader(bytesOf('1'), MaxLine/2), bytesOf(0)), 1, 2},
+		"after a too long": {io.MultiReader(io.LimitReader(bytesOf('1'), 2*MaxLine), bytesOf(0)), 1, 1},
+		"UTF-16":           {strings.NewReader("\xff\xfe1\x002\x00"), 0, 1},
+	} {
+		items, err := readItems(c.in)
+		if !errors.Is(err, ErrBinary) || len(items) != c.items || !strings.HasPrefix(err.Error(), fmt.Sprintf("line %d: ", c.line)) {
+			t.Errorf("%s: %d items, err %v; want %d items and ErrBinary on line %d", name, len(items), err, c.items, c.line)
+		}
+	}
+}
+
 // The items do not depend on how the input arrives.
 func TestReaderChunking(t *testing.T) {
 	g, _ := Parse(top1)
@@ -186,6 +236,12 @@ func FuzzReader(f *testing.F) {
 	f.Add(strings.ReplaceAll(boxed("------+-------+------", "| ", " "), "\n", "\r\n"))
 	f.Add(strings.Join(strings.Split(top1, ""), " ") + "\n5 3 x\n{\"puzzle\":1}\n{")
 	f.Fuzz(func(t *testing.T, s string) {
+		if strings.IndexByte(s, 0) >= 0 {
+			if _, err := readItems(strings.NewReader(s)); !errors.Is(err, ErrBinary) {
+				t.Fatalf("input with a NUL byte: err %v, want ErrBinary", err)
+			}
+			return
+		}
 		items := readAll(t, strings.NewReader(s))
 		last := 0
 		for _, it := range items {

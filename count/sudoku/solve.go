@@ -1,6 +1,9 @@
 package sudoku
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Solver solves puzzles with one solver variant. The zero value is ready
 // to use and takes the best variant (BestVariant); NewSolver chooses one.
@@ -55,6 +58,50 @@ func (sv *Solver) Solve(g *Grid, limit uint64) (n uint64, sol Grid) {
 		sol = e.solution()
 	}
 	return c.count, sol
+}
+
+// SolveContext is Solve, stopped when ctx ends: the search looks at ctx
+// every few hundred microseconds of work, and if it has ended returns
+// ctx's error (the count and solution are then incomplete and must not be
+// used).
+func (sv *Solver) SolveContext(ctx context.Context, g *Grid, limit uint64) (n uint64, sol Grid, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, sol, err
+	}
+	c := sv.engine().control()
+	c.ctx = ctx
+	n, sol = sv.Solve(g, limit)
+	c.ctx = nil
+	if limit == 0 {
+		limit = 2
+	}
+	if c.halt && n < limit {
+		if err := ctx.Err(); err != nil {
+			return n, Grid{}, err
+		}
+	}
+	return n, sol, nil
+}
+
+// SolveEach solves every puzzle of gs as SolveContext does, up to limit
+// solutions each (0 means 2), into res (at least as long as gs). Variants
+// that settle several puzzles at once (lanes-avx512) are faster so. It
+// returns ctx's error if ctx ends first; res is then incomplete.
+func (sv *Solver) SolveEach(ctx context.Context, gs []Grid, limit uint64, res []Result) error {
+	if limit == 0 {
+		limit = 2
+	}
+	if me, ok := sv.engine().(manyEngine); ok {
+		return me.solveMany(ctx, gs, limit, res)
+	}
+	for i := range gs {
+		n, sol, err := sv.SolveContext(ctx, &gs[i], limit)
+		if err != nil {
+			return err
+		}
+		res[i] = Result{Count: n, Solution: sol}
+	}
+	return nil
 }
 
 // Nodes returns the number of search nodes visited by this Solver so far.

@@ -54,6 +54,22 @@ func init() {
 		Supported: haveBMI2,
 		newEngine: func() engine { return &triadKernel{asm: true} },
 	})
+	// The lane kernel: its rounds in portable Go (a twin for the tests,
+	// slower than triad), and in AVX-512 with triad-bmi2's searches.
+	register(Variant{
+		Name:      "lanes",
+		Doc:       "sixteen puzzles' givens settled at once in rounds over every word, then triad's searches, portable Go (the twin of lanes-avx512)",
+		Rank:      5,
+		Supported: always,
+		newEngine: func() engine { return new(laneKernel) },
+	})
+	register(Variant{
+		Name:      "lanes-avx512",
+		Doc:       "sixteen puzzles' givens settled at once with AVX-512 (F, BW, VL, VPOPCNTDQ), then triad-bmi2's searches; no -tags purego",
+		Rank:      30,
+		Supported: func() bool { return haveAVX512Lanes() && haveBMI2() },
+		newEngine: func() engine { return &laneKernel{triadKernel: triadKernel{asm: true}, avx: true} },
+	})
 }
 
 // Variants returns every registered variant, supported here or not,

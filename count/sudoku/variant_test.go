@@ -521,3 +521,97 @@ func TestStackSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestClashingGivens: givens that clash (in a row, a column, a box) or
+// are out of range give no solution with every variant, though Check
+// would have refused them first.
+func TestClashingGivens(t *testing.T) {
+	base, err := Parse(top1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []Grid
+	for _, c := range [][2]int{{0, 1}, {0, 9 * 4}, {0, 10}, {30, 34}, {80, 8}} {
+		g := base
+		g[c[0]], g[c[1]] = 5, 5
+		cases = append(cases, g)
+	}
+	for _, v := range []uint8{10, 15, 16, 138, 255} {
+		g := base
+		g[40] = v
+		cases = append(cases, g)
+	}
+	forEachVariant(t, func(t *testing.T, v Variant) {
+		sv := newSolver(t, v)
+		for _, g := range cases {
+			if n, _ := sv.Solve(&g, 2); n != 0 {
+				t.Errorf("%v: %d solutions, want 0", g, n)
+			}
+		}
+	})
+}
+
+// TestVariantsSolveEach: solving many puzzles at once (where the lane
+// variants settle sixteen together) gives every variant the counts and
+// solutions of the oracle, in any grouping, with the limits 1, 2, 2,000,
+// and the shared sets' answers.
+func TestVariantsSolveEach(t *testing.T) {
+	seed := testSeed(t)
+	puzzles := randomPuzzles(t, seed^0x5e, 60, 40)
+	limits := []uint64{1, 2, 500}
+	wants := make([][]uint64, len(limits))
+	for j, l := range limits {
+		for _, p := range puzzles {
+			n, _, ok := oracleSolve(p, l, 100_000)
+			if !ok {
+				n = math.MaxUint64 // too big for the oracle: not checked
+			}
+			wants[j] = append(wants[j], n)
+		}
+	}
+	sets := map[string][]answer{}
+	for name, step := range map[string]int{"magictour-top1465.answers.txt": 3, "forum-hardest-1106.answers.txt": 3, "17-clue.answers.txt": 20} {
+		sets[name] = sample(loadAnswers(t, name), step)
+	}
+	forEachVariant(t, func(t *testing.T, v Variant) {
+		sv := newSolver(t, v)
+		for j, l := range limits {
+			res := make([]Result, len(puzzles))
+			for lo := 0; lo < len(puzzles); lo += 37 {
+				hi := min(lo+37, len(puzzles))
+				if err := sv.SolveEach(context.Background(), puzzles[lo:hi], l, res[lo:hi]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, r := range res {
+				if w := wants[j][i]; w != math.MaxUint64 && r.Count != w {
+					t.Fatalf("seed %d, puzzle %s, limit %d: %d solutions, oracle %d (rerun with NQCOUNT_TEST_SEED=%d)", seed, puzzles[i], l, r.Count, w, seed)
+				}
+				if r.Count > 0 && !isSolutionOf(r.Solution, puzzles[i]) {
+					t.Fatalf("puzzle %s: %s is not a solution", puzzles[i], r.Solution)
+				}
+			}
+		}
+		for name, as := range sets {
+			gs := make([]Grid, len(as))
+			for i := range as {
+				gs[i] = as[i].puzzle
+			}
+			res := make([]Result, len(gs))
+			if err := sv.SolveEach(context.Background(), gs, 2, res); err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range as {
+				if res[i].Count != min(a.count, 2) || (a.solution != "" && res[i].Solution.String() != a.solution) {
+					t.Fatalf("%s puzzle %d: %d solutions %s, want %d %s", name, i+1, res[i].Count, res[i].Solution, a.count, a.solution)
+				}
+			}
+		}
+		// A cancelled context stops it.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := sv.SolveEach(ctx, puzzles, 2, make([]Result, len(puzzles))); err != context.Canceled {
+			t.Errorf("SolveEach after cancel: %v", err)
+		}
+	})
+}

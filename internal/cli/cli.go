@@ -14,7 +14,9 @@ import (
 	"os/signal"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Exit codes of both commands.
@@ -38,7 +40,44 @@ type Env struct {
 // to fmt unchanged (building it by concatenation would hide every call
 // from vet's printf check).
 func (e *Env) Errorf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "%s: %s\n", e.Prog, fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.Stderr, "%s: %s\n", e.Prog, ClipWords(fmt.Sprintf(format, args...)))
+}
+
+// maxWord is the longest word (a run of characters without a space) a
+// message quotes whole.
+const maxWord = 512
+
+// ClipWords shortens every word of msg longer than 512 bytes to its first
+// 80 bytes and its length: a message quotes what the user gave (an
+// argument, a number read from a file), which may be megabytes long, and
+// stays a line a person can read.
+func ClipWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	var b strings.Builder
+	for len(msg) > 0 {
+		i := strings.IndexAny(msg, " \t\n")
+		if i < 0 {
+			i = len(msg)
+		}
+		word := msg[:i]
+		if len(word) > maxWord {
+			cut := 80
+			for cut > 0 && !utf8.RuneStart(word[cut]) {
+				cut--
+			}
+			fmt.Fprintf(&b, "%s…(%d bytes)", word[:cut], len(word))
+		} else {
+			b.WriteString(word)
+		}
+		if i < len(msg) {
+			b.WriteByte(msg[i])
+			i++
+		}
+		msg = msg[i:]
+	}
+	return b.String()
 }
 
 // Command is one subcommand.
@@ -194,7 +233,7 @@ func ParseFlags(e *Env, fs *flag.FlagSet, args []string) ([]string, error) {
 				fs.SetOutput(e.Stdout)
 				fs.Usage()
 			} else {
-				fmt.Fprintf(e.Stderr, "%s %s: %v (see '%s %s -h')\n", e.Prog, fs.Name(), err, e.Prog, fs.Name())
+				fmt.Fprintf(e.Stderr, "%s %s: %s (see '%s %s -h')\n", e.Prog, fs.Name(), ClipWords(err.Error()), e.Prog, fs.Name())
 			}
 			return nil, err
 		}

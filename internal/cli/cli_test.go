@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseFlagsInterspersed(t *testing.T) {
@@ -191,5 +192,26 @@ func TestPlural(t *testing.T) {
 	}
 	if Plural(uint64(1), "a", "b") != "a" {
 		t.Error("uint64")
+	}
+}
+
+// A message quotes what it was given, clipped: an argument or a number of
+// megabytes stays a line a person can read (issue 25's harness).
+func TestClipWords(t *testing.T) {
+	long := strings.Repeat("9", 100000)
+	var errb bytes.Buffer
+	e := &Env{Prog: "prog", Stderr: &errb}
+	e.Errorf("board size %q is not a whole number (see --help)", long)
+	got := errb.String()
+	if len(got) > 200 || !strings.HasPrefix(got, `prog: board size "999`) || !strings.HasSuffix(got, "…(100002 bytes) is not a whole number (see --help)\n") {
+		t.Errorf("%q", got)
+	}
+	for _, s := range []string{"short", strings.Repeat("a b ", 1000), strings.Repeat("é", 256)} {
+		if ClipWords(s) != s {
+			t.Errorf("%.40q changed", s)
+		}
+	}
+	if got := ClipWords(strings.Repeat("é", 1000)); !utf8.ValidString(got) || !strings.HasSuffix(got, "…(2000 bytes)") {
+		t.Errorf("clipped inside a character: %q", got)
 	}
 }

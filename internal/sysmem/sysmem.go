@@ -14,13 +14,3 @@ func Total() (uint64, bool) { return total() }
 // parent started the process by vfork and exec (as Go's os/exec does), so
 // a count started by a large process reported that process's memory.
 func Peak() (uint64, bool) { return peak() }
-
-// DefaultLimit is the memory a count may plan for when no limit is
-// given: half the physical memory, leaving the rest to the system and to
-// whatever else the machine runs; 4 GiB when the size is unknown.
-func DefaultLimit() uint64 {
-	if t, ok := Total(); ok && t > 0 {
-		return t / 2
-	}
-	return 4 << 30
-}

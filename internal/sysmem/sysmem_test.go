@@ -13,8 +13,8 @@ func TestTotalAndPeak(t *testing.T) {
 	if runtime.GOOS == "linux" && (!ok || tot < 64<<20) {
 		t.Fatalf("Total() = %d, %v on linux", tot, ok)
 	}
-	if ok && DefaultLimit() != tot/2 {
-		t.Fatalf("DefaultLimit %d, want half of %d", DefaultLimit(), tot)
+	if l, found := Smallest(); ok && (!found || l.Bytes > tot || DefaultLimit() != l.Bytes/2) {
+		t.Fatalf("DefaultLimit %d, Smallest %+v %v: want half of the smallest, at most %d", DefaultLimit(), l, found, tot)
 	}
 	buf := make([]byte, 32<<20)
 	for i := range buf {

@@ -37,6 +37,11 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// plural writes a count and its noun: "1 clue", "1,234 clues".
+function plural(n, one, many) {
+  return n.toLocaleString('en') + ' ' + (n === 1 ? one : many || one + 's');
+}
+
 function fmtTime(s) {
   s = Math.max(0, Math.floor(s));
   const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = s % 60;

@@ -3,10 +3,13 @@
 'use strict';
 
 const STORE = 'nqcount.sudoku.v1';
+const SETTINGS = 'nqcount.sudoku.settings';
 const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
 
 // The game. grid holds every digit on the board (givens included); marks
-// one bit per pencilled digit (bit d for digit d).
+// the candidates the player keeps, one bit per digit (bit d for digit d;
+// 0: none noted).
 const S = {
   puzzle: new Array(81).fill(0),
   grid: new Array(81).fill(0),
@@ -17,11 +20,14 @@ const S = {
   undo: [],
   redo: [],
   seconds: 0,
-  finished: false,
+  finished: false, // the board is full and right (derived from the board)
+  assisted: false, // Solve filled it in
+  paused: false,
+  auto: false, // keep the candidates updated
   source: null, // {seed, level, score, symmetry, index, command} of a generated puzzle
-  solution: null, // the puzzle's solution, once asked for ('' if not unique)
+  solution: null, // {verdict, solution} of the puzzle, once asked for
   wrong: new Set(),
-  hint: null,
+  hint: null, // {st, stage (1 technique, 2 where, 3 the move), key (the board it is for)}
 };
 
 let cells = [];
@@ -38,11 +44,21 @@ for (let i = 0; i < 81; i++) {
   }
   PEERS.push(p);
 }
+const ALL = 0x3fe; // digits 1-9
 const name = (i) => 'r' + (Math.floor(i / 9) + 1) + 'c' + ((i % 9) + 1);
 const toStr = (a) => a.map((v) => (v ? String(v) : '.')).join('');
 const fromStr = (s) => Array.from(s, (ch) => (ch >= '1' && ch <= '9' ? ch.charCodeAt(0) - 48 : 0));
 const marksToStr = (m) => { let s = ''; for (let d = 1; d <= 9; d++) if (m & (1 << d)) s += d; return s; };
 const marksFromStr = (s) => { let m = 0; for (const ch of s || '') if (ch >= '1' && ch <= '9') m |= 1 << (ch.charCodeAt(0) - 48); return m; };
+const houseName = (h) => h.kind + ' ' + (h.index + 1);
+
+// allowed returns the digits none of cell i's peers holds.
+function allowed(i, grid) {
+  const g = grid || S.grid;
+  let m = ALL;
+  for (const p of PEERS[i]) if (g[p]) m &= ~(1 << g[p]);
+  return m;
+}
 
 // ---- Board ----
 
@@ -53,6 +69,9 @@ function buildBoard() {
     for (let c = 0; c < 9; c++) {
       const i = r * 9 + c;
       const cell = el('div', { class: 'cell', role: 'gridcell', 'data-row': r, 'data-col': c, tabindex: '-1' });
+      const cands = el('div', { class: 'cands', 'aria-hidden': 'true' });
+      for (let d = 1; d <= 9; d++) cands.append(el('span', { class: 'm', 'data-d': d }));
+      cell.append(el('span', { class: 'v' }), el('span', { class: 'hv' }), cands);
       cell.addEventListener('pointerdown', (e) => { e.preventDefault(); select(i, true); });
       row.append(cell);
       cells.push(cell);
@@ -66,6 +85,7 @@ function buildBoard() {
     b.addEventListener('click', () => input(d, false));
     pad.append(b);
   }
+  new ResizeObserver(() => drawLinks()).observe($('boardbox'));
 }
 
 // clashSet returns the cells whose digit is also in their row, column or box.
@@ -78,46 +98,136 @@ function clashSet(g) {
   return bad;
 }
 
+// hintView returns what the hint shows at its stage: cells and houses
+// lit, candidates coloured, struck and placed, and whether cells without
+// marks show their candidates (the step is worked out on them).
+function hintView() {
+  const v = { houses: new Set(), cells: new Set(), colors: new Map(), elim: new Set(), place: new Map(), ghosts: false, bad: new Set(), extra: new Set() };
+  const h = S.hint;
+  if (!h) return v;
+  const st = h.st;
+  if (['mistake', 'clash'].includes(st.technique)) {
+    st.cells.forEach((i) => v.bad.add(i));
+    // Candidates removed by mistake: shown where they belong.
+    for (const m of st.marks) { v.colors.set(m.cell * 10 + m.digit, m.color); v.extra.add(m.cell * 10 + m.digit); }
+    v.ghosts = st.marks.length > 0;
+    return v;
+  }
+  if (h.stage >= 2) {
+    for (const hs of st.houses) {
+      for (let i = 0; i < 81; i++) {
+        const [r, c, b] = houseOf(i);
+        if ((hs.kind === 'row' && r === hs.index) || (hs.kind === 'column' && c === 9 + hs.index) || (hs.kind === 'box' && b === 18 + hs.index)) v.houses.add(i);
+      }
+    }
+    st.cells.forEach((i) => v.cells.add(i));
+    for (const m of st.marks) v.colors.set(m.cell * 10 + m.digit, m.color);
+    v.ghosts = st.marks.length > 0 || st.eliminations.length > 0;
+  }
+  if (h.stage >= 3) {
+    for (const m of st.eliminations) v.elim.add(m.cell * 10 + m.digit);
+    for (const m of st.placements) v.place.set(m.cell, m.digit);
+    for (const m of st.eliminations) v.cells.add(m.cell);
+  }
+  return v;
+}
+
 function render() {
   const clash = clashSet(S.grid);
   const sel = S.sel;
   const selV = S.grid[sel];
-  const hintArea = new Set(S.hint ? S.hint.cells : []);
-  const hintPlace = new Map((S.hint ? S.hint.placements : []).map((m) => [m.cell, m.digit]));
-  const hintElim = new Set((S.hint ? S.hint.eliminations : []).map((m) => m.cell));
+  const hv = hintView();
   for (let i = 0; i < 81; i++) {
     const c = cells[i];
     const v = S.grid[i];
     const given = S.mode === 'play' && S.puzzle[i] !== 0;
     const txt = v ? String(v) : '';
-    if (c.textContent !== txt) c.textContent = txt;
-    const m = v ? 0 : S.marks[i];
-    if (m) {
-      let s = '';
-      for (let d = 1; d <= 9; d++) s += (m & (1 << d) ? d : ' ') + (d % 3 === 0 ? (d < 9 ? '\n' : '') : '');
-      c.dataset.marks = s;
-    } else delete c.dataset.marks;
-    if (hintPlace.has(i) && !v) c.dataset.hint = hintPlace.get(i); else delete c.dataset.hint;
+    const vs = c.firstChild;
+    if (vs.textContent !== txt) vs.textContent = txt;
+    c.dataset.value = txt;
+    const hd = hv.place.has(i) && !v ? String(hv.place.get(i)) : '';
+    if (c.children[1].textContent !== hd) c.children[1].textContent = hd;
+    // The candidates shown: the player's marks, or, while a hint works on
+    // a cell the player has not pencilled, the candidates it starts from.
+    let m = v ? 0 : S.marks[i];
+    const ghost = !v && !m && hv.ghosts && S.mode === 'play';
+    if (ghost) m = allowed(i);
+    if (!v) for (let d = 1; d <= 9; d++) if (hv.extra.has(i * 10 + d)) m |= 1 << d;
+    if (v || !S.marks[i]) delete c.dataset.marks; else c.dataset.marks = marksToStr(S.marks[i]);
+    const cands = c.children[2];
+    cands.hidden = !m || hd !== '';
+    cands.classList.toggle('ghost', ghost);
+    for (let d = 1; d <= 9; d++) {
+      const span = cands.children[d - 1];
+      const on = (m & (1 << d)) !== 0;
+      const t = on ? String(d) : '';
+      if (span.textContent !== t) span.textContent = t;
+      const k = i * 10 + d;
+      let cls = 'm';
+      if (on && hv.colors.has(k)) cls += ' c' + hv.colors.get(k);
+      if (on && hv.elim.has(k)) cls += ' elim';
+      if (cls !== span.className) span.className = cls;
+    }
     const peer = PEERS[sel].includes(i);
     c.className = 'cell' +
       (given ? ' given' : '') +
       (i === sel ? ' sel' : peer ? ' peer' : '') +
       (selV && v === selV && i !== sel ? ' same' : '') +
-      (clash.has(i) ? ' clash' : '') +
-      (S.wrong.has(i) && v ? ' wrong' : '') +
-      (hintPlace.has(i) ? ' hint-cell' : hintElim.has(i) ? ' hint-elim' : hintArea.has(i) ? ' hint-area' : '');
+      (hv.cells.has(i) || hv.place.has(i) ? ' hint-cell' : hv.houses.has(i) ? ' hint-house' : '') +
+      (clash.has(i) || hv.bad.has(i) ? ' clash' : '') +
+      (S.wrong.has(i) && v ? ' wrong' : '');
     c.tabIndex = i === sel ? 0 : -1;
     let label = 'Row ' + (Math.floor(i / 9) + 1) + ', column ' + ((i % 9) + 1) + ': ';
     if (v) label += v + (given ? ', given' : '') + (clash.has(i) ? ', clashes' : '') + (S.wrong.has(i) ? ', wrong' : '');
-    else label += 'empty' + (m ? ', pencil marks ' + marksToStr(m).split('').join(' ') : '');
+    else label += 'empty' + (S.marks[i] ? ', candidates ' + marksToStr(S.marks[i]).split('').join(' ') : '');
     c.setAttribute('aria-label', label);
   }
   $('undo').disabled = S.undo.length === 0;
   $('redo').disabled = S.redo.length === 0;
   $('pencil').setAttribute('aria-pressed', String(S.pencil));
+  $('pause').setAttribute('aria-pressed', String(S.paused));
+  $('cover').hidden = !S.paused;
+  $('autocands').checked = S.auto;
   document.body.classList.toggle('entering', S.mode === 'enter');
   $('start').hidden = S.mode !== 'enter';
   $('timer').textContent = fmtTime(S.seconds);
+  const labels = ['Hint', 'Hint: where?', 'Hint: the move', 'Apply hint'];
+  const h = S.hint && S.hint.key === boardKey() && solving(S.hint.st) ? S.hint.stage : 0;
+  $('hint').textContent = labels[h];
+  drawLinks();
+}
+
+// drawLinks draws the links of a chain shown by a hint as lines between
+// the very candidates they join (their spans on the board).
+function drawLinks() {
+  const svg = $('overlay');
+  const h = S.hint;
+  const links = h && h.stage >= 3 ? h.st.links : [];
+  if (!links.length) { if (svg.firstChild) svg.replaceChildren(); return; }
+  const box = $('boardbox').getBoundingClientRect();
+  svg.setAttribute('viewBox', '0 0 ' + box.width + ' ' + box.height);
+  const parts = [];
+  const center = (mv) => {
+    const span = cells[mv.cell].children[2].children[mv.digit - 1];
+    const r = span.getBoundingClientRect();
+    return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, Math.min(r.width, r.height) / 2];
+  };
+  for (const l of links) {
+    const [x1, y1, r1] = center(l.from);
+    const [x2, y2, r2] = center(l.to);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const line = document.createElementNS(SVGNS, 'line');
+    line.setAttribute('class', 'link ' + (l.strong ? 'strong' : 'weak'));
+    line.setAttribute('x1', (x1 + ux * r1).toFixed(1));
+    line.setAttribute('y1', (y1 + uy * r1).toFixed(1));
+    line.setAttribute('x2', (x2 - ux * r2).toFixed(1));
+    line.setAttribute('y2', (y2 - uy * r2).toFixed(1));
+    line.dataset.from = l.from.cell + ':' + l.from.digit;
+    line.dataset.to = l.to.cell + ':' + l.to.digit;
+    parts.push(line);
+  }
+  svg.replaceChildren(...parts);
 }
 
 function select(i, focus) {
@@ -126,30 +236,49 @@ function select(i, focus) {
   if (focus) cells[i].focus({ preventScroll: true });
 }
 
-function status(text, kind, action) {
+// status shows a message with buttons: actions are {id, label, run}.
+function status(text, kind, ...actions) {
   const p = $('status');
   p.className = 'status' + (kind ? ' ' + kind : '');
-  p.textContent = text;
-  if (action) {
-    const b = el('button', { class: 'btn', text: action.label });
-    b.addEventListener('click', action.run);
-    p.append(b);
+  p.replaceChildren();
+  if (typeof text === 'string') p.append(text); else p.append(...text);
+  const acts = actions.filter(Boolean);
+  if (acts.length) {
+    const box = el('span', { class: 'acts' });
+    for (const a of acts) {
+      const b = el('button', { class: 'btn' + (a.primary ? ' primary' : ''), id: a.id, text: a.label });
+      b.addEventListener('click', a.run);
+      box.append(b);
+    }
+    p.append(box);
   }
 }
 
 // ---- Changes, undo and redo ----
 
-// apply makes one undoable change: a list of [cell, value, marks].
+// apply makes one undoable change: a list of [cell, value, marks]. With
+// the candidates kept updated, cells left without candidates get theirs
+// in the same change.
 function apply(changes, record = true) {
-  const before = changes.map(([i]) => [i, S.grid[i], S.marks[i], S.mode === 'enter' ? S.puzzle[i] : null]);
-  for (const [i, v, m] of changes) {
+  const list = new Map(changes.map((c) => [c[0], c]));
+  if (S.auto && S.mode === 'play') {
+    const g = S.grid.slice();
+    for (const [i, v] of list.values()) g[i] = v;
+    for (let i = 0; i < 81; i++) {
+      const cur = list.get(i) || [i, S.grid[i], S.marks[i]];
+      if (!g[i] && !cur[2]) list.set(i, [i, 0, allowed(i, g)]);
+    }
+  }
+  const all = [...list.values()];
+  const before = all.map(([i]) => [i, S.grid[i], S.marks[i]]);
+  for (const [i, v, m] of all) {
     S.grid[i] = v;
     S.marks[i] = m;
     if (S.mode === 'enter') S.puzzle[i] = v;
     S.wrong.delete(i);
   }
   if (record) {
-    S.undo.push({ before, after: changes.map(([i, v, m]) => [i, v, m]) });
+    S.undo.push({ before, after: all.map(([i, v, m]) => [i, v, m]) });
     if (S.undo.length > 2000) S.undo.shift();
     S.redo = [];
   }
@@ -172,7 +301,7 @@ function undo() {
   if (!a) return;
   S.redo.push(a);
   replay(a.before);
-  status('Undone.', '');
+  if (!S.finished) status('Undone.', '');
 }
 
 function redo() {
@@ -180,15 +309,28 @@ function redo() {
   if (!a) return;
   S.undo.push(a);
   replay(a.after);
-  status('Redone.', '');
+  if (!S.finished) status('Redone.', '');
+}
+
+// placing returns the changes that put digit d in cell i: the digit, and
+// d taken out of the peers' candidates.
+function placing(i, d, cur) {
+  const get = (j) => (cur && cur.get(j)) || [j, S.grid[j], S.marks[j]];
+  const ch = [[i, d, 0]];
+  for (const p of PEERS[i]) {
+    const [, v, m] = get(p);
+    if (m & (1 << d)) ch.push([p, v, m & ~(1 << d)]);
+  }
+  return ch;
 }
 
 // input enters digit d (0 erases) in the selected cell, or toggles its
 // pencil mark.
 function input(d, pencil) {
+  if (S.paused) return;
   const i = S.sel;
   if (S.mode === 'play' && S.puzzle[i]) { status(name(i) + ' is a given: it cannot change.', ''); return; }
-  if (S.finished && S.mode === 'play') return;
+  if (S.finished && S.mode === 'play') { status('Solved: Undo or Restart to change it, or start a new puzzle.', 'good'); return; }
   if (d === 0) {
     if (S.grid[i] || S.marks[i]) apply([[i, 0, 0]]);
     return;
@@ -199,10 +341,7 @@ function input(d, pencil) {
     return;
   }
   if (S.grid[i] === d) return;
-  const ch = [[i, d, 0]];
-  // Entering a digit clears it from the pencil marks of the cell's peers.
-  if (S.mode === 'play') for (const p of PEERS[i]) if (S.marks[p] & (1 << d)) ch.push([p, S.grid[p], S.marks[p] & ~(1 << d)]);
-  apply(ch);
+  apply(S.mode === 'play' ? placing(i, d) : [[i, d, 0]]);
   const clash = clashSet(S.grid);
   if (clash.has(i)) {
     const other = PEERS[i].find((p) => S.grid[p] === d);
@@ -216,28 +355,54 @@ function where(a, b) {
   return 'box ' + (Math.floor(a / 27) * 3 + Math.floor((a % 9) / 3) + 1);
 }
 
-// changed runs after every change: render, save, and check for the end.
+// complete reports whether the board is full without a clash: then it is
+// a solution of the puzzle (it keeps the givens), the only one of a
+// proper puzzle.
+const complete = () => S.grid.every((v) => v) && clashSet(S.grid).size === 0;
+
+// changed runs after every change: render, save, and see whether the
+// puzzle is solved (or, after an undo, no longer).
 function changed() {
-  render();
-  autosave();
   if (S.mode === 'enter') {
+    render();
+    autosave();
     clearTimeout(validateTimer);
     validateTimer = setTimeout(verdict, 120);
     return;
   }
-  if (!S.finished && S.grid.every((v) => v) && clashSet(S.grid).size === 0) finish();
+  const was = S.finished;
+  S.finished = complete();
+  if (!S.finished) S.assisted = false;
+  render();
+  autosave();
+  if (S.finished && !was) {
+    if (S.assisted) status('Solved by the computer (Undo takes it back).', 'good');
+    else status('Solved in ' + fmtTime(S.seconds) + '. Well done!', 'good');
+  }
 }
 
-async function finish() {
-  const sol = await solution();
-  if (!sol) return;
-  if (toStr(S.grid) === sol) {
-    S.finished = true;
-    render();
-    autosave();
-    status('Solved in ' + fmtTime(S.seconds) + '. Well done!', 'good');
-  } else status('The board is full but not the solution: Check marks the wrong digits.', 'bad');
+// ---- Candidates ----
+
+// fillCandidates gives every empty cell without candidates the digits
+// none of its peers holds; the player's own candidates are kept.
+function fillCandidates() {
+  if (S.mode !== 'play' || S.paused) return;
+  const ch = [];
+  for (let i = 0; i < 81; i++) if (!S.grid[i] && !S.marks[i]) ch.push([i, 0, allowed(i)]);
+  if (!ch.length) { status('Every empty cell shows its candidates already.', ''); return; }
+  apply(ch);
+  status('Filled in the candidates of ' + plural(ch.length, 'cell') + (S.auto ? '.' : '. Tick "Keep candidates updated" to have them filled as you play.'), '');
 }
+
+function setAuto(on) {
+  S.auto = on;
+  saveSettings();
+  if (on && S.mode === 'play' && S.grid.some((v, i) => !v && !S.marks[i])) apply([]);
+  else render();
+}
+
+// candidates are the board's candidates as the hint request carries them.
+const candidates = () => S.marks.map((m, i) => (S.grid[i] ? '' : marksToStr(m)));
 
 // ---- Keyboard ----
 
@@ -248,6 +413,8 @@ function onKey(e) {
     else if (k === 'y' || k === 'Y') { e.preventDefault(); redo(); }
     return;
   }
+  if (k === 'Escape') { e.preventDefault(); togglePause(); return; }
+  if (S.paused) return;
   const r = Math.floor(S.sel / 9), c = S.sel % 9;
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (moves[k]) {
@@ -262,23 +429,35 @@ function onKey(e) {
   if (k === 'Backspace' || k === 'Delete' || k === '.') { e.preventDefault(); input(0, false); return; }
   if (k === 'p' || k === 'P') { S.pencil = !S.pencil; render(); return; }
   if (k === 'h' || k === 'H') { hint(); return; }
+  if (k === 'c' || k === 'C') { fillCandidates(); return; }
+  if (k === 'k' || k === 'K') { check(); return; }
 }
 
-// ---- Timer and autosave ----
+// ---- Timer, pause and autosave ----
+
+const ticking = () => S.mode === 'play' && !S.finished && !S.paused && !document.hidden && S.puzzle.some((v) => v);
 
 setInterval(() => {
-  if (S.mode === 'play' && !S.finished && !document.hidden && S.puzzle.some((v) => v)) {
+  if (ticking()) {
     S.seconds++;
     $('timer').textContent = fmtTime(S.seconds);
     if (S.seconds % 5 === 0) autosave();
   }
 }, 1000);
 
+function togglePause() {
+  if (S.mode !== 'play' || S.finished) { S.paused = false; render(); return; }
+  S.paused = !S.paused;
+  render();
+  if (S.paused) status('Paused at ' + fmtTime(S.seconds) + ': the board is hidden until you resume.', '', { id: 'resume2', label: '▶ Resume', run: togglePause });
+  else { status('Resumed.', ''); cells[S.sel].focus({ preventScroll: true }); }
+}
+
 function autosave() {
   try {
     localStorage.setItem(STORE, JSON.stringify({
       puzzle: toStr(S.puzzle), grid: toStr(S.grid), marks: S.marks.map(marksToStr),
-      seconds: S.seconds, mode: S.mode, source: S.source, finished: S.finished,
+      seconds: S.seconds, mode: S.mode, source: S.source, assisted: S.assisted,
     }));
   } catch (e) { /* private mode or full: the game just is not kept */ }
 }
@@ -293,12 +472,50 @@ function restore() {
   S.seconds = Number(g.seconds) || 0;
   S.mode = g.mode === 'enter' ? 'enter' : 'play';
   S.source = g.source || null;
-  S.finished = !!g.finished;
+  // Solved or not is the board's, never a flag read back.
+  S.finished = S.mode === 'play' && complete();
+  S.assisted = S.finished && !!g.assisted;
   showSource();
   return true;
 }
 
+function saveSettings() {
+  try {
+    localStorage.setItem(SETTINGS, JSON.stringify({ level: $('level').value, symmetry: $('symmetry').value, auto: S.auto, format: $('format').value }));
+  } catch (e) { /* not kept */ }
+}
+
+function restoreSettings() {
+  let s;
+  try { s = JSON.parse(localStorage.getItem(SETTINGS) || 'null'); } catch (e) { return; }
+  if (!s) return;
+  const set = (id, v) => { if (v && Array.from($(id).options).some((o) => o.value === v)) $(id).value = v; };
+  set('level', s.level);
+  set('symmetry', s.symmetry);
+  set('format', s.format);
+  S.auto = !!s.auto;
+}
+
 // ---- Games ----
+
+// inProgress reports whether a game would be lost: digits or candidates
+// entered in a puzzle not yet solved, or a puzzle being typed.
+function inProgress() {
+  if (S.mode === 'enter') return S.grid.some((v) => v);
+  if (S.finished) return false;
+  return S.grid.some((v, i) => v && !S.puzzle[i]) || S.marks.some((m) => m);
+}
+
+// confirmDiscard runs proceed at once when no game would be lost, and
+// otherwise asks first.
+function confirmDiscard(what, proceed) {
+  if (!inProgress()) { proceed(); return; }
+  const n = S.grid.filter((v, i) => v && !S.puzzle[i]).length;
+  const game = S.mode === 'enter' ? 'the puzzle you are typing' : 'the game in progress (' + plural(n, 'digit') + ' entered, ' + fmtTime(S.seconds) + ')';
+  status('Discard ' + game + ' to ' + what + '?', 'bad',
+    { id: 'discard', label: 'Discard it', primary: true, run: proceed },
+    { id: 'keep', label: 'Keep playing', run: () => { status('Carry on.', ''); cells[S.sel].focus({ preventScroll: true }); } });
+}
 
 function newGame(puzzle, source, progress, marks, seconds) {
   S.puzzle = fromStr(puzzle);
@@ -312,9 +529,13 @@ function newGame(puzzle, source, progress, marks, seconds) {
   S.solution = null;
   S.wrong = new Set();
   S.hint = null;
-  S.finished = false;
+  S.paused = false;
+  S.assisted = false;
+  S.finished = complete();
+  if (S.auto) for (let i = 0; i < 81; i++) if (!S.grid[i] && !S.marks[i]) S.marks[i] = allowed(i);
   showSource();
-  select(S.grid.findIndex((v) => !v) >= 0 ? S.grid.findIndex((v) => !v) : 0, false);
+  const first = S.grid.findIndex((v) => !v);
+  select(first >= 0 ? first : 0, false);
   autosave();
   markContent();
 }
@@ -324,7 +545,7 @@ function showSource() {
   if (s && s.seed) {
     $('source').textContent = s.level + (s.score ? ' ' + s.score.toFixed(1) : '') + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' · ' + s.symmetry : '');
-    let cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
+    const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
     $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: cmd }));
   } else {
@@ -353,105 +574,195 @@ async function generate(level, seed, index, symmetry, pending) {
     newGame(g.puzzle, { seed: g.seed, level: g.level, score: g.score, symmetry: g.symmetry, index: g.index, command: g.command });
     $('seed').value = '';
     $('level').value = g.level;
-    $('symmetry').value = g.symmetry;
-    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + g.clues + ' clues, exactly one solution. Good luck!', '');
+    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + plural(g.clues, 'clue') + ', exactly one solution. Good luck!', '');
   } catch (e) {
     status(e.message, 'bad');
   }
 }
 
-// solution returns the puzzle's solution ('' when it has not exactly one).
+// solution returns the puzzle's verdict and a solution: the one of a
+// proper puzzle, one of several (the first found), or none.
 async function solution() {
-  if (S.solution !== null) return S.solution;
+  if (S.solution) return S.solution;
   try {
     const r = await api('/api/sudoku/solve', { grid: toStr(S.puzzle) });
-    S.solution = r.verdict === 'unique' ? r.solution : '';
-    if (!S.solution) status(r.message, 'bad');
+    S.solution = { verdict: r.verdict, solution: r.solution || '', message: r.message };
   } catch (e) {
     status(e.message, 'bad');
-    return '';
+    return null;
   }
   return S.solution;
 }
 
+const solving = (st) => !['mistake', 'clash', 'solved', 'none'].includes(st.technique);
+const boardKey = () => toStr(S.grid) + S.marks.join(',');
+
+// techPhrase names a technique the way a sentence does ("an X-Wing").
+const TECH = {
+  pointing: 'a pointing pair or triple', claiming: 'a claiming pair or triple',
+  'x-wing': 'an X-Wing', swordfish: 'a Swordfish', jellyfish: 'a Jellyfish',
+  'xy-wing': 'an XY-Wing', 'xyz-wing': 'an XYZ-Wing', 'x-chain': 'an X-chain', 'xy-chain': 'an XY-chain',
+  aic: 'an alternating inference chain (AIC)',
+};
+const techPhrase = (t) => TECH[t] || (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t;
+
+// hint asks for the next step, or, pressed again on the same board, goes
+// from the technique to where it is, to the move, to applying it.
 async function hint() {
   if (S.mode !== 'play') { status('Start playing first: hints are for a puzzle in play.', ''); return; }
+  if (S.paused) return;
+  const key = boardKey();
+  if (S.hint && S.hint.key === key && solving(S.hint.st)) {
+    if (S.hint.stage < 3) { S.hint.stage++; showHint(); } else applyHint(S.hint.st);
+    return;
+  }
   try {
-    const st = await api('/api/sudoku/hint', { puzzle: toStr(S.puzzle), grid: toStr(S.grid) });
-    S.hint = st;
-    const kind = { mistake: 'bad', clash: 'bad', contradiction: 'bad', solved: 'good' }[st.technique] || 'hint';
-    if (st.technique === 'mistake') st.cells.forEach((i) => S.wrong.add(i));
-    render();
-    const act = st.placements.length || st.eliminations.length ? { label: 'Apply', run: () => applyHint(st) } : null;
-    status(st.text, kind, act);
+    const st = await api('/api/sudoku/hint', { puzzle: toStr(S.puzzle), grid: toStr(S.grid), candidates: candidates() });
+    if (boardKey() !== key) return; // the board changed meanwhile
+    S.hint = { st, stage: solving(st) ? 1 : 3, key };
+    if (st.technique === 'mistake') st.cells.forEach((i) => { if (S.grid[i]) S.wrong.add(i); });
+    showHint();
   } catch (e) {
     status(e.message, 'bad');
   }
 }
 
+function showHint() {
+  const h = S.hint;
+  const st = h.st;
+  render();
+  const next = (label) => ({ id: 'hintnext', label, run: hint });
+  if (!solving(st)) {
+    const kind = { mistake: 'bad', clash: 'bad', solved: 'good' }[st.technique] || '';
+    const acts = [];
+    if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: 'Put them back', primary: true, run: () => putBack(st) });
+    else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: 'Erase them', primary: true, run: () => apply(st.cells.filter((i) => !S.puzzle[i]).map((i) => [i, 0, 0])) });
+    status(st.text, kind, ...acts);
+  } else if (h.stage === 1) {
+    const what = st.technique === 'guess'
+      ? 'no technique finds a step here: the move will be a digit of the solution (difficulty 12.0).'
+      : 'look for ' + techPhrase(st.technique) + ' (difficulty ' + st.score.toFixed(1) + ').';
+    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), what], 'hint', next('Where?'));
+  } else if (h.stage === 2) {
+    let w;
+    if (st.houses.length) w = 'look in ' + st.houses.map(houseName).join(', ');
+    else if (st.cells.length) w = 'look at ' + st.cells.slice(0, 6).map(name).join(', ') + (st.cells.length > 6 ? '…' : '');
+    else w = 'look at the highlighted cells';
+    const colored = st.marks.length ? ', where the pattern\'s candidates are coloured' : '';
+    status([el('span', { class: 'stage', text: 'Hint 2 of 3: ' }), w + colored + '.'], 'hint', next('Show the move'));
+  } else {
+    status([el('span', { class: 'stage', text: 'Hint 3 of 3: ' }), el('span', { class: 'steptext', text: st.text })], 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
+  }
+  // On a phone the explanation sits under the pad: keep it on screen.
+  $('status').scrollIntoView({ block: 'nearest' });
+}
+
 // applyHint places the step's digits and takes its eliminated candidates
-// out of the pencil marks.
+// out of the candidates. An elimination needs candidates to work on: cells
+// the player has not pencilled get theirs first, so that the next hint
+// starts from the board the step left.
 function applyHint(st) {
   const ch = new Map();
-  for (const m of st.placements) ch.set(m.cell, [m.cell, m.digit, 0]);
+  const cur = (i) => ch.get(i) || [i, S.grid[i], S.marks[i]];
+  let filled = 0;
+  if (st.eliminations.length) {
+    for (let i = 0; i < 81; i++) if (!S.grid[i] && !S.marks[i]) { ch.set(i, [i, 0, allowed(i)]); filled++; }
+  }
+  for (const m of st.placements) for (const c of placing(m.cell, m.digit, ch)) ch.set(c[0], c);
   let removed = 0;
   for (const m of st.eliminations) {
-    if (ch.has(m.cell) || S.grid[m.cell]) continue;
-    const cur = ch.get('m' + m.cell) || [m.cell, 0, S.marks[m.cell]];
-    if (cur[2] & (1 << m.digit)) removed++;
-    cur[2] &= ~(1 << m.digit);
-    ch.set('m' + m.cell, cur);
+    const c = cur(m.cell);
+    if (c[1]) continue;
+    if (c[2] & (1 << m.digit)) removed++;
+    ch.set(m.cell, [m.cell, 0, c[2] & ~(1 << m.digit)]);
   }
   const list = [...ch.values()].filter(([i, v, mk]) => v !== S.grid[i] || mk !== S.marks[i]);
   if (list.length) apply(list);
-  if (st.placements.length) {
-    select(st.placements[0].cell, true);
-    status('Placed: ' + st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', ') + '.', '');
-  } else {
-    S.hint = st; // keep showing where
-    render();
-    status(removed ? 'Removed ' + removed + ' pencil mark' + (removed === 1 ? '' : 's') + '.' : 'None of those candidates was pencilled: cross them out in your head.', '');
+  if (S.finished) return;
+  const parts = [];
+  if (st.placements.length) parts.push('placed ' + st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', '));
+  if (removed) parts.push('removed ' + plural(removed, 'candidate'));
+  let msg = parts.join(' and ') || 'nothing changed';
+  msg = msg[0].toUpperCase() + msg.slice(1) + (filled ? ' (the candidates of ' + plural(filled, 'cell') + ' filled in first)' : '') + '. Press Hint for the next step.';
+  status(msg, '');
+  if (st.placements.length) select(st.placements[0].cell, true);
+}
+
+// putBack restores candidates removed by mistake (a hint's marks).
+function putBack(st) {
+  const ch = new Map();
+  for (const m of st.marks) {
+    const c = ch.get(m.cell) || [m.cell, 0, S.marks[m.cell]];
+    c[2] |= 1 << m.digit;
+    ch.set(m.cell, c);
   }
+  apply([...ch.values()]);
+  status('Put back: ' + st.marks.map((m) => m.digit + ' in ' + name(m.cell)).join(', ') + '.', '');
 }
 
 async function check() {
   if (S.mode !== 'play') { status('Nothing to check yet: start playing first.', ''); return; }
-  const sol = await solution();
-  if (!sol) return;
-  const s = fromStr(sol);
-  S.wrong = new Set();
-  let empty = 0;
-  for (let i = 0; i < 81; i++) {
-    if (!S.grid[i]) empty++;
-    else if (S.grid[i] !== s[i]) S.wrong.add(i);
+  const s = await solution();
+  if (!s) return;
+  if (s.verdict === 'several') {
+    // No one solution to compare with: say whether the digits still lead
+    // to one.
+    try {
+      const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
+      if (v.verdict === 'none') status('Your digits leave no solution: one of them is wrong (the puzzle has several solutions, so Check cannot say which).', 'bad');
+      else status('No contradiction: your digits still lead to ' + (v.verdict === 'unique' ? 'exactly one solution' : 'a solution') + '. (The puzzle has several.)', 'good');
+    } catch (e) { status(e.message, 'bad'); }
+    return;
   }
+  if (s.verdict !== 'unique') { status(s.message, 'bad'); return; }
+  const sol = fromStr(s.solution);
+  S.wrong = new Set();
+  let empty = 0, lost = 0;
+  for (let i = 0; i < 81; i++) {
+    if (!S.grid[i]) { empty++; if (S.marks[i] && !(S.marks[i] & (1 << sol[i]))) lost++; }
+    else if (S.grid[i] !== sol[i]) S.wrong.add(i);
+  }
+  S.hint = null;
   render();
-  if (S.wrong.size) status(S.wrong.size + (S.wrong.size === 1 ? ' digit is' : ' digits are') + ' wrong (struck through in red).', 'bad');
-  else if (empty) status('No mistakes so far. ' + empty + ' cells to go.', 'good');
+  const lostText = lost ? ' ' + plural(lost, 'cell has', 'cells have') + ' lost the candidate the solution needs (Hint shows where).' : '';
+  if (S.wrong.size) status(plural(S.wrong.size, 'digit is', 'digits are') + ' wrong (struck through in red).' + lostText, 'bad');
+  else if (empty) status('No mistakes so far. ' + plural(empty, 'cell') + ' to go.' + lostText, lost ? 'bad' : 'good');
   else status('Solved. Every digit is right.', 'good');
 }
 
 async function solveAll() {
   if (S.mode === 'enter') { await startPlaying(); if (S.mode !== 'play') return; }
-  const sol = await solution();
-  if (!sol) return;
-  const s = fromStr(sol);
+  if (S.paused) return;
+  const s = await solution();
+  if (!s) return;
+  let sol = s.solution;
+  if (s.verdict === 'several') {
+    // One of the solutions, the one the digits entered lead to if any.
+    try {
+      const r = await api('/api/sudoku/solve', { grid: toStr(S.grid) });
+      if (r.solution) sol = r.solution;
+    } catch (e) { /* the puzzle's first solution then */ }
+  }
+  if (!sol) { status(s.message, 'bad'); return; }
+  const g = fromStr(sol);
   const ch = [];
-  for (let i = 0; i < 81; i++) if (S.grid[i] !== s[i] || S.marks[i]) ch.push([i, s[i], 0]);
+  for (let i = 0; i < 81; i++) if (S.grid[i] !== g[i] || S.marks[i]) ch.push([i, g[i], 0]);
+  S.assisted = true;
   if (ch.length) apply(ch);
-  S.finished = true;
+  S.assisted = S.finished;
   render();
   autosave();
-  status('Solved by the computer (Undo takes it back).', 'good');
+  status('Solved by the computer' + (s.verdict === 'several' ? ', one of the solutions' : '') + ' (Undo takes it back).', 'good');
 }
 
 function restart() {
   if (S.mode !== 'play') return;
   const ch = [];
   for (let i = 0; i < 81; i++) if ((!S.puzzle[i] && S.grid[i]) || S.marks[i]) ch.push([i, S.puzzle[i], 0]);
-  S.finished = false;
+  S.paused = false;
   if (ch.length) apply(ch);
-  status('Back to the givens.', '');
+  render();
+  status('Back to the givens (Undo brings your digits back).', '');
 }
 
 // ---- Typing in a puzzle ----
@@ -468,6 +779,8 @@ function enterMode() {
   S.wrong = new Set();
   S.hint = null;
   S.finished = false;
+  S.assisted = false;
+  S.paused = false;
   S.seconds = 0;
   showSource();
   select(0, true);
@@ -482,24 +795,26 @@ async function verdict() {
     const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
     if (seq !== verdictSeq || S.mode !== 'enter') return;
     const kind = v.verdict === 'unique' ? 'good' : v.verdict === 'none' ? 'bad' : '';
-    status(v.clues + ' clues. ' + v.message, kind);
+    status(plural(v.clues, 'clue') + '. ' + v.message, kind);
   } catch (e) {
     status(e.message, 'bad');
   }
+}
+
+// rating rates a puzzle with exactly one solution; null if it cannot.
+async function rating(puzzle) {
+  try { return await api('/api/sudoku/rate', { grid: puzzle }); } catch (e) { return null; }
 }
 
 async function startPlaying() {
   try {
     const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
     if (v.verdict === 'none') { status('Cannot start: ' + v.message, 'bad'); return; }
-    let r = null;
-    if (v.verdict === 'unique') {
-      try { r = await api('/api/sudoku/rate', { grid: toStr(S.grid) }); } catch (e) { /* rating is extra */ }
-    }
+    const r = v.verdict === 'unique' ? await rating(toStr(S.grid)) : null;
     newGame(toStr(S.grid), r ? { level: r.level, score: r.score } : null);
     status(v.verdict === 'unique'
       ? 'Your puzzle has exactly one solution' + (r ? ': ' + r.text : '') + '. Play!'
-      : 'Your puzzle has several solutions: Check and Solve use one of them.', v.verdict === 'unique' ? 'good' : '');
+      : 'Your puzzle has several solutions: Check says whether your digits still lead to one, Solve fills in one of them; hints need a puzzle with one solution.', v.verdict === 'unique' ? 'good' : '');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -525,10 +840,15 @@ async function loadText(text, what) {
     status(what + ': ' + g.message + ' Fix it on the board, then Start playing.', 'bad');
     return;
   }
-  const src = g.seed ? { seed: g.seed, level: g.level, symmetry: g.symmetry || 'none', index: g.index || 0 } : g.level ? { level: g.level } : null;
+  let src = g.seed ? { seed: g.seed, level: g.level, symmetry: g.symmetry || 'none', index: g.index || 0 } : g.level ? { level: g.level } : null;
+  let rated = '';
+  if (!src && g.verdict === 'unique') {
+    const r = await rating(g.puzzle);
+    if (r) { src = { level: r.level, score: r.score }; rated = ' ' + r.text[0].toUpperCase() + r.text.slice(1) + '.'; }
+  }
   newGame(g.puzzle, src, g.progress, g.marks, g.seconds);
-  const more = g.puzzles > 1 ? ' (the first of ' + g.puzzles + ' puzzles)' : '';
-  status(what + more + ': ' + g.clues + ' clues. ' + g.message, g.verdict === 'unique' ? 'good' : '');
+  const more = g.puzzles > 1 ? ' (the first of ' + g.puzzles.toLocaleString('en') + ' puzzles)' : '';
+  status(what + more + ': ' + plural(g.clues, 'clue') + '. ' + g.message + rated, g.verdict === 'unique' ? 'good' : '');
 }
 
 async function save() {
@@ -559,6 +879,7 @@ async function save() {
 function init() {
   // The puzzle to show first is asked for before anything else, so that
   // the request runs while the board is built.
+  restoreSettings();
   const q = new URLSearchParams(location.search);
   const shared = q.get('seed');
   let pending = null, first = null;
@@ -573,37 +894,45 @@ function init() {
     first = S.mode === 'enter' ? 'Go on typing your puzzle.' : S.finished ? 'Solved. Press New puzzle for another.' : 'Welcome back: your game is as you left it.';
   } else {
     const level = $('level').value;
-    pending = [level, '', 0, 'none', requestPuzzle(level)];
+    pending = [level, '', 0, $('symmetry').value, requestPuzzle(level, '', 0, $('symmetry').value)];
   }
   pending && pending[4].catch(() => {}); // handled in generate
 
   buildBoard();
-  $('new').addEventListener('click', () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value));
+  $('new').addEventListener('click', () => confirmDiscard('start a new puzzle', () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value)));
   $('pencil').addEventListener('click', () => { S.pencil = !S.pencil; render(); });
   $('erase').addEventListener('click', () => input(0, false));
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
+  $('fill').addEventListener('click', fillCandidates);
+  $('autocands').addEventListener('change', (e) => setAuto(e.target.checked));
   $('hint').addEventListener('click', hint);
   $('check').addEventListener('click', check);
   $('solve').addEventListener('click', solveAll);
   $('restart').addEventListener('click', restart);
-  $('enter').addEventListener('click', enterMode);
+  $('pause').addEventListener('click', togglePause);
+  $('resume').addEventListener('click', togglePause);
+  $('enter').addEventListener('click', () => confirmDiscard('type a puzzle of your own', enterMode));
   $('start').addEventListener('click', startPlaying);
-  $('usepaste').addEventListener('click', () => loadText($('paste').value, 'Pasted puzzle'));
-  $('paste').addEventListener('paste', () => setTimeout(() => loadText($('paste').value, 'Pasted puzzle'), 0));
+  const usePaste = () => confirmDiscard('load the pasted puzzle', () => loadText($('paste').value, 'Pasted puzzle'));
+  $('usepaste').addEventListener('click', usePaste);
+  $('paste').addEventListener('paste', () => setTimeout(usePaste, 0));
   $('save').addEventListener('click', save);
+  for (const id of ['level', 'symmetry', 'format']) $(id).addEventListener('change', saveSettings);
   $('load').addEventListener('change', async (e) => {
     const f = e.target.files && e.target.files[0];
     if (!f) return;
     if (f.size > 60000) { status(f.name + ' is too large for a saved game.', 'bad'); return; }
-    await loadText(await f.text(), f.name);
+    const text = await f.text();
     e.target.value = '';
+    confirmDiscard('load ' + f.name, () => loadText(text, f.name));
   });
   document.addEventListener('keydown', (e) => {
     // Keys typed anywhere but in a text field go to the board (the board
     // handles its own).
     const t = e.target;
     if (t.closest('#board') || t.matches('input, textarea, select')) return;
+    if (t.matches('button') && (e.key === 'Enter' || e.key === ' ')) return;
     onKey(e);
   });
 
@@ -613,7 +942,7 @@ function init() {
     generate(...pending);
   } else {
     markContent();
-    status(first, '');
+    status(first, S.finished ? 'good' : '');
     if (S.mode === 'enter') verdict();
   }
 }

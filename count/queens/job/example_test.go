@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/shard"
 )
@@ -20,7 +21,7 @@ import (
 func ExampleOpen() {
 	dir, _ := os.MkdirTemp("", "job")
 	defer os.RemoveAll(dir)
-	cfg := job.Config{Spec: job.Spec{N: 12}, Checkpoint: filepath.Join(dir, "q12.journal"), Program: "example"}
+	cfg := job.Config{Spec: queens.Spec{N: 12}, Checkpoint: filepath.Join(dir, "q12.journal"), Program: "example"}
 	for run := 0; run < 2; run++ {
 		j, err := job.Open(cfg)
 		if err != nil {
@@ -44,7 +45,7 @@ func ExampleOpen() {
 // ids it is handed and publishes each result as it finishes, and the
 // collector assembles the results into the checked total.
 func Example_queueWorker() {
-	p, err := job.NewPlan(job.Spec{N: 10})
+	p, err := queens.NewPlan(queens.Spec{N: 10})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -62,7 +63,7 @@ func Example_queueWorker() {
 	// Two workers, each handed half of the tasks.
 	ids := count.All(p.Len())
 	for _, handed := range [][]int{ids[:len(ids)/2], ids[len(ids)/2:]} {
-		if _, err := p.Count(context.Background(), handed, job.CountOptions{Workers: 2, OnResult: publish}); err != nil {
+		if _, err := job.Count(context.Background(), p, handed, job.CountOptions{Workers: 2, OnResult: publish}); err != nil {
 			fmt.Println(err)
 			return
 		}
@@ -79,7 +80,7 @@ func Example_queueWorker() {
 // A web page polls a running job's progress as JSON: tasks done, the
 // share of the estimated work, nodes/s, elapsed time and ETA in seconds.
 func ExampleJob_Progress() {
-	j, err := job.Open(job.Config{Spec: job.Spec{N: 11}})
+	j, err := job.Open(job.Config{Spec: queens.Spec{N: 11}})
 	if err != nil {
 		fmt.Println(err)
 		return

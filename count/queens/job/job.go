@@ -1,11 +1,9 @@
 package job
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -22,14 +20,20 @@ import (
 
 // Config is a count as nqueens count runs it.
 type Config struct {
-	Spec
+	// Spec says what to count; its Workers is ignored (see Workers).
+	queens.Spec
 	// Workers is the number of tasks counted at once; 0 means
 	// runtime.GOMAXPROCS(0). Without a checkpoint or a shard it also
 	// tunes the automatic depth; with one, the plan is the same on every
-	// machine (NewPlan).
+	// machine (queens.StableWorkers).
 	Workers int
 	// Kernel names the kernel; "" or "auto" picks the fastest.
 	Kernel string
+	// Memory bounds what the count holds, in bytes (0: the default);
+	// Path forces the join's path (see queens.Execution). Neither changes
+	// the plan: a checkpoint resumes under any memory.
+	Memory uint64
+	Path   string
 	// Unique also gives the count up to symmetry. Whole counts only: the
 	// unique count needs the whole total (merge shards with unique).
 	Unique bool
@@ -56,7 +60,7 @@ type Config struct {
 type Job struct {
 	cfg      Config
 	start    time.Time
-	plan     *Plan
+	plan     *queens.Plan
 	ids      []int // the tasks of this run (the shard's, or all)
 	todo     []int // those not resumed
 	jr       *journal.Journal
@@ -91,20 +95,30 @@ func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	spec := cfg.Spec
+	spec.Workers = workers
 	if cfg.Checkpoint != "" || cfg.Shard.K > 0 {
-		workers = queens.StableWorkers // the tasks must not depend on this machine
+		spec.Workers = queens.StableWorkers // the tasks must not depend on this machine
 	}
-	p, err := newPlan(cfg.Spec, workers)
+	p, err := queens.NewPlan(spec)
 	if err != nil {
 		return nil, err
 	}
 	j.plan = p
+	// The memory is checked now, with the workers that will count: a
+	// count that does not fit is refused before any work.
+	if _, err := p.Fit(queens.Execution{Kernel: cfg.Kernel, Workers: workers, Memory: cfg.Memory, Path: cfg.Path}); err != nil {
+		return nil, invalid(err)
+	}
 	if _, err := p.EstimatesContext(ctx); err != nil {
 		return nil, err
 	}
 	j.ids = count.All(p.Len())
 	if cfg.Shard.K > 0 {
 		if j.ids, err = p.Shard(cfg.Shard); err != nil {
+			return nil, err
+		}
+		if err := j.checkOut(); err != nil {
 			return nil, err
 		}
 		j.results = make([]count.Result, p.Len())
@@ -141,8 +155,11 @@ func (cfg *Config) check() error {
 		if err := atomicfile.Check(cfg.Out); err != nil {
 			return fileError("result file", err)
 		}
-		if err := notOtherFile(cfg.Out); err != nil {
-			return invalid(fmt.Errorf("result file: %w", err))
+		// Before planning, refuse a file that is no result at all; once
+		// the plan is known, Open refuses another run's or shard's
+		// (checkOut).
+		if err := shard.CheckTarget(cfg.Out, nil); err != nil {
+			return fileError("result file", err)
 		}
 	}
 	if cfg.Checkpoint != "" {
@@ -158,30 +175,11 @@ func (cfg *Config) check() error {
 	return nil
 }
 
-// notOtherFile refuses to let a result file replace an existing file that
-// is not empty and not a shard result file: --out notes.txt by mistake
-// must not destroy the notes. (A shard file is replaced: a shard counted
-// again.)
-func notOtherFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil // absent (or unreadable: writing it will tell)
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	head = bytes.TrimSpace(head[:n])
-	if len(head) == 0 || bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head, []byte(`"format": "`+shard.Format+`"`)) {
-		return nil
-	}
-	return fmt.Errorf("%s exists and is not a shard result file: refusing to replace it (remove it, or choose another name)", path)
-}
-
 // fileError says which file an error is about; a special file is a usage
 // error.
 func fileError(what string, err error) error {
 	err = fmt.Errorf("%s: %w", what, err)
-	if errors.Is(err, atomicfile.ErrNotRegular) {
+	if errors.Is(err, atomicfile.ErrNotRegular) || errors.Is(err, shard.ErrRefused) {
 		return invalid(err)
 	}
 	return err
@@ -208,7 +206,7 @@ func (j *Job) header() journal.Header {
 	if j.cfg.Shard.K > 0 {
 		meta["shard"] = j.cfg.Shard.String()
 	}
-	h := journal.Header{Hash: j.plan.hash, Tasks: j.plan.Len(), Meta: meta}
+	h := journal.Header{Hash: j.plan.Hash(), Tasks: j.plan.Len(), Meta: meta}
 	if j.cfg.Program != "" {
 		h.Info = map[string]string{"program": j.cfg.Program}
 	}
@@ -277,7 +275,7 @@ func (j *Job) openJournal() error {
 }
 
 // Plan returns the job's plan.
-func (j *Job) Plan() *Plan { return j.plan }
+func (j *Job) Plan() *queens.Plan { return j.plan }
 
 // Tasks returns the ids of the tasks this job covers: the shard's, or all.
 func (j *Job) Tasks() []int { return j.ids }
@@ -326,8 +324,8 @@ func (j *Job) Run(ctx context.Context) (*Outcome, error) {
 	defer j.Close()
 	j.tracker.Start()
 	jr := j.jr
-	res, err := j.plan.Count(ctx, j.todo, CountOptions{
-		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Tracker: j.tracker,
+	res, err := Count(ctx, j.plan, j.todo, CountOptions{
+		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Memory: j.cfg.Memory, Path: j.cfg.Path, Tracker: j.tracker,
 		OnResult: func(id int, r count.Result) error { return j.record(jr, id, r) },
 	})
 	if cerr := j.Close(); err == nil && cerr != nil {
@@ -377,18 +375,47 @@ func (j *Job) record(jr *journal.Journal, id int, r count.Result) error {
 	return nil
 }
 
-// writeShard writes the shard's result file.
-func (j *Job) writeShard(seconds float64) error {
-	f := &shard.File{
-		Run: j.plan.Pin(), Hash: j.plan.hash, Tasks: j.plan.Len(),
-		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Seconds: seconds, Program: j.cfg.Program,
+// shardFile is the shard's result file, without its results.
+func (j *Job) shardFile() *shard.File {
+	return &shard.File{
+		Run: j.plan.Pin(), Hash: j.plan.Hash(), Tasks: j.plan.Len(),
+		Shard: j.cfg.Shard.I, Shards: j.cfg.Shard.K, Program: j.cfg.Program,
 	}
+}
+
+// checkOut checks, before counting, that the shard's result fits in a
+// result file and may replace what the file holds (shard.CheckTarget: an
+// empty file, or a result of the same run and shard).
+func (j *Job) checkOut() error {
+	if n := len(j.ids); n > shard.MaxResults {
+		return invalid(fmt.Errorf("shard %s has %d tasks, more than a result file holds (%d): split the count into at least %d shards, or choose a smaller depth",
+			j.cfg.Shard, n, shard.MaxResults, (j.plan.Len()+shard.MaxResults-1)/shard.MaxResults+1))
+	}
+	if err := shard.CheckTarget(j.cfg.Out, j.shardFile()); err != nil {
+		return fileError("result file", err)
+	}
+	return nil
+}
+
+// writeShard writes the shard's result file. If the file came to hold
+// something else while the shard was counted, the result goes beside it
+// rather than be lost, and the error says where.
+func (j *Job) writeShard(seconds float64) error {
+	f := j.shardFile()
+	f.Seconds = seconds
 	f.Results = make([]shard.TaskResult, len(j.ids))
 	for i, id := range j.ids {
 		r := j.results[id]
 		f.Results[i] = shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes}
 	}
-	return shard.Write(j.cfg.Out, f)
+	err := shard.Write(j.cfg.Out, f)
+	if errors.Is(err, shard.ErrRefused) {
+		alt := fmt.Sprintf("%s.shard-%d-of-%d", j.cfg.Out, j.cfg.Shard.I, j.cfg.Shard.K)
+		if werr := shard.Write(alt, f); werr == nil {
+			return fmt.Errorf("%w; the result was written to %s instead", err, alt)
+		}
+	}
+	return err
 }
 
 // Close closes the checkpoint, if Run has not; it is safe to call twice.

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,7 +44,7 @@ func known(n int) count.Uint128 {
 
 func TestWholeCount(t *testing.T) {
 	for _, m := range queens.Methods {
-		j, err := Open(Config{Spec: Spec{N: 10, Method: m}, Workers: 2, Unique: true})
+		j, err := Open(Config{Spec: queens.Spec{N: 10, Method: m}, Workers: 2, Unique: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestInterruptAndResume(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j")
 		// Both kinds of plan: the backtrackers' tasks, and the join's.
 		m := []queens.Method{queens.Constellations, queens.Join}[trial%2]
-		cfg := Config{Spec: Spec{N: 12, Method: m}, Workers: 1 + trial/2%2, Checkpoint: path, Program: "test"}
+		cfg := Config{Spec: queens.Spec{N: 12, Method: m}, Workers: 1 + trial/2%2, Checkpoint: path, Program: "test"}
 		j, err := Open(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +139,7 @@ func shardsMergeAndAssemble(t *testing.T, method queens.Method) {
 	)
 	for i := 0; i < k; i++ {
 		out := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-		j, err := Open(Config{Spec: Spec{N: 11, Method: method}, Workers: 2, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
+		j, err := Open(Config{Spec: queens.Spec{N: 11, Method: method}, Workers: 2, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
 			OnResult: func(id int, r count.Result) error {
 				mu.Lock()
 				defer mu.Unlock()
@@ -168,7 +169,7 @@ func shardsMergeAndAssemble(t *testing.T, method queens.Method) {
 	if m.Total.Total != known(11) || m.Unique.String() != "341" || !*m.Matches || m.Shards != k || m.Version != "v0.0, v0.1" {
 		t.Fatalf("%+v", m)
 	}
-	p, err := NewPlan(Spec{N: 11, Method: method})
+	p, err := queens.NewPlan(queens.Spec{N: 11, Method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,13 +180,13 @@ func shardsMergeAndAssemble(t *testing.T, method queens.Method) {
 }
 
 func TestAssembleChecks(t *testing.T) {
-	p, err := NewPlan(Spec{N: 8})
+	p, err := queens.NewPlan(queens.Spec{N: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One worker, so that the callback needs no lock.
 	var res []shard.TaskResult
-	if _, err := p.Count(context.Background(), count.All(p.Len()), CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
+	if _, err := Count(context.Background(), p, count.All(p.Len()), CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
 		res = append(res, shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes})
 		return nil
 	}}); err != nil {
@@ -225,20 +226,20 @@ func TestOpenRefuses(t *testing.T) {
 		msg   string
 		usage bool
 	}{
-		{"K above the tasks", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 1000}, Out: out}, "at most", true},
-		{"K of 2^31-1", Config{Spec: Spec{N: 12}, Shard: shard.Index{I: 0, K: math.MaxInt32}, Out: out}, "at most", true},
-		{"K of MaxInt", Config{Spec: Spec{N: 17}, Shard: shard.Index{I: 0, K: math.MaxInt}, Out: out}, "at most", true},
-		{"I out of range", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 2, K: 2}, Out: out}, "0 <= I < K", true},
-		{"unique with a shard", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Unique: true}, "merging", true},
-		{"shard without result file", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}}, "result file", true},
-		{"result file without shard", Config{Spec: Spec{N: 8}, Out: out}, "shard", true},
-		{"result file a directory", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: dir}, "a directory", true},
-		{"checkpoint a directory", Config{Spec: Spec{N: 8}, Checkpoint: dir}, "a directory", true},
-		{"checkpoint is the result file", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Checkpoint: filepath.Join(dir, ".", "out.json")}, "same file", true},
-		{"bad kernel", Config{Spec: Spec{N: 8}, Kernel: "magic"}, "magic", true},
-		{"bad n", Config{Spec: Spec{N: 40}}, "out of range", true},
-		{"result file another file", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: notes}, "not a shard result file", true},
-		{"result file in a missing folder", Config{Spec: Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: filepath.Join(dir, "no", "out.json")}, "cannot create a file in", false},
+		{"K above the tasks", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 1000}, Out: out}, "at most", true},
+		{"K of 2^31-1", Config{Spec: queens.Spec{N: 12}, Shard: shard.Index{I: 0, K: math.MaxInt32}, Out: out}, "at most", true},
+		{"K of MaxInt", Config{Spec: queens.Spec{N: 17}, Shard: shard.Index{I: 0, K: math.MaxInt}, Out: out}, "at most", true},
+		{"I out of range", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 2, K: 2}, Out: out}, "0 <= I < K", true},
+		{"unique with a shard", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Unique: true}, "merging", true},
+		{"shard without result file", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}}, "result file", true},
+		{"result file without shard", Config{Spec: queens.Spec{N: 8}, Out: out}, "shard", true},
+		{"result file a directory", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: dir}, "a directory", true},
+		{"checkpoint a directory", Config{Spec: queens.Spec{N: 8}, Checkpoint: dir}, "a directory", true},
+		{"checkpoint is the result file", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Checkpoint: filepath.Join(dir, ".", "out.json")}, "same file", true},
+		{"bad kernel", Config{Spec: queens.Spec{N: 8}, Kernel: "magic"}, "magic", true},
+		{"bad n", Config{Spec: queens.Spec{N: 40}}, "out of range", true},
+		{"result file another file", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: notes}, "not a shard result file", true},
+		{"result file in a missing folder", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: filepath.Join(dir, "no", "out.json")}, "cannot create a file in", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j, err := Open(tc.cfg)
@@ -271,10 +272,10 @@ func TestJournalPinsTheAlgorithmNotTheProgram(t *testing.T) {
 		}
 		return j.Run(context.Background())
 	}
-	if _, err := run(Config{Spec: Spec{N: 9}, Checkpoint: path, Program: "v1.0.0"}); err != nil {
+	if _, err := run(Config{Spec: queens.Spec{N: 9}, Checkpoint: path, Program: "v1.0.0"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := run(Config{Spec: Spec{N: 9}, Checkpoint: path, Program: "v1.0.1-0.20250101-abcdef+dirty"})
+	out, err := run(Config{Spec: queens.Spec{N: 9}, Checkpoint: path, Program: "v1.0.1-0.20250101-abcdef+dirty"})
 	if err != nil || out.ResumedTasks != out.Tasks || out.Total != known(9) {
 		t.Fatalf("other build: %v %+v", err, out)
 	}
@@ -284,7 +285,7 @@ func TestJournalPinsTheAlgorithmNotTheProgram(t *testing.T) {
 			t.Errorf("journal lacks %q:\n%s", want, b)
 		}
 	}
-	if _, err := run(Config{Spec: Spec{N: 9, Method: queens.Halving}, Checkpoint: path}); !errors.Is(err, journal.ErrMismatch) {
+	if _, err := run(Config{Spec: queens.Spec{N: 9, Method: queens.Halving}, Checkpoint: path}); !errors.Is(err, journal.ErrMismatch) {
 		t.Fatalf("other method: %v", err)
 	}
 }
@@ -294,7 +295,7 @@ func TestJournalPinsTheAlgorithmNotTheProgram(t *testing.T) {
 // algorithm.
 func TestLegacyJournalResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
-	p, err := NewPlan(Spec{N: 10})
+	p, err := queens.NewPlan(queens.Spec{N: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,14 +307,14 @@ func TestLegacyJournalResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var done int
-	if _, err := p.Count(context.Background(), []int{0, 1, 2}, CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
+	if _, err := Count(context.Background(), p, []int{0, 1, 2}, CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
 		done++
 		return jr.Append(journal.Record{ID: id, Count: r.Count, Nodes: r.Nodes})
 	}}); err != nil {
 		t.Fatal(err)
 	}
 	jr.Close()
-	j, err := Open(Config{Spec: Spec{N: 10}, Checkpoint: path, Program: "v2"})
+	j, err := Open(Config{Spec: queens.Spec{N: 10}, Checkpoint: path, Program: "v2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +323,7 @@ func TestLegacyJournalResumes(t *testing.T) {
 		t.Fatalf("%v %+v", err, out)
 	}
 	// A legacy journal of another depth is still refused.
-	if _, err := Open(Config{Spec: Spec{N: 10, Depth: 2}, Checkpoint: path}); !errors.Is(err, journal.ErrMismatch) {
+	if _, err := Open(Config{Spec: queens.Spec{N: 10, Depth: 2}, Checkpoint: path}); !errors.Is(err, journal.ErrMismatch) {
 		t.Fatalf("other depth: %v", err)
 	}
 }
@@ -343,7 +344,7 @@ func TestMergeRefusesOtherAlgorithm(t *testing.T) {
 }
 
 func TestTracker(t *testing.T) {
-	p, err := NewPlan(Spec{N: 12})
+	p, err := queens.NewPlan(queens.Spec{N: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +402,7 @@ func TestTracker(t *testing.T) {
 }
 
 func TestOutcomeJSON(t *testing.T) {
-	j, err := Open(Config{Spec: Spec{N: 10}, Unique: true})
+	j, err := Open(Config{Spec: queens.Spec{N: 10}, Unique: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,8 +425,76 @@ func TestOutcomeJSON(t *testing.T) {
 func TestOpenInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	j, err := OpenContext(ctx, Config{Spec: Spec{N: 20, Method: queens.Join}})
+	j, err := OpenContext(ctx, Config{Spec: queens.Spec{N: 20, Method: queens.Join}})
 	if !errors.Is(err, context.Canceled) || j != nil {
 		t.Fatalf("OpenContext with a cancelled context: %v, %v", j, err)
+	}
+}
+
+// --out replaces only an empty file or a result of the same run and shard,
+// and says what it refused (issue 25, defect 5: count 14 --shard 1/4 --out
+// a.json, where a.json held shard 0/4 or a shard of another n, replaced it
+// without a word); a file that comes to hold another shard while the count
+// runs is not replaced either, and the result goes beside it.
+func TestOutReplacesOnlyItsShard(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.json")
+	run := func(n, i, k int) (*Outcome, error) {
+		j, err := Open(Config{Spec: queens.Spec{N: n}, Workers: 1, Shard: shard.Index{I: i, K: k}, Out: a})
+		if err != nil {
+			return nil, err
+		}
+		return j.Run(context.Background())
+	}
+	os.WriteFile(a, nil, 0o644)
+	if _, err := run(10, 0, 4); err != nil {
+		t.Fatalf("an empty file: %v", err)
+	}
+	before, _ := os.ReadFile(a)
+	for _, tc := range []struct {
+		n, i, k int
+		want    string
+	}{
+		{10, 1, 4, "a.json holds shard 0/4 of this run, and this is shard 1/4: refusing to replace it"},
+		{11, 0, 4, `a.json holds shard 0/4 of another run (`},
+		{10, 0, 3, "split into 4 vs 3 shards"},
+	} {
+		_, err := run(tc.n, tc.i, tc.k)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, queens.ErrInvalid) {
+			t.Errorf("n = %d, shard %d/%d: %v, want a usage error with %q", tc.n, tc.i, tc.k, err, tc.want)
+		}
+		if after, _ := os.ReadFile(a); !bytes.Equal(after, before) {
+			t.Fatalf("n = %d, shard %d/%d: a.json was replaced", tc.n, tc.i, tc.k)
+		}
+	}
+	if _, err := run(10, 0, 4); err != nil {
+		t.Errorf("the same shard counted again: %v", err)
+	}
+
+	// Replaced by another shard's result while counting: kept, and the
+	// result written beside it.
+	j, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 0, K: 4}, Out: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(dir, "b.json")
+	jb, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 2, K: 4}, Out: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jb.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(b, a)
+	other, _ := os.ReadFile(a)
+	o, err := j.Run(context.Background())
+	if o == nil || err == nil || !strings.Contains(err.Error(), "holds shard 2/4 of this run") || !strings.Contains(err.Error(), "written to "+a+".shard-0-of-4 instead") {
+		t.Fatalf("%v", err)
+	}
+	if after, _ := os.ReadFile(a); !bytes.Equal(after, other) {
+		t.Error("the other shard's file was replaced")
+	}
+	if f, err := shard.Read(a + ".shard-0-of-4"); err != nil || f.Shard != 0 || len(f.Results) != len(j.Tasks()) {
+		t.Errorf("the result beside it: %+v %v", f, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // Progress is a snapshot of how far a count is.
@@ -72,7 +73,7 @@ type Tracker struct {
 }
 
 // NewTracker tracks the tasks ids of p (nil means all of them).
-func NewTracker(p *Plan, ids []int) *Tracker {
+func NewTracker(p *queens.Plan, ids []int) *Tracker {
 	t := &Tracker{now: time.Now, est: p.Estimates(), mine: make([]bool, p.Len()), done: make([]bool, p.Len())}
 	if ids == nil {
 		ids = count.All(p.Len())

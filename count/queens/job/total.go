@@ -71,7 +71,7 @@ var ErrConflict = errors.New("conflicting results")
 // like Merge: every id in range, every task present, a task given twice
 // with the same result used once (with a warning) and with different
 // results refused. unique also gives the count up to symmetry.
-func Assemble(p *Plan, results []shard.TaskResult, unique bool) (*Total, error) {
+func Assemble(p *queens.Plan, results []shard.TaskResult, unique bool) (*Total, error) {
 	return AssembleUnits(p, p.Len(), results, unique)
 }
 
@@ -79,7 +79,7 @@ func Assemble(p *Plan, results []shard.TaskResult, unique bool) (*Total, error) 
 // tasks, each counted as one task and given one result (a queue job, see
 // package queue), numbered 0 to units-1. The total needs only the sum over
 // every task, which the units' results add up to.
-func AssembleUnits(p *Plan, units int, results []shard.TaskResult, unique bool) (*Total, error) {
+func AssembleUnits(p *queens.Plan, units int, results []shard.TaskResult, unique bool) (*Total, error) {
 	tasks := units
 	seen := make([]bool, tasks)
 	got := make([]shard.TaskResult, tasks)
@@ -117,20 +117,21 @@ func AssembleUnits(p *Plan, units int, results []shard.TaskResult, unique bool) 
 		}
 		return nil, fmt.Errorf("%w: %d of %d tasks have no result (%s%s)", ErrIncomplete, missing, tasks, strings.Join(first, ", "), more)
 	}
-	return p.total(sum, unique, warnings), nil
+	return total(p.N, p.Method, p.Depth, p.Hash(), sum, unique, warnings), nil
 }
 
-// total builds the checked Total of p from the sums over all its tasks.
-func (p *Plan) total(sum count.Totals, unique bool, warnings []string) *Total {
+// total builds the checked Total of the plan of n, method, depth and hash
+// from the sums over all its tasks.
+func total(n int, method queens.Method, depth int, hash string, sum count.Totals, unique bool, warnings []string) *Total {
 	t := &Total{
-		N: p.N, Method: p.Method, Depth: p.Depth, Hash: p.hash, Algorithm: queens.AlgorithmVersion,
+		N: n, Method: method, Depth: depth, Hash: hash, Algorithm: queens.AlgorithmVersion,
 		Tasks: sum.Tasks, Total: sum.Count, Nodes: sum.Nodes, Warnings: warnings,
 	}
 	if unique {
-		u := queens.UniqueFrom(p.N, sum.Count)
+		u := queens.UniqueFrom(n, sum.Count)
 		t.Unique = &u
 	}
-	t.Check = CheckTotal(p.N, t.Total, t.Unique)
+	t.Check = CheckTotal(n, t.Total, t.Unique)
 	return t
 }
 
@@ -168,8 +169,7 @@ func Merge(names []string, files []*shard.File, unique bool) (*Merged, error) {
 	if alg != strconv.Itoa(queens.AlgorithmVersion) {
 		return nil, fmt.Errorf("%s: the shards were counted with algorithm version %s and this program counts with version %d, whose task counts may differ: merge them with a program of version %s, or count them again", names[0], alg, queens.AlgorithmVersion, alg)
 	}
-	p := &Plan{Plan: &queens.Plan{N: n, Method: method, Depth: depth}, hash: m.Hash}
-	out := &Merged{Total: *p.total(m.Total, unique, m.Warnings), Shards: m.Shards, Seconds: m.Seconds, Version: strings.Join(m.Programs, ", ")}
+	out := &Merged{Total: *total(n, method, depth, m.Hash, m.Total, unique, m.Warnings), Shards: m.Shards, Seconds: m.Seconds, Version: strings.Join(m.Programs, ", ")}
 	out.Tasks = m.Tasks
 	if v, ok := m.Run["version"]; ok && out.Version == "" {
 		out.Version = v

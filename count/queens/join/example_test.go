@@ -7,25 +7,26 @@ import (
 	"github.com/nqcount/nqcount/count/queens/join"
 )
 
-// Counting the 10-queens solutions by the join: plan the board's cut,
-// then count every task (in any order, on any goroutine) and add.
+// Counting the 10-queens solutions by the join: lay out the board's cut
+// in tasks, then count every task (in any order, on any goroutine) and
+// add; here on the bounded path, which holds only each task's rows.
 func Example() {
-	p, err := join.NewPlan(join.Geometries(10)[0])
+	l, err := join.NewLayout(join.Cut(10), 0)
 	if err != nil {
 		panic(err)
 	}
-	c, err := join.NewCounter(p, join.Best())
+	c, err := join.NewCounter(l, join.Best(), join.CounterOptions{Bounded: true})
 	if err != nil {
 		panic(err)
 	}
 	var total uint64
-	for id := range p.Tasks {
+	for id := range l.Len() {
 		n, _, err := c.Count(context.Background(), id, nil)
 		if err != nil {
 			panic(err)
 		}
 		total += n
 	}
-	fmt.Println(len(p.Tasks) > 1, total)
+	fmt.Println(l.Len() > 1, total)
 	// Output: true 724
 }

@@ -9,7 +9,7 @@ import "sort"
 // every pair tested, so they never change an answer).
 
 // maxIndexBits bounds the index bits: 2^8 buckets per side.
-const maxIndexBits = 8
+const maxIndexBits = 12
 
 // indexMinBucket is the average bucket size below which a list gets no
 // more index bits: smaller buckets waste the kernels' 512-pattern blocks

@@ -1,7 +1,11 @@
 package join
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -134,18 +138,19 @@ func popcount32(x uint32) int {
 	return n
 }
 
-// countPlan counts every task of the plan for g, one after the other.
-func countPlan(t testing.TB, g Geometry, k Kernel) uint64 {
-	p, err := NewPlan(g)
+// countLayout counts every task of the layout for g with split, one
+// after the other, on the given path.
+func countLayout(t testing.TB, g Geometry, split int, k Kernel, opt CounterOptions) uint64 {
+	l, err := NewLayout(g, split)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCounter(p, k)
+	c, err := NewCounter(l, k, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var total uint64
-	for id := range p.Tasks {
+	for id := range l.Len() {
 		n, _, err := c.Count(context.Background(), id, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -155,19 +160,87 @@ func countPlan(t testing.TB, g Geometry, k Kernel) uint64 {
 	return total
 }
 
-func TestPlans(t *testing.T) {
+// TestLayouts counts every cut of small boards, whole and split, on both
+// paths.
+func TestLayouts(t *testing.T) {
 	for n := 1; n <= 13; n++ {
 		gs := geometries(n)
 		if n > 11 {
 			gs = Geometries(n)[:2] // the preferred cut and the next
 		}
 		for _, g := range gs {
-			t.Run(fmt.Sprintf("n=%d/%s", n, g), func(t *testing.T) {
-				if got := countPlan(t, g, Best()); got != known[n] {
-					t.Errorf("%d, want %d", got, known[n])
+			for _, split := range []int{0, 1, 5} {
+				for _, opt := range []CounterOptions{{}, {Bounded: true}, {Bounded: true, Arena: 1}} {
+					t.Run(fmt.Sprintf("n=%d/%s/split=%d/bounded=%v/arena=%d", n, g, split, opt.Bounded, opt.Arena), func(t *testing.T) {
+						if got := countLayout(t, g, split, Best(), opt); got != known[n] {
+							t.Errorf("%d, want %d", got, known[n])
+						}
+					})
 				}
-			})
+			}
 		}
+	}
+}
+
+// TestLayoutTasks: Task(id) and WriteHash give what the materialised list
+// of tasks gives, and a layout that does not split hashes as the plans of
+// the first join did (their checkpoints stay valid).
+func TestLayoutTasks(t *testing.T) {
+	for _, g := range []Geometry{Even(12), Column(13), Even(16), Column(17), Band(12, 2)} {
+		for _, split := range []int{0, 1, 7, 64} {
+			l, err := NewLayout(g, split)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tasks := l.Tasks()
+			if len(tasks) != l.Len() {
+				t.Fatalf("%s split %d: %d tasks listed, Len %d", g, split, len(tasks), l.Len())
+			}
+			for id, tk := range tasks {
+				if got := l.Task(id); got != tk {
+					t.Fatalf("%s split %d: Task(%d) = %+v, the list has %+v", g, split, id, got, tk)
+				}
+			}
+			// The hash of the materialised list, written as the first
+			// join's plans wrote it.
+			want := sha256.New()
+			var buf []byte
+			buf = append(buf, g.String()...)
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(len(l.Frames)))
+			for _, fr := range l.Frames {
+				buf = binary.LittleEndian.AppendUint64(buf, fr.Weight)
+				buf = append(buf, byte(len(fr.Queens)))
+				for _, q := range fr.Queens {
+					buf = append(buf, q[0], q[1])
+				}
+			}
+			if split > 0 {
+				buf = append(buf, "split"...)
+				buf = binary.LittleEndian.AppendUint64(buf, uint64(split))
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(len(tasks)))
+			for _, tk := range tasks {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(tk.Frame))
+				buf = binary.LittleEndian.AppendUint32(buf, tk.Top)
+				if split > 0 {
+					buf = binary.LittleEndian.AppendUint32(buf, uint32(tk.Part))
+				}
+			}
+			want.Write(buf)
+			got := sha256.New()
+			l.WriteHash(got)
+			if !bytes.Equal(got.Sum(nil), want.Sum(nil)) {
+				t.Fatalf("%s split %d: streamed hash differs from the list's", g, split)
+			}
+		}
+	}
+	// The first join's plan of n = 16 (geometry, one frame, 128 tasks):
+	// its hash, as its journals recorded it.
+	l, _ := NewLayout(Even(16), 0)
+	h := sha256.New()
+	l.WriteHash(h)
+	if got := hex.EncodeToString(h.Sum(nil)[:8]); got != firstJoin16 {
+		t.Fatalf("n = 16 layout hash %s, the first join's was %s", got, firstJoin16)
 	}
 }
 
@@ -186,121 +259,93 @@ func TestQuadSizes(t *testing.T) {
 	}
 }
 
-// TestMemoryChoice: a memory limit below what the preferred cut needs
-// picks the next, with smaller tables and more, smaller tasks, and its
-// count is still exact; a limit nothing fits is an error.
-func TestMemoryChoice(t *testing.T) {
-	for _, n := range []int{12, 13} {
-		gs := Geometries(n)
-		first, err := Choose(n, 0, 1)
-		if err != nil || first != gs[0] {
-			t.Fatalf("n=%d, no limit: %v %v", n, first, err)
-		}
-		limit := Memory(gs[1], 1)
-		if limit >= Memory(gs[0], 1) {
-			t.Fatalf("n=%d: %s needs %d bytes, no less than %s's %d", n, gs[1], limit, gs[0], Memory(gs[0], 1))
-		}
-		g, err := Choose(n, limit, 1)
-		if err != nil || g != gs[1] {
-			t.Fatalf("n=%d limit %d: %v %v, want %s", n, limit, g, err, gs[1])
-		}
-		p0, _ := NewPlan(gs[0])
-		p1, _ := NewPlan(g)
-		if len(p1.Tasks) <= len(p0.Tasks) {
-			t.Errorf("n=%d: %s has %d tasks, not more than %s's %d", n, g, len(p1.Tasks), gs[0], len(p0.Tasks))
-		}
-		if c := countPlan(t, g, Best()); c != known[n] {
-			t.Fatalf("n=%d %s: %d, want %d", n, g, c, known[n])
-		}
-		if _, err := Choose(n, 1, 1); !errors.Is(err, ErrMemory) {
-			t.Fatalf("n=%d with 1 byte: %v, want ErrMemory", n, err)
-		}
-	}
-}
-
-// TestCountSlices: a task reports its work in slices adding up to its
-// total, and stops with the context's error, abandoning its count, soon
-// after the context is cancelled.
+// TestCountSlices: a task reports its work in many slices, and stops with
+// the context's error, abandoning its count, soon after the context is
+// cancelled; on both paths.
 func TestCountSlices(t *testing.T) {
 	old := sliceWork
 	defer func() { sliceWork = old }()
 	sliceWork = 1000
-	p, err := NewPlan(Even(14))
+	l, err := NewLayout(Even(14), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCounter(p, Best())
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The largest task, so that it has many slices.
-	est := p.Estimates()
-	id := 0
-	for i := range est {
-		if est[i] > est[id] {
-			id = i
+	for _, opt := range []CounterOptions{{}, {Bounded: true}} {
+		c, err := NewCounter(l, Best(), opt)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	var sum uint64
-	calls := 0
-	n, work, err := c.Count(context.Background(), id, func(w uint64) { sum += w; calls++ })
-	if err != nil || n == 0 {
-		t.Fatalf("task %d: %d, %v", id, n, err)
-	}
-	if sum != work || calls < 10 {
-		t.Fatalf("progress reported %d work in %d calls, the task did %d", sum, calls, work)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	after := 0
-	_, _, err = c.Count(ctx, id, func(uint64) {
-		after++
-		if after == 3 {
-			cancel()
+		// The largest task, so that it has many slices.
+		est := l.Estimates()
+		id := 0
+		for i := range est {
+			if est[i] > est[id] {
+				id = i
+			}
 		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled task: %v, want context.Canceled", err)
-	}
-	if after != 3 {
-		t.Fatalf("the task went on for %d slices after it was cancelled", after-3)
+		var sum uint64
+		calls := 0
+		n, nodes, err := c.Count(context.Background(), id, func(w uint64) { sum += w; calls++ })
+		if err != nil || n == 0 || nodes == 0 {
+			t.Fatalf("task %d: %d, %d nodes, %v", id, n, nodes, err)
+		}
+		if sum < nodes || calls < 10 {
+			t.Fatalf("bounded %v: progress reported %d work in %d calls, the task made %d half boards", opt.Bounded, sum, calls, nodes)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		after := 0
+		_, _, err = c.Count(ctx, id, func(uint64) {
+			after++
+			if after == 3 {
+				cancel()
+			}
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled task: %v, want context.Canceled", err)
+		}
+		if after != 3 {
+			t.Fatalf("the task went on for %d slices after it was cancelled", after-3)
+		}
 	}
 }
 
-// TestCounterConcurrent counts a plan's tasks from several goroutines
-// sharing one Counter (run with -race).
+// TestCounterConcurrent counts a layout's tasks from several goroutines
+// sharing one Counter (run with -race), on both paths.
 func TestCounterConcurrent(t *testing.T) {
 	for _, g := range []Geometry{Even(12), Column(13)} {
-		p, err := NewPlan(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := NewCounter(p, Best())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var next, total atomic.Uint64
-		var wg sync.WaitGroup
-		for w := 0; w < 4; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					id := int(next.Add(1) - 1)
-					if id >= len(p.Tasks) {
-						return
+		for _, opt := range []CounterOptions{{}, {Bounded: true, Arena: 4096}} {
+			l, err := NewLayout(g, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := NewCounter(l, Best(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var next, total atomic.Uint64
+			var wg sync.WaitGroup
+			for w := 0; w < 4; w++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						id := int(next.Add(1) - 1)
+						if id >= l.Len() {
+							return
+						}
+						n, _, err := c.Count(context.Background(), id, nil)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						total.Add(n)
 					}
-					n, _, err := c.Count(context.Background(), id, nil)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					total.Add(n)
-				}
-			}()
-		}
-		wg.Wait()
-		if got := total.Load(); got != known[g.N] {
-			t.Errorf("%s: %d, want %d", g, got, known[g.N])
+				}()
+			}
+			wg.Wait()
+			if got := total.Load(); got != known[g.N] {
+				t.Errorf("%s bounded %v: %d, want %d", g, opt.Bounded, got, known[g.N])
+			}
 		}
 	}
 }
@@ -309,17 +354,18 @@ func TestCounterConcurrent(t *testing.T) {
 // 20..22) in slices, reported as progress, and gives up soon after its
 // context is cancelled.
 func TestBuildCancelled(t *testing.T) {
-	p, err := NewPlan(Even(20))
+	l, err := NewLayout(Even(20), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCounter(p, Best())
+	c, err := NewCounter(l, Best(), CounterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, work, err := c.Count(ctx, 0, func(uint64) { calls++; cancel() })
+	var work uint64
+	_, _, err = c.Count(ctx, 0, func(w uint64) { calls++; work += w; cancel() })
 	if !errors.Is(err, context.Canceled) || calls != 1 || work != tableWork {
 		t.Fatalf("cancelled while building: %v after %d progress calls, work %d", err, calls, work)
 	}
@@ -329,15 +375,16 @@ func TestBuildCancelled(t *testing.T) {
 }
 
 // TestPrepare: tables built by Prepare are not work of any task, so a
-// task's work is the same on a fresh Counter and on one that counted
-// before; a Prepare reports its work and, cancelled, leaves nothing built.
+// task's nodes are the same on a fresh Counter, on one that counted
+// before and on the bounded path; a Prepare reports its work and,
+// cancelled, leaves nothing built.
 func TestPrepare(t *testing.T) {
-	p, err := NewPlan(Even(12))
+	l, err := NewLayout(Even(12), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	first, err := NewCounter(p, Best())
+	first, err := NewCounter(l, Best(), CounterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +394,7 @@ func TestPrepare(t *testing.T) {
 	if err := first.Prepare(ctx, func(uint64) { t.Error("tables built twice") }); err != nil {
 		t.Fatal(err)
 	}
-	last := len(p.Tasks) - 1
+	last := l.Len() - 1
 	if _, _, err := first.Count(ctx, 0, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -355,24 +402,30 @@ func TestPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, _ := NewCounter(p, Best())
-	if err := second.Prepare(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	second, _ := NewCounter(l, Best(), CounterOptions{})
 	n2, w2, err := second.Count(ctx, last, nil)
 	if err != nil || n1 != n2 || w1 != w2 {
-		t.Fatalf("task %d: %d with work %d, then %d with work %d (%v)", last, n1, w1, n2, w2, err)
+		t.Fatalf("task %d: %d with %d nodes, then %d with %d nodes (%v)", last, n1, w1, n2, w2, err)
+	}
+	third, _ := NewCounter(l, Best(), CounterOptions{Bounded: true})
+	n3, w3, err := third.Count(ctx, last, nil)
+	if err != nil || n1 != n3 || w1 != w3 {
+		t.Fatalf("task %d: %d with %d nodes on tables, %d with %d nodes bounded (%v)", last, n1, w1, n3, w3, err)
 	}
 	// At n = 20 the build is long enough to report work (as in
 	// TestBuildCancelled).
-	big, err := NewPlan(Even(20))
+	big, err := NewLayout(Even(20), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
-	third, _ := NewCounter(big, Best())
+	fourth, _ := NewCounter(big, Best(), CounterOptions{})
 	var built uint64
-	if err := third.Prepare(cctx, func(w uint64) { built += w; cancel() }); !errors.Is(err, context.Canceled) || built != tableWork || third.frames != nil {
-		t.Fatalf("cancelled Prepare: %v after %d work, tables left: %v", err, built, third.frames != nil)
+	if err := fourth.Prepare(cctx, func(w uint64) { built += w; cancel() }); !errors.Is(err, context.Canceled) || built != tableWork || fourth.frames != nil {
+		t.Fatalf("cancelled Prepare: %v after %d work, tables left: %v", err, built, fourth.frames != nil)
 	}
 }
+
+// firstJoin16 is the start of the SHA-256 of the first join's plan of
+// n = 16 (Plan.WriteHash of the join as it was first released).
+const firstJoin16 = "b0363353cd73b1c2"

@@ -1,24 +1,80 @@
 package join
 
-import (
-	"errors"
-	"fmt"
-	"math"
-)
+import "math"
 
-// Memory estimates the bytes a count with geometry g takes with the given
-// number of workers: the quadrant tables, shared by all, and each
-// worker's lists of half boards, about 80 bytes per half board of the
-// longest list (the lists, their copies sorted by index bits, the keys,
-// and room to grow).
-func Memory(g Geometry, workers int) uint64 {
+// Cut returns the geometry counts use for n: four n/2 × n/2 quadrants for
+// even n, the middle column in the band for odd n (see Even, Column).
+// Wider bands have smaller quadrants but fill in many ways, and every
+// filling is joined on its own: n = 18 with a band of width 2 takes 16
+// times the CPU of the even cut (RESULTS.md). Memory is bounded instead
+// by the bounded path (Counter).
+func Cut(n int) Geometry {
+	if n%2 == 0 {
+		return Even(n)
+	}
+	return Column(n)
+}
+
+// Memory is what a count with geometry g holds, by path, in bytes.
+type Memory struct {
+	// Tables is the table path's quadrant tables, shared by every
+	// worker; TableWorker each worker's lists of half boards on it.
+	Tables, TableWorker uint64
+	// RowLists is what each worker of the bounded path holds beside its
+	// arena: the row lists of its task and row set, staging blocks and
+	// buffers. MinArena is the smallest arena that can count every task,
+	// in bytes (an arena of 8-byte patterns).
+	RowLists, MinArena uint64
+}
+
+// MemoryOf estimates the memory of a count with geometry g.
+func MemoryOf(g Geometry) Memory {
 	t := tableBytes(g.HN, g.Q)
 	if g.HS != g.HN {
 		t += tableBytes(g.HS, g.Q)
 	}
-	per := 80*maxList(g) + 1<<20
-	return t + uint64(max(workers, 1))*per + 16<<20 // and the runtime's own
+	m := Memory{Tables: t, TableWorker: 80*maxList(g) + 1<<20}
+	// The bounded path's lists: the north row lists of a task, on rows r
+	// and the rest of the free north rows, and the south ones of a row
+	// set, likewise: at most the largest a(r) + a(rows \ r) of each
+	// quadrant (the model's, with a margin for its error), at 8 bytes an
+	// entry, and their column indexes; a staging block per index key and
+	// a block; the half boards made before filing and one column set's
+	// south entries with their patterns (24 bytes each).
+	north, _ := pairMax(rowModel(g.HN, g.Q))
+	south, smax := pairMax(rowModel(g.HS, g.Q))
+	lists := uint64(1.25*8*(north+south)) + 4*4*(uint64(1)<<uint(g.Q)+1)
+	// One column set's entries: at most a tenth of the largest list
+	// (measured: 7.8% for 8×8 quadrants, 1.7% for 13×13).
+	perC := smax / 10
+	bufs := uint64((8+24)*perC) + 8*candFlush
+	// The index keys of the longest list (see indexBits).
+	keys := uint64(1)
+	for k := 0; k < maxIndexBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {
+		keys <<= 1
+	}
+	m.RowLists = lists + bufs + keys*blockSize*8 + 2<<20
+	// The arena must take the half boards of one north entry (at most a
+	// column set's south entries) and a chunk per key.
+	m.MinArena = 8 * max(uint64(perC), keys*arenaChunk)
+	return m
 }
+
+// pairMax returns the largest a(r) + a(all \ r) over the row sets r of a
+// quadrant's model (a task's two lists of a quadrant), and the largest
+// a(r).
+func pairMax(a []float64) (pair, one float64) {
+	all := len(a) - 1
+	for r, x := range a {
+		pair = max(pair, x+a[all&^r])
+		one = max(one, x)
+	}
+	return pair, one
+}
+
+// Runtime is what the Go runtime and the program hold besides the
+// count's own memory, budgeted by every path.
+const Runtime = 24 << 20
 
 func tableBytes(h, q int) uint64 {
 	return 8*quadSize(h, q) + 4*(uint64(1)<<uint(h+q)+1)
@@ -32,8 +88,9 @@ func quadSize(h, q int) uint64 {
 			return x[2]
 		}
 	}
-	// Each row and column more multiplies the count by about 3.
-	return uint64(math.Pow(3, float64(h+q)))
+	// Each row and column more multiplies the count by about 3.15 (the
+	// ratios of the sizes listed, from 10×10 up).
+	return uint64(633443407 * math.Pow(3.15, float64(h+q-24)))
 }
 
 // quadSizes lists quadEntries(h, q) for q = 0..12, h = q and q+1
@@ -81,9 +138,9 @@ func maxList(g Geometry) uint64 {
 	return uint64(1969 * math.Pow(5.3, q-8) * 1.5)
 }
 
-// Geometries lists the cuts for n in the order a count prefers them: the
-// fastest first, then ones with smaller quadrant tables and shorter lists
-// (a wider band: more frames, more and smaller tasks).
+// Geometries lists the cuts of an n×n board the package can count with:
+// Cut(n) first, then the cross for odd n and wider bands, for tests and
+// experiments.
 func Geometries(n int) []Geometry {
 	var gs []Geometry
 	if n%2 == 0 {
@@ -91,64 +148,8 @@ func Geometries(n int) []Geometry {
 	} else {
 		gs = append(gs, Column(n), Cross(n))
 	}
-	// Wider bands than 6 or 7 fill in too many ways to be of use (at n
-	// = 20 a band of width 4 already has millions of fillings).
 	for w := n%2 + 2; w <= min(n, n%2+6); w += 2 {
 		gs = append(gs, Band(n, w))
 	}
 	return gs
 }
-
-// MaxTasks bounds the tasks of a plan a count may choose: a wider band
-// multiplies the frames (a band of width 2 has thousands of fillings at n
-// = 20, one of width 4 millions), each with up to 2^HN tasks.
-const MaxTasks = 4 << 20
-
-// Feasible reports whether a plan with cut g stays within MaxTasks tasks
-// and MaxQ, without building it: the band fillings are counted up to a
-// bound, and each frame may have 2^HN tasks.
-func Feasible(g Geometry) bool {
-	if !g.valid() || g.Q > MaxQ || g.HN > MaxQ+1 || g.HS > MaxQ+1 {
-		return false
-	}
-	limit := uint64(MaxTasks) >> uint(max(g.HN-4, 0)) // fillings, before classing by symmetry (÷ up to 8)
-	var fillings uint64
-	stop := errors.New("stop")
-	err := fillBandBounded(Empty(g.N), g, func() error {
-		if fillings++; fillings > limit {
-			return stop
-		}
-		return nil
-	})
-	return err == nil
-}
-
-// Choose returns the first of Geometries(n) that is Feasible and whose
-// Memory with the given workers fits in limit bytes (0: no limit), or an
-// error saying why none does.
-func Choose(n int, limit uint64, workers int) (Geometry, error) {
-	if n < 1 || n > MaxN {
-		return Geometry{}, fmt.Errorf("%w: n = %d", ErrSize, n)
-	}
-	var least uint64
-	for _, g := range Geometries(n) {
-		if !Feasible(g) {
-			continue
-		}
-		need := Memory(g, workers)
-		if limit == 0 || need <= limit {
-			return g, nil
-		}
-		if least == 0 || need < least {
-			least = need
-		}
-	}
-	if least == 0 {
-		return Geometry{}, fmt.Errorf("%w: no cut of an n = %d board gives quadrant tables of at most %d×%d and at most %d tasks", ErrSize, n, MaxQ, MaxQ, MaxTasks)
-	}
-	return Geometry{}, fmt.Errorf("%w: counting n = %d by joining needs at least %d MiB with %d workers, more than the %d MiB allowed",
-		ErrMemory, n, least>>20, workers, limit>>20)
-}
-
-// ErrMemory reports a memory limit no geometry fits in.
-var ErrMemory = errors.New("join: not enough memory")

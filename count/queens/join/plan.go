@@ -1,7 +1,6 @@
 package join
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,10 +8,9 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
-	"sync"
 )
 
-// Frame is one frame of a plan: the queens that fill the band, and the
+// Frame is one frame of a layout: the queens that fill the band, and the
 // number of frames in its class under the 8 symmetries of the square.
 type Frame struct {
 	Queens [][2]uint8 // (row, column), sorted
@@ -28,20 +26,237 @@ func (fr Frame) Board(n int) Board {
 	return b
 }
 
-// Task is the unit of work of a plan: the completions of one frame whose
-// east queens take exactly the rows Top of the north quadrants (bit i:
-// row i).
+// Task is the unit of work of a layout: the completions of one frame
+// whose east queens take exactly the rows Top of the north quadrants (bit
+// i: row i) and, when the layout splits its tasks, one part of the row
+// sets of the south quadrants those rows go with (Part; see
+// Layout.Split).
 type Task struct {
 	Frame int
 	Top   uint32
+	Part  int
 }
 
-// Plan is an n-queens count cut into join tasks. The same geometry
-// always gives the same frames and tasks in the same order.
-type Plan struct {
+// Layout is an n-queens count cut into join tasks: the frames of a
+// geometry and, for each, its tasks, in a fixed order with ids from 0 to
+// Len()-1. The same geometry and split always give the same tasks in the
+// same order. A layout does not hold its tasks: Task computes any of
+// them from its id, WriteHash streams them, so that a count of billions
+// of row sets plans in megabytes.
+type Layout struct {
 	Geometry Geometry
 	Frames   []Frame
-	Tasks    []Task
+	// Split is the most south row sets a task holds: 0 for all of its
+	// top's (one task per frame and top), else each top's row sets, in
+	// the order countTop takes them, are cut into parts of Split.
+	Split int
+
+	tops  []uint32 // the tops of every frame, frame after frame
+	start []int    // start[f]..start[f+1]: frame f's tops in tops
+	first []int    // first[i]: the id of top i's first task; first[len(tops)] = Len()
+	// parts of a top: C(|free south rows|, |free east columns| - |top|)
+	// row sets cut into parts of Split.
+}
+
+// ErrSize reports a board size or geometry the join cannot plan.
+var ErrSize = errors.New("join: board size or geometry out of range")
+
+// MaxQ is the largest quadrant side a layout accepts: n = 32's (row
+// lists keep column sets in 16 bits).
+const MaxQ = 16
+
+// maxTasks bounds the tasks of a layout, whose ids are ints.
+const maxTasks = 1 << 31
+
+// NewLayout cuts the count of the n×n board into tasks with geometry g:
+// one frame per class of band fillings, weighted by the size of its class
+// (under the 8 symmetries of the square when g is square, else under the
+// 4 that keep columns columns); per frame, one task per set of north rows
+// the east queens may take (see frame.tops), or, with split > 0, one per
+// part of split south row sets of each.
+func NewLayout(g Geometry, split int) (*Layout, error) {
+	if !g.valid() || g.Q > MaxQ || g.HN > MaxQ+1 || g.HS > MaxQ+1 || split < 0 {
+		return nil, fmt.Errorf("%w: %s for n = %d (quadrants up to %d×%d)", ErrSize, g, g.N, MaxQ, MaxQ)
+	}
+	n := g.N
+	syms := []int{0, 2, 4, 5} // identity, half turn, the two mirrors
+	if g.square() {
+		syms = []int{0, 1, 2, 3, 4, 5, 6, 7}
+	}
+	l := &Layout{Geometry: g, Split: split}
+	type class struct {
+		key    string
+		queens [][2]uint8
+		weight uint64
+	}
+	var classes []class
+	seen := map[string]bool{}
+	fillings := 0
+	var tooMany bool
+	fillBand(Empty(n), g, func(_ Board, qs [][2]uint8) {
+		if fillings++; fillings > maxFillings {
+			tooMany = true
+			return
+		}
+		images := map[string]bool{}
+		least := ""
+		var leastQs [][2]uint8
+		for _, sym := range syms {
+			im := make([][2]uint8, len(qs))
+			for i, x := range qs {
+				r, c := symmetry(sym, n, int(x[0]), int(x[1]))
+				im[i] = [2]uint8{uint8(r), uint8(c)}
+			}
+			slices.SortFunc(im, func(a, b [2]uint8) int { return int(a[0])*64 + int(a[1]) - int(b[0])*64 - int(b[1]) })
+			k := string(flatten(im))
+			images[k] = true
+			if least == "" || k < least {
+				least, leastQs = k, im
+			}
+		}
+		if !seen[least] {
+			seen[least] = true
+			classes = append(classes, class{least, leastQs, uint64(len(images))})
+		}
+	})
+	if tooMany {
+		return nil, fmt.Errorf("%w: %s fills its band more than %d ways", ErrSize, g, maxFillings)
+	}
+	sort.Slice(classes, func(i, j int) bool { return classes[i].key < classes[j].key })
+	// Frames need no tables to list their tasks.
+	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
+	l.first = append(l.first, 0)
+	for _, c := range classes {
+		fr := Frame{Queens: c.queens, Weight: c.weight}
+		f, err := newFrame(fr.Board(n), g, north, south)
+		if err != nil {
+			return nil, err
+		}
+		if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
+			continue // no completion: cannot happen for band fillings, kept for safety
+		}
+		l.Frames = append(l.Frames, fr)
+		l.start = append(l.start, len(l.tops))
+		for _, rt := range f.tops() {
+			l.tops = append(l.tops, rt)
+			next := l.first[len(l.first)-1] + l.parts(f, rt)
+			if next > maxTasks {
+				return nil, fmt.Errorf("%w: %s split by %d has more than %d tasks", ErrSize, g, split, maxTasks)
+			}
+			l.first = append(l.first, next)
+		}
+	}
+	l.start = append(l.start, len(l.tops))
+	return l, nil
+}
+
+// maxFillings bounds the band fillings a layout lists (a band of width 4
+// has millions at n = 20, and is in any case far slower to count than
+// the narrow cuts).
+const maxFillings = 1 << 22
+
+// parts is the number of tasks of top rt of f.
+func (l *Layout) parts(f *frame, rt uint32) int {
+	if l.Split == 0 {
+		return 1
+	}
+	k := bits.OnesCount32(f.ce) - bits.OnesCount32(rt)
+	sets := binomInt(bits.OnesCount32(f.fb), k)
+	if sets == 0 {
+		return 1
+	}
+	return (sets + l.Split - 1) / l.Split
+}
+
+// binomInt is C(n, k) for the small n of row sets (0 when k is out of
+// range).
+func binomInt(n, k int) int {
+	if k < 0 || k > n {
+		return 0
+	}
+	r := 1
+	for i := 0; i < k; i++ {
+		r = r * (n - i) / (i + 1)
+	}
+	return r
+}
+
+// Len is the number of tasks.
+func (l *Layout) Len() int { return l.first[len(l.first)-1] }
+
+// Task returns task id (0 <= id < Len()).
+func (l *Layout) Task(id int) Task {
+	// The top whose tasks hold id: the last i with first[i] <= id.
+	i := sort.Search(len(l.tops), func(i int) bool { return l.first[i+1] > id })
+	f := sort.Search(len(l.Frames), func(f int) bool { return l.start[f+1] > i })
+	return Task{Frame: f, Top: l.tops[i], Part: id - l.first[i]}
+}
+
+// Tasks returns every task, in id order: the materialised layout, for
+// tests and small counts.
+func (l *Layout) Tasks() []Task {
+	out := make([]Task, 0, l.Len())
+	l.each(func(t Task) { out = append(out, t) })
+	return out
+}
+
+// each calls f with every task in id order.
+func (l *Layout) each(f func(Task)) {
+	for fi := range l.Frames {
+		for i := l.start[fi]; i < l.start[fi+1]; i++ {
+			for p := 0; p < l.first[i+1]-l.first[i]; p++ {
+				f(Task{Frame: fi, Top: l.tops[i], Part: p})
+			}
+		}
+	}
+}
+
+// southSets appends to out the south row sets of task t of frame f: all
+// of its top's (southSets) or, when the layout splits, part t.Part of
+// them.
+func (l *Layout) southSets(f *frame, t Task, out []uint32) []uint32 {
+	out = f.southSets(t.Top, out[:0])
+	if l.Split == 0 {
+		return out
+	}
+	lo := min(t.Part*l.Split, len(out))
+	hi := min(lo+l.Split, len(out))
+	return append(out[:0], out[lo:hi]...)
+}
+
+// WriteHash writes to h what identifies the layout's tasks: its geometry,
+// its frames with their weights, its split and every task, streamed. Two
+// layouts with the same writes count the same tasks in the same order.
+// A layout that does not split writes what the plans of the project's
+// first join did, so that their checkpoints and shards stay valid.
+func (l *Layout) WriteHash(h io.Writer) {
+	var buf []byte
+	buf = append(buf, l.Geometry.String()...)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(l.Frames)))
+	for _, fr := range l.Frames {
+		buf = binary.LittleEndian.AppendUint64(buf, fr.Weight)
+		buf = append(buf, byte(len(fr.Queens)))
+		for _, q := range fr.Queens {
+			buf = append(buf, q[0], q[1])
+		}
+	}
+	if l.Split > 0 {
+		buf = append(buf, "split"...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(l.Split))
+	}
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(l.Len()))
+	l.each(func(t Task) {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(t.Frame))
+		buf = binary.LittleEndian.AppendUint32(buf, t.Top)
+		if l.Split > 0 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(t.Part))
+		}
+		if len(buf) >= 1<<16 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	})
+	h.Write(buf)
 }
 
 // symmetry maps (r, c) on an n×n board: the 8 symmetries of the square.
@@ -65,228 +280,10 @@ func symmetry(g, n, r, c int) (int, int) {
 	return r, c
 }
 
-// ErrSize reports a board size or geometry the join cannot plan.
-var ErrSize = errors.New("join: board size or geometry out of range")
-
-// MaxQ is the largest quadrant side the planner accepts: the table for a
-// 12×12 quadrant holds about 600 million placements.
-const MaxQ = 12
-
-// NewPlan cuts the count of the n×n board into tasks with geometry g: one
-// frame per class of band fillings, weighted by the size of its class
-// (under the 8 symmetries of the square when g is square, else under the
-// 4 that keep columns columns); per frame, one task per set of north
-// rows the east queens may take (see frame.tops).
-func NewPlan(g Geometry) (*Plan, error) {
-	if !Feasible(g) {
-		return nil, fmt.Errorf("%w: %s for n = %d (quadrants up to %d×%d, at most %d tasks)", ErrSize, g, g.N, MaxQ, MaxQ, MaxTasks)
-	}
-	n := g.N
-	syms := []int{0, 2, 4, 5} // identity, half turn, the two mirrors
-	if g.square() {
-		syms = []int{0, 1, 2, 3, 4, 5, 6, 7}
-	}
-	p := &Plan{Geometry: g}
-	type class struct {
-		key    string
-		queens [][2]uint8
-		weight uint64
-	}
-	var classes []class
-	seen := map[string]bool{}
-	fillBand(Empty(n), g, func(_ Board, qs [][2]uint8) {
-		images := map[string]bool{}
-		least := ""
-		var leastQs [][2]uint8
-		for _, sym := range syms {
-			im := make([][2]uint8, len(qs))
-			for i, x := range qs {
-				r, c := symmetry(sym, n, int(x[0]), int(x[1]))
-				im[i] = [2]uint8{uint8(r), uint8(c)}
-			}
-			slices.SortFunc(im, func(a, b [2]uint8) int { return int(a[0])*64 + int(a[1]) - int(b[0])*64 - int(b[1]) })
-			k := string(flatten(im))
-			images[k] = true
-			if least == "" || k < least {
-				least, leastQs = k, im
-			}
-		}
-		if !seen[least] {
-			seen[least] = true
-			classes = append(classes, class{least, leastQs, uint64(len(images))})
-		}
-	})
-	sort.Slice(classes, func(i, j int) bool { return classes[i].key < classes[j].key })
-	// Frames need no tables to list their tasks.
-	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
-	for _, c := range classes {
-		fr := Frame{Queens: c.queens, Weight: c.weight}
-		f, err := newFrame(fr.Board(n), g, north, south)
-		if err != nil {
-			return nil, err
-		}
-		if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
-			continue // no completion: cannot happen for band fillings, kept for safety
-		}
-		id := len(p.Frames)
-		p.Frames = append(p.Frames, fr)
-		for _, rt := range f.tops() {
-			p.Tasks = append(p.Tasks, Task{Frame: id, Top: rt})
-		}
-	}
-	return p, nil
-}
-
 func flatten(qs [][2]uint8) []byte {
 	out := make([]byte, 0, 2*len(qs))
 	for _, x := range qs {
 		out = append(out, x[0], x[1])
 	}
 	return out
-}
-
-// Counter counts the tasks of a plan. It holds the quadrant tables, the
-// plan's one large piece of memory, shared by every task and goroutine,
-// and builds them in the first task counted (see Count).
-type Counter struct {
-	plan   *Plan
-	kernel Kernel
-	mu     sync.Mutex // held while the tables are built
-	frames []*frame   // nil until built
-}
-
-// NewCounter prepares the counting of p's tasks with kernel k. The
-// tables are built by the first Count, so that building them is work of
-// a task: reported as progress and given up when its context is done.
-func NewCounter(p *Plan, k Kernel) (*Counter, error) {
-	g := p.Geometry
-	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
-	for _, fr := range p.Frames {
-		if _, err := newFrame(fr.Board(g.N), g, north, south); err != nil {
-			return nil, err
-		}
-	}
-	return &Counter{plan: p, kernel: k}, nil
-}
-
-// tableWork is the work of walking 2^20 placements when building the
-// tables: about the time of as many half boards.
-const tableWork = 1 << 20
-
-// Prepare builds the tables now unless they are built, reporting the work
-// to progress (if not nil) every few milliseconds; it gives up, leaving
-// nothing built, once ctx is done. A Count after it does no table work, so
-// the work it returns is its task's own, the same on every Counter: a
-// process that counts tasks one by one as they come (a queue worker,
-// whose records are compared with another worker's) calls Prepare first.
-func (c *Counter) Prepare(ctx context.Context, progress func(work uint64)) error {
-	return c.prepare(ctx, func(w uint64) error {
-		if progress != nil {
-			progress(w)
-		}
-		return ctx.Err()
-	})
-}
-
-// prepare builds the tables and frames unless done; the other tasks wait
-// for the one that builds them.
-func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.frames != nil {
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	g := c.plan.Geometry
-	tick := func() error { return yield(tableWork) }
-	north, err := buildQuadTable(g.HN, g.Q, tick)
-	if err != nil {
-		return err
-	}
-	south := north
-	if g.HS != g.HN {
-		if south, err = buildQuadTable(g.HS, g.Q, tick); err != nil {
-			return err
-		}
-	}
-	frames := make([]*frame, len(c.plan.Frames))
-	for i, fr := range c.plan.Frames {
-		if frames[i], err = newFrame(fr.Board(g.N), g, north, south); err != nil {
-			return err
-		}
-	}
-	c.frames = frames
-	return nil
-}
-
-// Count counts task id: the number of solutions it stands for (weighted
-// by its frame's class) and the work done, in half boards made plus items
-// run through a block of 512 patterns (plus, for the task that builds the
-// tables, a unit per placement walked). It returns to look at ctx and
-// calls progress with the work done since its last call every few
-// milliseconds, and returns ctx's error (and no count) once ctx is done.
-// Count may be called from several goroutines at once.
-func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64)) (count, work uint64, err error) {
-	yield := func(w uint64) error {
-		work += w
-		if progress != nil {
-			progress(w)
-		}
-		return ctx.Err()
-	}
-	if err := c.prepare(ctx, yield); err != nil {
-		return 0, work, err
-	}
-	t := c.plan.Tasks[id]
-	f := c.frames[t.Frame]
-	s := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(s)
-	s.k = c.kernel
-	s.work = 0
-	s.yield = yield
-	n, err := f.countTop(t.Top, s)
-	s.yield = nil
-	if err != nil {
-		return 0, work, err
-	}
-	work += s.work
-	if progress != nil && s.work > 0 {
-		progress(s.work)
-	}
-	w := c.plan.Frames[t.Frame].Weight
-	hi, lo := bits.Mul64(n, w)
-	if hi != 0 {
-		return 0, work, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, n, t.Frame, w)
-	}
-	return lo, work, ctx.Err()
-}
-
-// ErrOverflow reports a task whose weighted count does not fit in 64
-// bits (far beyond any n the join can reach).
-var ErrOverflow = errors.New("join: weighted count overflows 64 bits")
-
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
-// WriteHash writes to h what identifies the plan's tasks: its geometry,
-// its frames with their weights, and its tasks. Two plans with the same
-// writes count the same tasks in the same order.
-func (p *Plan) WriteHash(h io.Writer) {
-	var buf []byte
-	buf = append(buf, p.Geometry.String()...)
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(p.Frames)))
-	for _, fr := range p.Frames {
-		buf = binary.LittleEndian.AppendUint64(buf, fr.Weight)
-		buf = append(buf, byte(len(fr.Queens)))
-		for _, q := range fr.Queens {
-			buf = append(buf, q[0], q[1])
-		}
-	}
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(p.Tasks)))
-	for _, t := range p.Tasks {
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(t.Frame))
-		buf = binary.LittleEndian.AppendUint32(buf, t.Top)
-	}
-	h.Write(buf)
 }

@@ -73,14 +73,6 @@ func walkQuad(h, q int, f func(key uint32, diags uint64), tick func() error) err
 	return err
 }
 
-// quadCounts returns the number of placements on an h×q rectangle per
-// key, with one more slot at the end.
-func quadCounts(h, q int) []uint32 {
-	n := make([]uint32, 1<<uint(h+q)+1)
-	walkQuad(h, q, func(k uint32, _ uint64) { n[k]++ }, nil)
-	return n
-}
-
 // newQuadTable builds the table for h×q rectangles (h+q <= 26).
 func newQuadTable(h, q int) *quadTable {
 	t, _ := buildQuadTable(h, q, nil)

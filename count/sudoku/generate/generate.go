@@ -18,10 +18,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/internal/pipe"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
 
@@ -141,12 +140,33 @@ type Options struct {
 	// MaxTries bounds the solution grids tried for one puzzle (0: no
 	// bound); past it, One returns ErrTooManyTries. Ranges that few
 	// puzzles reach (12.0, needing a guess, is the rarest) may otherwise
-	// take very long; a context also stops them.
+	// take very long; a context also stops them. DefaultMaxTries is a
+	// bound that ranges reached at all rarely meet.
 	MaxTries int
 }
 
+// DefaultMaxTries is the sudoku command's bound on the grids tried for
+// one puzzle: far above what ranges reached at all need (about 2.5 grids
+// a puzzle for "hard", 30 for 8.0-12.0, 600 for 8.5-12.0), and some
+// twenty seconds of one core.
+const DefaultMaxTries = 5000
+
 // ErrTooManyTries is returned when Options.MaxTries grids gave no puzzle.
 var ErrTooManyTries = errors.New("no puzzle in the score range within the tries allowed")
+
+// TooManyTriesError is Run's error when Options.MaxTries grids gave no
+// puzzle; errors.Is matches it with ErrTooManyTries.
+type TooManyTriesError struct {
+	// Index is the puzzle's index in the run, Tries the grids tried.
+	Index, Tries int
+}
+
+func (e *TooManyTriesError) Error() string {
+	return fmt.Sprintf("puzzle %d: %d solution grids gave none in the score range", e.Index, e.Tries)
+}
+
+// Is makes errors.Is(err, ErrTooManyTries) hold.
+func (e *TooManyTriesError) Is(target error) bool { return target == ErrTooManyTries }
 
 // Scores returns the score range the options ask for, or an error if it is
 // invalid: a bound outside 1.0-12.0, an empty range, an unknown level, a
@@ -302,7 +322,8 @@ func Workers(w, n int) int {
 // order, from the calling goroutine, as soon as it and those before it are
 // ready. At most a few puzzles per worker wait for their turn, so memory
 // stays bounded whatever n. It returns the first error: invalid options,
-// One's, emit's, or ctx's if ctx ends.
+// One's (ErrTooManyTries as a *TooManyTriesError), emit's, or
+// ctx's if ctx ends (after emitting the puzzles finished by then).
 func Run(ctx context.Context, opt Options, first, n, workers int, emit func(Puzzle) error) error {
 	if _, _, err := opt.Scores(); err != nil {
 		return err
@@ -314,73 +335,26 @@ func Run(ctx context.Context, opt Options, first, n, workers int, emit func(Puzz
 		return nil
 	}
 	workers = Workers(workers, n)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	window := 4 * workers
-	type slot struct {
-		p    Puzzle
-		err  error
-		done bool
+	type job struct {
+		index int
+		p     Puzzle
+		err   error
 	}
-	ring := make([]slot, window)
-	var mu sync.Mutex
-	ready := sync.NewCond(&mu)
-	stopWake := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		ready.Broadcast()
-		mu.Unlock()
+	return pipe.Run(ctx, workers, 4*workers, func(put func(job) bool) error {
+		for i := 0; i < n && put(job{index: first + i}); i++ {
+		}
+		return nil
+	}, func(ctx context.Context, j *job) {
+		j.p, j.err = One(ctx, opt, j.index)
+		if errors.Is(j.err, ErrTooManyTries) {
+			j.err = &TooManyTriesError{Index: j.index, Tries: opt.MaxTries}
+		}
+	}, func(j *job) error {
+		if j.err != nil {
+			return j.err
+		}
+		return emit(j.p)
 	})
-	defer stopWake()
-	// A worker takes a ticket before an index, the emitter returns it
-	// after emitting: at most window indexes are out, so each has its own
-	// slot in the ring.
-	tickets := make(chan struct{}, window)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case tickets <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				p, err := One(ctx, opt, first+i)
-				mu.Lock()
-				ring[i%window] = slot{p, err, true}
-				ready.Broadcast()
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		for !ring[i%window].done && ctx.Err() == nil {
-			ready.Wait()
-		}
-		s := ring[i%window]
-		ring[i%window] = slot{}
-		mu.Unlock()
-		if !s.done {
-			return ctx.Err()
-		}
-		<-tickets
-		if s.err != nil {
-			return s.err
-		}
-		if err := emit(s.p); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Stats sums up a run, for the command's --stats and the benchmarks.

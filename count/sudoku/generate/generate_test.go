@@ -177,9 +177,15 @@ func TestCancel(t *testing.T) {
 }
 
 func TestMaxTries(t *testing.T) {
-	_, err := One(context.Background(), Options{MinScore: 11.9, MaxScore: 12, MaxTries: 2, Seed: 1}, 0)
+	opt := Options{MinScore: 11.9, MaxScore: 12, MaxTries: 2, Seed: 1}
+	_, err := One(context.Background(), opt, 0)
 	if !errors.Is(err, ErrTooManyTries) {
 		t.Errorf("got %v, want ErrTooManyTries", err)
+	}
+	err = Run(context.Background(), opt, 7, 3, 2, func(Puzzle) error { return nil })
+	var tm *TooManyTriesError
+	if !errors.As(err, &tm) || !errors.Is(err, ErrTooManyTries) || tm.Index != 7 || tm.Tries != 2 {
+		t.Errorf("Run: %v, want a TooManyTriesError for puzzle 7 after 2 tries", err)
 	}
 }
 

@@ -41,8 +41,8 @@ func Example() {
 	// 49 steps, solution 483921657967345821251876493548132976729564138136798245372689514814253769695417382
 	// ER 1.2 EP 1.2 ED 1.2 (Hidden Single) [se scale, rater 2.0]
 	// Hidden Single x49
-	// 9.0/1.2/1.2 hard [se 2.0] Dynamic Contradiction Forcing Chains
-	// 8.3/1.2/1.2 hard [classic 2.0] forcing chain
+	// hard 9.0/1.2/1.2 [se 2.0] Dynamic Contradiction Forcing Chains
+	// hard 8.3/1.2/1.2 [classic 2.0] forcing chain
 }
 
 // A step as the web app receives it: the first one with a chain's links.

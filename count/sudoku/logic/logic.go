@@ -286,15 +286,16 @@ func (r Rating) String() string {
 	return fmt.Sprintf("ER %s EP %.1f ED %.1f (%s) [%s]", er, r.EP, r.ED, hard, r.Label())
 }
 
-// Short writes the rating as a word of a puzzle's line, serate's
-// ER/EP/ED then the level, scale and rater: "9.0/1.2/1.2 hard [se 2.0]"
+// Short writes the rating as the words after a puzzle on its line: the
+// level (the second field of sudoku rate's lines, as it always was), then
+// serate's ER/EP/ED and the scale and rater: "hard 9.0/1.2/1.2 [se 2.0]"
 // (">=" before a capped ER).
 func (r Rating) Short() string {
 	capped := ""
 	if r.Capped {
 		capped = ">="
 	}
-	return fmt.Sprintf("%s%.1f/%.1f/%.1f %s [%s %s]", capped, r.ER, r.EP, r.ED, r.Level, r.Scale, r.Rater)
+	return fmt.Sprintf("%s %s%.1f/%.1f/%.1f [%s %s]", r.Level, capped, r.ER, r.EP, r.ED, r.Scale, r.Rater)
 }
 
 // Label names the rating's scale and rater: "se scale, rater 2.0".

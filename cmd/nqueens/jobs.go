@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
+)
+
+func init() {
+	register(&command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
+	register(&command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
+	register(&command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
+}
+
+// jobsOut is what jobs --json prints.
+type jobsOut struct {
+	Jobs    []queue.JobLine     `json:"jobs"`
+	Cluster *queue.ClusterState `json:"cluster"`
+}
+
+func runJobs(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "jobs", "--server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print the jobs and the streams' replicas as one JSON object")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 0 {
+		e.Errorf("jobs takes no arguments, got %q (usage: nqueens jobs --server URL)", pos)
+		return exitUsage
+	}
+	c, code := sf.connect(ctx, e, "jobs", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	jobs, err := c.Jobs(ctx)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	cl, err := c.Cluster(ctx)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(jobsOut{Jobs: jobs, Cluster: cl})
+	} else {
+		err = printJobs(e.Stdout, jobs, cl)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// printJobs prints one line per job, then where the streams are kept.
+func printJobs(w io.Writer, jobs []queue.JobLine, cl *queue.ClusterState) error {
+	var b strings.Builder
+	width := 3
+	for _, j := range jobs {
+		width = max(width, len(j.ID))
+	}
+	if len(jobs) == 0 {
+		b.WriteString("no jobs (nqueens submit N puts one on the queue)\n")
+	} else {
+		fmt.Fprintf(&b, "%-*s %3s %-15s %15s %7s %11s  %s\n", width, "JOB", "N", "METHOD", "COUNTED/TASKS", "FAILED", "VERIFIED", "STATE")
+	}
+	for _, j := range jobs {
+		verified := "-"
+		if j.Chosen > 0 {
+			verified = fmt.Sprintf("%d/%d", j.Verified, j.Chosen)
+		}
+		fmt.Fprintf(&b, "%-*s %3d %-15s %15s %7d %11s  %s\n", width, j.ID, j.N, j.Method, fmt.Sprintf("%d/%d", j.Counted, j.Tasks), j.Failed, verified, j.State)
+	}
+	if len(jobs) > 0 {
+		b.WriteString("(counts of the records stored; 'nqueens status JOB' checks every one and gives the total)\n")
+	}
+	b.WriteString(clusterLine(cl))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// clusterLine says where the queue's streams are kept, and which servers'
+// copies are behind (a server down, or catching up after it came back).
+func clusterLine(cl *queue.ClusterState) string {
+	if cl.Cluster == "" {
+		return "streams: on one server (no cluster)\n"
+	}
+	servers := map[string]bool{}
+	type lag struct {
+		streams int
+		most    uint64
+	}
+	behind := map[string]*lag{}
+	leaderless := 0
+	for _, st := range cl.Streams {
+		led := false
+		for _, r := range st.Replicas {
+			servers[r.Server] = true
+			led = led || r.Leader
+			if !r.Current || r.Offline {
+				l := behind[r.Server]
+				if l == nil {
+					l = &lag{}
+					behind[r.Server] = l
+				}
+				l.streams++
+				l.most = max(l.most, r.Lag)
+			}
+		}
+		if !led {
+			leaderless++
+		}
+	}
+	if cl.Current() {
+		return fmt.Sprintf("streams: cluster %s, %d servers, every replica current\n", cl.Cluster, len(servers))
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(behind)) {
+		l := behind[name]
+		parts = append(parts, fmt.Sprintf("%s not current on %d streams (down, or catching up: up to %d operations behind)", name, l.streams, l.most))
+	}
+	if leaderless > 0 {
+		parts = append(parts, fmt.Sprintf("%d streams without a leader", leaderless))
+	}
+	return fmt.Sprintf("streams: cluster %s, %d servers, NOT CURRENT: %s\n", cl.Cluster, len(servers), strings.Join(parts, "; "))
+}
+
+func runCancel(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "cancel", "JOB --server URL [flags]")
+	var sf serverFlags
+	sf.add(fs)
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	id, ok := oneJob(e, "cancel", pos)
+	if !ok {
+		return exitUsage
+	}
+	c, code := sf.connect(ctx, e, "cancel", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	info, err := c.Cancel(ctx, id)
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if _, err := fmt.Fprintf(e.Stdout, "job %s cancelled on %s: its tasks are off the queue, its results kept; 'nqueens requeue %s' resumes it\n",
+		id, info.Cancelled.Format("2006-01-02 15:04:05 UTC"), id); err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func runRequeue(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "requeue", "JOB --server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print what was put back as one JSON object")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	id, ok := oneJob(e, "requeue", pos)
+	if !ok {
+		return exitUsage
+	}
+	c, code := sf.connect(ctx, e, "requeue", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	r, err := c.Requeue(ctx, id)
+	if r != nil && !jsonOut {
+		// Why they failed comes first: putting them back may only
+		// make them fail again.
+		for _, f := range r.Failed {
+			what := "task"
+			if f.Kind == queue.KindVerify {
+				what = "verification of task"
+			}
+			fmt.Fprintf(e.Stdout, "%s %d had failed (%s, delivery %d): %s\n", what, f.Task, f.Worker, f.Delivery, f.Error)
+		}
+	}
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(r)
+	} else {
+		resumed := ""
+		if r.Resumed {
+			resumed = "resumed (it was cancelled); "
+		}
+		_, err = fmt.Fprintf(e.Stdout, "job %s: %s%d failed tasks put back, %d task messages added to the queue; follow with 'nqueens wait %s'\n", id, resumed, len(r.Failed), r.Added, id)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return exitOK
+}

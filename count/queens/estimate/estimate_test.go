@@ -1,0 +1,49 @@
+package estimate
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens"
+)
+
+// TestCovers: the interval of the count covers the known value at small n
+// on both of the join's paths and for the backtracker, and the estimate
+// is reproducible: the same seed, the same count estimate.
+func TestCovers(t *testing.T) {
+	for _, c := range []struct {
+		spec queens.Spec
+		path string
+	}{
+		{queens.Spec{N: 14, Method: queens.Join}, "tables"},
+		{queens.Spec{N: 16, Method: queens.Join}, "bounded"},
+		{queens.Spec{N: 17, Method: queens.Join, Depth: 3}, "bounded"},
+		{queens.Spec{N: 12, Method: queens.Constellations}, ""},
+	} {
+		opt := Options{Seed: 7, Samples: 60, Strata: 6, Budget: 2 * time.Second, Path: c.path, Workers: 2}
+		a, err := Run(context.Background(), c.spec, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Covered == nil || !*a.Covered {
+			t.Errorf("n = %d %s: %+v does not cover %d", c.spec.N, c.path, a.Count, *a.Known)
+		}
+		if a.CPUSeconds.Estimate <= 0 || a.CPUSeconds.Low > a.CPUSeconds.Estimate || a.CPUSeconds.High < a.CPUSeconds.Estimate {
+			t.Errorf("n = %d: CPU %+v", c.spec.N, a.CPUSeconds)
+		}
+		b, err := Run(context.Background(), c.spec, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Count != b.Count {
+			t.Errorf("n = %d seed 7 twice: %+v then %+v", c.spec.N, a.Count, b.Count)
+		}
+		opt.Seed = 8
+		d, _ := Run(context.Background(), c.spec, opt)
+		if d.Count == a.Count && c.spec.N >= 16 {
+			t.Errorf("n = %d: seeds 7 and 8 gave the same sample", c.spec.N)
+		}
+		t.Logf("n = %d %s: count %.4g (%.4g..%.4g), known %d; CPU %.3g s (%.3g..%.3g)", c.spec.N, c.path, a.Count.Estimate, a.Count.Low, a.Count.High, *a.Known, a.CPUSeconds.Estimate, a.CPUSeconds.Low, a.CPUSeconds.High)
+	}
+}

@@ -1,0 +1,217 @@
+package join
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync"
+)
+
+// Counter counts the tasks of a layout, on one of two paths:
+//
+//   - the table path reads every quadrant's placements from tables built
+//     once and shared by every task and goroutine (the whole table of a
+//     12×12 quadrant takes 5 GB, of a 14×14 one hundreds);
+//   - the bounded path builds, for each task, only the placements on its
+//     own rows, and holds one side's half boards in an arena of fixed
+//     size (see stream.go): memory bounded per worker at any n.
+//
+// Both give every task the same count and the same nodes (its half
+// boards), so results of one path check those of the other.
+type Counter struct {
+	layout  *Layout
+	kernel  Kernel
+	bounded bool
+	arena   int        // the bounded path's arena, in patterns
+	mu      sync.Mutex // held while the tables are built
+	frames  []*frame   // nil until built
+	free    []*bscratch
+	freeMu  sync.Mutex
+}
+
+// CounterOptions choose a Counter's path.
+type CounterOptions struct {
+	// Bounded picks the bounded path; Arena is then the size of each
+	// counting goroutine's arena, in patterns of 8 bytes (0: 1 Mi).
+	Bounded bool
+	Arena   int
+}
+
+// NewCounter prepares the counting of l's tasks with kernel k. On the
+// table path the tables are built by the first Count (or by Prepare), so
+// that building them is work of a task: reported as progress and given up
+// when its context is done.
+func NewCounter(l *Layout, k Kernel, opt CounterOptions) (*Counter, error) {
+	g := l.Geometry
+	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
+	frames := make([]*frame, len(l.Frames))
+	for i, fr := range l.Frames {
+		f, err := newFrame(fr.Board(g.N), g, north, south)
+		if err != nil {
+			return nil, err
+		}
+		frames[i] = f
+	}
+	c := &Counter{layout: l, kernel: k, bounded: opt.Bounded, arena: opt.Arena}
+	if c.arena <= 0 {
+		c.arena = 1 << 20
+	}
+	if opt.Bounded {
+		c.frames = frames
+	}
+	return c, nil
+}
+
+// Bounded reports whether c counts on the bounded path.
+func (c *Counter) Bounded() bool { return c.bounded }
+
+// tableWork is the work of walking 2^20 placements when building the
+// tables: about the time of as many half boards.
+const tableWork = 1 << 20
+
+// Prepare builds the tables now unless they are built (or the path needs
+// none), reporting the work to progress (if not nil) every few
+// milliseconds; it gives up, leaving nothing built, once ctx is done.
+func (c *Counter) Prepare(ctx context.Context, progress func(work uint64)) error {
+	return c.prepare(ctx, func(w uint64) error {
+		if progress != nil {
+			progress(w)
+		}
+		return ctx.Err()
+	})
+}
+
+// prepare builds the tables and frames unless done; the other tasks wait
+// for the one that builds them.
+func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frames != nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g := c.layout.Geometry
+	tick := func() error { return yield(tableWork) }
+	north, err := buildQuadTable(g.HN, g.Q, tick)
+	if err != nil {
+		return err
+	}
+	south := north
+	if g.HS != g.HN {
+		if south, err = buildQuadTable(g.HS, g.Q, tick); err != nil {
+			return err
+		}
+	}
+	frames := make([]*frame, len(c.layout.Frames))
+	for i, fr := range c.layout.Frames {
+		if frames[i], err = newFrame(fr.Board(g.N), g, north, south); err != nil {
+			return err
+		}
+	}
+	c.frames = frames
+	return nil
+}
+
+// Count counts task id: the number of solutions it stands for (weighted
+// by its frame's class) and its nodes, the half boards it made. It returns
+// to look at ctx every few milliseconds, calling progress (if not nil)
+// with the work done since its last call (half boards, items run through
+// a block, placements walked), and returns ctx's error (and no count)
+// once ctx is done. Count may be called from several goroutines at once.
+func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64)) (count, nodes uint64, err error) {
+	if id < 0 || id >= c.layout.Len() {
+		return 0, 0, fmt.Errorf("join: task %d out of range 0..%d", id, c.layout.Len()-1)
+	}
+	yield := func(w uint64) error {
+		if progress != nil {
+			progress(w)
+		}
+		return ctx.Err()
+	}
+	if err := c.prepare(ctx, yield); err != nil {
+		return 0, 0, err
+	}
+	t := c.layout.Task(id)
+	f := c.frames[t.Frame]
+	var n uint64
+	if c.bounded {
+		s := c.getB()
+		defer c.putB(s)
+		s.yield, s.work, s.halves, s.keep = yield, 0, 0, nil
+		s.rbs = c.layout.southSets(f, t, s.rbs)
+		n, err = f.countBounded(t.Top, s.rbs, s)
+		s.yield = nil
+		if err == nil && progress != nil && s.work > 0 {
+			progress(s.work)
+		}
+		nodes = s.halves
+	} else {
+		s := scratchPool.Get().(*scratch)
+		defer scratchPool.Put(s)
+		s.k = c.kernel
+		s.work = 0
+		s.yield = yield
+		s.stat = stats{}
+		if c.layout.Split == 0 {
+			n, err = f.countTop(t.Top, s)
+		} else {
+			n, err = c.countPart(f, t, s)
+		}
+		s.yield = nil
+		if err == nil && progress != nil && s.work > 0 {
+			progress(s.work)
+		}
+		nodes = s.stat.halves
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	w := c.layout.Frames[t.Frame].Weight
+	hi, lo := bits.Mul64(n, w)
+	if hi != 0 {
+		return 0, 0, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, n, t.Frame, w)
+	}
+	return lo, nodes, ctx.Err()
+}
+
+// countPart counts a split task on the table path: its part of the row
+// sets of its top, as countTop counts all of them.
+func (c *Counter) countPart(f *frame, t Task, s *scratch) (uint64, error) {
+	var total uint64
+	for _, rb := range c.layout.southSets(f, t, nil) {
+		if w := f.canonical(t.Top, rb); w > 0 {
+			n, err := f.countRows(t.Top, rb, s)
+			if err != nil {
+				return 0, err
+			}
+			total += w * n
+		}
+	}
+	return total, nil
+}
+
+func (c *Counter) getB() *bscratch {
+	c.freeMu.Lock()
+	defer c.freeMu.Unlock()
+	if n := len(c.free); n > 0 {
+		s := c.free[n-1]
+		c.free = c.free[:n-1]
+		return s
+	}
+	return &bscratch{k: c.kernel, capacity: c.arena}
+}
+
+func (c *Counter) putB(s *bscratch) {
+	c.freeMu.Lock()
+	c.free = append(c.free, s)
+	c.freeMu.Unlock()
+}
+
+// ErrOverflow reports a task whose weighted count does not fit in 64
+// bits (far beyond any n the join can reach).
+var ErrOverflow = errors.New("join: weighted count overflows 64 bits")
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

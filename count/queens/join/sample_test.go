@@ -1,0 +1,104 @@
+package join
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestSampleWhole: sampling every row set of every task whole gives the
+// count, on both paths, and the nodes Count gives.
+func TestSampleWhole(t *testing.T) {
+	for _, g := range []Geometry{Even(12), Column(13)} {
+		l, err := NewLayout(g, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []CounterOptions{{}, {Bounded: true}} {
+			c, _ := NewCounter(l, Best(), opt)
+			var total uint64
+			for id := range l.Len() {
+				ts, err := c.Sample(context.Background(), id, SampleOptions{Rows: nil})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows := make([]int, ts.Rows)
+				for i := range rows {
+					rows[i] = i
+				}
+				ts, err = c.Sample(context.Background(), id, SampleOptions{Rows: rows})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var halves uint64
+				for _, r := range ts.Each {
+					if r.KeyFraction != 1 {
+						t.Fatalf("fraction %v", r.KeyFraction)
+					}
+					total += r.Count
+					halves += r.Halves
+				}
+				_, nodes, _ := c.Count(context.Background(), id, nil)
+				if halves != nodes {
+					t.Fatalf("%s task %d: %d half boards sampled, Count made %d", g, id, halves, nodes)
+				}
+			}
+			if total != known[g.N] {
+				t.Fatalf("%s bounded %v: sampled whole %d, want %d", g, opt.Bounded, total, known[g.N])
+			}
+		}
+	}
+}
+
+// TestSampleKeys: joining a share of the keys and scaling gives the count
+// on average over seeds (unbiased), and different counts for different
+// seeds (it does sample).
+func TestSampleKeys(t *testing.T) {
+	l, err := NewLayout(Even(16), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewCounter(l, Best(), CounterOptions{Bounded: true})
+	// The largest task, whose row sets have many keys.
+	est := l.Estimates()
+	id := 0
+	for i := range est {
+		if est[i] > est[id] {
+			id = i
+		}
+	}
+	ts, _ := c.Sample(context.Background(), id, SampleOptions{})
+	rows := make([]int, ts.Rows)
+	for i := range rows {
+		rows[i] = i
+	}
+	whole, _ := c.Sample(context.Background(), id, SampleOptions{Rows: rows})
+	var truth float64
+	for _, r := range whole.Each {
+		truth += float64(r.Count)
+	}
+	const seeds = 60
+	var sum, sum2 float64
+	distinct := map[float64]bool{}
+	for seed := range uint64(seeds) {
+		s, err := c.Sample(context.Background(), id, SampleOptions{Rows: rows, KeyFraction: 0.25, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x float64
+		for _, r := range s.Each {
+			x += float64(r.Count) / r.KeyFraction
+		}
+		sum += x
+		sum2 += x * x
+		distinct[x] = true
+	}
+	mean := sum / seeds
+	se := math.Sqrt((sum2/seeds - mean*mean) / seeds)
+	if len(distinct) < seeds/2 {
+		t.Fatalf("only %d distinct estimates over %d seeds", len(distinct), seeds)
+	}
+	if math.Abs(mean-truth) > 4*se {
+		t.Fatalf("mean estimate %.0f ± %.0f, truth %.0f: biased", mean, se, truth)
+	}
+}

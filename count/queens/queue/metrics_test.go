@@ -1,0 +1,129 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// The metrics endpoint gives each job's progress in the Prometheus text
+// format (read back here by Prometheus's own parser), and wants the token
+// as a bearer token when the server has one.
+func TestMetrics(t *testing.T) {
+	const tok = "metrics-token-0123456789"
+	srv := serve(t, ServerConfig{Token: tok, Metrics: "127.0.0.1:0"})
+	c := connect(t, srv.URL(), Auth{Token: tok})
+	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 10})
+	get := func(auth string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.MetricsURL(), nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, auth := range []string{"", "Bearer wrong", tok} {
+		if code, _ := get(auth); code != http.StatusUnauthorized {
+			t.Errorf("Authorization %q: HTTP %d, want 401", auth, code)
+		}
+	}
+	code, body := get("Bearer " + tok)
+	if code != http.StatusOK {
+		t.Fatalf("HTTP %d: %s", code, body)
+	}
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := p.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("not the text format: %v\n%s", err, body)
+	}
+	value := func(name string) float64 {
+		f := families[name]
+		if f == nil || len(f.Metric) != 1 {
+			t.Fatalf("%s: %v", name, f)
+		}
+		m := f.Metric[0]
+		if l := m.GetLabel(); len(l) == 0 || l[0].GetName() != "job_id" || l[0].GetValue() != sub.Job {
+			t.Errorf("%s: labels %v", name, l)
+		}
+		return m.GetGauge().GetValue()
+	}
+	if v := value("nqcount_job_tasks"); v != float64(sub.Tasks) {
+		t.Errorf("nqcount_job_tasks %g, want %d", v, sub.Tasks)
+	}
+	if v := value("nqcount_job_tasks_counted"); v != 0 {
+		t.Errorf("nqcount_job_tasks_counted %g before any worker", v)
+	}
+	wc := connect(t, srv.URL(), Auth{Token: tok})
+	for i := range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
+		defer cancel()
+		if _, err := wc.Work(ctx, WorkerConfig{Workers: 2, ID: fmt.Sprintf("m%d", i), ExitWhenIdle: true, Logf: t.Logf}); err != nil && i == 0 {
+			t.Fatal(err)
+		}
+	}
+	_, body = get("Bearer " + tok)
+	families, _ = p.TextToMetricFamilies(strings.NewReader(body))
+	if v := value("nqcount_job_tasks_counted"); v != float64(sub.Tasks) {
+		t.Errorf("nqcount_job_tasks_counted %g after the workers, want %d", v, sub.Tasks)
+	}
+	if v, chosen := value("nqcount_job_tasks_verified"), value("nqcount_job_tasks_verify_chosen"); v != chosen || chosen != float64(sub.VerifyTasks) {
+		t.Errorf("verified %g of %g chosen, want %d of %d", v, chosen, sub.VerifyTasks, sub.VerifyTasks)
+	}
+}
+
+// ExampleClient_MetricsHandler serves a queue's metrics to a scraper
+// (nqueens serve --metrics does the same) and shows a job's progress in
+// them.
+func ExampleClient_MetricsHandler() {
+	dir, err := os.MkdirTemp("", "nqcount-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	srv, err := Serve(context.Background(), ServerConfig{Listen: "127.0.0.1:0", DataDir: dir, Metrics: "127.0.0.1:0"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	c, err := Connect(ctx, srv.URL(), ConnectOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	if _, err := c.Submit(ctx, queens.Spec{N: 8}, SubmitOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := http.Get(srv.MetricsURL())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if strings.HasPrefix(l, "nqcount_job_tasks{") || strings.HasPrefix(l, "nqcount_job_info{") {
+			fmt.Println(l)
+		}
+	}
+	// Output:
+	// nqcount_job_info{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1",method="constellations",n="8",state="queued"} 1
+	// nqcount_job_tasks{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1"} 49
+}

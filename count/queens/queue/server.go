@@ -1,0 +1,477 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServerConfig configures Serve.
+type ServerConfig struct {
+	// Listen is host:port for clients; "" means 127.0.0.1:4222. Port 0
+	// picks a free port (see Server.URL).
+	Listen string
+	// DataDir holds JetStream's files: the tasks, the results and the
+	// consumers' state. A server restarted on the same folder goes on
+	// where it stopped. One server at a time may use a folder: Serve
+	// locks it.
+	DataDir string
+	// Token, if not empty, must be shown by every client, and by every
+	// other server of a cluster on its routes. It has at least
+	// MinTokenLength characters.
+	Token string
+	// TLSCert and TLSKey, if set, make the server speak TLS, to clients
+	// and on its routes; TLSClientCA further makes it accept only
+	// clients and servers with a certificate signed by that authority.
+	TLSCert, TLSKey, TLSClientCA string
+
+	// Name names this server among the servers of a cluster: unique, and
+	// the same each time it is started on its folder. "" means "nqcount"
+	// alone, and HOST-PORT (this machine's name and the cluster port) in
+	// a cluster.
+	Name string
+	// ClusterListen, if set, is the host:port other servers of a cluster
+	// connect to (their Routes name it); it makes this server one of a
+	// JetStream cluster, whose queue is replicated on Replicas servers.
+	// Beyond loopback it needs a token or TLS client certificates, as
+	// Listen does.
+	ClusterListen string
+	// Routes are the cluster addresses (host:port, or nats://host:port)
+	// of the other servers; this server's own may be among them, so that
+	// every server can be given the same list.
+	Routes []string
+	// ClusterName names the cluster; "" means "nqcount".
+	ClusterName string
+	// HTTP, if set, is the loopback host:port of the NATS monitoring
+	// endpoint (/varz, /jsz, /healthz ...), which has no authentication.
+	HTTP string
+	// Metrics, if set, is the host:port of an HTTP endpoint with the
+	// queue's metrics in the Prometheus text format, at /metrics (see
+	// Client.MetricsHandler); beyond loopback it needs the token, which
+	// scrapers show as a bearer token.
+	Metrics string
+
+	// Settings tune the consumers and the replicas; Serve applies them
+	// to existing ones.
+	Settings Settings
+	// Logf, if set, receives the server's notices and errors.
+	Logf func(format string, args ...any)
+}
+
+// MinTokenLength is the shortest token Serve takes: a token is all that
+// keeps a server beyond loopback from anyone who can reach its port.
+const MinTokenLength = 16
+
+// ErrExposed is wrapped by Serve's error when it would listen beyond this
+// machine without a token or client certificates.
+var ErrExposed = errors.New("refusing to listen beyond loopback without a token or TLS client certificates")
+
+// ErrInUse is wrapped by Serve's error when its data folder is another
+// running server's.
+var ErrInUse = errors.New("the data folder is in use by another server")
+
+// Server is an embedded NATS server with JetStream, set up for the queue.
+type Server struct {
+	ns   *server.Server
+	url  string
+	lock *os.File
+	// setUp is closed once the queue's streams exist (at once for a
+	// server alone; once the cluster has formed for one of a cluster),
+	// with setupErr set if the server stopped first.
+	setUp    chan struct{}
+	setupErr error
+	stop     context.CancelFunc
+	done     sync.WaitGroup
+	metrics  *metricsServer
+	client   *Client // the metrics' connection
+}
+
+// CheckListen splits listen (host:port) and refuses a host other than a
+// loopback address or "localhost" unless the server is protected: by a
+// token, or by TLS with client certificates. ":4222" and "0.0.0.0:4222"
+// listen on every interface, so they need protection too. It binds
+// nothing.
+func CheckListen(listen string, protected bool) (host string, port int, err error) {
+	if listen == "" {
+		listen = "127.0.0.1:4222"
+	}
+	return checkAddr("--listen", listen, protected)
+}
+
+// checkAddr is CheckListen for the address of any listener (flag names
+// it in errors).
+func checkAddr(flag, listen string, protected bool) (host string, port int, err error) {
+	h, p, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s %q: want HOST:PORT (127.0.0.1:4222): %v", flag, listen, err)
+	}
+	port, err = strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("%s %q: port %q is not 0 to 65535", flag, listen, p)
+	}
+	if !isLoopback(h) && !protected {
+		where := h
+		if where == "" || where == "0.0.0.0" || where == "::" {
+			where = "every interface"
+		}
+		return "", 0, fmt.Errorf("%w: %s %s would accept anyone who can reach %s; give --token (or --token-file), or TLS with client certificates, or listen on 127.0.0.1", ErrExposed, flag, listen, where)
+	}
+	return h, port, nil
+}
+
+func isLoopback(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckToken reports why token cannot protect a server, or nil: an empty
+// token (no token) is fine, a short one is not.
+func CheckToken(token string) error {
+	if token != "" && len(token) < MinTokenLength {
+		return fmt.Errorf("the token has %d characters: use at least %d (for example: head -c 24 /dev/urandom | base64), since it is all that keeps the queue from anyone who can reach its port", len(token), MinTokenLength)
+	}
+	return nil
+}
+
+// Serve starts an embedded NATS server with JetStream file storage in
+// cfg.DataDir and sets up the queue's streams and consumers. It refuses,
+// before binding anything, to listen beyond loopback unprotected
+// (ErrExposed), a short token, a data folder another server holds
+// (ErrInUse) and a port in use. A server of a cluster returns as soon
+// as it listens: the queue is set up once enough servers have joined
+// (Server.WaitSetup). A cancelled ctx stops a start that waits.
+func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
+	opts, err := serverOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data folder: %w", err)
+	}
+	lock, err := lockDir(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range []struct {
+		flag string
+		host string
+		port int
+	}{{"--listen", opts.Host, opts.Port}, {"--cluster-listen", opts.Cluster.Host, opts.Cluster.Port}, {"--http", opts.HTTPHost, opts.HTTPPort}} {
+		if err := portFree(l.flag, l.host, l.port); err != nil {
+			lock.Close()
+			return nil, err
+		}
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	log := &logger{logf: cfg.Logf}
+	ns.SetLogger(log, false, false)
+	ns.Start()
+	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{})}
+	for !ns.ReadyForConnections(100 * time.Millisecond) {
+		if f := log.fatal(); f != "" {
+			s.Close()
+			return nil, fmt.Errorf("the server did not start: %s", f)
+		}
+		if ctx.Err() != nil {
+			s.Close()
+			return nil, ctx.Err()
+		}
+	}
+	s.url = ns.ClientURL()
+	if cfg.Metrics != "" {
+		if s.client, err = connectInProcess(ns, cfg.Token); err == nil {
+			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token)
+		}
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("--metrics %s: %w", cfg.Metrics, err)
+		}
+	}
+	setupCtx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	replicas := cfg.Settings.replicas(cfg.ClusterListen != "")
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		defer close(s.setUp)
+		s.setupErr = s.setup(setupCtx, cfg, replicas, log)
+	}()
+	if cfg.ClusterListen == "" {
+		if err := s.WaitSetup(ctx); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("setting up the queue: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// setup creates the queue's streams through an in-process connection
+// (the server trusts its own process, with or without TLS client
+// certificates), waiting for a cluster to form.
+func (s *Server) setup(ctx context.Context, cfg ServerConfig, replicas int, log *logger) error {
+	c, err := connectInProcess(s.ns, cfg.Token)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	set := cfg.Settings
+	set.Replicas = replicas
+	return c.setupRetry(ctx, set, true, func(err error) {
+		log.Noticef("waiting for the cluster to set up the queue (%d replicas): %v", replicas, err)
+	})
+}
+
+// WaitSetup waits until the queue's streams and buckets exist on the
+// server (for a server of a cluster: once enough servers have joined it),
+// or ctx is done.
+func (s *Server) WaitSetup(ctx context.Context) error {
+	select {
+	case <-s.setUp:
+		return s.setupErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// serverOptions checks cfg and turns it into the NATS server's options.
+func serverOptions(cfg ServerConfig) (*server.Options, error) {
+	verify := cfg.TLSClientCA != ""
+	if verify && (cfg.TLSCert == "" || cfg.TLSKey == "") {
+		return nil, errors.New("TLS client certificates need the server's own certificate and key too (--tls-cert, --tls-key)")
+	}
+	if (cfg.TLSCert == "") != (cfg.TLSKey == "") {
+		return nil, errors.New("TLS needs both a certificate and its key (--tls-cert, --tls-key)")
+	}
+	if err := CheckToken(cfg.Token); err != nil {
+		return nil, err
+	}
+	protected := cfg.Token != "" || verify
+	host, port, err := CheckListen(cfg.Listen, protected)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DataDir == "" {
+		return nil, errors.New("the server needs a data folder (--data DIR) to keep the queue in")
+	}
+	name := cfg.Name
+	if name == "" {
+		name = "nqcount"
+	}
+	opts := &server.Options{
+		ServerName:    name,
+		Host:          host,
+		Port:          port,
+		JetStream:     true,
+		StoreDir:      cfg.DataDir,
+		Authorization: cfg.Token,
+		NoSigs:        true,
+		MaxPayload:    1 << 20,
+	}
+	if port == 0 {
+		opts.Port = server.RANDOM_PORT
+	}
+	if cfg.HTTP != "" {
+		h, p, err := checkAddr("--http", cfg.HTTP, false)
+		if err != nil {
+			return nil, fmt.Errorf("%w (the NATS monitoring endpoint has no authentication: keep it on loopback and reach it through an SSH tunnel or a proxy that checks who asks)", err)
+		}
+		opts.HTTPHost, opts.HTTPPort = h, p
+		if p == 0 {
+			opts.HTTPPort = server.RANDOM_PORT
+		}
+	}
+	if cfg.Metrics != "" {
+		if _, _, err := checkAddr("--metrics", cfg.Metrics, cfg.Token != ""); err != nil {
+			return nil, fmt.Errorf("%w (scrapers show the token as a bearer token)", err)
+		}
+	}
+	var tc *server.TLSConfigOpts
+	if cfg.TLSCert != "" {
+		tc = &server.TLSConfigOpts{CertFile: cfg.TLSCert, KeyFile: cfg.TLSKey, CaFile: cfg.TLSClientCA, Verify: verify}
+		t, err := server.GenTLSConfig(tc)
+		if err != nil {
+			return nil, fmt.Errorf("TLS: %w", err)
+		}
+		opts.TLSConfig, opts.TLS, opts.TLSVerify, opts.TLSTimeout = t, true, verify, 2
+	}
+	if cfg.ClusterListen == "" {
+		if len(cfg.Routes) > 0 {
+			return nil, errors.New("--routes goes with --cluster-listen: a server joins a cluster on its own cluster address")
+		}
+		return opts, nil
+	}
+	ch, cp, err := checkAddr("--cluster-listen", cfg.ClusterListen, protected)
+	if err != nil {
+		return nil, err
+	}
+	if cp == 0 {
+		return nil, fmt.Errorf("--cluster-listen %s: give a fixed port: the other servers' --routes name it", cfg.ClusterListen)
+	}
+	if cfg.Name == "" {
+		h, _ := os.Hostname()
+		if h == "" {
+			h = "nqcount"
+		}
+		opts.ServerName = fmt.Sprintf("%s-%d", h, cp)
+	}
+	opts.Cluster = server.ClusterOpts{Name: cfg.ClusterName, Host: ch, Port: cp}
+	if opts.Cluster.Name == "" {
+		opts.Cluster.Name = "nqcount"
+	}
+	if cfg.Token != "" {
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
+	}
+	if tc != nil {
+		rt, err := server.GenTLSConfig(tc)
+		if err != nil {
+			return nil, fmt.Errorf("TLS: %w", err)
+		}
+		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
+	}
+	for _, r := range cfg.Routes {
+		u, err := routeURL(r, cfg.Token)
+		if err != nil {
+			return nil, err
+		}
+		opts.Routes = append(opts.Routes, u)
+	}
+	return opts, nil
+}
+
+// routeUser is the user name of the routes between the servers of a
+// cluster; the token is their password.
+const routeUser = "nqcount"
+
+// routeURL reads one of --routes: host:port or nats://host:port (also
+// nats-route:// and tls://), with the token as the route's password.
+func routeURL(r, token string) (*url.URL, error) {
+	r = strings.TrimSpace(r)
+	if !strings.Contains(r, "://") {
+		r = "nats://" + r
+	}
+	u, err := url.Parse(r)
+	if err != nil || u.Host == "" || u.Port() == "" {
+		return nil, fmt.Errorf("--routes %q: want HOST:PORT, another server's --cluster-listen", redact(r))
+	}
+	switch u.Scheme {
+	case "nats", "nats-route", "tls":
+	default:
+		return nil, fmt.Errorf("--routes %q: the scheme is nats:// (or none)", redact(r))
+	}
+	if token != "" && u.User == nil {
+		u.User = url.UserPassword(routeUser, token)
+	}
+	return u, nil
+}
+
+// portFree reports a listener's port that is already taken, before the
+// server tries it (the server's own error would come as a log line, and
+// its start would wait for it).
+func portFree(flag, host string, port int) error {
+	if port <= 0 {
+		return nil
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("%s %s: %v (another server is there? choose another port, or stop it)", flag, net.JoinHostPort(host, strconv.Itoa(port)), err)
+	}
+	return l.Close()
+}
+
+// URL is the address clients connect to (nats://host:port).
+func (s *Server) URL() string { return s.url }
+
+// Name is the server's name (ServerConfig.Name, or the one made for it).
+func (s *Server) Name() string { return s.ns.Name() }
+
+// MonitorURL is the address of the NATS monitoring endpoint, "" without
+// one.
+func (s *Server) MonitorURL() string {
+	if a := s.ns.MonitorAddr(); a != nil {
+		return "http://" + a.String()
+	}
+	return ""
+}
+
+// MetricsURL is the address of the queue's metrics, "" without them.
+func (s *Server) MetricsURL() string {
+	if s.metrics != nil {
+		return s.metrics.url
+	}
+	return ""
+}
+
+// ClusterAddr is the address other servers of the cluster route to, ""
+// for a server alone.
+func (s *Server) ClusterAddr() string {
+	if a := s.ns.ClusterAddr(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// Close shuts the server down, its files synced; the queue goes on from
+// them when a server starts again on the same folder.
+func (s *Server) Close() {
+	if s.stop != nil {
+		s.stop()
+	}
+	if s.metrics != nil {
+		s.metrics.close()
+	}
+	if s.client != nil {
+		s.client.Close()
+	}
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+	s.done.Wait()
+	s.lock.Close()
+}
+
+// logger adapts the server's logger to a Logf, and keeps the last fatal
+// error (a port it could not listen on), which Serve reports.
+type logger struct {
+	logf func(string, ...any)
+	mu   sync.Mutex
+	last string
+}
+
+func (l *logger) printf(format string, v ...any) {
+	if l.logf != nil {
+		l.logf(format, v...)
+	}
+}
+
+func (l *logger) fatal() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
+}
+
+func (l *logger) Noticef(format string, v ...any) { l.printf(format, v...) }
+func (l *logger) Warnf(format string, v ...any)   { l.printf("warning: "+format, v...) }
+func (l *logger) Fatalf(format string, v ...any) {
+	l.mu.Lock()
+	l.last = fmt.Sprintf(format, v...)
+	l.mu.Unlock()
+	l.printf("fatal: "+format, v...)
+}
+func (l *logger) Errorf(format string, v ...any) { l.printf("error: "+format, v...) }
+func (l *logger) Debugf(string, ...any)          {}
+func (l *logger) Tracef(string, ...any)          {}

@@ -1,0 +1,147 @@
+package pipe
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type job struct {
+	i, sq int
+	err   error
+}
+
+// produceN puts jobs 0..n-1, then returns err.
+func produceN(n int, err error) func(put func(job) bool) error {
+	return func(put func(job) bool) error {
+		for i := 0; i < n; i++ {
+			if !put(job{i: i}) {
+				return nil
+			}
+		}
+		return err
+	}
+}
+
+// TestOrderAndBound: jobs done in any order come out in order, with at
+// most window in flight, for one and several workers.
+func TestOrderAndBound(t *testing.T) {
+	for _, workers := range []int{1, 2, 7} {
+		const n, window = 500, 5
+		var inFlight, most atomic.Int64
+		put := func(put func(job) bool) error {
+			for i := 0; i < n; i++ {
+				v := inFlight.Add(1)
+				for {
+					m := most.Load()
+					if v <= m || most.CompareAndSwap(m, v) {
+						break
+					}
+				}
+				if !put(job{i: i}) {
+					return nil
+				}
+			}
+			return nil
+		}
+		next := 0
+		err := Run(context.Background(), workers, window, put, func(_ context.Context, j *job) {
+			if rand.IntN(4) == 0 {
+				time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
+			}
+			j.sq = j.i * j.i
+		}, func(j *job) error {
+			if j.i != next || j.sq != j.i*j.i {
+				t.Fatalf("workers %d: emitted job %d (%d), want %d", workers, j.i, j.sq, next)
+			}
+			next++
+			inFlight.Add(-1)
+			return nil
+		})
+		if err != nil || next != n {
+			t.Fatalf("workers %d: %v after %d jobs", workers, err, next)
+		}
+		// One more than the window: the producer counts a job before
+		// put takes its ticket.
+		if m := most.Load(); m > window+1 {
+			t.Errorf("workers %d: %d jobs in flight, window %d", workers, m, window)
+		}
+	}
+}
+
+// TestErrors: produce's error comes after every job; emit's stops the run.
+func TestErrors(t *testing.T) {
+	bad := errors.New("bad input")
+	for _, workers := range []int{1, 3} {
+		n := 0
+		err := Run(context.Background(), workers, 4, produceN(10, bad), func(context.Context, *job) {}, func(*job) error { n++; return nil })
+		if err != bad || n != 10 {
+			t.Errorf("workers %d: %v after %d jobs, want the producer's error after 10", workers, err, n)
+		}
+		stop := errors.New("output")
+		n = 0
+		err = Run(context.Background(), workers, 4, produceN(1000, nil), func(context.Context, *job) {}, func(j *job) error {
+			n++
+			if j.i == 5 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || n != 6 {
+			t.Errorf("workers %d: %v after %d jobs, want emit's error after 6", workers, err, n)
+		}
+	}
+}
+
+// TestCancel: a cancelled run returns ctx's error promptly, after
+// emitting in order the jobs done, even with a producer that never
+// returns.
+func TestCancel(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		block := make(chan struct{})
+		defer close(block)
+		produce := func(put func(job) bool) error {
+			for i := 0; i < 3; i++ {
+				if !put(job{i: i}) {
+					return nil
+				}
+			}
+			<-block // a read that never returns
+			return nil
+		}
+		next := 0
+		done := make(chan error, 1)
+		go func() {
+			done <- Run(ctx, workers, 8, produce, func(ctx context.Context, j *job) {
+				if j.i == 2 {
+					cancel()
+					<-ctx.Done()
+					j.err = ctx.Err()
+				}
+			}, func(j *job) error {
+				if j.i != next {
+					t.Errorf("workers %d: job %d emitted, want %d", workers, j.i, next)
+				}
+				next++
+				return nil
+			})
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("workers %d: %v, want context.Canceled", workers, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("workers %d: Run did not return after cancel", workers)
+		}
+		// One worker did jobs 0 and 1 before 2; several may have
+		// started 2 first and left the others undone.
+		if workers == 1 && next != 3 {
+			t.Errorf("workers %d: %d jobs emitted, want the three done", workers, next)
+		}
+	}
+}

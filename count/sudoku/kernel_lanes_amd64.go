@@ -1,0 +1,17 @@
+//go:build amd64 && !purego
+
+package sudoku
+
+import "github.com/klauspost/cpuid/v2"
+
+// roundLanesAVX512 is roundLanesGo in assembly (kernel_lanes_amd64.s),
+// save that it goes on with a lane that fails (its words are then
+// garbage) and reports it changed or not as it falls.
+//
+//go:noescape
+func roundLanesAVX512(s *laneState) (fail, changed uint16)
+
+// haveAVX512Lanes reports whether this CPU runs roundLanesAVX512.
+func haveAVX512Lanes() bool {
+	return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VPOPCNTDQ)
+}

@@ -1,0 +1,367 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// roundLanes (kernel_lanes.go) with AVX-512: sixteen puzzles at once, one
+// a 32-bit lane, a band word (digit d of band b) one ZMM register loaded
+// from f[9b+d]: wideState.round, step for step.
+
+// Offsets in laneState.
+#define OLD 1728
+#define CM 3456
+#define PP 5184
+#define BC 5760
+#define SC 7488
+#define OPEN 9216
+#define TOT 9280
+
+// Constant registers.
+#define OCT1 Z31
+#define M077 Z30
+#define M700 Z29
+#define M007 Z28
+#define M770 Z27
+#define BM Z26
+#define ROW0 Z25
+#define ROW1 Z24
+#define ROW2 Z23
+#define ONE Z22
+#define ZERO Z21
+#define OCT3 Z20
+#define OCT4 Z19
+#define OCT6 Z18
+#define C49 Z17
+
+// ROWROT1(x, dst, t): dst = (x>>9 | x<<18) & BM.
+#define ROWROT1(x, dst, t) \
+	VPSRLD $9, x, dst \
+	VPSLLD $18, x, t \
+	VPTERNLOGD $0xA8, BM, t, dst
+
+// ROWROT2(x, dst, t): dst = (x>>18 | x<<9) & BM.
+#define ROWROT2(x, dst, t) \
+	VPSRLD $18, x, dst \
+	VPSLLD $9, x, t \
+	VPTERNLOGD $0xA8, BM, t, dst
+
+// BANDKEEP(a): a &= bandKeep(a), and Z9 = the number of permutations in
+// a's row/box matrix (the cyclic ones and the others on the presence's
+// row 0, shifted apart). Uses Z0-Z9.
+#define BANDKEEP(a) \
+	VPSRLD $1, a, Z1 \
+	VPSRLD $2, a, Z2 \
+	VPORD Z1, a, Z1 \
+	VPTERNLOGD $0xA8, OCT1, Z1, Z2 \
+	VPSRLD $3, Z2, Z3 \
+	VPSLLD $6, Z2, Z4 \
+	VPANDD M700, Z4, Z4 \
+	VPTERNLOGD $0xF8, M077, Z3, Z4 \
+	VPSRLD $6, Z2, Z3 \
+	VPSLLD $3, Z2, Z5 \
+	VPANDD M770, Z5, Z5 \
+	VPTERNLOGD $0xF8, M007, Z3, Z5 \
+	ROWROT1(Z4, Z3, Z0) \
+	ROWROT2(Z5, Z6, Z0) \
+	VPANDD Z6, Z3, Z3 \
+	ROWROT1(Z5, Z6, Z0) \
+	ROWROT2(Z4, Z7, Z0) \
+	VPANDD Z7, Z6, Z8 \
+	VPTERNLOGD $0x80, C49, Z2, Z8 \
+	VMOVDQA32 Z3, Z9 \
+	VPTERNLOGD $0x80, C49, Z2, Z9 \
+	VPSLLD $1, Z8, Z8 \
+	VPORD Z8, Z9, Z9 \
+	VPOPCNTD Z9, Z9 \
+	VPTERNLOGD $0xF8, Z7, Z6, Z3 \
+	VPANDD Z2, Z3, Z3 \
+	VPSLLD $1, Z3, Z4 \
+	VPSLLD $2, Z3, Z5 \
+	VPTERNLOGD $0xFE, Z5, Z4, Z3 \
+	VPANDD Z3, a, a
+
+// SINGLEROWS(a, p): p = the cells of a alone in their row. Uses Z0-Z5,
+// K1-K3.
+#define SINGLEROWS(a, p) \
+	VPANDD ROW0, a, Z0 \
+	VPOPCNTD Z0, Z1 \
+	VPCMPEQD ONE, Z1, K1 \
+	VPANDD ROW1, a, Z2 \
+	VPOPCNTD Z2, Z3 \
+	VPCMPEQD ONE, Z3, K2 \
+	VPANDD ROW2, a, Z4 \
+	VPOPCNTD Z4, Z5 \
+	VPCMPEQD ONE, Z5, K3 \
+	VMOVDQA32.Z Z0, K1, p \
+	VPORD Z2, p, K2, p \
+	VPORD Z4, p, K3, p
+
+// ACC(x, ones, twos): twos |= ones & x; ones |= x.
+#define ACC(x, ones, twos) \
+	VPTERNLOGD $0xF8, x, ones, twos \
+	VPORD x, ones, ones
+
+// COLSREP(x, dst, t, u): dst = colsOf(x) * rowRep.
+#define COLSREP(x, dst, t, u) \
+	VPSRLD $9, x, dst \
+	VPSRLD $18, x, t \
+	VPTERNLOGD $0xFE, t, x, dst \
+	VPANDD ROW0, dst, dst \
+	VPSLLD $9, dst, t \
+	VPSLLD $18, dst, u \
+	VPTERNLOGD $0xFE, u, t, dst
+
+// STEP1(b, d): band rule and single rows of word 9b+d.
+#define STEP1(b, d) \
+	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
+	BANDKEEP(Z12) \
+	VPTESTNMD Z12, Z12, K4 \
+	KORW K4, K5, K5 \
+	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
+	VMOVDQU32 Z9, (BC+((b)*9+(d))*64)(DI) \
+	VPADDD (TOT+(b)*64)(DI), Z9, Z0 \
+	VMOVDQU32 Z0, (TOT+(b)*64)(DI) \
+	SINGLEROWS(Z12, Z13) \
+	VMOVDQU32 Z13, (PP+(d)*64)(DI) \
+	ACC(Z13, Z10, Z11)
+
+// STEP2(b, d): a cell placed leaves the other digits; count the
+// candidates of each cell.
+#define STEP2(b, d) \
+	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
+	VMOVDQU32 (PP+(d)*64)(DI), Z13 \
+	VMOVDQA32 Z10, Z0 \
+	VPTERNLOGD $0xBA, Z11, Z13, Z0 \
+	VPANDND Z12, Z0, Z12 \
+	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
+	ACC(Z12, Z14, Z15)
+
+// STEP3(b, d): naked singles take their row (the lowest of two in one
+// row, so that the next round fails); the columns placed.
+#define STEP3(b, d) \
+	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
+	VPANDD Z16, Z12, Z6 \
+	VPANDD ROW0, Z6, Z0 \
+	VPSUBD Z0, ZERO, Z1 \
+	VPANDD Z1, Z0, Z0 \
+	VPANDD ROW1, Z6, Z2 \
+	VPSUBD Z2, ZERO, Z3 \
+	VPANDD Z3, Z2, Z2 \
+	VPANDD ROW2, Z6, Z4 \
+	VPSUBD Z4, ZERO, Z5 \
+	VPANDD Z5, Z4, Z4 \
+	VPTERNLOGD $0xFE, Z4, Z2, Z0 \
+	VPTESTMD ROW0, Z0, K1 \
+	VPTESTMD ROW1, Z0, K2 \
+	VPTESTMD ROW2, Z0, K3 \
+	VMOVDQA32.Z ROW0, K1, Z7 \
+	VPORD ROW1, Z7, K2, Z7 \
+	VPORD ROW2, Z7, K3, Z7 \
+	VPTERNLOGD $0xB0, Z0, Z7, Z12 \
+	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
+	VMOVDQU32 (PP+(d)*64)(DI), Z13 \
+	COLSREP(Z13, Z0, Z1, Z2) \
+	VMOVDQU32 Z0, (CM+((b)*9+(d))*64)(DI)
+
+// BAND(b) runs the three steps on band b.
+#define BAND(b) \
+	VPXORD Z10, Z10, Z10 \
+	VPXORD Z11, Z11, Z11 \
+	STEP1(b, 0) \
+	STEP1(b, 1) \
+	STEP1(b, 2) \
+	STEP1(b, 3) \
+	STEP1(b, 4) \
+	STEP1(b, 5) \
+	STEP1(b, 6) \
+	STEP1(b, 7) \
+	STEP1(b, 8) \
+	VPXORD Z14, Z14, Z14 \
+	VPXORD Z15, Z15, Z15 \
+	STEP2(b, 0) \
+	STEP2(b, 1) \
+	STEP2(b, 2) \
+	STEP2(b, 3) \
+	STEP2(b, 4) \
+	STEP2(b, 5) \
+	STEP2(b, 6) \
+	STEP2(b, 7) \
+	STEP2(b, 8) \
+	VPCMPEQD BM, Z14, K4 \
+	KNOTW K4, K4 \
+	KORW K4, K5, K5 \
+	VPOPCNTD Z15, Z0 \
+	VPADDD OPEN(DI), Z0, Z0 \
+	VMOVDQU32 Z0, OPEN(DI) \
+	VPANDND Z14, Z15, Z16 \
+	STEP3(b, 0) \
+	STEP3(b, 1) \
+	STEP3(b, 2) \
+	STEP3(b, 3) \
+	STEP3(b, 4) \
+	STEP3(b, 5) \
+	STEP3(b, 6) \
+	STEP3(b, 7) \
+	STEP3(b, 8)
+
+// COLSOF(x, dst, t): dst = colsOf(x).
+#define COLSOF(x, dst, t) \
+	VPSRLD $9, x, dst \
+	VPSRLD $18, x, t \
+	VPTERNLOGD $0xFE, t, x, dst \
+	VPANDD ROW0, dst, dst
+
+// REP(x, dst, t): dst = x * rowRep for a 9-bit x.
+#define REP(x, dst, t) \
+	VPSLLD $9, x, t \
+	VPORD t, x, dst \
+	VPSLLD $18, x, t \
+	VPORD t, dst, dst
+
+// CHANGED(w, x): x is word w's new value: store it and note the lanes
+// where it differs from the round's start.
+#define CHANGED(w, x) \
+	VMOVDQU32 x, ((w)*64)(DI) \
+	VPCMPUD $4, (OLD+(w)*64)(DI), x, K4 \
+	KORW K4, K6, K6
+
+// STACK(d): the columns placed leave the other bands, then the stack
+// rule, for digit d, and the permutations of its three band/column
+// matrices counted into sc. Uses Z0-Z15; Z16 holds 0xe07.
+#define STACK(d) \
+	VMOVDQU32 (CM+(d)*64)(DI), Z13 \
+	VMOVDQU32 (CM+(9+(d))*64)(DI), Z14 \
+	VMOVDQU32 (CM+(18+(d))*64)(DI), Z15 \
+	VMOVDQU32 ((d)*64)(DI), Z10 \
+	VPTERNLOGD $0x10, Z15, Z14, Z10 \
+	VMOVDQU32 ((9+(d))*64)(DI), Z11 \
+	VPTERNLOGD $0x10, Z15, Z13, Z11 \
+	VMOVDQU32 ((18+(d))*64)(DI), Z12 \
+	VPTERNLOGD $0x10, Z14, Z13, Z12 \
+	COLSOF(Z10, Z0, Z1) \
+	COLSOF(Z11, Z2, Z1) \
+	COLSOF(Z12, Z3, Z1) \
+	VPSLLD $9, Z2, Z2 \
+	VPSLLD $18, Z3, Z3 \
+	VPTERNLOGD $0xFE, Z3, Z2, Z0 \
+	VPSRLD $1, Z0, Z4 \
+	VPSLLD $2, Z0, Z5 \
+	VPANDD OCT4, Z5, Z5 \
+	VPTERNLOGD $0xF8, OCT3, Z4, Z5 \
+	VPSRLD $2, Z0, Z4 \
+	VPSLLD $1, Z0, Z6 \
+	VPANDD OCT6, Z6, Z6 \
+	VPTERNLOGD $0xF8, OCT1, Z4, Z6 \
+	ROWROT1(Z5, Z7, Z1) \
+	ROWROT2(Z6, Z8, Z1) \
+	VPANDD Z8, Z7, Z7 \
+	ROWROT1(Z6, Z8, Z1) \
+	ROWROT2(Z5, Z9, Z1) \
+	VPANDD Z9, Z8, Z13 \
+	VPTERNLOGD $0x80, ROW0, Z0, Z13 \
+	VMOVDQA32 Z7, Z14 \
+	VPTERNLOGD $0x80, ROW0, Z0, Z14 \
+	VPSLLD $9, Z13, Z13 \
+	VPORD Z13, Z14, Z14 \
+	VPANDD Z16, Z14, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(d)*64)(DI) \
+	VPADDD (TOT+3*64)(DI), Z15, Z15 \
+	VMOVDQU32 Z15, (TOT+3*64)(DI) \
+	VPSRLD $3, Z14, Z15 \
+	VPANDD Z16, Z15, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(9+(d))*64)(DI) \
+	VPADDD (TOT+4*64)(DI), Z15, Z15 \
+	VMOVDQU32 Z15, (TOT+4*64)(DI) \
+	VPSRLD $6, Z14, Z15 \
+	VPANDD Z16, Z15, Z15 \
+	VPOPCNTD Z15, Z15 \
+	VMOVDQU32 Z15, (SC+(18+(d))*64)(DI) \
+	VPADDD (TOT+5*64)(DI), Z15, Z15 \
+	VMOVDQU32 Z15, (TOT+5*64)(DI) \
+	VPTERNLOGD $0xF8, Z9, Z8, Z7 \
+	VPANDD Z0, Z7, Z7 \
+	VPANDD ROW0, Z7, Z4 \
+	REP(Z4, Z5, Z1) \
+	VPANDD Z5, Z10, Z10 \
+	CHANGED(d, Z10) \
+	VPSRLD $9, Z7, Z4 \
+	VPANDD ROW0, Z4, Z4 \
+	REP(Z4, Z5, Z1) \
+	VPANDD Z5, Z11, Z11 \
+	CHANGED(9+(d), Z11) \
+	VPSRLD $18, Z7, Z4 \
+	REP(Z4, Z5, Z1) \
+	VPANDD Z5, Z12, Z12 \
+	CHANGED(18+(d), Z12)
+
+// func roundLanesAVX512(s *laneState) (fail, changed uint16)
+TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
+	MOVQ s+0(FP), DI
+	MOVL $0x1249249, AX
+	VPBROADCASTD AX, OCT1
+	MOVL $0xfc7e3f, AX
+	VPBROADCASTD AX, M077
+	MOVL $0x70381c0, AX
+	VPBROADCASTD AX, M700
+	MOVL $0x1c0e07, AX
+	VPBROADCASTD AX, M007
+	MOVL $0x7e3f1f8, AX
+	VPBROADCASTD AX, M770
+	MOVL $0x7ffffff, AX
+	VPBROADCASTD AX, BM
+	MOVL $511, AX
+	VPBROADCASTD AX, ROW0
+	SHLL $9, AX
+	VPBROADCASTD AX, ROW1
+	SHLL $9, AX
+	VPBROADCASTD AX, ROW2
+	MOVL $1, AX
+	VPBROADCASTD AX, ONE
+	VPXORD ZERO, ZERO, ZERO
+	MOVL $0x36db6db, AX
+	VPBROADCASTD AX, OCT3
+	MOVL $0x4924924, AX
+	VPBROADCASTD AX, OCT4
+	MOVL $0x6db6db6, AX
+	VPBROADCASTD AX, OCT6
+	MOVL $0x49, AX
+	VPBROADCASTD AX, C49
+	VMOVDQU32 ZERO, OPEN(DI)
+	VMOVDQU32 ZERO, (TOT+0*64)(DI)
+	VMOVDQU32 ZERO, (TOT+1*64)(DI)
+	VMOVDQU32 ZERO, (TOT+2*64)(DI)
+	VMOVDQU32 ZERO, (TOT+3*64)(DI)
+	VMOVDQU32 ZERO, (TOT+4*64)(DI)
+	VMOVDQU32 ZERO, (TOT+5*64)(DI)
+	KXORW K5, K5, K5
+	// Keep the round's start, to see what changed.
+	XORQ CX, CX
+copy:
+	VMOVDQU32 (DI)(CX*1), Z0
+	VMOVDQU32 Z0, OLD(DI)(CX*1)
+	ADDQ $64, CX
+	CMPQ CX, $1728
+	JNE copy
+	KXORW K6, K6, K6
+	BAND(0)
+	BAND(1)
+	BAND(2)
+	// The stack rule's counts: stack st of band 0 and its shifted copy.
+	MOVL $0xe07, AX
+	VPBROADCASTD AX, Z16
+	STACK(0)
+	STACK(1)
+	STACK(2)
+	STACK(3)
+	STACK(4)
+	STACK(5)
+	STACK(6)
+	STACK(7)
+	STACK(8)
+	KMOVW K5, AX
+	MOVW AX, fail+8(FP)
+	KMOVW K6, AX
+	MOVW AX, changed+10(FP)
+	VZEROUPPER
+	RET

@@ -1,0 +1,196 @@
+package sudoku
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"unsafe"
+)
+
+// laneCases returns wide states to propagate: the sample's puzzles and
+// random puzzles at their start, and after random configurations
+// applied to their settled states (as the search would), some failing.
+func laneCases(t *testing.T) []wideState {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(testSeed(t), 11))
+	var out []wideState
+	add := func(g Grid) {
+		var s wideState
+		if !s.init(&g) {
+			return
+		}
+		out = append(out, s)
+		for k := 0; k < 3; k++ {
+			c := s
+			if c.propagate() != settleOpen {
+				return
+			}
+			u, d, mat, ok := c.pickConfig()
+			if !ok {
+				return
+			}
+			var idx []int
+			for i, p := range permList {
+				if mat&p == p {
+					idx = append(idx, i)
+				}
+			}
+			c.applyConfig(u, d, idx[rng.IntN(len(idx))])
+			out = append(out, c)
+			s = c
+		}
+	}
+	for _, a := range loadSample(t) {
+		add(a.puzzle)
+	}
+	for _, g := range randomPuzzles(t, rng.Uint64(), 100, 60) {
+		add(g)
+	}
+	return out
+}
+
+// TestRoundLanes holds the assembly to the portable rounds, round by
+// round and lane by lane: the same failures and, elsewhere, the same
+// words and the same lanes changed, to the fixpoint.
+func TestRoundLanes(t *testing.T) {
+	if !haveAVX512Lanes() {
+		t.Skip("no AVX-512 (F, BW, VL, VPOPCNTDQ) or a purego build")
+	}
+	cases := laneCases(t)
+	rng := rand.New(rand.NewPCG(testSeed(t), 12))
+	var open, failed, solved, rounds int
+	for start := 0; start < len(cases); start += lanes - 3 {
+		var a, b laneState
+		n := 0
+		for i := 0; i < lanes && start+n < len(cases); i++ {
+			if rng.IntN(5) == 0 {
+				continue // an empty lane
+			}
+			a.put(i, &cases[start+n])
+			n++
+		}
+		b.f = a.f
+		var gone uint16 // lanes failed (or empty) so far
+		for {
+			rounds++
+			wf, wc := roundLanesGo(&a)
+			gf, gc := roundLanesAVX512(&b)
+			if gf&^gone != wf&^gone || gc&^gone&^wf != wc&^gone {
+				t.Fatalf("cases %d..: round: fail %016b changed %016b, want %016b %016b (gone %016b)", start, gf, gc, wf, wc, gone)
+			}
+			for i := 0; i < lanes; i++ {
+				if (gone|wf)>>i&1 != 0 {
+					continue
+				}
+				var x, y wideState
+				a.get(i, &x)
+				b.get(i, &y)
+				if x != y {
+					t.Fatalf("cases %d.., lane %d: words %v, want %v", start, i, y.f, x.f)
+				}
+			}
+			failed += bits.OnesCount16(wf &^ gone)
+			gone |= wf
+			for i := 0; i < lanes; i++ {
+				if gone>>i&1 != 0 {
+					a.put(i, &wideState{})
+					b.put(i, &wideState{})
+				}
+			}
+			if wc&^gone == 0 {
+				// At the fixpoint the counts agree too.
+				for i := 0; i < lanes; i++ {
+					if gone>>i&1 == 0 && (a.open[i] != b.open[i] || colOf(&a.bc, i) != colOf(&b.bc, i) || colOf(&a.sc, i) != colOf(&b.sc, i) ||
+						a.tot[0][i] != b.tot[0][i] || a.tot[3][i] != b.tot[3][i] || a.tot[5][i] != b.tot[5][i]) {
+						t.Fatalf("cases %d.., lane %d: open %d, counts %v %v; want %d, %v %v", start, i,
+							b.open[i], colOf(&b.bc, i), colOf(&b.sc, i), a.open[i], colOf(&a.bc, i), colOf(&a.sc, i))
+					}
+				}
+				break
+			}
+		}
+		for i := 0; i < lanes; i++ {
+			if gone>>i&1 == 0 {
+				var x wideState
+				a.get(i, &x)
+				if x.status() == settleSolved {
+					solved++
+				} else {
+					open++
+				}
+			}
+		}
+	}
+	// Guard against a test that cannot fail: all kinds of outcome met.
+	if open < 100 || failed < 50 || solved < 20 {
+		t.Fatalf("%d open, %d failed, %d solved lanes: not enough of each", open, failed, solved)
+	}
+	t.Logf("%d cases, %d rounds: %d lanes open, %d failed (empty ones included), %d solved", len(cases), rounds, open, failed, solved)
+}
+
+// BenchmarkSolveLanes solves the shared sets with a uniqueness check, the
+// lane variants through SolveEach (as batch.Solve does) against
+// triad-bmi2 puzzle by puzzle.
+func BenchmarkSolveLanes(b *testing.B) {
+	for _, set := range benchSets {
+		gs := loadGrids(b, set+".txt")
+		res := make([]Result, len(gs))
+		for _, name := range []string{"lanes-avx512", "triad-bmi2"} {
+			b.Run("set="+set+"/solver="+name, func(b *testing.B) {
+				sv, err := NewSolver(name)
+				if err != nil {
+					b.Skip(err)
+				}
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu0 := threadCPU()
+				for i := 0; i < b.N; i++ {
+					if err := sv.SolveEach(context.Background(), gs, 2, res); err != nil {
+						b.Fatal(err)
+					}
+					for j := range res {
+						if res[j].Count != 1 {
+							b.Fatalf("puzzle %d: %d solutions", j+1, res[j].Count)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.N*len(gs))/(threadCPU()-cpu0).Seconds(), "puzzles/cpu-s")
+				b.ReportMetric(float64(sv.Guesses())/float64(b.N*len(gs)), "guesses/puzzle")
+				b.ReportMetric(float64(sv.Nodes())/float64(b.N*len(gs)), "nodes/puzzle")
+			})
+		}
+	}
+}
+
+// colOf is lane i's column of a word-by-word array.
+func colOf(a *[27][lanes]uint32, i int) (c [27]uint32) {
+	for w := range a {
+		c[w] = a[w][i]
+	}
+	return c
+}
+
+// TestLaneStateLayout: the assembly addresses laneState's fields by
+// offset (the #defines of kernel_lanes_amd64.s).
+func TestLaneStateLayout(t *testing.T) {
+	var l laneState
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"f", unsafe.Offsetof(l.f), 0},
+		{"old", unsafe.Offsetof(l.old), 1728},
+		{"cm", unsafe.Offsetof(l.cm), 3456},
+		{"p", unsafe.Offsetof(l.p), 5184},
+		{"bc", unsafe.Offsetof(l.bc), 5760},
+		{"sc", unsafe.Offsetof(l.sc), 7488},
+		{"open", unsafe.Offsetof(l.open), 9216},
+		{"tot", unsafe.Offsetof(l.tot), 9280},
+	} {
+		if c.got != c.want {
+			t.Errorf("laneState.%s is at offset %d; kernel_lanes_amd64.s says %d", c.name, c.got, c.want)
+		}
+	}
+}

@@ -1,0 +1,320 @@
+package sudoku
+
+import "math/bits"
+
+// wideState propagates with the triad kernel's rules but the triads (the
+// band, stack and naked-single rules, to the same fixpoint) in rounds over
+// every word at once instead of word by word:
+// each round applies the band rule to the 27 words, removes the cells
+// placed in a band from the band's other digits and their columns from
+// the other bands, places naked singles, and applies the stack rule to
+// the nine digits, until a round changes nothing. Its state is just the
+// 27 candidate words (108 bytes, copied on a guess); everything else
+// (placed rows, open cells, the configurations counted for the branch
+// choice) is derived from them when needed.
+//
+// A round is the same few operations on every word, with no tables and
+// no branches: the shape of a SIMD kernel. The lane kernel
+// (kernel_lanes.go) runs it on sixteen puzzles at once, one a lane of a
+// vector register, in AVX-512 (kernel_lanes_amd64.s), which the tests
+// hold to propagate here step for step; the triads, the branch choice and
+// the search are the triad kernel's.
+
+// wideState is the wide kernel's search state: f[band][digit] as in
+// triadState.
+type wideState struct {
+	f [3][9]uint32
+}
+
+// init sets up s for the givens of g. It returns false if two givens
+// clash.
+func (s *wideState) init(g *Grid) bool {
+	for b := range s.f {
+		for d := range s.f[b] {
+			s.f[b][d] = bandMask
+		}
+	}
+	for i, v := range g {
+		if v == 0 {
+			continue
+		}
+		if v > 9 {
+			return false
+		}
+		d := int(v - 1)
+		w := &s.f[i/27]
+		p := uint(i % 27)
+		bit := uint32(1) << p
+		if w[d]&bit == 0 {
+			return false
+		}
+		for d2 := range w {
+			w[d2] &^= bit
+		}
+		w[d] = w[d]&^rowOf[p] | bit
+	}
+	return true
+}
+
+// bandKeep returns the mini-rows of a band word (a digit's cells in a
+// band) that lie on a permutation of its 3x3 row/box presence matrix: the
+// band rule without tables. Bit 9r+3c of g says that row r has cells in
+// box c; entry (r, c) is on a permutation if rows r+1 and r+2 can take
+// boxes c+1 and c+2 in one order or the other (indices mod 3).
+func bandKeep(a uint32) uint32 {
+	g := (a | a>>1 | a>>2) & oct1
+	g1, g2 := grpRot1(g), grpRot2(g)
+	sp := g & (rowRot1(g1)&rowRot2(g2) | rowRot1(g2)&rowRot2(g1))
+	return sp * 7 // each kept mini-row's three cells
+}
+
+// singleRows returns the cells of a that are alone in their row.
+func singleRows(a uint32) uint32 {
+	var m uint32
+	for r := uint(0); r < 27; r += 9 {
+		if x := a >> r & 511; x != 0 && x&(x-1) == 0 {
+			m |= x << r
+		}
+	}
+	return m
+}
+
+// lowPerRow keeps the lowest cell of each row of q.
+func lowPerRow(q uint32) uint32 {
+	var m uint32
+	for r := uint(0); r < 27; r += 9 {
+		x := q >> r & 511
+		m |= (x & -x) << r
+	}
+	return m
+}
+
+// rowsOf returns the rows (27-bit masks) in which q has a cell.
+func rowsOf(q uint32) uint32 {
+	var m uint32
+	for r := uint(0); r < 27; r += 9 {
+		if q>>r&511 != 0 {
+			m |= 511 << r
+		}
+	}
+	return m
+}
+
+// onesTwos returns the cells present in at least one and at least two
+// of the words of w.
+func onesTwos(w *[9]uint32) (ones, twos uint32) {
+	for _, x := range w {
+		twos |= ones & x
+		ones |= x
+	}
+	return ones, twos
+}
+
+// propagate applies the rules other than the triads in rounds until one
+// changes nothing. It returns settleFail on a contradiction, settleSolved
+// when every digit is placed, else settleOpen.
+func (s *wideState) propagate() settleState {
+	for {
+		old := s.f
+		if !s.round() {
+			return settleFail
+		}
+		if s.f == old {
+			break
+		}
+	}
+	return s.status()
+}
+
+// status tells a state at a fixpoint of propagate solved (every digit
+// placed: 81 candidates left) or open.
+func (s *wideState) status() settleState {
+	n := 0
+	for b := range s.f {
+		for _, a := range s.f[b] {
+			n += bits.OnesCount32(a)
+		}
+	}
+	if n == 81 {
+		return settleSolved
+	}
+	return settleOpen
+}
+
+// round is one round of propagate. It returns false on a contradiction.
+func (s *wideState) round() bool {
+	var cm [3][9]uint32 // per band and digit: columns placed, in every row
+	for b := range s.f {
+		w := &s.f[b]
+		var p [9]uint32
+		for d, a := range w {
+			a &= bandKeep(a)
+			if a == 0 {
+				return false
+			}
+			w[d] = a
+			p[d] = singleRows(a)
+		}
+		// A cell placed by one digit leaves the others; placed by two,
+		// it leaves both (and the next round fails).
+		ones, twos := onesTwos(&p)
+		for d := range w {
+			w[d] &^= ones&^p[d] | twos
+		}
+		// Naked singles: a cell left to one digit takes it, which leaves
+		// the rest of the row; two in one row for one digit keep the
+		// lowest (and the next round fails).
+		ones, twos = onesTwos(w)
+		if ones != bandMask {
+			return false
+		}
+		one := ones &^ twos
+		for d, a := range w {
+			q := lowPerRow(a & one)
+			w[d] = a &^ (rowsOf(q) &^ q)
+			cm[b][d] = colsOf(p[d]) * rowRep
+		}
+	}
+	for d := 0; d < 9; d++ {
+		a0 := s.f[0][d] &^ (cm[1][d] | cm[2][d])
+		a1 := s.f[1][d] &^ (cm[0][d] | cm[2][d])
+		a2 := s.f[2][d] &^ (cm[0][d] | cm[1][d])
+		// The stack rule.
+		sp := stackSupport(colsOf(a0) | colsOf(a1)<<9 | colsOf(a2)<<18)
+		s.f[0][d] = a0 & ((sp & 511) * rowRep)
+		s.f[1][d] = a1 & ((sp >> 9 & 511) * rowRep)
+		s.f[2][d] = a2 & ((sp >> 18) * rowRep)
+	}
+	return true
+}
+
+// open returns the number of cells with two or more candidates.
+func (s *wideState) open() int {
+	n := 0
+	for b := range s.f {
+		_, twos := onesTwos(&s.f[b])
+		n += bits.OnesCount32(twos)
+	}
+	return n
+}
+
+// matrices returns, for every digit, its mini-row presence (bit
+// 9*band+3*row+box, triadState.hp) and its band/column matrix (bit
+// 9*band+column, triadState.sup). At a fixpoint of propagate both are
+// their own supports.
+func (s *wideState) matrices() (hp, sup [9]uint32) {
+	for d := 0; d < 9; d++ {
+		var h, m uint32
+		for b := 0; b < 3; b++ {
+			a := s.f[b][d]
+			h |= (uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18])<<6) << (9 * b)
+			m |= colsOf(a) << (9 * b)
+		}
+		hp[d], sup[d] = h, m
+	}
+	return hp, sup
+}
+
+// triads applies the triad rules (see triadState.triads) at a fixpoint of
+// propagate, given the state's matrices. It returns changed=true if it removed candidates and
+// ok=false on a contradiction.
+func (s *wideState) triads(hp, sup *[9]uint32) (changed, ok bool) {
+	var c1, c2, c3, c4 uint64
+	var f1, f2, f3, f4 uint64
+	for d := 0; d < 9; d++ {
+		x := uint64(sup[d]) | uint64(hp[d])<<32
+		c4 |= c3 & x
+		c3 |= c2 & x
+		c2 |= c1 & x
+		c1 |= x
+		y := x &^ (colRot1w(x) | colRot2w(x))
+		f4 |= f3 & y
+		f3 |= f2 & y
+		f2 |= f1 & y
+		f1 |= y
+	}
+	if c3 != bandMask|bandMask<<32 || f4 != 0 {
+		return false, false
+	}
+	only3 := c3 &^ c4 &^ f3
+	full := f3 & c4
+	if only3|full == 0 {
+		return false, true
+	}
+	for d := 0; d < 9; d++ {
+		x := uint64(sup[d]) | uint64(hp[d])<<32
+		open := x & (colRot1w(x) | colRot2w(x))
+		must, gone := open&only3, open&full
+		if must|gone == 0 {
+			continue
+		}
+		mv, mh := uint32(must), uint32(must>>32)
+		ev := (rowRot1(mv) | rowRot2(mv) | colRot1(mv) | colRot2(mv) | uint32(gone)) & uint32(x)
+		eh := (grpRot1(mh) | grpRot2(mh) | colRot1(mh) | colRot2(mh) | uint32(gone>>32)) & uint32(x>>32)
+		for b := 0; b < 3; b++ {
+			cells := (ev>>(9*b)&511)*rowRep | miniRowCells[eh>>(9*b)&511]
+			if s.f[b][d]&cells != 0 {
+				s.f[b][d] &^= cells
+				changed = true
+			}
+		}
+	}
+	return changed, true
+}
+
+// pickConfig chooses what to branch on exactly as triadState.pickConfig
+// does, from the matrices recomputed.
+func (s *wideState) pickConfig() (u, d int, mat uint32, ok bool) {
+	hp, sup := s.matrices()
+	return pickConfigOf(&hp, &sup)
+}
+
+// pickConfigOf is pickConfig with the state's matrices given.
+func pickConfigOf(hp, sup *[9]uint32) (u, d int, mat uint32, ok bool) {
+	var supT [9]uint32
+	var tot [6]uint32
+	for d := 0; d < 9; d++ {
+		supT[d] = stackMajor(sup[d])
+		for k := 0; k < 3; k++ {
+			tot[k] += uint32(permCountTab[hp[d]>>(9*k)&511])
+			tot[3+k] += uint32(permCountTab[supT[d]>>(9*k)&511])
+		}
+	}
+	best, bestTot := -1, uint32(1<<31)
+	for u, t := range tot {
+		if t > 9 && t < bestTot {
+			best, bestTot = u, t
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0, false
+	}
+	bd, bc := -1, uint8(255)
+	sh := uint(9 * (best % 3))
+	for d := 0; d < 9; d++ {
+		m := hp[d]
+		if best >= 3 {
+			m = supT[d]
+		}
+		if c := permCountTab[m>>sh&511]; c >= 2 && c < bc {
+			bd, bc, mat = d, c, m>>sh&511
+			if c == 2 {
+				break
+			}
+		}
+	}
+	return best, bd, mat, true
+}
+
+// applyConfig restricts digit d in unit u (0-2 a band, 3-5 a stack) to
+// permutation i of permList.
+func (s *wideState) applyConfig(u, d, i int) {
+	if u < 3 {
+		s.f[u][d] &= miniRowCells[permList[i]]
+		return
+	}
+	keep := &stackKeep[u-3][i]
+	s.f[0][d] &= keep[0]
+	s.f[1][d] &= keep[1]
+	s.f[2][d] &= keep[2]
+}

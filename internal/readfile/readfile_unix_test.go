@@ -1,0 +1,49 @@
+//go:build unix
+
+package readfile
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A FIFO that nobody opens for writing, and one whose writer holds it open
+// and never writes: cancelling the context ends the read at once.
+func TestReadFIFOCancelled(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	// Without a writer the FIFO reads as empty (opened without blocking).
+	if b, err := Read(context.Background(), fifo, 100, "x"); err != nil || len(b) != 0 {
+		t.Errorf("FIFO without a writer: %q, %v", b, err)
+	}
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0) // a writer that never writes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = Read(ctx, fifo, 100, "x")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("held-open FIFO: %v", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("cancelled read took %v", el)
+	}
+	// What the writer sends is read, up to the limit.
+	go w.Write([]byte("0123456789"))
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := Read(ctx, fifo, 5, "x"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("FIFO over the limit: %v", err)
+	}
+}

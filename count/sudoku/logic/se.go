@@ -2,7 +2,6 @@ package logic
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 	"sync"
 	"time"
@@ -116,7 +115,6 @@ var seMinFrom []int
 type seEngine struct {
 	s      *solver
 	chains map[chainMode]*chainer
-	ws     []int // scratch
 }
 
 // sePool keeps engines (their chainers' arenas and scratch sets) between
@@ -179,16 +177,6 @@ func seTenths(d float64) int { return int((d + 0.05) * 10) }
 
 // seScore rounds a difficulty to the tenth serate prints.
 func seScore(d float64) float64 { return float64(seTenths(d)) / 10 }
-
-// apply makes the hint's eliminations, then its placement.
-func (h *seHint) apply(b *board) {
-	for _, m := range h.elims {
-		b.cand[m.Cell] &^= 1 << (m.Digit - 1)
-	}
-	if h.cell >= 0 && b.val[h.cell] == 0 {
-		b.place(h.cell, h.digit)
-	}
-}
 
 // step converts the hint into a Step (with its sentence unless quiet).
 func (h *seHint) step(quiet bool) Step {
@@ -269,17 +257,6 @@ func maskBits(m uint32, out []int) []int {
 		out = append(out, bits.TrailingZeros32(m))
 	}
 	return out
-}
-
-// regionName names a house as serate does: "block 3", "row 5", "column 2".
-func regionName(h int) string {
-	switch {
-	case h >= 18:
-		return fmt.Sprintf("block %d", h-17)
-	case h < 9:
-		return fmt.Sprintf("row %d", h+1)
-	}
-	return fmt.Sprintf("column %d", h-8)
 }
 
 // hashOrder reorders moves listed in insertion order into the order in

@@ -116,8 +116,6 @@ func (s *potSet) add(id int, i int32) {
 	s.at[id] = i
 }
 
-func (s *potSet) size() int { return len(s.order) }
-
 // chainMode is one of serate's chaining techniques.
 type chainMode int
 
@@ -184,7 +182,6 @@ type chainer struct {
 	epoch uint32
 	stack []int32
 	buf   []int32
-	cells []int32
 }
 
 func (e *seEngine) chainerFor(m chainMode) *chainer {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/join"
@@ -40,19 +41,7 @@ func (j *Job) key() string {
 }
 
 // Median is the median wall time in seconds (0 before any round).
-func (j *Job) Median() float64 { return median(j.Seconds) }
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
+func (j *Job) Median() float64 { return meter.Median(j.Seconds) }
 
 // Env describes the machine and tools.
 type Env struct {
@@ -105,7 +94,7 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 		Date: start.UTC(), Command: cfg.commandLine(), Rounds: cfg.rounds, MinN: cfg.minN, MaxN: cfg.maxN, JoinMaxN: cfg.joinMaxN,
 		Env: environment(), BestKernel: kernel.Best().Name, JoinKernel: join.Best().Name, MaxWorkers: runtime.GOMAXPROCS(0),
 	}
-	res.Env.LoadBefore = loadAverage()
+	res.Env.LoadBefore = meter.LoadAverage()
 	for _, k := range kernel.All() {
 		if k.Supported() {
 			res.Kernels = append(res.Kernels, k.Name)
@@ -237,7 +226,7 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Env.LoadAfter = loadAverage()
+	res.Env.LoadAfter = meter.LoadAverage()
 	res.Took = time.Since(start)
 	return res, nil
 }
@@ -246,12 +235,12 @@ func measure(ctx context.Context, cfg config, log io.Writer) (*Results, error) {
 // wall time and the process's CPU time over the count (0 where unknown).
 func timeGo(ctx context.Context, j *Job) (wall, cpu float64, err error) {
 	runtime.GC()
-	c0 := selfCPU()
+	c0 := meter.SelfCPU()
 	t0 := time.Now()
 	r, err := queens.Count(ctx, j.N, queens.Options{Method: queens.Method(j.Method), Kernel: j.Kernel, Workers: j.Workers})
 	wall = time.Since(t0).Seconds()
 	if c0 > 0 {
-		cpu = selfCPU() - c0
+		cpu = meter.SelfCPU() - c0
 	}
 	if err != nil {
 		return 0, 0, err
@@ -291,20 +280,6 @@ func environment() Env {
 		}
 	}
 	return e
-}
-
-// loadAverage reads the 1, 5 and 15 minute load averages where the system
-// has them.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // moduleRoot is the folder of the module's go.mod.

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/internal/cli"
@@ -163,7 +164,7 @@ func measureQueue(ctx context.Context, cfg config, log io.Writer) (*QueueResults
 		Date: start.UTC(), Command: cfg.commandLine(), Env: environment(),
 		N: cfg.queueN, Method: string(cfg.queueMethod), Workers: cfg.queueWorkers,
 	}
-	q.Env.LoadBefore = loadAverage()
+	q.Env.LoadBefore = meter.LoadAverage()
 	fmt.Fprintf(log, "bench: queue against count at n = %d, method %s, %d %s, %d %s; %s, %d logical CPUs, %s\n",
 		q.N, q.Method, q.Workers, plural(q.Workers, "worker", "workers"), cfg.rounds, plural(cfg.rounds, "round", "rounds"), q.Env.CPU, q.Env.LogicalCPUs, q.Env.GoVersion)
 	if q.busy() {
@@ -189,7 +190,7 @@ func measureQueue(ctx context.Context, cfg config, log io.Writer) (*QueueResults
 		}
 		q.Rounds = append(q.Rounds, round)
 	}
-	q.Env.LoadAfter = loadAverage()
+	q.Env.LoadAfter = meter.LoadAverage()
 	q.Took = time.Since(start)
 	return q, nil
 }
@@ -499,7 +500,7 @@ func queueCPU(r QueueRound) float64 { return r.SubmitCPU + r.ServerCPU + r.Worke
 // the two medians would not. The CPU ratio beside it counts the queue's
 // three processes against count, warm-up and idle time included.
 func (q *QueueResults) bar() Bar {
-	v := median(q.ratios())
+	v := meter.Median(q.ratios())
 	target := queueBar
 	if q.N >= queueLongN {
 		target = queueLongBar
@@ -511,7 +512,7 @@ func (q *QueueResults) bar() Bar {
 		Value:    v,
 		Result:   judge(v > 0 && v <= target),
 	}
-	if c := paired(q.column(queueCPU), q.column(func(r QueueRound) float64 { return r.CountCPU })); c > 0 {
+	if c := meter.Paired(q.column(queueCPU), q.column(func(r QueueRound) float64 { return r.CountCPU })); c > 0 {
 		b.CPU = fmt.Sprintf("queue's processes %.2f× count's", c)
 	}
 	return b
@@ -538,7 +539,7 @@ func (q *QueueResults) report(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n| run | median (s) | range (s) | CPU median (s) |\n|---|---:|---:|---:|\n")
 	row := func(name string, wall, cpu []float64) {
-		fmt.Fprintf(w, "| %s | %s | %s–%s | %s |\n", name, fmtSec(median(wall)), fmtSec(slices.Min(wall)), fmtSec(slices.Max(wall)), fmtSec(median(cpu)))
+		fmt.Fprintf(w, "| %s | %s | %s–%s | %s |\n", name, meter.Seconds(meter.Median(wall)), meter.Seconds(slices.Min(wall)), meter.Seconds(slices.Max(wall)), meter.Seconds(meter.Median(cpu)))
 	}
 	row(fmt.Sprintf("`nqueens count %d`", q.N), q.column(func(r QueueRound) float64 { return r.CountSeconds }), q.column(func(r QueueRound) float64 { return r.CountCPU }))
 	row(fmt.Sprintf("`nqueens submit %d --wait` (queue)", q.N), q.column(func(r QueueRound) float64 { return r.QueueSeconds }), q.column(func(r QueueRound) float64 { return r.SubmitCPU }))
@@ -547,11 +548,11 @@ func (q *QueueResults) report(w io.Writer) {
 	for _, x := range q.ratios() {
 		per = append(per, fmt.Sprintf("%.3f", x))
 	}
-	fmt.Fprintf(w, "\nQueue over count, median of the per-round ratios: **%.3f×** (rounds: %s).\n", median(q.ratios()), strings.Join(per, ", "))
+	fmt.Fprintf(w, "\nQueue over count, median of the per-round ratios: **%.3f×** (rounds: %s).\n", meter.Median(q.ratios()), strings.Join(per, ", "))
 
 	fmt.Fprintf(w, "\nCPU time per round (user + system, median over rounds, seconds):\n\n")
 	fmt.Fprintf(w, "| count | submit --wait | server | worker | queue's three |\n|---:|---:|---:|---:|---:|\n")
-	med := func(f func(QueueRound) float64) string { return fmtSec(median(q.column(f))) }
+	med := func(f func(QueueRound) float64) string { return meter.Seconds(meter.Median(q.column(f))) }
 	fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n",
 		med(func(r QueueRound) float64 { return r.CountCPU }), med(func(r QueueRound) float64 { return r.SubmitCPU }),
 		med(func(r QueueRound) float64 { return r.ServerCPU }), med(func(r QueueRound) float64 { return r.WorkerCPU }), med(queueCPU))

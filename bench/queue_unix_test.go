@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/nqcount/nqcount/bench/internal/meter"
 )
 
 // TestQueueRun runs the queue mode for real at a small n: it builds
@@ -76,7 +78,7 @@ func TestQueueRun(t *testing.T) {
 	if q.Rounds[0].First != "count" || q.Rounds[1].First != "queue" {
 		t.Errorf("order not alternated: %q then %q", q.Rounds[0].First, q.Rounds[1].First)
 	}
-	if q.Bar.Value != median([]float64{q.Rounds[0].Ratio, q.Rounds[1].Ratio}) {
+	if q.Bar.Value != meter.Median([]float64{q.Rounds[0].Ratio, q.Rounds[1].Ratio}) {
 		t.Errorf("bar %v is not the median of the per-round ratios", q.Bar.Value)
 	}
 }

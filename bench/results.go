@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/bench/internal/report"
 	"github.com/nqcount/nqcount/count/queens"
 )
@@ -29,20 +30,6 @@ func judge(ok bool) string {
 	return "FAIL"
 }
 
-// paired is the median over rounds of num's time over den's time in the
-// same round (the two ran next to each other), or 0 when either is
-// missing. A ratio of times taken minutes apart on a busy machine says
-// little; a ratio of neighbours cancels most of the load.
-func paired(num, den []float64) float64 {
-	var q []float64
-	for i := range min(len(num), len(den)) {
-		if den[i] > 0 {
-			q = append(q, num[i]/den[i])
-		}
-	}
-	return median(q)
-}
-
 func wall(j *Job) []float64 {
 	if j == nil {
 		return nil
@@ -60,24 +47,24 @@ func cpu(j *Job) []float64 {
 // vsC is how many times faster the Go job is than the C baseline at n (C's
 // time over Go's, paired by round), or 0 when either is missing.
 func (r *Results) vsC(n int, method queens.Method, kern string) float64 {
-	return paired(wall(r.find("c", n, queens.Halving, "", 1)), wall(r.find("go", n, method, kern, 1)))
+	return meter.Paired(wall(r.find("c", n, queens.Halving, "", 1)), wall(r.find("go", n, method, kern, 1)))
 }
 
 // vsCCPU is vsC in CPU time.
 func (r *Results) vsCCPU(n int, method queens.Method, kern string) float64 {
-	return paired(cpu(r.find("c", n, queens.Halving, "", 1)), cpu(r.find("go", n, method, kern, 1)))
+	return meter.Paired(cpu(r.find("c", n, queens.Halving, "", 1)), cpu(r.find("go", n, method, kern, 1)))
 }
 
 // coresUsed is the median over rounds of CPU time over wall time: how
 // many cores the configuration actually got (0 when unknown).
 func coresUsed(j *Job) float64 {
-	return paired(cpu(j), wall(j))
+	return meter.Paired(cpu(j), wall(j))
 }
 
 // speedup is the time on 1 worker over the time on w workers, paired by
 // round.
 func (r *Results) speedup(n, w int) float64 {
-	return paired(wall(r.find("go", n, queens.Constellations, r.BestKernel, 1)), wall(r.find("go", n, queens.Constellations, r.BestKernel, w)))
+	return meter.Paired(wall(r.find("go", n, queens.Constellations, r.BestKernel, 1)), wall(r.find("go", n, queens.Constellations, r.BestKernel, w)))
 }
 
 // bars evaluates the targets of issue 3.
@@ -163,28 +150,6 @@ func printBar(w io.Writer, b Bar) {
 	fmt.Fprintf(w, "  %s: bar: %s, measured: %s %s%s\n", b.Name, b.Target, b.Measured, b.Result, cpu)
 }
 
-func fmtSec(s float64) string {
-	switch {
-	case s < 0.1:
-		return fmt.Sprintf("%.4f", s)
-	case s < 10:
-		return fmt.Sprintf("%.3f", s)
-	}
-	return fmt.Sprintf("%.2f", s)
-}
-
-func rate(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2f G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.1f M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1f k", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
 func ratio(v float64) string {
 	if v == 0 {
 		return "–"
@@ -201,7 +166,7 @@ func spread(j *Job) (med, rng string) {
 	for _, s := range j.Seconds {
 		lo, hi = min(lo, s), max(hi, s)
 	}
-	return fmtSec(j.Median()), fmtSec(lo) + "–" + fmtSec(hi)
+	return meter.Seconds(j.Median()), meter.Seconds(lo) + "–" + meter.Seconds(hi)
 }
 
 func solutionsPerSec(j *Job) float64 {
@@ -260,7 +225,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		for _, k := range r.Kernels {
 			j := r.find("go", n, queens.Constellations, k, 1)
 			med, rng := spread(j)
-			kt.AddRow(fmt.Sprint(n), k, med, rng, rate(solutionsPerSec(j)), rate(float64(j.Nodes)/j.Median()),
+			kt.AddRow(fmt.Sprint(n), k, med, rng, meter.Rate(solutionsPerSec(j)), meter.Rate(float64(j.Nodes)/j.Median()),
 				ratio(r.vsC(n, queens.Constellations, k)), ratio(r.vsCCPU(n, queens.Constellations, k)))
 		}
 	}
@@ -277,7 +242,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		cm, _ := spread(c)
 		hm, _ := spread(h)
 		cc, _ := spread(r.find("c", n, queens.Halving, "", 1))
-		sym := paired(wall(h), wall(c))
+		sym := meter.Paired(wall(h), wall(c))
 		mt.AddRow(fmt.Sprint(n), cm, hm, cc, ratio(sym), ratio(r.vsC(n, queens.Constellations, r.BestKernel)), ratio(r.vsC(n, queens.Halving, r.BestKernel)))
 	}
 	b.WriteString(mt.String())
@@ -292,7 +257,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		c := r.find("go", n, queens.Constellations, r.BestKernel, 1)
 		jm, jr := spread(j)
 		cm, _ := spread(c)
-		jt.AddRow(fmt.Sprint(n), jm, jr, cm, ratio(paired(wall(c), wall(j))), ratio(paired(cpu(c), cpu(j))), rate(solutionsPerSec(j)))
+		jt.AddRow(fmt.Sprint(n), jm, jr, cm, ratio(meter.Paired(wall(c), wall(j))), ratio(meter.Paired(cpu(c), cpu(j))), meter.Rate(solutionsPerSec(j)))
 	}
 	b.WriteString(jt.String())
 	pf("\n![time against n, both methods and the published figures](%s)\n\n", filepath.ToSlash(filepath.Join(chartDir, "time.svg")))
@@ -325,7 +290,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		if !x.Finished {
 			run = fmt.Sprintf("interrupted after %.0f s, not finished (the plan and the worker pool are set up at the start)", x.Limit)
 		}
-		rt.AddRow(fmt.Sprint(x.N), x.Method, run, fmtSec(x.Seconds), fmt.Sprintf("%.1f", x.PeakMiB))
+		rt.AddRow(fmt.Sprint(x.N), x.Method, run, meter.Seconds(x.Seconds), fmt.Sprintf("%.1f", x.PeakMiB))
 	}
 	b.WriteString(rt.String())
 	pf("\nPeak resident set size from the kernel's rusage of the child process (`ProcessState.SysUsage`).\n\n")
@@ -338,11 +303,7 @@ func (r *Results) busy() bool { return r.Env.busy() }
 
 // busy reports whether the 1-minute load average before the run exceeded
 // half the logical CPUs. (The load after it includes the runner's own.)
-func (e Env) busy() bool {
-	var one float64
-	_, err := fmt.Sscan(e.LoadBefore, &one)
-	return err == nil && one > float64(e.LogicalCPUs)/2
-}
+func (e Env) busy() bool { return meter.Busy(e.LoadBefore, e.LogicalCPUs) }
 
 func unsupported(names []string) string {
 	if len(names) == 0 {

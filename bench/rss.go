@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
@@ -127,7 +128,7 @@ func rssRun(ctx context.Context, bin, method string, n int, limit time.Duration)
 	if polled > 0 {
 		r.PeakMiB = float64(polled) / (1 << 20)
 	} else if cmd.ProcessState != nil {
-		if b, ok := maxRSS(cmd.ProcessState); ok {
+		if b, ok := meter.PeakRSS(cmd.ProcessState); ok {
 			r.PeakMiB = float64(b) / (1 << 20)
 		}
 	}

@@ -19,11 +19,15 @@ func ExampleSweep() {
 }
 
 // A machine that counts twice as many solutions per second as one worker
-// of the reference machine, at every size of the quick suite, scores 2.
+// of the reference machine, with every method at every size of the quick
+// suite, scores 2.
 func ExampleRef_Score() {
-	rates := map[int]float64{}
-	for _, n := range suite.QuickSizes {
-		rates[n] = 2 * suite.Reference.Rates[n]
+	rates := map[suite.Size]float64{}
+	for m, sizes := range suite.QuickSizes {
+		for _, n := range sizes {
+			sz := suite.Size{Method: m, N: n}
+			rates[sz] = 2 * suite.Reference.Rates[sz]
+		}
 	}
 	fmt.Printf("%.2f\n", suite.Reference.Score(rates))
 	// Output: 2.00

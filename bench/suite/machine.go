@@ -2,11 +2,12 @@ package suite
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 
 	"github.com/klauspost/cpuid/v2"
+
+	"github.com/nqcount/nqcount/bench/internal/meter"
 )
 
 // Machine describes the computer a suite ran on.
@@ -47,24 +48,7 @@ type Machine struct {
 // Busy reports whether the 1-minute load average before the suite
 // exceeded half the logical CPUs: other processes then competed for the
 // cores, and the times, speed-ups and score are pessimistic.
-func (m Machine) Busy() bool {
-	var one float64
-	_, err := fmt.Sscan(m.LoadAverage, &one)
-	return err == nil && one > float64(m.NumCPU)/2
-}
-
-// loadAverage reads /proc/loadavg where the system has it.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
+func (m Machine) Busy() bool { return meter.Busy(m.LoadAverage, m.NumCPU) }
 
 // Describe returns the machine this process runs on, for a suite on p
 // workers.
@@ -78,7 +62,7 @@ func Describe(p int) Machine {
 	if m.CPU == "" || m.CPU == "unknown" {
 		m.CPU = "unknown CPU"
 	}
-	m.LoadAverage = loadAverage()
+	m.LoadAverage = meter.LoadAverage()
 	m.SMT, m.Cores, m.Note = topology(p, m.NumCPU, c.PhysicalCores, c.ThreadsPerCore)
 	return m
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/nqcount/nqcount/bench/internal/meter"
 )
 
 // WriteText writes the report as the human table `nqueens bench` prints.
@@ -19,8 +21,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Rounds == 1 {
 		rounds = "round,"
 	}
-	pf("nqueens bench, %s suite: n = %s on %s workers, %d %s wall time\n",
-		r.Suite, joinInts(r.Sizes), joinInts(r.Workers), r.Rounds, rounds)
+	pf("nqueens bench, %s suite: %s on %s workers, %d %s wall time\n",
+		r.Suite, r.workloadSizes(), joinInts(r.Workers), r.Rounds, rounds)
 	pf("cpu:     %s; %d logical CPUs for this process, GOMAXPROCS %d; %s/%s\n", m.CPU, m.NumCPU, m.GOMAXPROCS, m.OS, m.Arch)
 	threads := "threads"
 	if m.CPUIDThreadsPerCore == 1 {
@@ -33,7 +35,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if !strings.Contains(version, m.GoVersion) {
 		version += ", " + m.GoVersion
 	}
-	pf("counter: nqcount %s; method %s, kernel %s\n", version, r.Method, r.Kernel)
+	var kernels []string
+	for _, wl := range r.Workloads {
+		kernels = append(kernels, fmt.Sprintf("%s with kernel %s", wl.Method, wl.Kernel))
+	}
+	pf("counter: nqcount %s; %s\n", version, strings.Join(kernels, ", "))
 	if m.LoadAverage != "" {
 		pf("load:    %s before the run (1, 5, 15 min)", m.LoadAverage)
 		if m.Busy() {
@@ -44,7 +50,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	pf("\n")
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\tworkers\tseconds\tsolutions/s\tnodes/s\tper core\tspeed-up\tefficiency\tcores used\tOEIS\t")
+	fmt.Fprintln(tw, "method\tkernel\tn\tworkers\tseconds\tsolutions/s\tnodes/s\tper core\tspeed-up\tefficiency\tcores used\tOEIS\t")
 	for _, x := range r.Runs {
 		used := "–"
 		if x.CoresUsed > 0 {
@@ -54,8 +60,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		if !x.MatchesKnown {
 			check = fmt.Sprintf("MISMATCH: %s, A000170 says %d", x.Total, x.Known)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.0f%%\t%s\t%s\t\n", x.N, x.Workers, seconds(x.Seconds),
-			rate(x.SolutionsPerSecond), rate(x.NodesPerSecond), rate(x.NodesPerSecondPerCore),
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.0f%%\t%s\t%s\t\n", x.Method, x.Kernel, x.N, x.Workers, meter.Seconds(x.Seconds),
+			meter.Rate(x.SolutionsPerSecond), meter.Rate(x.NodesPerSecond), meter.Rate(x.NodesPerSecondPerCore),
 			x.Speedup, 100*x.Efficiency, used, check)
 	}
 	if err := tw.Flush(); err != nil {
@@ -65,10 +71,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	if bad := r.Mismatches(); len(bad) > 0 {
 		pf("FAILED: %d of %d configurations counted a total that disagrees with OEIS A000170: no score\n", len(bad), len(r.Runs))
 	} else {
-		pf("score %.2f: geometric mean over n = %s of the solutions/s on %d workers, each over the reference's\n", r.Score, joinInts(r.Sizes), r.P)
+		pf("score %.2f: geometric mean over %s of the solutions/s on %d workers, each over the reference's\n", r.Score, r.workloadSizes(), r.P)
 		pf("  reference: %s\n", r.ScoreReference)
 		if r.SMTGain > 0 {
 			pf("SMT: %d workers count %.2f× as fast as %d (one a core)\n", r.P, r.SMTGain, r.Machine.Cores)
+		}
+		if r.PeakRSS > 0 {
+			pf("peak memory %.1f MiB; ", float64(r.PeakRSS)/(1<<20))
 		}
 		pf("every count of every round matches OEIS A000170; took %.1f s\n", r.Seconds)
 	}
@@ -89,9 +98,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // CSVHeader is the first line WriteCSV writes: one column per field of
 // Run, round times left out.
 var CSVHeader = []string{
-	"suite", "n", "workers", "seconds", "rounds", "cpu_seconds", "cores_used", "nodes", "nodes_per_second",
+	"suite", "method", "kernel", "n", "workers", "seconds", "rounds", "cpu_seconds", "cores_used", "nodes", "nodes_per_second",
 	"nodes_per_second_per_core", "solutions_per_second", "speedup", "efficiency", "tasks", "depth",
-	"total", "known", "matches_known", "kernel",
+	"total", "known", "matches_known",
 }
 
 // WriteCSV writes one line per configuration under CSVHeader. The score
@@ -105,11 +114,11 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	}
 	for _, x := range r.Runs {
 		rec := []string{
-			r.Suite, strconv.Itoa(x.N), strconv.Itoa(x.Workers), f(x.Seconds), strconv.Itoa(len(x.RoundSeconds)),
+			r.Suite, string(x.Method), x.Kernel, strconv.Itoa(x.N), strconv.Itoa(x.Workers), f(x.Seconds), strconv.Itoa(len(x.RoundSeconds)),
 			f(x.CPUSeconds), f(x.CoresUsed), strconv.FormatUint(x.Nodes, 10), f(x.NodesPerSecond),
 			f(x.NodesPerSecondPerCore), f(x.SolutionsPerSecond), f(x.Speedup), f(x.Efficiency),
 			strconv.Itoa(x.Tasks), strconv.Itoa(x.Depth), x.Total.String(), strconv.FormatUint(x.Known, 10),
-			strconv.FormatBool(x.MatchesKnown), r.Kernel,
+			strconv.FormatBool(x.MatchesKnown),
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -150,25 +159,12 @@ func orUnknown(v int) string {
 	return strconv.Itoa(v)
 }
 
-func seconds(s float64) string {
-	switch {
-	case s < 0.1:
-		return fmt.Sprintf("%.4f", s)
-	case s < 10:
-		return fmt.Sprintf("%.3f", s)
+// workloadSizes names the workloads' sizes: "join n = 16, 17 and
+// constellations n = 15, 16".
+func (r *Report) workloadSizes() string {
+	var parts []string
+	for _, wl := range r.Workloads {
+		parts = append(parts, fmt.Sprintf("%s n = %s", wl.Method, joinInts(wl.Sizes)))
 	}
-	return fmt.Sprintf("%.2f", s)
-}
-
-// rate writes a per-second figure with an SI prefix.
-func rate(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2f G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.1f M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1f k", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
+	return strings.Join(parts, " and ")
 }

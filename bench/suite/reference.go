@@ -1,48 +1,60 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/nqcount/nqcount/bench/internal/meter"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // Ref is the machine scores are normalised to: the solutions per second
-// one worker of it counts at each board size of the suites.
+// one worker of it counts with each method at each board size of the
+// suites.
 type Ref struct {
 	Machine string
-	// Rates maps a board size to one worker's solutions per second.
-	Rates map[int]float64
+	// Rates maps a workload's board size to one worker's solutions per
+	// second.
+	Rates map[Size]float64
 }
 
 // Reference is the score's unit: one worker of the project's 2-core
-// development machine (AMD EPYC, Zen 5, a virtual machine), kernel bmi2,
-// method constellations, planning included. The rates are A000170(n) over
-// the times RESULTS.md records for that configuration: the medians of
-// three interleaved rounds of `go run ./bench` (2026-11-29) for n = 15, 16
-// and 17, and one run of `nqueens count 18 --workers 1` for n = 18. They
-// are fixed: when the kernels get faster, that machine's score rises
-// above 1.
+// development machine (AMD EPYC, Zen 4, a virtual machine), planning
+// included. For the constellations (kernel bmi2) the rates are A000170(n)
+// over the times RESULTS.md records for that configuration: the medians
+// of three interleaved rounds of `go run ./bench` (2026-11-29) for n = 15,
+// 16 and 17, and one run of `nqueens count 18 --workers 1` for n = 18.
+// For the join (kernel avx512) they are A000170(n) over the median CPU
+// time of three runs of `nqueens count N --method join --workers 1`
+// (2026-12-01, RESULTS.md, "nqueens bench"). They are fixed: when the
+// kernels get faster, that machine's score rises above 1.
 var Reference = Ref{
-	Machine: "one worker of the 2-core AMD EPYC (Zen 5) development VM, kernel bmi2, as of 2026-11-29",
-	Rates: map[int]float64{
-		15: 2279184 / 0.139,
-		16: 14772512 / 0.807,
-		17: 95815104 / 5.233,
-		18: 666090624 / 35.24,
+	Machine: "one worker of the 2-core AMD EPYC (Zen 4) development VM, kernels bmi2 (constellations, 2026-11-29) and avx512 (join, 2026-12-01)",
+	Rates: map[Size]float64{
+		{queens.Constellations, 15}: 2279184 / 0.139,
+		{queens.Constellations, 16}: 14772512 / 0.807,
+		{queens.Constellations, 17}: 95815104 / 5.233,
+		{queens.Constellations, 18}: 666090624 / 35.24,
+		{queens.Join, 16}:           14772512 / 0.110,
+		{queens.Join, 17}:           95815104 / 0.50,
+		{queens.Join, 18}:           666090624 / 1.80,
+		{queens.Join, 19}:           4968057848 / 16.0,
 	},
 }
 
-// Score is the geometric mean over the sizes in rates of rates[n] over
-// the reference's rate at n: how many reference workers the rates are
-// worth. It is 0 when rates is empty or has a size the reference lacks.
-func (r Ref) Score(rates map[int]float64) float64 {
+// Score is the geometric mean over the sizes in rates of their rate over
+// the reference's: how many reference workers the rates are worth. It is
+// 0 when rates is empty or has a size the reference lacks.
+func (r Ref) Score(rates map[Size]float64) float64 {
 	if len(rates) == 0 {
 		return 0
 	}
 	var sum float64
-	for n, v := range rates {
-		ref, ok := r.Rates[n]
+	for sz, v := range rates {
+		ref, ok := r.Rates[sz]
 		if !ok || ref <= 0 || v <= 0 {
 			return 0
 		}
@@ -51,15 +63,16 @@ func (r Ref) Score(rates map[int]float64) float64 {
 	return math.Exp(sum / float64(len(rates)))
 }
 
+// String names the machine and lists its rates, per method.
 func (r Ref) String() string {
-	ns := make([]int, 0, len(r.Rates))
-	for n := range r.Rates {
-		ns = append(ns, n)
+	sizes := make([]Size, 0, len(r.Rates))
+	for sz := range r.Rates {
+		sizes = append(sizes, sz)
 	}
-	slices.Sort(ns)
+	slices.SortFunc(sizes, func(a, b Size) int { return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.N, b.N)) })
 	var parts []string
-	for _, n := range ns {
-		parts = append(parts, fmt.Sprintf("n = %d: %s", n, rate(r.Rates[n])))
+	for _, sz := range sizes {
+		parts = append(parts, fmt.Sprintf("%s n = %d: %s", sz.Method, sz.N, meter.Rate(r.Rates[sz])))
 	}
 	return fmt.Sprintf("%s (solutions/s %s)", r.Machine, strings.Join(parts, ", "))
 }

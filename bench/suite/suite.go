@@ -5,13 +5,21 @@
 // SMT siblings), checks every count against OEIS A000170, and derives
 // nodes/s, speed-up, efficiency and a score comparable across machines.
 //
-// The score is the geometric mean, over the suite's board sizes, of the
-// solutions per second counted on P workers, each divided by the solutions
-// per second of one worker of the reference machine at the same size (see
-// Reference). It reads as "this machine counts as fast as S cores of the
-// reference machine". Scores are comparable between machines measured with
-// the same suite (quick or full) and the same nqueens version: a faster
-// kernel raises every machine's score.
+// It has two workloads: the join (package count/queens/join), the method
+// `nqueens count` uses at the suite's sizes, and the constellation
+// backtracker, which count uses below them and whose work scales in a
+// different way (no tables, a few KiB a worker); each runs with the
+// fastest kernel of its family this CPU has, unless the configuration
+// names one, and every run says which.
+//
+// The score is the geometric mean, over the workloads and their board
+// sizes, of the solutions per second counted on P workers, each divided by
+// the solutions per second of one worker of the reference machine with the
+// same method at the same size (see Reference). It reads as "this machine
+// counts as fast as S cores of the reference machine". Scores are
+// comparable between machines measured with the same suite (quick or full,
+// the same workloads) and the same nqueens version: a faster kernel raises
+// every machine's score.
 //
 // The developers' runner in the parent folder (go run ./bench) is a
 // different tool: it compares kernels and methods against a C baseline and
@@ -27,22 +35,32 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
-// The fixed workloads: board sizes counted by every run of a suite.
+// The fixed workloads: the board sizes each method counts in every run of
+// a suite. The join's are sizes where it is count's default method
+// (queens.DefaultMethod); on one worker of the reference machine its
+// quick sizes take about 0.1 and 0.5 s, its full ones 0.5, 1.8 and 16 s.
 var (
-	// QuickSizes are the boards of the quick suite: on one worker of the
-	// reference machine they take 0.14 s and 0.81 s.
-	QuickSizes = []int{15, 16}
-	// FullSizes are the boards of the full suite: on one worker of the
-	// reference machine they take 0.81 s, 5.2 s and 35 s.
-	FullSizes = []int{16, 17, 18}
+	// QuickSizes are the boards of the quick suite; the constellations'
+	// take 0.14 s and 0.81 s on one worker of the reference machine.
+	QuickSizes = map[queens.Method][]int{queens.Join: {16, 17}, queens.Constellations: {15, 16}}
+	// FullSizes are the boards of the full suite; the constellations'
+	// take 0.81 s, 5.2 s and 35 s on one worker of the reference machine.
+	FullSizes = map[queens.Method][]int{queens.Join: {17, 18, 19}, queens.Constellations: {16, 17, 18}}
 )
+
+// Methods are the workloads' methods, in the order a suite runs and
+// reports them.
+var Methods = []queens.Method{queens.Join, queens.Constellations}
 
 // DefaultRounds is how many times each configuration is timed; its median
 // is reported.
@@ -62,7 +80,14 @@ type Config struct {
 	// Rounds is how many times each configuration is timed; 0 means
 	// DefaultRounds.
 	Rounds int
-	// Kernel names the kernel ("" or "auto": the fastest this CPU runs).
+	// Method selects one workload, queens.Join or queens.Constellations;
+	// "" or queens.Auto runs both.
+	Method queens.Method
+	// Kernel names a kernel: the workloads whose method's family has a
+	// kernel of that name (the join's or the backtrackers', both for
+	// "generic") count with it, the others, and every workload when Kernel
+	// is "" or "auto", with the fastest of their family this CPU runs. A
+	// name no workload's family has is an error.
 	Kernel string
 	// Version is the counter's version as the report gives it; "" means
 	// Version().
@@ -72,15 +97,16 @@ type Config struct {
 	OnProgress func(Progress)
 
 	// Set by tests only: count replaces queens.Count (to inject wrong
-	// counts), sizes the suite's board sizes (to keep tests short).
+	// counts), sizes the workloads' board sizes (to keep tests short).
 	count func(context.Context, int, queens.Options) (queens.Result, error)
-	sizes []int
+	sizes map[queens.Method][]int
 }
 
 // Progress describes the count that just finished.
 type Progress struct {
 	Done, Total int  // timed counts finished and planned
-	WarmUp      bool // the untimed warm-up count (Done is 0)
+	WarmUp      bool // an untimed warm-up count (Done is 0 in the first)
+	Method      queens.Method
 	N, Workers  int
 	Round       int     // 1-based
 	Seconds     float64 // wall time of this count
@@ -91,8 +117,11 @@ type Progress struct {
 // what its rounds measured. Rates are computed from Seconds, the median
 // over rounds.
 type Run struct {
-	N       int `json:"n"`
-	Workers int `json:"workers"`
+	Method queens.Method `json:"method"`
+	// Kernel is the kernel the counts used (of the method's family).
+	Kernel  string `json:"kernel"`
+	N       int    `json:"n"`
+	Workers int    `json:"workers"`
 	// Seconds is the median wall time over the rounds, planning included.
 	Seconds float64 `json:"seconds"`
 	// RoundSeconds are the wall times of the rounds, in order.
@@ -103,8 +132,10 @@ type Run struct {
 	// CoresUsed is the median over rounds of CPU time over wall time: how
 	// much of the machine the count actually got (0 when unknown).
 	CoresUsed float64 `json:"cores_used,omitempty"`
-	// Nodes is the number of search nodes (queens placed) one count
-	// visits.
+	// Nodes is the work of one count: for the constellations the search
+	// nodes (queens placed), for the join its units of work (half boards
+	// made and items run through a block of 512 patterns, see
+	// join.Counter.Count).
 	Nodes          uint64  `json:"nodes"`
 	NodesPerSecond float64 `json:"nodes_per_second"`
 	// NodesPerSecondPerCore is NodesPerSecond over the cores the workers
@@ -133,10 +164,10 @@ type Report struct {
 	// Seconds is the wall time of the whole benchmark, warm-up included.
 	Seconds float64 `json:"seconds"`
 	Machine Machine `json:"machine"`
-	Kernel  string  `json:"kernel"`
-	Method  string  `json:"method"`
-	Rounds  int     `json:"rounds"`
-	Sizes   []int   `json:"sizes"`
+	// Workloads are what the suite counted, in order: each method with
+	// its kernel and sizes.
+	Workloads []Workload `json:"workloads"`
+	Rounds    int        `json:"rounds"`
 	// Workers is the sweep: 1, 2, 4, ... below P, the physical-core point
 	// where there is one, and P.
 	Workers []int `json:"workers"`
@@ -154,6 +185,24 @@ type Report struct {
 	// MatchesKnown is true when every count of every round equalled
 	// A000170(n).
 	MatchesKnown bool `json:"matches_known"`
+	// PeakRSS is the largest resident memory of the process over the
+	// suite, in bytes (the join's tables at its largest size; 0 where the
+	// system does not say).
+	PeakRSS int64 `json:"peak_rss_bytes,omitempty"`
+}
+
+// Workload is one method of a suite, the kernel it counts with and the
+// board sizes it counts.
+type Workload struct {
+	Method queens.Method `json:"method"`
+	Kernel string        `json:"kernel"`
+	Sizes  []int         `json:"sizes"`
+}
+
+// Size names one board size of one workload: what a score is taken over.
+type Size struct {
+	Method queens.Method
+	N      int
 }
 
 // Mismatches returns the runs with a round whose count disagreed with the
@@ -168,11 +217,11 @@ func (r *Report) Mismatches() []Run {
 	return bad
 }
 
-// Find returns the run of board n on w workers, or nil.
-func (r *Report) Find(n, w int) *Run {
+// Find returns the run of board n by method m on w workers, or nil.
+func (r *Report) Find(m queens.Method, n, w int) *Run {
 	for i := range r.Runs {
-		if r.Runs[i].N == n && r.Runs[i].Workers == w {
-			return &r.Runs[i]
+		if x := &r.Runs[i]; x.Method == m && x.N == n && x.Workers == w {
+			return x
 		}
 	}
 	return nil
@@ -196,6 +245,73 @@ func Sweep(p, cores int) []int {
 // ErrInvalid marks a configuration out of range.
 var ErrInvalid = errors.New("invalid benchmark configuration")
 
+// workloads resolves cfg's method and kernel into the workloads to run,
+// with the sizes of sizes.
+func workloads(cfg Config, sizes map[queens.Method][]int) ([]Workload, error) {
+	methods := Methods
+	switch cfg.Method {
+	case "", queens.Auto:
+	case queens.Join, queens.Constellations:
+		methods = []queens.Method{cfg.Method}
+	default:
+		return nil, fmt.Errorf("%w: method %q: choose auto, join or constellations", ErrInvalid, cfg.Method)
+	}
+	named := cfg.Kernel != "" && cfg.Kernel != "auto"
+	var ws []Workload
+	found := false
+	for _, m := range methods {
+		name := ""
+		if named && hasKernel(m, cfg.Kernel) {
+			name, found = cfg.Kernel, true
+		}
+		k, err := lookupKernel(m, name)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		ws = append(ws, Workload{Method: m, Kernel: k, Sizes: slices.Clone(sizes[m])})
+	}
+	if named && !found {
+		var fams []string
+		for _, m := range methods {
+			fams = append(fams, fmt.Sprintf("%s: %s", m, strings.Join(kernelNames(m), ", ")))
+		}
+		return nil, fmt.Errorf("%w: unknown kernel %q (choose auto, or a kernel of %s)", ErrInvalid, cfg.Kernel, strings.Join(fams, "; "))
+	}
+	return ws, nil
+}
+
+// hasKernel reports whether method m's family registers a kernel named
+// name, supported here or not.
+func hasKernel(m queens.Method, name string) bool {
+	return slices.Contains(kernelNames(m), name)
+}
+
+// kernelNames lists the kernels of method m's family.
+func kernelNames(m queens.Method) []string {
+	var names []string
+	if m == queens.Join {
+		for _, k := range join.Kernels() {
+			names = append(names, k.Name)
+		}
+		return names
+	}
+	for _, k := range kernel.All() {
+		names = append(names, k.Name)
+	}
+	return names
+}
+
+// lookupKernel returns the name of the kernel of method m named name
+// ("": the fastest this CPU runs), or why there is none.
+func lookupKernel(m queens.Method, name string) (string, error) {
+	if m == queens.Join {
+		k, err := join.Lookup(name)
+		return k.Name, err
+	}
+	k, err := kernel.Lookup(name)
+	return k.Name, err
+}
+
 // Measure runs the suite. Every count is checked against OEIS A000170; a
 // count that disagrees makes its run's MatchesKnown false and the report's
 // score 0, and the suite goes on so that the report shows every failure.
@@ -218,47 +334,54 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	if rounds < 1 || rounds > 1000 {
 		return nil, fmt.Errorf("%w: %d rounds: choose 1 to 1000", ErrInvalid, rounds)
 	}
-	k, err := kernel.Lookup(cfg.Kernel)
+	suite, sizes := "full", FullSizes
+	if cfg.Quick {
+		suite, sizes = "quick", QuickSizes
+	}
+	if cfg.sizes != nil {
+		sizes = cfg.sizes
+	}
+	ws, err := workloads(cfg, sizes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, err
 	}
 	countFn := cfg.count
 	if countFn == nil {
 		countFn = queens.Count
 	}
 	rep := &Report{
-		Suite: "full", Sizes: FullSizes, Version: cmp.Or(cfg.Version, Version()), Date: start.UTC(),
-		Machine: Describe(p), Kernel: k.Name, Method: string(queens.Constellations),
-		Rounds: rounds, P: p, ScoreReference: Reference.String(),
+		Suite: suite, Version: cmp.Or(cfg.Version, Version()), Date: start.UTC(),
+		Machine: Describe(p), Workloads: ws, Rounds: rounds, P: p, ScoreReference: Reference.String(),
 	}
-	if cfg.Quick {
-		rep.Suite, rep.Sizes = "quick", QuickSizes
-	}
-	if cfg.sizes != nil {
-		rep.Sizes = cfg.sizes
-	}
-	rep.Sizes = slices.Clone(rep.Sizes)
 	rep.Workers = Sweep(p, rep.Machine.smtCores())
-	for _, n := range rep.Sizes {
-		known, _ := queens.Known(n)
-		for _, w := range rep.Workers {
-			rep.Runs = append(rep.Runs, Run{N: n, Workers: w, Known: known, MatchesKnown: true})
+	for _, wl := range ws {
+		for _, n := range wl.Sizes {
+			known, _ := queens.Known(n)
+			for _, w := range rep.Workers {
+				rep.Runs = append(rep.Runs, Run{Method: wl.Method, Kernel: wl.Kernel, N: n, Workers: w, Known: known, MatchesKnown: true})
+			}
 		}
 	}
 	cpus := make([][]float64, len(rep.Runs))
 
-	opt := func(w int) queens.Options {
-		return queens.Options{Workers: w, Kernel: k.Name, Method: queens.Constellations}
+	opt := func(x *Run, w int) queens.Options {
+		return queens.Options{Workers: w, Kernel: x.Kernel, Method: x.Method}
 	}
-	// One untimed count on all workers, so that the first timed one does
-	// not pay for starting threads, faulting pages in and the CPU's clock
-	// ramping up. Its count is checked too.
-	warm := rep.Sizes[0]
-	if cfg.OnProgress != nil {
-		cfg.OnProgress(Progress{Total: rounds * len(rep.Runs), WarmUp: true, N: warm, Workers: p, Round: 1})
-	}
-	if _, err := countFn(ctx, warm, opt(p)); err != nil {
-		return nil, err
+	// One untimed count per workload on all workers, so that the first
+	// timed one does not pay for starting threads, faulting pages in and
+	// the CPU's clock ramping up. Its count is checked too.
+	total := rounds * len(rep.Runs)
+	for _, wl := range ws {
+		if len(wl.Sizes) == 0 {
+			continue
+		}
+		warm := Run{Method: wl.Method, Kernel: wl.Kernel, N: wl.Sizes[0]}
+		if cfg.OnProgress != nil {
+			cfg.OnProgress(Progress{Total: total, WarmUp: true, Method: wl.Method, N: warm.N, Workers: p, Round: 1})
+		}
+		if _, err := countFn(ctx, warm.N, opt(&warm, p)); err != nil {
+			return nil, err
+		}
 	}
 
 	done := 0
@@ -276,13 +399,13 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 		for _, i := range order {
 			run := &rep.Runs[i]
 			runtime.GC()
-			c0 := selfCPU()
+			c0 := meter.SelfCPU()
 			t0 := time.Now()
-			res, err := countFn(ctx, run.N, opt(run.Workers))
+			res, err := countFn(ctx, run.N, opt(run, run.Workers))
 			wall := time.Since(t0).Seconds()
 			cpu := 0.0
 			if c0 > 0 {
-				cpu = selfCPU() - c0
+				cpu = meter.SelfCPU() - c0
 			}
 			if err != nil {
 				return nil, err
@@ -301,11 +424,14 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 			run.Nodes = res.Nodes.Lo
 			run.Tasks, run.Depth = res.Tasks, res.Depth
 			if cfg.OnProgress != nil {
-				cfg.OnProgress(Progress{Done: done, Total: rounds * len(rep.Runs), N: run.N, Workers: run.Workers, Round: r + 1, Seconds: wall, Matches: ok})
+				cfg.OnProgress(Progress{Done: done, Total: total, Method: run.Method, N: run.N, Workers: run.Workers, Round: r + 1, Seconds: wall, Matches: ok})
 			}
 		}
 	}
 	rep.derive(cpus)
+	if b, ok := meter.SelfPeakRSS(); ok {
+		rep.PeakRSS = b
+	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
@@ -316,10 +442,10 @@ func (r *Report) derive(cpus [][]float64) {
 	r.MatchesKnown = true
 	for i := range r.Runs {
 		x := &r.Runs[i]
-		x.Seconds = median(x.RoundSeconds)
+		x.Seconds = meter.Median(x.RoundSeconds)
 		if i < len(cpus) {
-			x.CPUSeconds = median(cpus[i])
-			x.CoresUsed = pairedMedian(cpus[i], x.RoundSeconds)
+			x.CPUSeconds = meter.Median(cpus[i])
+			x.CoresUsed = meter.Paired(cpus[i], x.RoundSeconds)
 		}
 		if x.Seconds > 0 {
 			x.NodesPerSecond = float64(x.Nodes) / x.Seconds
@@ -330,8 +456,8 @@ func (r *Report) derive(cpus [][]float64) {
 	}
 	for i := range r.Runs {
 		x := &r.Runs[i]
-		if one := r.Find(x.N, 1); one != nil {
-			x.Speedup = pairedMedian(one.RoundSeconds, x.RoundSeconds)
+		if one := r.Find(x.Method, x.N, 1); one != nil {
+			x.Speedup = meter.Paired(one.RoundSeconds, x.RoundSeconds)
 			x.Efficiency = x.Speedup / float64(x.Workers)
 		}
 	}
@@ -344,18 +470,21 @@ func (r *Report) derive(cpus [][]float64) {
 	}
 }
 
-// solutionRates maps each size to its solutions/s on w workers.
-func (r *Report) solutionRates(w int) map[int]float64 {
-	m := map[int]float64{}
-	for _, n := range r.Sizes {
-		if x := r.Find(n, w); x != nil {
-			m[n] = x.SolutionsPerSecond
+// solutionRates maps each size of each workload to its solutions/s on w
+// workers.
+func (r *Report) solutionRates(w int) map[Size]float64 {
+	m := map[Size]float64{}
+	for _, wl := range r.Workloads {
+		for _, n := range wl.Sizes {
+			if x := r.Find(wl.Method, n, w); x != nil {
+				m[Size{wl.Method, n}] = x.SolutionsPerSecond
+			}
 		}
 	}
 	return m
 }
 
-func geoMeanRatio(num, den map[int]float64) float64 {
+func geoMeanRatio(num, den map[Size]float64) float64 {
 	var sum float64
 	k := 0
 	for n, a := range num {
@@ -370,31 +499,6 @@ func geoMeanRatio(num, den map[int]float64) float64 {
 		return 0
 	}
 	return math.Exp(sum / float64(k))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// pairedMedian is the median over rounds of num[i]/den[i]: a ratio of two
-// counts taken close together in time, which cancels most of the load
-// other processes put on a shared machine.
-func pairedMedian(num, den []float64) float64 {
-	var q []float64
-	for i := range min(len(num), len(den)) {
-		if den[i] > 0 {
-			q = append(q, num[i]/den[i])
-		}
-	}
-	return median(q)
 }
 
 // Version is the nqcount module's version as built into this binary, with

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/bench/suite"
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -18,20 +19,24 @@ func init() {
 
 func runBench(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "bench", "[--quick] [flags]",
-		fmt.Sprintf("Benchmarks this machine: counts n = %s (--quick: n = %s) on 1, 2, 4, ...\n"+
-			"P workers and P, %d rounds each, checks every count against OEIS A000170, and\n"+
-			"prints nodes/s, speed-up, efficiency and a score comparable across machines\n"+
-			"(README.md, \"Benchmarking a machine\"). A wrong count exits with status 1.",
-			ints(suite.FullSizes), ints(suite.QuickSizes), suite.DefaultRounds))
+		fmt.Sprintf("Benchmarks this machine: counts\n%s\n(--quick: %s)\n"+
+			"on 1, 2, 4, ... P workers and P, %d rounds each, checks every count against\n"+
+			"OEIS A000170, and prints nodes/s, speed-up, efficiency and a score comparable\n"+
+			"across machines (README.md, \"Benchmarking a machine\"). The join is the method\n"+
+			"'nqueens count' uses at these sizes, the constellation backtracker the one it\n"+
+			"uses below them. A wrong count exits with status 1.",
+			sizesText(suite.FullSizes), sizesText(suite.QuickSizes), suite.DefaultRounds))
 	var (
 		cfg             suite.Config
+		method          string
 		jsonOut, csvOut bool
 		quiet           bool
 	)
-	fs.BoolVar(&cfg.Quick, "quick", false, fmt.Sprintf("the quick suite: n = %s (seconds; default: n = %s, minutes)", ints(suite.QuickSizes), ints(suite.FullSizes)))
+	fs.BoolVar(&cfg.Quick, "quick", false, fmt.Sprintf("the quick suite: %s (seconds; default: %s, minutes)", sizesText(suite.QuickSizes), sizesText(suite.FullSizes)))
+	fs.StringVar(&method, "method", "auto", "the workloads: auto (both), join or constellations")
 	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "P, the largest worker count of the sweep 1, 2, 4, ... P")
 	fs.IntVar(&cfg.Rounds, "rounds", suite.DefaultRounds, "times each configuration is counted; the median is reported")
-	fs.StringVar(&cfg.Kernel, "kernel", "auto", "kernel to count with (see 'nqueens cpu')")
+	fs.StringVar(&cfg.Kernel, "kernel", "auto", "kernel to count with, for the workloads whose method's family has it (see 'nqueens cpu'); the others use their fastest")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as one JSON object")
 	fs.BoolVar(&csvOut, "csv", false, "print one CSV line per configuration")
 	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
@@ -51,6 +56,13 @@ func runBench(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	case cfg.Rounds < 1 || cfg.Rounds > 1000:
 		e.Errorf("--rounds %d is out of range: choose 1 to 1000", cfg.Rounds)
+		return exitUsage
+	}
+	switch m := queens.Method(method); m {
+	case queens.Auto, queens.Join, queens.Constellations:
+		cfg.Method = m
+	default:
+		e.Errorf("--method %q: choose auto, join or constellations", method)
 		return exitUsage
 	}
 	if !quiet {
@@ -90,7 +102,7 @@ func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
 	}
 	if bad := rep.Mismatches(); len(bad) > 0 {
 		for _, x := range bad {
-			e.Errorf("MISMATCH: n = %d on %d %s counted %s, OEIS A000170 says %d", x.N, x.Workers, plural(x.Workers, "worker"), x.Total, x.Known)
+			e.Errorf("MISMATCH: %s n = %d on %d %s counted %s, OEIS A000170 says %d", x.Method, x.N, x.Workers, plural(x.Workers, "worker"), x.Total, x.Known)
 		}
 		return exitFail
 	}
@@ -101,14 +113,14 @@ func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
 // ("nqueens bench: ...").
 func benchProgress(w io.Writer, prog string, p suite.Progress) {
 	if p.WarmUp {
-		fmt.Fprintf(w, "%s bench: warm-up, n = %d on %d workers (untimed); then %d timed counts\n", prog, p.N, p.Workers, p.Total)
+		fmt.Fprintf(w, "%s bench: warm-up, %s n = %d on %d workers (untimed); then %d timed counts\n", prog, p.Method, p.N, p.Workers, p.Total)
 		return
 	}
 	check := "ok"
 	if !p.Matches {
 		check = "MISMATCH with OEIS A000170"
 	}
-	fmt.Fprintf(w, "%s bench: [%d/%d] round %d, n = %d, %d %s: %.4f s, %s\n", prog, p.Done, p.Total, p.Round, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
+	fmt.Fprintf(w, "%s bench: [%d/%d] round %d, %s n = %d, %d %s: %.4f s, %s\n", prog, p.Done, p.Total, p.Round, p.Method, p.N, p.Workers, plural(p.Workers, "worker"), p.Seconds, check)
 }
 
 func plural(k int, word string) string {
@@ -127,4 +139,14 @@ func ints(xs []int) string {
 		s += fmt.Sprint(x)
 	}
 	return s
+}
+
+// sizesText names the sizes of each workload: "join n = 16, 17 and
+// constellations n = 15, 16".
+func sizesText(sizes map[queens.Method][]int) string {
+	var parts []string
+	for _, m := range suite.Methods {
+		parts = append(parts, fmt.Sprintf("%s n = %s", m, ints(sizes[m])))
+	}
+	return strings.Join(parts, " and ")
 }

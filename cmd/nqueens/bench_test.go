@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nqcount/nqcount/bench/suite"
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 func TestBenchBadInput(t *testing.T) {
@@ -22,6 +24,8 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "--workers", "100000000"}, "out of range"},
 		{[]string{"bench", "--rounds", "0"}, "--rounds 0"},
 		{[]string{"bench", "--kernel", "magic", "-q"}, "unknown kernel"},
+		{[]string{"bench", "--method", "halving", "-q"}, "choose auto, join or constellations"},
+		{[]string{"bench", "--method", "constellations", "--kernel", "avx2", "-q"}, "avx2"},
 		{[]string{"bench", "--bogus"}, "not defined"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -44,9 +48,16 @@ func TestBenchQuickJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
-		Suite string  `json:"suite"`
-		Score float64 `json:"score"`
-		Runs  []struct {
+		Suite     string  `json:"suite"`
+		Score     float64 `json:"score"`
+		Workloads []struct {
+			Method string `json:"method"`
+			Kernel string `json:"kernel"`
+			Sizes  []int  `json:"sizes"`
+		} `json:"workloads"`
+		Runs []struct {
+			Method         string  `json:"method"`
+			Kernel         string  `json:"kernel"`
 			N              int     `json:"n"`
 			Workers        int     `json:"workers"`
 			Seconds        float64 `json:"seconds"`
@@ -57,16 +68,33 @@ func TestBenchQuickJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if r.Suite != "quick" || r.Score <= 0 || len(r.Runs) != 2*len(suite.QuickSizes) {
-		t.Errorf("suite %q, score %v, %d runs", r.Suite, r.Score, len(r.Runs))
+	sizes := 0
+	for _, m := range suite.Methods {
+		sizes += len(suite.QuickSizes[m])
 	}
+	if r.Suite != "quick" || r.Score <= 0 || len(r.Runs) != 2*sizes || len(r.Workloads) != 2 {
+		t.Errorf("suite %q, score %v, %d runs, workloads %+v", r.Suite, r.Score, len(r.Runs), r.Workloads)
+	}
+	// Runs of the join with the kernel each used, and of the backtracker.
+	kernels := map[string]string{}
+	for _, wl := range r.Workloads {
+		kernels[wl.Method] = wl.Kernel
+	}
+	joins := 0
 	for _, x := range r.Runs {
-		if x.N < 15 || x.N > 16 || x.Seconds <= 0 || x.NodesPerSecond <= 0 || x.MatchesKnown == nil || !*x.MatchesKnown {
+		if !slices.Contains(suite.QuickSizes[queens.Method(x.Method)], x.N) || x.Kernel == "" || x.Kernel != kernels[x.Method] ||
+			x.Seconds <= 0 || x.NodesPerSecond <= 0 || x.MatchesKnown == nil || !*x.MatchesKnown {
 			t.Errorf("run %+v", x)
 		}
+		if x.Method == "join" {
+			joins++
+		}
+	}
+	if joins != 2*len(suite.QuickSizes[queens.Join]) {
+		t.Errorf("%d runs of the join", joins)
 	}
 	// Progress went to stderr, one line per count and one for the warm-up.
-	if n := strings.Count(errs, "bench: ["); n != len(r.Runs) || !strings.Contains(errs, "warm-up") {
+	if n := strings.Count(errs, "bench: ["); n != len(r.Runs) || strings.Count(errs, "warm-up") != 2 {
 		t.Errorf("%d progress lines:\n%s", n, errs)
 	}
 }
@@ -74,13 +102,13 @@ func TestBenchQuickJSON(t *testing.T) {
 // A report with a count that disagrees with the OEIS exits 1 and says so
 // on stderr, in every format.
 func TestBenchMismatchFails(t *testing.T) {
-	rep := &suite.Report{Suite: "quick", Sizes: []int{15}, Workers: []int{1}, P: 1, Rounds: 1, Runs: []suite.Run{
-		{N: 15, Workers: 1, Seconds: 1, RoundSeconds: []float64{1}, Total: count.U128(2279185), Known: 2279184, MatchesKnown: false},
+	rep := &suite.Report{Suite: "quick", Workloads: []suite.Workload{{Method: queens.Join, Kernel: "k", Sizes: []int{15}}}, Workers: []int{1}, P: 1, Rounds: 1, Runs: []suite.Run{
+		{Method: queens.Join, Kernel: "k", N: 15, Workers: 1, Seconds: 1, RoundSeconds: []float64{1}, Total: count.U128(2279185), Known: 2279184, MatchesKnown: false},
 	}}
 	for _, format := range []string{"text", "json", "csv"} {
 		var out, errb bytes.Buffer
 		code := printBench(&env{Prog: "nqueens", Stdout: &out, Stderr: &errb}, rep, format == "json", format == "csv")
-		if code != exitFail || !strings.Contains(errb.String(), "MISMATCH: n = 15 on 1 worker counted 2279185, OEIS A000170 says 2279184") {
+		if code != exitFail || !strings.Contains(errb.String(), "MISMATCH: join n = 15 on 1 worker counted 2279185, OEIS A000170 says 2279184") {
 			t.Errorf("%s: exit %d, stderr %q", format, code, &errb)
 		}
 	}

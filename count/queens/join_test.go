@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/join"
+	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/internal/impltest"
 )
 
@@ -108,6 +110,14 @@ func TestJoinMemoryLimit(t *testing.T) {
 	}
 }
 
+// builtKernel reports whether this build has a kernel of either family
+// by that name (purego builds lack the assembly ones): tests of messages
+// about them skip the others.
+func builtKernel(name string) bool {
+	return slices.ContainsFunc(kernel.All(), func(k kernel.Kernel) bool { return k.Name == name }) ||
+		slices.ContainsFunc(join.Kernels(), func(k join.Kernel) bool { return k.Name == name })
+}
+
 // TestDefaultMethod: Count without a method uses the join from joinFrom.
 func TestDefaultMethod(t *testing.T) {
 	for _, c := range []struct {
@@ -125,7 +135,7 @@ func TestDefaultMethod(t *testing.T) {
 			t.Errorf("NewPlan(%d, \"\") planned %s, want %s", c.n, p.Method, c.want)
 		}
 	}
-	if m := ResolveMethod(Auto, 20, "bmi2"); m != Constellations {
+	if m := ResolveMethod(Auto, 20, "bmi2"); m != Constellations && builtKernel("bmi2") {
 		t.Errorf("auto with kernel bmi2 at n = 20: %s, want constellations", m)
 	}
 	if m := ResolveMethod(Auto, 20, "generic"); m != Join {
@@ -146,6 +156,8 @@ func TestDefaultMethod(t *testing.T) {
 // with the family the count uses (issue 25: "unknown kernel" for a join
 // kernel at n = 13; only the backtracking kernels listed at n = 14).
 func TestKernelMessages(t *testing.T) {
+	ks := join.Kernels()
+	lastJoin := ks[len(ks)-1].Name // the lookup's list of names ends with it
 	for _, c := range []struct {
 		n      int
 		kernel string
@@ -153,9 +165,12 @@ func TestKernelMessages(t *testing.T) {
 	}{
 		{13, "avx2", []string{"avx2 is a kernel of the join", "constellations", "--method join"}},
 		{14, "bmi2", nil}, // auto takes constellations for it
-		{14, "nope", []string{"unknown join kernel", "avx512"}},
+		{14, "nope", []string{"unknown join kernel", lastJoin}},
 		{12, "nope", []string{"unknown join kernel"}},
 	} {
+		if c.kernel != "nope" && !builtKernel(c.kernel) {
+			continue
+		}
 		_, err := Count(context.Background(), c.n, Options{Kernel: c.kernel, Workers: 1})
 		if c.want == nil {
 			if err != nil && !strings.Contains(err.Error(), "not supported") {
@@ -172,6 +187,9 @@ func TestKernelMessages(t *testing.T) {
 				t.Errorf("n = %d --kernel %s: %q does not say %q", c.n, c.kernel, err, w)
 			}
 		}
+	}
+	if !builtKernel("bmi2") {
+		return
 	}
 	if _, err := Count(context.Background(), 14, Options{Method: Join, Kernel: "bmi2", Workers: 1}); err == nil || !strings.Contains(err.Error(), "backtracking") {
 		t.Errorf("n = 14 --method join --kernel bmi2: %v", err)

@@ -427,31 +427,53 @@ func (s *sampler) count(ctx context.Context, d *draw, seed uint64, est []uint64,
 		return nil
 	}
 	perRow := float64(est[d.task]) / float64(rows)
-	m := rows
-	frac := 1.0
+	m, keys, entries := rows, 1.0, 1.0
 	if float64(est[d.task]) > per {
 		m = min(rows, max(1, int(per/perRow)))
 		if m == 1 && perRow > per {
-			frac = max(per/perRow, 1.0/1024)
+			keys, entries = shares(s.p.Layout(), d.task, perRow, per)
 		}
 	}
 	rng := rand.New(rand.NewPCG(ds, 1))
 	pick := rng.Perm(rows)[:m]
 	slices.Sort(pick)
-	ts, err := s.join.Sample(ctx, d.task, join.SampleOptions{Rows: pick, KeyFraction: frac, Seed: ds, Clock: clock})
+	ts, err := s.join.Sample(ctx, d.task, join.SampleOptions{Rows: pick, KeyFraction: keys, EntryFraction: entries, Seed: ds, Clock: clock})
 	if err != nil {
 		return err
 	}
 	var y, t float64
 	for _, r := range ts.Each {
-		y += float64(r.Count) / r.KeyFraction
-		t += r.Made.Seconds() + r.Joined.Seconds()/r.KeyFraction
+		y += r.Estimate()
+		t += r.CPU().Seconds()
 	}
 	scale := float64(rows) / float64(m)
 	d.y = y * scale
 	d.t = ts.Fixed.Seconds() + t*scale
 	d.rows = m
 	return nil
+}
+
+// shares chooses, for a row set of task id estimated at cost (in the
+// plan's units) and a sample of budget, the shares of its index keys and
+// north entries to sample: the model's split of the row set between
+// making its half boards and joining them (join.Layout.RowCost) decides.
+// Entries are sampled only when making alone exceeds half the budget
+// (each side's making scales by the entries' share, the joining by its
+// square); keys then take what is left.
+func shares(l *join.Layout, id int, cost, budget float64) (keys, entries float64) {
+	const least = 1.0 / 4096
+	mk, jn := l.RowCost(id)
+	if mk+jn <= 0 {
+		return max(budget/cost, least), 1
+	}
+	mk, jn = cost*mk/(mk+jn), cost*jn/(mk+jn)
+	entries = 1.0
+	if mk > budget/2 {
+		entries = max(budget/2/mk, least)
+	}
+	left := budget - entries*mk
+	keys = min(1, max(left/(entries*entries*jn), least))
+	return keys, entries
 }
 
 func mixSeed(xs ...uint64) uint64 {

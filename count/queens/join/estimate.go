@@ -86,14 +86,25 @@ func sort32(start []int, i int) int {
 	return lo
 }
 
-// Unit costs, in nanoseconds of one core: a candidate pair of quadrant
-// entries when making half boards, and a pair of candidate products when
-// joining (the join tests about one pair in 2.5² of those products, a
-// few hundred per nanosecond, after the index bits dropped most).
+// The cost model of a row set, in nanoseconds of one Zen 4 core, fitted
+// to row sets of n = 18 to 28 measured on the bounded path (within a
+// factor of 3 of every one; RESULTS.md): making the half boards costs
+// estMake per candidate pair of quadrant entries and estRow for the row
+// set's lists; a share ρ(q) of the candidates are half boards; joining
+// costs estJoin per pair of half boards tested, a share (3/4)^k of all
+// pairs with k index bits (as many as keep 512 half boards a bucket, at
+// most 12).
 const (
-	estMake = 4.0
-	estJoin = 4.0 / 5000
+	estMake = 10.0
+	estRow  = 5e4
+	estJoin = 0.015
 )
+
+// compat is ρ(q): the share of candidate pairs (a north entry with a
+// south one on the complementary columns) whose diagonals agree, measured
+// for q = 9 to 14 (0.40, 0.30, 0.27, 0.23, -, 0.17) and extended as
+// 0.4·(9/q)^1.9.
+var compat = [MaxQ + 1]float64{1, 1, 1, 1, 1.0, 1.0, 0.86, 0.67, 0.51, 0.40, 0.33, 0.27, 0.23, 0.20, 0.17, 0.15, 0.13}
 
 // model holds the placement counts a(r) of a geometry's north and south
 // quadrants (see rowModel).
@@ -112,12 +123,58 @@ func newModel(g Geometry) *model {
 
 // cost is the estimated cost of row set (rt, rb) of frame f.
 func (m *model) cost(f *frame, rt, rb uint32) float64 {
+	mk, jn := m.parts(f, rt, rb)
+	return mk + jn
+}
+
+// parts is the estimated cost of row set (rt, rb) of frame f: making its
+// half boards, and joining them.
+func (m *model) parts(f *frame, rt, rb uint32) (make, join float64) {
 	ke := bits.OnesCount32(rt)
 	rw, bw := f.ft&^rt, f.fb&^rb
 	kw := bits.OnesCount32(rw)
 	pe := float64(m.north[rt]*m.south[rb]) / binom(bits.OnesCount32(f.ce), ke)
 	pw := float64(m.north[rw]*m.south[bw]) / binom(bits.OnesCount32(f.cw), kw)
-	return float64(estMake*(pe+pw)) + float64(estJoin*float64(pe*pw))
+	rho := compat[min(f.q, MaxQ)]
+	e, w := float64(rho*pe), float64(rho*pw)
+	// Index bits: as the join chooses them for the longer list.
+	share := 1.0
+	for k := 0; k < maxIndexBits && uint64(max(e, w))>>uint(k+1) >= blockSize; k++ {
+		share *= 0.75
+	}
+	return float64(estMake*(pe+pw)) + estRow, float64(estJoin * float64(float64(e*w)*share))
+}
+
+// RowCost returns the model's cost, in about nanoseconds of one core, of
+// an average canonical row set of task id: making its half boards, and
+// joining them (what the estimator can sample a share of); 0 for an id
+// out of range.
+func (l *Layout) RowCost(id int) (make, join float64) {
+	if id < 0 || id >= l.Len() {
+		return 0, 0
+	}
+	t := l.Task(id)
+	g := l.Geometry
+	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
+	f, err := newFrame(l.Frames[t.Frame].Board(g.N), g, north, south)
+	if err != nil {
+		return 0, 0
+	}
+	m := newModel(g)
+	rows := 0
+	for _, rb := range l.southSets(f, t, nil) {
+		if f.canonical(t.Top, rb) > 0 {
+			mk, jn := m.parts(f, t.Top, rb)
+			make += mk
+			join += jn
+			rows++
+		}
+	}
+	if rows > 0 {
+		make /= float64(rows)
+		join /= float64(rows)
+	}
+	return make, join
 }
 
 // rowModel returns, for every row set r of an h×q rectangle, an estimate

@@ -1,6 +1,9 @@
 package join
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // The join cuts both lists of a row set by a few index bits: pattern bits
 // of the diagonals most likely taken on both sides. Only buckets whose
@@ -8,7 +11,7 @@ import "sort"
 // only those; the bits tested stay in the patterns (they are disjoint in
 // every pair tested, so they never change an answer).
 
-// maxIndexBits bounds the index bits: 2^8 buckets per side.
+// maxIndexBits bounds the index bits: 2^12 buckets per side.
 const maxIndexBits = 12
 
 // indexMinBucket is the average bucket size below which a list gets no
@@ -21,32 +24,90 @@ const maxIndexBits = 12
 // that tests can force small buckets.
 var indexMinBucket = blockSize
 
-// indexMaxBits is maxIndexBits, a variable for experiments.
+// indexMaxBits is the most index bits a join uses, maxIndexBits (a
+// variable for experiments). Lists long enough for more than 8 (2^17
+// half boards) come from n = 21 on; each bit more both prunes pairs and,
+// compacted out, shortens the patterns the kernels look up.
 var indexMaxBits = maxIndexBits
 
-// keyer extracts a key from chosen bits of a pattern, as runs of
-// consecutive bits.
+// keyer extracts a key from chosen bits of a pattern, as up to keyRuns
+// runs of consecutive bits, and compacts a pattern: the bits not chosen,
+// moved down over the chosen ones. The join needs no chosen bit in the
+// patterns it gives the kernels, since they are disjoint in every pair it
+// tests: compacted patterns are shorter, and take fewer table lookups.
 type keyer struct {
-	runs []run
+	bits int // bits chosen
+	// The chosen bits and the others of the m, as masks (for PEXT).
+	chosen, others uint64
+	in             [keyRuns]run     // the runs, to their places in the key
+	rest           [keyRuns + 1]run // the runs between them, to theirs in the compacted pattern
 }
 
+// keyRuns is the most runs a key takes: the likeliest shared diagonals
+// are the middle ones of each kind, so two runs are the rule.
+const keyRuns = 3
+
 type run struct {
-	shift, to uint8
+	shift, to uint64
 	mask      uint64
 }
 
+// key returns the chosen bits of p.
 func (k *keyer) key(p uint64) uint32 {
-	var x uint64
-	for _, r := range k.runs {
-		x |= (p >> r.shift & r.mask) << r.to
+	r := &k.in
+	return uint32((p>>(r[0].shift&63)&r[0].mask)<<(r[0].to&63) |
+		(p>>(r[1].shift&63)&r[1].mask)<<(r[1].to&63) |
+		(p>>(r[2].shift&63)&r[2].mask)<<(r[2].to&63))
+}
+
+// compact returns p without its chosen bits.
+func (k *keyer) compact(p uint64) uint64 {
+	r := &k.rest
+	return (p>>(r[0].shift&63)&r[0].mask)<<(r[0].to&63) |
+		(p>>(r[1].shift&63)&r[1].mask)<<(r[1].to&63) |
+		(p>>(r[2].shift&63)&r[2].mask)<<(r[2].to&63) |
+		(p>>(r[3].shift&63)&r[3].mask)<<(r[3].to&63)
+}
+
+// newKeyer returns the keyer of the pattern bits chosen (increasing) out
+// of m, or false when they take more than keyRuns runs.
+func newKeyer(chosen []int, m int) (keyer, bool) {
+	kr := keyer{bits: len(chosen)}
+	n, to, from := 0, 0, 0 // runs, next key bit, first bit not yet compacted
+	for i := 0; i < len(chosen); {
+		j := i + 1
+		for j < len(chosen) && chosen[j] == chosen[j-1]+1 {
+			j++
+		}
+		if n == keyRuns {
+			return keyer{}, false
+		}
+		lo, w := chosen[i], j-i
+		kr.in[n] = run{shift: uint64(lo), to: uint64(i), mask: uint64(1)<<uint(w) - 1}
+		kr.rest[n] = run{shift: uint64(from), to: uint64(from - to), mask: uint64(1)<<uint(lo-from) - 1}
+		n++
+		to += w
+		from = lo + w
+		i = j
 	}
-	return uint32(x)
+	kr.rest[n] = run{shift: uint64(from), to: uint64(from - to), mask: uint64(1)<<uint(max(m-from, 0)) - 1}
+	for _, b := range chosen {
+		kr.chosen |= 1 << uint(b)
+	}
+	kr.others = (uint64(1)<<uint(m) - 1) &^ kr.chosen
+	return kr, true
 }
 
 // initKeys chooses the index bits of f: the pattern bits with the largest
 // product of the chances that an east and a west half board take the
 // diagonal, each column's queen taken on any free square of it alike.
 func (f *frame) initKeys(lo1, lo2 int) {
+	for i := range f.sides {
+		h := &f.sides[i]
+		h.id = halfIDs.Add(1)
+		h.pn = newPatMap(0, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
+		h.ps = newPatMap(f.s, f.s, uint(f.q), h.sh1, h.sh2, f.l1, f.mask1, f.mask2)
+	}
 	n := f.n
 	l1 := int(f.l1)
 	var p [2][64]float64 // side (0 west, 1 east), pattern bit
@@ -87,22 +148,21 @@ func (f *frame) initKeys(lo1, lo2 int) {
 		}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
-	for k := 0; k <= maxIndexBits; k++ {
-		var chosen []int
-		for _, c := range cs[:min(k, len(cs))] {
-			chosen = append(chosen, c.bit)
-		}
-		sort.Ints(chosen)
-		var kr keyer
-		for i := 0; i < len(chosen); {
-			j := i + 1
-			for j < len(chosen) && chosen[j] == chosen[j-1]+1 {
-				j++
+	// Each key takes the best bits that keep it to keyRuns runs.
+	var chosen []int
+	f.keys[0], _ = newKeyer(nil, f.m)
+	for k := 1; k <= maxIndexBits; k++ {
+		f.keys[k] = f.keys[k-1]
+		for len(cs) > 0 {
+			c := cs[0]
+			cs = cs[1:]
+			try := append(slices.Clone(chosen), c.bit)
+			slices.Sort(try)
+			if kr, ok := newKeyer(try, f.m); ok {
+				chosen, f.keys[k] = try, kr
+				break
 			}
-			kr.runs = append(kr.runs, run{shift: uint8(chosen[i]), to: uint8(i), mask: uint64(1)<<uint(j-i) - 1})
-			i = j
 		}
-		f.keys[k] = kr
 	}
 }
 
@@ -110,51 +170,85 @@ func (f *frame) initKeys(lo1, lo2 int) {
 // size uses: as many as keep the average bucket to a few blocks.
 func (f *frame) indexBits(size int) int {
 	k := 0
-	for k < indexMaxBits && len(f.keys[k+1].runs) > 0 && size>>uint(k+1) >= indexMinBucket {
+	for k < indexMaxBits && f.keys[k+1].bits > k && size>>uint(k+1) >= indexMinBucket {
 		k++
 	}
 	return k
 }
 
-// join counts the compatible pairs of e and w.
+// directMax is the longest bucket the join counts pair by pair
+// (Kernel.pairs) rather than through a block of 512 patterns, whose
+// tables cost a few thousand instructions to build and whose lookups an
+// item costs the same for 1 pattern as for 512.
+var directMax = 48
+
+// join counts the compatible pairs of e and w: the longer list is cut
+// into blocks, the other runs through them as items; both are cut by
+// index bits first, as many as keep the blocks' buckets full.
 func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
+	if len(e) < len(w) {
+		e, w = w, e
+	}
 	k := f.indexBits(len(e))
 	if k == 0 {
-		var total uint64
-		for len(e) > 0 {
-			n := min(len(e), blockSize)
-			s.k.build(&s.blk, e[:n], f.m)
-			s.stat.builds++
-			e = e[n:]
-			total += s.k.count(&s.blk, w)
-			s.stat.items += uint64(len(w))
-			if err := s.tick(uint64(len(w))); err != nil {
-				return 0, err
-			}
-		}
-		return total, nil
+		s.ce = append(s.ce[:0], 0, int32(len(e)))
+		s.cw = append(s.cw[:0], 0, int32(len(w)))
+		return f.joinBuckets(e, w, 1, f.m, s)
 	}
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
-	s.ie, s.ke, s.ce = bucket(kr, e, nkeys, s.ie, s.ke, s.ce)
-	s.iw, s.kw, s.cw = bucket(kr, w, nkeys, s.iw, s.kw, s.cw)
+	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
+	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
+	return f.joinBuckets(s.ie, s.iw, nkeys, f.m-k, s) // compacted: m-k bits
+}
+
+// joinBuckets counts the compatible pairs of the buckets of e and w
+// (s.ce and s.cw their starts) whose keys are disjoint; the patterns
+// have m bits.
+func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, error) {
 	var total uint64
 	all := nkeys - 1
 	for x := 0; x < nkeys; x++ {
-		ex := s.ie[s.ce[x]:s.ce[x+1]]
+		ex := e[s.ce[x]:s.ce[x+1]]
 		comp := all &^ x
+		if len(ex) <= directMax {
+			if len(ex) == 0 {
+				continue
+			}
+			items := 0
+			for z := comp; ; z = (z - 1) & comp {
+				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+					total += s.k.pairs(ex, wz)
+					items += len(wz)
+					s.stat.direct += uint64(len(ex) * len(wz))
+				}
+				if z == 0 {
+					break
+				}
+			}
+			if err := s.tick(uint64(items)); err != nil {
+				return 0, err
+			}
+			continue
+		}
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
-			s.k.build(&s.blk, ex[:n], f.m)
+			s.k.build(&s.blk, ex[:n], m)
 			s.stat.builds++
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := s.iw[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
-					total += s.k.count(&s.blk, wz)
+				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+					if n <= blockSize/2 {
+						total += s.k.half(&s.blk, wz)
+						s.stat.halfLookups += uint64(len(wz) * s.blk.nch)
+					} else {
+						total += s.k.count(&s.blk, wz)
+					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
 					s.stat.items += uint64(len(wz))
+					s.stat.lookups += uint64(len(wz) * s.blk.nch)
 				}
 				if z == 0 {
 					break
@@ -168,29 +262,68 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 	return total, nil
 }
 
-// bucket sorts pats by key into out (a counting sort); start[k] is where
-// key k's bucket begins, start[nkeys] the end.
-func bucket(kr *keyer, pats []uint64, nkeys int, out []uint64, keys []uint32, start []int32) ([]uint64, []uint32, []int32) {
+// pairsGeneric counts the pairs of e and w with no bit in common (the
+// patterns below 2^63).
+func pairsGeneric(e, w []uint64) uint64 {
+	var n int
+	for _, y := range w {
+		for _, x := range e {
+			n += fits(x & y)
+		}
+	}
+	return uint64(n)
+}
+
+// bucket sorts pats by key into out (a counting sort), compacted;
+// start[k] is where key k's bucket begins, start[nkeys] the end. The
+// kernel's two passes (sortKeys, sortOut) do the work.
+func bucket(kn *Kernel, kr *keyer, pats []uint64, nkeys int, out []uint64, keys []uint32, start []int32) ([]uint64, []uint32, []int32) {
 	start = resize(start, nkeys+1)
 	clear(start)
 	keys = resize(keys, len(pats))
-	for i, p := range pats {
-		k := kr.key(p)
-		keys[i] = k
-		start[k+1]++
+	out = resize(out, len(pats)+vecPad)[:len(pats)] // the kernels may read beyond a bucket
+	if len(pats) == 0 {
+		return out, keys, start
 	}
+	kn.sortKeys(kr, pats, keys, start[1:])
 	for k := 1; k <= nkeys; k++ {
 		start[k] += start[k-1]
 	}
-	out = resize(out, len(pats))
-	for i, p := range pats {
-		k := keys[i]
-		out[start[k]] = p
-		start[k]++
-	}
+	kn.sortOut(kr, pats, keys, start, out)
 	copy(start[1:], start[:nkeys])
 	start[0] = 0
 	return out, keys, start
+}
+
+// sortKeysGeneric sets keys[i] to the key of pats[i] and counts the keys
+// in cnt.
+func sortKeysGeneric(kr *keyer, pats []uint64, keys []uint32, cnt []int32) {
+	// The runs' fields in registers (kr.key by hand).
+	in := &kr.in
+	s0, s1, s2 := in[0].shift&63, in[1].shift&63, in[2].shift&63
+	m0, m1, m2 := in[0].mask, in[1].mask, in[2].mask
+	t0, t1, t2 := in[0].to&63, in[1].to&63, in[2].to&63
+	keys = keys[:len(pats)]
+	for i, p := range pats {
+		k := uint32((p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2)
+		keys[i] = k
+		cnt[k]++
+	}
+}
+
+// sortOutGeneric files the compacted pats[i] at out[start[keys[i]]],
+// advancing the start.
+func sortOutGeneric(kr *keyer, pats []uint64, keys []uint32, start []int32, out []uint64) {
+	r := &kr.rest
+	s0, s1, s2, s3 := r[0].shift&63, r[1].shift&63, r[2].shift&63, r[3].shift&63
+	m0, m1, m2, m3 := r[0].mask, r[1].mask, r[2].mask, r[3].mask
+	t0, t1, t2, t3 := r[0].to&63, r[1].to&63, r[2].to&63, r[3].to&63
+	keys = keys[:len(pats)]
+	for i, k := range keys {
+		p := pats[i]
+		out[start[k]] = (p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3
+		start[k]++
+	}
 }
 
 // resize returns s with length n, reusing its array when large enough;

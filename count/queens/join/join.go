@@ -24,7 +24,6 @@ package join
 import (
 	"errors"
 	"math/bits"
-	"slices"
 )
 
 // Quadrants, in the order of frame.att.
@@ -148,10 +147,12 @@ func shiftDown(x uint64, k int) uint64 {
 // scratch is the memory one counting goroutine reuses.
 type scratch struct {
 	e, w   []uint64
-	buf    []south
-	ie, iw []uint64 // e and w sorted by index key
-	ke, kw []uint32 // their keys
-	ce, cw []int32  // bucket starts
+	nc     [2]norths // each side's north entries ready to pair (halves)
+	sa     entries   // south entries ready to pair
+	view   entries   // a part of nc's, for the kernels
+	ie, iw []uint64  // e and w sorted by index key
+	ke, kw []uint32  // their keys
+	ce, cw []int32   // bucket starts
 	blk    block
 	k      Kernel
 	// Work since the last look up (half boards made, plus items run
@@ -164,7 +165,10 @@ type scratch struct {
 // stats count what a join did, for tuning.
 type stats struct {
 	halves, builds, items, real uint64
-	maxList                     int // longest list of half boards
+	lookups                     uint64 // table entries the kernels read
+	halfLookups                 uint64 // of which by the half kernel
+	direct                      uint64 // pairs counted one by one
+	maxList                     int    // longest list of half boards
 }
 
 // sliceWork is the work between two look ups: a few milliseconds (a
@@ -190,79 +194,10 @@ type half struct {
 	// coordinates of its north quadrant; its join pattern is bits sh1..
 	// of v1 then bits sh2.. of v2, 2q-1 of each.
 	sh1, sh2 uint
-}
-
-// south is a south-quadrant entry ready to pair: its diagonals shifted
-// into the north quadrant's coordinates, and its share of the pattern.
-type south struct {
-	d1, d2, pat uint64
-}
-
-// halves appends to out the join patterns of h's half boards with rows
-// rt of the north quadrant and rb of the south one: for every split of
-// the columns, every compatible pair of a north and a south entry.
-func (f *frame) halves(h *half, rt, rb uint32, out []uint64, buf []south) ([]uint64, []south) {
-	k := bits.OnesCount32(rt)
-	if k+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
-		return out, buf
-	}
-	s, m1, m2, l1 := f.s, f.mask1, f.mask2, f.l1
-	pat := func(v1, v2 uint64) uint64 { return v1>>h.sh1&m1 | (v2>>h.sh2&m2)<<l1 }
-	subsets(h.cols, k, func(c uint32) {
-		buf = buf[:0]
-		for _, y := range f.south.list(rb, h.cols&^c) {
-			if y&h.south == 0 {
-				y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
-				buf = append(buf, south{y1, y2, pat(y1, y2)})
-			}
-		}
-		if len(buf) == 0 {
-			return
-		}
-		for _, x := range f.north.list(rt, c) {
-			if x&h.north != 0 {
-				continue
-			}
-			x1, x2 := x&0xFFFFFFFF, x>>32
-			xp := pat(x1, x2)
-			// Branch-free: every candidate is written, and kept
-			// (the length advanced) only when compatible; about half
-			// are, so a branch would mispredict often.
-			out = slices.Grow(out, len(buf))
-			o := out[len(out) : len(out)+len(buf)]
-			i := 0
-			for _, y := range buf {
-				o[i] = xp | y.pat
-				i += fits(x1&y.d1 | x2&y.d2)
-			}
-			out = out[:len(out)+i]
-		}
-	})
-	return out, buf
-}
-
-// fits is 1 when conflicts is 0, else 0.
-func fits(conflicts uint64) int {
-	return int((conflicts - 1) >> 63 & ^(conflicts >> 63))
-}
-
-// countRows counts the completions of f whose east queens take the rows
-// rt of the north quadrants and rb of the south ones.
-func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
-	s.e, s.buf = f.halves(&f.sides[1], rt, rb, s.e[:0], s.buf)
-	if len(s.e) == 0 {
-		return 0, nil
-	}
-	s.w, s.buf = f.halves(&f.sides[0], f.ft&^rt, f.fb&^rb, s.w[:0], s.buf)
-	s.stat.halves += uint64(len(s.e) + len(s.w))
-	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
-	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {
-		return 0, err
-	}
-	if len(s.w) == 0 {
-		return 0, nil
-	}
-	return f.join(s.e, s.w, s)
+	// How its north and south entries become entries ready to pair, and
+	// a number no other side has (set by initKeys).
+	pn, ps patMap
+	id     uint64
 }
 
 // countTop counts the completions of f whose east queens take exactly

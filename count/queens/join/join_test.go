@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/nqcount/nqcount/internal/impltest"
 )
 
 // known[n] is A000170(n).
@@ -96,20 +98,24 @@ func randomBoard(r *rand.Rand, n int) Board {
 	return b
 }
 
+// TestRandomBoards counts random boards with every kernel (small
+// buckets forced, so that the index bits are used), against naive.
 func TestRandomBoards(t *testing.T) {
 	old := indexMinBucket
 	defer func() { indexMinBucket = old }()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 200; i++ {
-		n := 1 + rng.IntN(11)
-		gs := geometries(n)
-		g := gs[rng.IntN(len(gs))]
-		indexMinBucket = 1 + rng.IntN(64)
-		b := randomBoard(rng, n)
-		if got, want := countBands(t, b, g, Best()), naive(b); got != want {
-			t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := 0; i < 200; i++ {
+			n := 1 + rng.IntN(11)
+			gs := geometries(n)
+			g := gs[rng.IntN(len(gs))]
+			indexMinBucket = 1 + rng.IntN(64)
+			b := randomBoard(rng, n)
+			if got, want := countBands(t, b, g, k), naive(b); got != want {
+				t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
+			}
 		}
-	}
+	})
 }
 
 func TestSubsets(t *testing.T) {

@@ -2,7 +2,12 @@ package join
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/nqcount/nqcount/internal/impltest"
@@ -49,14 +54,25 @@ func TestKernelsCountBlocks(t *testing.T) {
 		var b block
 		for m := 0; m <= 62; m++ {
 			for trial := 0; trial < 3; trial++ {
-				pats := randomPatterns(r, 1+r.IntN(blockSize), m, 1+r.IntN(3))
-				items := randomPatterns(r, r.IntN(40), m, 1+r.IntN(3))
+				size := 1 + r.IntN(blockSize)
+				if trial == 1 {
+					size = 1 + r.IntN(blockSize/2)
+				}
+				pats := randomPatterns(r, size, m, 1+r.IntN(3))
+				items := randomPatterns(r, r.IntN(70), m, 1+r.IntN(3))
 				if trial == 0 {
 					items = append(items, 0) // matches every pattern
 				}
 				k.build(&b, pats, m)
-				if got, want := k.count(&b, items), naivePairs(pats, items); got != want {
+				want := naivePairs(pats, items)
+				if got := k.count(&b, items); got != want {
 					t.Fatalf("m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
+				}
+				// Blocks of at most half the patterns, by the half kernel.
+				if len(pats) <= blockSize/2 {
+					if got := k.half(&b, items); got != want {
+						t.Fatalf("half, m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
+					}
 				}
 			}
 		}
@@ -141,5 +157,323 @@ func BenchmarkBuild(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestKernelsFilterCross gives every kernel's filter and cross random
+// lists of every length up to 40 (all the vector tails), against plain
+// loops.
+func TestKernelsFilterCross(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(13, 14))
+		pm := newPatMap(5, 5, 6, 3, 4, 11, 1<<11-1, 1<<11-1)
+		for trial := 0; trial < 400; trial++ {
+			n := r.IntN(41)
+			src := make([]uint64, n)
+			for i := range src {
+				src[i] = r.Uint64() & (1<<22 - 1 | (1<<22-1)<<32)
+			}
+			att := uint64(1)<<uint(r.IntN(22)) | uint64(1)<<uint(32+r.IntN(22))
+			if trial%5 == 0 {
+				att = 0
+			}
+			var got entries
+			got.reserve(n)
+			kept := k.filter(&got, src, att, &pm)
+			var want []uint64
+			for _, y := range src {
+				if y&att == 0 {
+					c, p := pm.entry(y)
+					want = append(want, c, p)
+				}
+			}
+			if kept != len(want)/2 {
+				t.Fatalf("filter of %d entries kept %d, want %d", n, kept, len(want)/2)
+			}
+			for i := 0; i < kept; i++ {
+				if got.c[i] != want[2*i] || got.p[i] != want[2*i+1] {
+					t.Fatalf("filter of %d entries: entry %d is (%#x, %#x), want (%#x, %#x)", n, i, got.c[i], got.p[i], want[2*i], want[2*i+1])
+				}
+			}
+		}
+		for trial := 0; trial < 400; trial++ {
+			var a, b entries
+			na, nb := 1+r.IntN(30), 1+r.IntN(30)
+			if trial%3 == 0 {
+				na, nb = nb, na
+			}
+			a.reserve(na)
+			b.reserve(nb)
+			for i := 0; i < na; i++ {
+				a.c[i], a.p[i] = r.Uint64()&r.Uint64()&r.Uint64()>>1, r.Uint64()
+			}
+			for i := 0; i < nb; i++ {
+				b.c[i], b.p[i] = r.Uint64()&r.Uint64()&r.Uint64()>>1, r.Uint64()
+			}
+			prefix := []uint64{1, 2, 3}[:r.IntN(4)]
+			out := make([]uint64, len(prefix), len(prefix)+na*nb+vecPad)
+			copy(out, prefix)
+			out = k.cross(&a, na, &b, nb, out)
+			want := slices.Clone(prefix)
+			for i := 0; i < na; i++ {
+				for j := 0; j < nb; j++ {
+					if a.c[i]&b.c[j] == 0 {
+						want = append(want, a.p[i]|b.p[j])
+					}
+				}
+			}
+			slices.Sort(out[len(prefix):])
+			slices.Sort(want[len(prefix):])
+			if !slices.Equal(out, want) {
+				t.Fatalf("cross of %d by %d: %d patterns, want %d", na, nb, len(out), len(want))
+			}
+		}
+	})
+}
+
+// plainHalves is halves' oracle: every pair of a north and a south
+// entry on complementary columns, tested on their whole diagonals.
+func plainHalves(f *frame, h *half, rt, rb uint32) []uint64 {
+	var out []uint64
+	k := bits.OnesCount32(rt)
+	if k+bits.OnesCount32(rb) != bits.OnesCount32(h.cols) {
+		return nil
+	}
+	pat := func(v1, v2 uint64) uint64 { return v1>>h.sh1&f.mask1 | (v2>>h.sh2&f.mask2)<<f.l1 }
+	subsets(h.cols, k, func(c uint32) {
+		for _, x := range f.north.list(rt, c) {
+			if x&h.north != 0 {
+				continue
+			}
+			for _, y := range f.south.list(rb, h.cols&^c) {
+				if y&h.south != 0 {
+					continue
+				}
+				x1, x2 := x&0xFFFFFFFF, x>>32
+				y1, y2 := (y&0xFFFFFFFF)<<f.s, (y>>32)<<f.s
+				if x1&y1|x2&y2 == 0 {
+					out = append(out, pat(x1, x2)|pat(y1, y2))
+				}
+			}
+		}
+	})
+	return out
+}
+
+// TestKernelsHalves makes the half boards of random frames and row sets
+// with every kernel, against plainHalves.
+func TestKernelsHalves(t *testing.T) {
+	tables := map[[2]int]*quadTable{}
+	table := func(h, q int) *quadTable {
+		if tables[[2]int{h, q}] == nil {
+			tables[[2]int{h, q}] = newQuadTable(h, q)
+		}
+		return tables[[2]int{h, q}]
+	}
+	plans := map[Geometry]*Layout{}
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(15, 16))
+		s := &scratch{k: k}
+		made := 0
+		for trial := 0; trial < 1000; trial++ {
+			n := 10 + r.IntN(4)
+			gs := geometries(n)
+			g := gs[r.IntN(len(gs))]
+			p := plans[g]
+			if p == nil {
+				p, _ = NewLayout(g, 0)
+				plans[g] = p
+			}
+			fr := p.Frames[r.IntN(len(p.Frames))]
+			f, err := newFrame(fr.Board(n), g, table(g.HN, g.Q), table(g.HS, g.Q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for side := range f.sides {
+				h := &f.sides[side]
+				rt := uint32(r.Uint64()) & f.ft
+				rb := randomSubset(r, f.fb, bits.OnesCount32(h.cols)-bits.OnesCount32(rt))
+				got := f.halves(side, rt, rb, nil, s)
+				want := plainHalves(f, h, rt, rb)
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s frame %+v side %d rows %b/%b: %d half boards, want %d", g, f.b, side, rt, rb, len(got), len(want))
+				}
+				made += len(got)
+			}
+		}
+		if made < 10000 {
+			t.Fatalf("only %d half boards made: the test tests too little", made)
+		}
+	})
+}
+
+// randomSubset returns a random k-element subset of set (0 when it has
+// fewer).
+func randomSubset(r *rand.Rand, set uint32, k int) uint32 {
+	var pos []uint32
+	for x := set; x != 0; x &= x - 1 {
+		pos = append(pos, x&-x)
+	}
+	if k < 0 || k > len(pos) {
+		return 0
+	}
+	r.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	var sub uint32
+	for _, b := range pos[:k] {
+		sub |= b
+	}
+	return sub
+}
+
+// randomChosen returns random increasing pattern bits out of m, in at
+// most keyRuns runs and at most maxIndexBits bits.
+func randomChosen(r *rand.Rand, m int) []int {
+	var chosen []int
+	for range r.IntN(keyRuns + 1) {
+		lo := r.IntN(m)
+		for b := lo; b < min(m, lo+1+r.IntN(4)); b++ {
+			if !slices.Contains(chosen, b) && len(chosen) < maxIndexBits {
+				chosen = append(chosen, b)
+			}
+		}
+	}
+	slices.Sort(chosen)
+	return chosen
+}
+
+// TestKeyer: a keyer's key is the chosen bits in order, its compacted
+// pattern the others, bit by bit; more than keyRuns runs are refused.
+func TestKeyer(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + r.IntN(62)
+		chosen := randomChosen(r, m)
+		kr, _ := newKeyer(chosen, m)
+		p := r.Uint64() & (1<<uint(m) - 1)
+		var key, rest uint64
+		nk, nr := 0, 0
+		for b := 0; b < m; b++ {
+			if slices.Contains(chosen, b) {
+				key |= p >> uint(b) & 1 << uint(nk)
+				nk++
+			} else {
+				rest |= p >> uint(b) & 1 << uint(nr)
+				nr++
+			}
+		}
+		if got := kr.key(p); uint64(got) != key || kr.bits != len(chosen) {
+			t.Fatalf("m=%d chosen %v: key of %#x is %#x, want %#x", m, chosen, p, got, key)
+		}
+		if got := kr.compact(p); got != rest {
+			t.Fatalf("m=%d chosen %v: %#x compacted is %#x, want %#x", m, chosen, p, got, rest)
+		}
+	}
+	if _, ok := newKeyer([]int{1, 3, 5, 7}, 10); ok {
+		t.Fatal("a key of 4 runs accepted")
+	}
+}
+
+// TestKernelsBucket sorts random patterns by random keys with every
+// kernel's passes, against a plain sort by the keyer.
+func TestKernelsBucket(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(19, 20))
+		var out []uint64
+		var keys []uint32
+		var start []int32
+		for trial := 0; trial < 300; trial++ {
+			m := 1 + r.IntN(62)
+			chosen := randomChosen(r, m)
+			kr, _ := newKeyer(chosen, m)
+			pats := randomPatterns(r, r.IntN(2000), m, 1+r.IntN(6))
+			nkeys := 1 << uint(len(chosen))
+			out, keys, start = bucket(&k, &kr, pats, nkeys, out, keys, start)
+			// Each bucket holds the compacted patterns of its key, in
+			// the order of pats.
+			for key := 0; key < nkeys; key++ {
+				var want []uint64
+				for _, p := range pats {
+					if int(kr.key(p)) == key {
+						want = append(want, kr.compact(p))
+					}
+				}
+				if got := out[start[key]:start[key+1]]; !slices.Equal(got, want) {
+					t.Fatalf("m=%d chosen %v: bucket %d holds %d patterns, want %d", m, chosen, key, len(got), len(want))
+				}
+			}
+			if int(start[nkeys]) != len(pats) {
+				t.Fatalf("buckets end at %d, want %d", start[nkeys], len(pats))
+			}
+		}
+	})
+}
+
+// TestKernelsPairs counts the disjoint pairs of short random lists with
+// every kernel, against naivePairs.
+func TestKernelsPairs(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(23, 24))
+		for trial := 0; trial < 500; trial++ {
+			m := 1 + r.IntN(62)
+			e := randomPatterns(r, 1+r.IntN(70), m, 1+r.IntN(4))
+			// Room beyond e (the kernels may read it), full of patterns
+			// that would match.
+			e = append(e, make([]uint64, vecPad)...)[:len(e)]
+			w := randomPatterns(r, 1+r.IntN(30), m, 1+r.IntN(4))
+			if got, want := k.pairs(e, w), naivePairs(e, w); got != want {
+				t.Fatalf("%d by %d patterns of %d bits: %d pairs, want %d", len(e), len(w), m, got, want)
+			}
+		}
+	})
+}
+
+// TestLayout: every pattern length gets chunks covering its bits, the
+// fewest whose tables stay within tableBudget (or narrow ones only), and
+// the generated kernels have a loop for it (count_amd64.s is generated
+// from the same rule: go generate).
+func TestLayout(t *testing.T) {
+	bytes := func(nch, wide int) int { return (nch + wide) * 64 * 64 }
+	for m := 0; m <= 62; m++ {
+		nch, wide := layout(m)
+		if 7*wide+6*(nch-wide) < m || wide > nch || nch < 1 || nch > maxChunks {
+			t.Fatalf("m=%d: %d chunks, %d wide, do not cover it", m, nch, wide)
+		}
+		if wide > 0 && bytes(nch, wide) > tableBudget {
+			t.Errorf("m=%d: %d chunks, %d wide: %d bytes of tables", m, nch, wide, bytes(nch, wide))
+		}
+		for c := 1; c < nch; c++ {
+			for w := 0; w <= c; w++ {
+				if 7*w+6*(c-w) >= m && bytes(c, w) <= tableBudget {
+					t.Errorf("m=%d: %d chunks (%d wide) would do, layout gives %d", m, c, w, nch)
+				}
+			}
+		}
+		if last, _, size := chunkAt(nch-1, wide); last+size > tableEntries {
+			t.Errorf("m=%d: the tables end at entry %d, beyond %d", m, last+size, tableEntries)
+		}
+	}
+	if nch, wide := layout(31); nch != 5 || wide != 1 {
+		t.Errorf("layout(31) = %d, %d; want 5 chunks, 1 wide", nch, wide)
+	}
+}
+
+// TestGeneratedKernels: count_amd64.s is what gen_count.go writes now.
+func TestGeneratedKernels(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "count_amd64.s")
+	if b, err := exec.Command("go", "run", "gen_count.go", out).CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_count.go: %v\n%s", err, b)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("count_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("count_amd64.s differs from what gen_count.go writes: run go generate ./count/queens/join")
 	}
 }

@@ -9,30 +9,65 @@ import "math/bits"
 // pattern is compatible with w exactly when it lacks every bit of w, so
 // ANDing the planes of w's bits and counting the ones left counts the
 // block's matches for w in a few word operations. The planes are further
-// combined in chunks of chunkBits bits: table entry v of chunk j is the
-// AND of the planes of the bits of v, so that w needs one entry per chunk
-// (the "method of four Russians").
+// combined in chunks of 6 or 7 bits: table entry v of a chunk is the AND
+// of the planes of the bits of v, so that w needs one entry per chunk
+// (the "method of four Russians"). A chunk of 7 bits has 128 entries
+// (8 KiB), one of 6 has 64: layout chooses the fewest chunks whose tables
+// stay within tableBudget.
+
+//go:generate go run gen_count.go
 
 const (
-	chunkBits  = 6
-	chunkSize  = 1 << chunkBits
+	chunkBits  = 6 // the bits of a narrow chunk (a wide one has 7)
 	blockWords = 8
 	blockSize  = 64 * blockWords
 	maxChunks  = (62 + chunkBits - 1) / chunkBits
+	// tableBudget bounds the tables of a layout with wide chunks: within
+	// the 32 KiB level-1 data cache of Zen 3 and 4, with room for the
+	// items streamed through.
+	tableBudget = 28 << 10
+	// tableEntries holds the largest layout: maxChunks narrow chunks
+	// (more than tableBudget, as patterns of 43 bits and more need).
+	tableEntries = maxChunks << chunkBits
 )
 
 // entry is one table entry: a bit per pattern of the block.
 type entry [blockWords]uint64
 
 // block is the tables of one block of patterns; the kernels read them
-// as nch chunks of chunkSize entries, 64 bytes each.
+// as nch chunks, the first wide of 128 entries and the others of 64, 64
+// bytes each.
 type block struct {
-	t   [maxChunks][chunkSize]entry
-	nch int
+	t         [tableEntries]entry
+	nch, wide int
 	// Room for building: the planes, and a group of 64 patterns padded
 	// with zeros.
 	planes [64]entry
 	pad    [64]uint64
+}
+
+// layout returns the chunks for patterns of m bits, and how many of them
+// are wide: as few chunks as cover m bits with tables within
+// tableBudget, the fewest wide ones for that.
+func layout(m int) (nch, wide int) {
+	nch = max(1, (m+chunkBits-1)/chunkBits)
+	for c := nch - 1; c >= 1; c-- {
+		w := max(m-chunkBits*c, 0) // one bit more a wide chunk
+		if w > c || (c+w)*64*64 > tableBudget {
+			break
+		}
+		nch, wide = c, w
+	}
+	return nch, wide
+}
+
+// chunkAt returns chunk j's first entry and first bit, and its entries'
+// count, in a layout with wide wide chunks.
+func chunkAt(j, wide int) (first, bit, size int) {
+	if j < wide {
+		return 128 * j, 7 * j, 128
+	}
+	return 128*wide + 64*(j-wide), 7*wide + 6*(j-wide), 64
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: bit j of a[i]
@@ -52,30 +87,30 @@ func transpose64(a *[64]uint64) {
 // significant bits. Slots beyond len(pats) match nothing.
 func buildGeneric(b *block, pats []uint64, m int) {
 	transposeGeneric(b, pats, m)
-	planes := &b.planes
-	valid := validEntry(len(pats))
 	all := entry{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-	nch := max(1, (m+chunkBits-1)/chunkBits)
-	for j := 0; j < nch; j++ {
-		t := &b.t[j]
+	b.nch, b.wide = layout(m)
+	for j := 0; j < b.nch; j++ {
+		first, bit, size := chunkAt(j, b.wide)
+		t := b.t[first : first+size]
+		t[0] = all
 		if j == 0 {
-			t[0] = valid
-		} else {
-			t[0] = all
+			t[0] = validEntry(len(pats))
 		}
-		for v := 1; v < chunkSize; v++ {
-			bit := j*chunkBits + bits.TrailingZeros(uint(v))
-			e := t[v&(v-1)]
+		// Entries 2^i..2^(i+1)-1 are entries 0..2^i-1 with plane i.
+		for i := 1; i < size; i <<= 1 {
+			p := &all
 			if bit < m {
-				p := &planes[bit]
+				p = &b.planes[bit]
+			}
+			bit++
+			for v, e := range t[:i] {
 				for w := range e {
 					e[w] &= p[w]
 				}
+				t[i+v] = e
 			}
-			t[v] = e
 		}
 	}
-	b.nch = nch
 }
 
 // transposeGeneric fills b's planes from pats: bit i of word w of plane
@@ -107,24 +142,49 @@ func validEntry(k int) entry {
 	return v
 }
 
+// chunks returns each chunk's first entry, first bit and index mask.
+func (b *block) chunks() (first, shift [maxChunks]int, mask [maxChunks]uint64) {
+	for j := 0; j < b.nch; j++ {
+		f, bit, size := chunkAt(j, b.wide)
+		first[j], shift[j], mask[j] = f, bit&63, uint64(size-1)
+	}
+	return first, shift, mask
+}
+
 // countGeneric is the portable kernel: the sum over items w of the
 // number of patterns of the block compatible with w.
 func countGeneric(b *block, items []uint64) uint64 {
 	var total uint64
+	first, shift, mask := b.chunks()
 	nch := b.nch
 	for _, w := range items {
-		a := b.t[0][w&(chunkSize-1)]
-		x := w
+		e := &b.t[w&mask[0]]
+		a0, a1, a2, a3, a4, a5, a6, a7 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]
 		for j := 1; j < nch; j++ {
-			x >>= chunkBits
-			e := &b.t[j][x&(chunkSize-1)]
-			for i := range a {
-				a[i] &= e[i]
-			}
+			e := &b.t[first[j]+int(w>>shift[j]&mask[j])]
+			a0, a1, a2, a3 = a0&e[0], a1&e[1], a2&e[2], a3&e[3]
+			a4, a5, a6, a7 = a4&e[4], a5&e[5], a6&e[6], a7&e[7]
 		}
-		for _, v := range a {
-			total += uint64(bits.OnesCount64(v))
+		total += uint64(bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3) +
+			bits.OnesCount64(a4) + bits.OnesCount64(a5) + bits.OnesCount64(a6) + bits.OnesCount64(a7))
+	}
+	return total
+}
+
+// countHalfGeneric is countGeneric on the first 256 patterns of the block
+// only, for blocks of at most 256 patterns.
+func countHalfGeneric(b *block, items []uint64) uint64 {
+	var total uint64
+	first, shift, mask := b.chunks()
+	nch := b.nch
+	for _, w := range items {
+		e := &b.t[w&mask[0]]
+		a0, a1, a2, a3 := e[0], e[1], e[2], e[3]
+		for j := 1; j < nch; j++ {
+			e := &b.t[first[j]+int(w>>shift[j]&mask[j])]
+			a0, a1, a2, a3 = a0&e[0], a1&e[1], a2&e[2], a3&e[3]
 		}
+		total += uint64(bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3))
 	}
 	return total
 }

@@ -9,13 +9,19 @@ import (
 )
 
 //go:noescape
-func countAVX512(t *entry, items []uint64, nch int) uint64
+func countAVX512(t *entry, items []uint64, nch, wide int) uint64
+
+//go:noescape
+func countHalfAVX512(t *entry, items []uint64, nch, wide int) uint64
+
+//go:noescape
+func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
 
 //go:noescape
 func transposeAVX512(planes *entry, pats *uint64, groups int)
 
 //go:noescape
-func tablesAVX512(t *entry, planes *entry, valid *entry, nch, m int)
+func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m int)
 
 // buildAVX512 is buildGeneric with the transposition and the tables in
 // assembly.
@@ -30,24 +36,41 @@ func buildAVX512(b *block, pats []uint64, m int) {
 		transposeAVX512((*entry)(unsafe.Add(unsafe.Pointer(&b.planes[0]), 8*full)), &b.pad[0], 1)
 	}
 	valid := validEntry(len(pats))
-	b.nch = max(1, (m+chunkBits-1)/chunkBits)
-	tablesAVX512(&b.t[0][0], &b.planes[0], &valid, b.nch, m)
+	b.nch, b.wide = layout(m)
+	tablesAVX512(&b.t[0], &b.planes[0], &valid, b.nch, b.wide, m)
 }
 
 func init() {
+	sortKeys, sortOut := pextSort()
 	register(Kernel{
 		Name: "avx512",
-		Doc:  "amd64 assembly with AVX-512 (F, BW, VBMI, VPOPCNTDQ) and BMI2",
+		Doc:  "amd64 assembly with AVX-512 (F, VL, BW, VBMI, VPOPCNTDQ) and BMI2",
 		Rank: 20,
 		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
+			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
 		},
-		build: buildAVX512,
+		build:    buildAVX512,
+		filter:   vectorFilter(filterAVX512),
+		sortKeys: sortKeys,
+		sortOut:  sortOut,
+		cross:    vectorCross(crossAVX512),
+		pairs: func(e, w []uint64) uint64 {
+			if len(e) == 0 || len(w) == 0 {
+				return 0
+			}
+			return pairsAVX512(&e[0], len(e), &w[0], len(w))
+		},
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX512(&b.t[0][0], items, b.nch)
+			return countAVX512(&b.t[0], items, b.nch, b.wide)
+		},
+		half: func(b *block, items []uint64) uint64 {
+			if len(items) == 0 {
+				return 0
+			}
+			return countHalfAVX512(&b.t[0], items, b.nch, b.wide)
 		},
 	})
 }

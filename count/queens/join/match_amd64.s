@@ -5,148 +5,7 @@
 // The join kernels for CPUs with AVX-512F, AVX512BW, AVX512VBMI and
 // AVX512_VPOPCNTDQ (and BMI2's RORX). See match.go for the tables.
 
-// ONE(off, sh, w, t, z) ANDs into z the entry of the chunk at byte offset
-// off picked by bits sh+6.. of w (RORX by sh puts them at bits 6..11,
-// the byte offset of a 64-byte entry); t is scratch.
-#define ONE(off, sh, w, t, z) \
-	RORXQ $sh, w, t \
-	ANDQ  $0xFC0, t \
-	VPANDQ off(DI)(t*1), z, z
-
-// TWO does ONE for two items at once: w, t, z and w2, t2, z2.
-#define TWO(off, sh) \
-	ONE(off, sh, AX, BX, Z0) \
-	ONE(off, sh, R8, R9, Z2)
-
-// FIRST loads chunk 0's entry for both items (RORX by 58 is a rotate
-// left by 6).
-#define FIRST \
-	RORXQ $58, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VMOVDQU64 (DI)(BX*1), Z0 \
-	RORXQ $58, R8, R9 \
-	ANDQ  $0xFC0, R9 \
-	VMOVDQU64 (DI)(R9*1), Z2
-
-#define FIRST1 \
-	RORXQ $58, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VMOVDQU64 (DI)(BX*1), Z0
-
-#define C0
-#define S0
-#define C1 TWO(4096, 0)
-#define C2 C1; TWO(8192, 6)
-#define C3 C2; TWO(12288, 12)
-#define C4 C3; TWO(16384, 18)
-#define C5 C4; TWO(20480, 24)
-#define C6 C5; TWO(24576, 30)
-#define C7 C6; TWO(28672, 36)
-#define C8 C7; TWO(32768, 42)
-#define C9 C8; TWO(36864, 48)
-#define C10 C9; TWO(40960, 54)
-
-#define S1 ONE(4096, 0, AX, BX, Z0)
-#define S2 S1; ONE(8192, 6, AX, BX, Z0)
-#define S3 S2; ONE(12288, 12, AX, BX, Z0)
-#define S4 S3; ONE(16384, 18, AX, BX, Z0)
-#define S5 S4; ONE(20480, 24, AX, BX, Z0)
-#define S6 S5; ONE(24576, 30, AX, BX, Z0)
-#define S7 S6; ONE(28672, 36, AX, BX, Z0)
-#define S8 S7; ONE(32768, 42, AX, BX, Z0)
-#define S9 S8; ONE(36864, 48, AX, BX, Z0)
-#define S10 S9; ONE(40960, 54, AX, BX, Z0)
-
-// LOOP(k, more, single) is the loop for k+1 chunks: pairs of items, then
-// a last single item.
-#define LOOP(pair, tail, more, single) \
-pair: \
-	CMPQ CX, $2 \
-	JLT  tail \
-	MOVQ (SI), AX \
-	MOVQ 8(SI), R8 \
-	FIRST \
-	more \
-	VPOPCNTQ Z0, Z0 \
-	VPOPCNTQ Z2, Z2 \
-	VPADDQ   Z0, Z1, Z1 \
-	VPADDQ   Z2, Z1, Z1 \
-	ADDQ $16, SI \
-	SUBQ $2, CX \
-	JMP  pair \
-tail: \
-	TESTQ CX, CX \
-	JZ    done \
-	MOVQ  (SI), AX \
-	FIRST1 \
-	single \
-	VPOPCNTQ Z0, Z0 \
-	VPADDQ   Z0, Z1, Z1 \
-	JMP   done
-
-// func countAVX512(t *entry, items []uint64, nch int) uint64
-//
-// For each item w it ANDs one 64-byte entry per chunk of 6 bits of w
-// (entry (w>>6j)&63 of chunk j; chunks 4096 bytes apart), counts the
-// bits left with VPOPCNTQ and adds the eight counts into Z1, whose lanes
-// are summed at the end. Two items per iteration keep two independent
-// chains in flight; one loop per chunk count keeps the chunks unrolled.
-//
-// Registers: DI tables, SI items, CX items left, AX BX R8 R9 scratch,
-// Z0 Z2 the running ANDs, Z1 the counts.
-TEXT ·countAVX512(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), DI
-	MOVQ items_base+8(FP), SI
-	MOVQ items_len+16(FP), CX
-	MOVQ nch+32(FP), DX
-	VPXORQ Z1, Z1, Z1
-	CMPQ DX, $1
-	JEQ  n1
-	CMPQ DX, $2
-	JEQ  n2
-	CMPQ DX, $3
-	JEQ  n3
-	CMPQ DX, $4
-	JEQ  n4
-	CMPQ DX, $5
-	JEQ  n5
-	CMPQ DX, $6
-	JEQ  n6
-	CMPQ DX, $7
-	JEQ  n7
-	CMPQ DX, $8
-	JEQ  n8
-	CMPQ DX, $9
-	JEQ  n9
-	CMPQ DX, $10
-	JEQ  n10
-	CMPQ DX, $11
-	JEQ  n11
-	JMP  done
-
-	LOOP(n1, t1, C0, S0)
-	LOOP(n2, t2, C1, S1)
-	LOOP(n3, t3, C2, S2)
-	LOOP(n4, t4, C3, S3)
-	LOOP(n5, t5, C4, S4)
-	LOOP(n6, t6, C5, S5)
-	LOOP(n7, t7, C6, S6)
-	LOOP(n8, t8, C7, S7)
-	LOOP(n9, t9, C8, S8)
-	LOOP(n10, t10, C9, S9)
-	LOOP(n11, t11, C10, S10)
-
-done:
-	VEXTRACTI64X4 $1, Z1, Y2
-	VPADDQ        Y2, Y1, Y1
-	VEXTRACTI128  $1, Y1, X2
-	VPADDQ        X2, X1, X1
-	VPSHUFD       $0x4E, X1, X2
-	VPADDQ        X2, X1, X1
-	VMOVQ         X1, AX
-	VZEROUPPER
-	MOVQ AX, ret+40(FP)
-	RET
+// The counting loops are generated: count_amd64.s.
 
 // Byte permutation for transposeAVX512: output byte 8j+i takes input
 // byte 8i+j (byte j of the i-th pattern of a register).
@@ -265,23 +124,26 @@ tdone:
 	VZEROUPPER
 	RET
 
-// func tablesAVX512(t *entry, planes *entry, valid *entry, nch, m int)
+// func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m int)
 //
-// Fills nch chunks of 64 entries: entry v of chunk j is the AND of the
-// planes of the bits of v (bit 6j+i for bit i of v; planes of bits m and
-// above count as all ones), and of valid for chunk 0. Entries 2^i..2^(i+1)-1
-// are entries 0..2^i-1 ANDed with plane i, one VPANDQ each.
+// Fills nch chunks, the first wide of 128 entries (7 bits), the others
+// of 64: entry v of a chunk is the AND of the planes of the bits of v
+// (the chunk's first bit plus i for bit i of v; planes of bits m and
+// above count as all ones), and of valid for chunk 0. Entries
+// 2^i..2^(i+1)-1 are entries 0..2^i-1 ANDed with plane i, one VPANDQ
+// each.
 //
 // Registers: DI the chunk, SI the plane of its first bit, DX bit index,
-// R8 m, CX chunks left, R10 the half's byte offset, R11 the entry
-// offset, R12 DI+R10, Z0 the first entry, Z1 the plane, Z2 scratch,
-// Z31 all ones.
-TEXT ·tablesAVX512(SB), NOSPLIT, $0-40
+// R8 m, CX chunks left, R13 wide chunks left, R14 the chunk's bytes, R10
+// the half's byte offset, R11 the entry offset, R12 DI+R10, Z0 the first
+// entry, Z1 the plane, Z2 scratch, Z31 all ones.
+TEXT ·tablesAVX512(SB), NOSPLIT, $0-48
 	MOVQ t+0(FP), DI
 	MOVQ planes+8(FP), SI
 	MOVQ valid+16(FP), AX
 	MOVQ nch+24(FP), CX
-	MOVQ m+32(FP), R8
+	MOVQ wide+32(FP), R13
+	MOVQ m+40(FP), R8
 	VPTERNLOGQ $0xFF, Z31, Z31, Z31
 	VMOVDQU64  (AX), Z0
 	XORQ DX, DX
@@ -291,6 +153,11 @@ chunk:
 	JZ    bdone
 	VMOVDQU64 Z0, (DI)
 	MOVQ $64, R10
+	MOVQ $4096, R14
+	TESTQ R13, R13
+	JZ    bit
+	MOVQ $8192, R14
+	DECQ R13
 
 bit:
 	VMOVDQA64 Z31, Z1
@@ -311,13 +178,65 @@ entry:
 	ADDQ $64, SI
 	INCQ DX
 	SHLQ $1, R10
-	CMPQ R10, $4096
+	CMPQ R10, R14
 	JLT  bit
-	ADDQ $4096, DI
+	ADDQ R14, DI
 	VMOVDQA64 Z31, Z0
 	DECQ CX
 	JMP  chunk
 
 bdone:
 	VZEROUPPER
+	RET
+
+// func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
+//
+// The pairs of e and w with no bit in common, one by one: for each w
+// (broadcast), eight of e a VPTESTNMQ, whose lanes a masked VPSUBQ of -1
+// counts in Z0. The last, partial eight of e is masked (K3). ne, nw >= 1.
+TEXT ·pairsAVX512(SB), NOSPLIT, $0-40
+	MOVQ e+0(FP), SI
+	MOVQ ne+8(FP), R8
+	MOVQ w+16(FP), DI
+	MOVQ nw+24(FP), CX
+	VPXORQ     Z0, Z0, Z0
+	VPTERNLOGQ $0xFF, Z31, Z31, Z31
+	MOVQ  R8, AX
+	ANDQ  $7, AX
+	MOVQ  $0xFF, BX
+	BZHIQ AX, BX, BX
+	KMOVB BX, K3
+	MOVQ  R8, R9
+	SHRQ  $3, R9
+
+pwloop:
+	VPBROADCASTQ (DI), Z1
+	MOVQ  SI, R10
+	MOVQ  R9, R11
+	TESTQ R11, R11
+	JZ    petail
+
+peloop:
+	VPTESTNMQ (R10), Z1, K1
+	VPSUBQ    Z31, Z0, K1, Z0
+	ADDQ      $64, R10
+	DECQ      R11
+	JNZ       peloop
+
+petail:
+	VPTESTNMQ (R10), Z1, K3, K1
+	VPSUBQ    Z31, Z0, K1, Z0
+	ADDQ      $8, DI
+	DECQ      CX
+	JNZ       pwloop
+
+	VEXTRACTI64X4 $1, Z0, Y2
+	VPADDQ        Y2, Y0, Y0
+	VEXTRACTI128  $1, Y0, X2
+	VPADDQ        X2, X0, X0
+	VPSHUFD       $0x4E, X0, X2
+	VPADDQ        X2, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
 	RET

@@ -2,24 +2,49 @@
 
 package join
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 //go:noescape
-func countAVX2(t *entry, items []uint64, nch int) uint64
+func countAVX2(t *entry, items []uint64, nch, wide int) uint64
 
 //go:noescape
-func tablesAVX2(t *entry, planes *entry, valid *entry, nch, m int)
+func countHalfAVX2(t *entry, items []uint64, nch, wide int) uint64
 
-// buildAVX2 is buildGeneric with the tables in assembly; the planes are
-// transposed in Go.
+//go:noescape
+func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
+
+//go:noescape
+func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
+
+//go:noescape
+func transpose32AVX2(planes *uint32, pats *uint64, nbytes int)
+
+// buildAVX2 is buildGeneric with the transposition (32 patterns a call)
+// and the tables in assembly.
 func buildAVX2(b *block, pats []uint64, m int) {
-	transposeGeneric(b, pats, m)
+	nbytes := (m + 7) / 8
+	if nbytes > 0 {
+		full := len(pats) / 32
+		for i := 0; i < full; i++ {
+			transpose32AVX2(planeHalf(b, i), &pats[32*i], nbytes)
+		}
+		if r := len(pats) - 32*full; r > 0 {
+			copy(b.pad[:], pats[32*full:])
+			clear(b.pad[r:32])
+			transpose32AVX2(planeHalf(b, full), &b.pad[0], nbytes)
+		}
+	}
 	valid := validEntry(len(pats))
-	b.nch = max(1, (m+chunkBits-1)/chunkBits)
-	tablesAVX2(&b.t[0][0], &b.planes[0], &valid, b.nch, m)
+	b.nch, b.wide = layout(m)
+	tablesAVX2(&b.t[0], &b.planes[0], &valid, b.nch, b.wide, m)
 }
 
 func init() {
+	sortKeys, sortOut := pextSort()
 	register(Kernel{
 		Name: "avx2",
 		Doc:  "amd64 assembly with AVX2 and BMI2",
@@ -27,12 +52,35 @@ func init() {
 		Supported: func() bool {
 			return cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2)
 		},
-		build: buildAVX2,
+		build:    buildAVX2,
+		filter:   vectorFilter(filterAVX2),
+		sortKeys: sortKeys,
+		sortOut:  sortOut,
+		cross:    vectorCross(crossAVX2),
+		pairs: func(e, w []uint64) uint64 {
+			if len(e) == 0 || len(w) == 0 {
+				return 0
+			}
+			_ = e[:len(e)+3] // the last four's lanes beyond e are read
+			return pairsAVX2(&e[0], len(e), &w[0], len(w))
+		},
 		count: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX2(&b.t[0][0], items, b.nch)
+			return countAVX2(&b.t[0], items, b.nch, b.wide)
+		},
+		half: func(b *block, items []uint64) uint64 {
+			if len(items) == 0 {
+				return 0
+			}
+			return countHalfAVX2(&b.t[0], items, b.nch, b.wide)
 		},
 	})
+}
+
+// planeHalf points at the 32-bit half of the planes' words that patterns
+// 32i..32i+31 fill.
+func planeHalf(b *block, i int) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(&b.planes[0]), 4*i))
 }

@@ -19,142 +19,18 @@ DATA ·lowNibbles+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA ·lowNibbles+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL ·lowNibbles(SB), RODATA|NOPTR, $32
 
-// AND2(off, sh): AND into Y0, Y1 the entry of the chunk at byte offset
-// off picked by bits sh+6.. of AX.
-#define AND2(off, sh) \
-	RORXQ $sh, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VPAND off(DI)(BX*1), Y0, Y0 \
-	VPAND (off+32)(DI)(BX*1), Y1, Y1
+// The counting loops are generated: count_amd64.s.
 
-#define D0
-#define D1 AND2(4096, 0)
-#define D2 D1; AND2(8192, 6)
-#define D3 D2; AND2(12288, 12)
-#define D4 D3; AND2(16384, 18)
-#define D5 D4; AND2(20480, 24)
-#define D6 D5; AND2(24576, 30)
-#define D7 D6; AND2(28672, 36)
-#define D8 D7; AND2(32768, 42)
-#define D9 D8; AND2(36864, 48)
-#define D10 D9; AND2(40960, 54)
-
-// POP adds the bit counts of Y0 and Y1, per byte, to Y13 (at most 16 a
-// byte per item).
-#define POP \
-	VPAND    Y14, Y0, Y2 \
-	VPSRLW   $4, Y0, Y3 \
-	VPAND    Y14, Y3, Y3 \
-	VPSHUFB  Y2, Y15, Y2 \
-	VPSHUFB  Y3, Y15, Y3 \
-	VPADDB   Y2, Y13, Y13 \
-	VPADDB   Y3, Y13, Y13 \
-	VPAND    Y14, Y1, Y2 \
-	VPSRLW   $4, Y1, Y3 \
-	VPAND    Y14, Y3, Y3 \
-	VPSHUFB  Y2, Y15, Y2 \
-	VPSHUFB  Y3, Y15, Y3 \
-	VPADDB   Y2, Y13, Y13 \
-	VPADDB   Y3, Y13, Y13
-
-// LOOP2(top, more) runs the items with more after chunk 0; every 15
-// items (at most 240 a byte) the byte counts are summed into Y12's
-// quadwords by VPSADBW.
-#define LOOP2(top, more) \
-top: \
-	TESTQ CX, CX \
-	JZ    done \
-	MOVQ  (SI), AX \
-	RORXQ $58, AX, BX \
-	ANDQ  $0xFC0, BX \
-	VMOVDQU (DI)(BX*1), Y0 \
-	VMOVDQU 32(DI)(BX*1), Y1 \
-	more \
-	POP \
-	ADDQ $8, SI \
-	DECQ CX \
-	DECQ DX \
-	JNZ  top \
-	VPSADBW Y11, Y13, Y13 \
-	VPADDQ  Y13, Y12, Y12 \
-	VPXOR   Y13, Y13, Y13 \
-	MOVQ    $15, DX \
-	JMP     top
-
-// func countAVX2(t *entry, items []uint64, nch int) uint64
-//
-// Registers: DI tables, SI items, CX items left, DX items until the byte
-// counts are folded, AX BX scratch, Y0 Y1 the running ANDs, Y13 byte
-// counts, Y12 quadword counts, Y15 nibble counts, Y14 low nibbles, Y11
-// zero.
-TEXT ·countAVX2(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), DI
-	MOVQ items_base+8(FP), SI
-	MOVQ items_len+16(FP), CX
-	MOVQ nch+32(FP), R8
-	VMOVDQU ·nibbleCount(SB), Y15
-	VMOVDQU ·lowNibbles(SB), Y14
-	VPXOR   Y13, Y13, Y13
-	VPXOR   Y12, Y12, Y12
-	VPXOR   Y11, Y11, Y11
-	MOVQ    $15, DX
-	CMPQ R8, $1
-	JEQ  m1
-	CMPQ R8, $2
-	JEQ  m2
-	CMPQ R8, $3
-	JEQ  m3
-	CMPQ R8, $4
-	JEQ  m4
-	CMPQ R8, $5
-	JEQ  m5
-	CMPQ R8, $6
-	JEQ  m6
-	CMPQ R8, $7
-	JEQ  m7
-	CMPQ R8, $8
-	JEQ  m8
-	CMPQ R8, $9
-	JEQ  m9
-	CMPQ R8, $10
-	JEQ  m10
-	CMPQ R8, $11
-	JEQ  m11
-	JMP  done
-
-	LOOP2(m1, D0)
-	LOOP2(m2, D1)
-	LOOP2(m3, D2)
-	LOOP2(m4, D3)
-	LOOP2(m5, D4)
-	LOOP2(m6, D5)
-	LOOP2(m7, D6)
-	LOOP2(m8, D7)
-	LOOP2(m9, D8)
-	LOOP2(m10, D9)
-	LOOP2(m11, D10)
-
-done:
-	VPSADBW      Y11, Y13, Y13
-	VPADDQ       Y13, Y12, Y12
-	VEXTRACTI128 $1, Y12, X2
-	VPADDQ       X2, X12, X12
-	VPSHUFD      $0x4E, X12, X2
-	VPADDQ       X2, X12, X12
-	VMOVQ        X12, AX
-	VZEROUPPER
-	MOVQ AX, ret+40(FP)
-	RET
-
-// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, m int)
+// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
 //
 // tablesAVX512 on two 256-bit halves.
-TEXT ·tablesAVX2(SB), NOSPLIT, $0-40
+TEXT ·tablesAVX2(SB), NOSPLIT, $0-48
 	MOVQ t+0(FP), DI
 	MOVQ planes+8(FP), SI
 	MOVQ valid+16(FP), AX
 	MOVQ nch+24(FP), CX
-	MOVQ m+32(FP), R8
+	MOVQ wide+32(FP), R13
+	MOVQ m+40(FP), R8
 	VPCMPEQQ Y15, Y15, Y15
 	VMOVDQU  (AX), Y0
 	VMOVDQU  32(AX), Y1
@@ -166,6 +42,11 @@ chunk:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	MOVQ $64, R10
+	MOVQ $4096, R14
+	TESTQ R13, R13
+	JZ    bit
+	MOVQ $8192, R14
+	DECQ R13
 
 bit:
 	VMOVDQA Y15, Y2
@@ -190,14 +71,175 @@ entry:
 	ADDQ $64, SI
 	INCQ DX
 	SHLQ $1, R10
-	CMPQ R10, $4096
+	CMPQ R10, R14
 	JLT  bit
-	ADDQ $4096, DI
+	ADDQ R14, DI
 	VMOVDQA Y15, Y0
 	VMOVDQA Y15, Y1
 	DECQ CX
 	JMP  chunk
 
 bdone:
+	VZEROUPPER
+	RET
+
+// func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
+//
+// pairsAVX512 on four of e an iteration: VPAND, VPCMPEQQ with zero (-1
+// in the lanes with no bit in common), VPSUBQ into Y0. The last, partial
+// four is ANDed with tail4's mask of its lanes present (it reads up to
+// three patterns beyond e, which the caller leaves). ne, nw >= 1.
+TEXT ·pairsAVX2(SB), NOSPLIT, $0-40
+	MOVQ e+0(FP), SI
+	MOVQ ne+8(FP), R8
+	MOVQ w+16(FP), DI
+	MOVQ nw+24(FP), CX
+	MOVQ R8, AX
+	ANDQ $3, AX
+	SHLQ $5, AX
+	LEAQ ·tail4(SB), BX
+	VMOVDQU (BX)(AX*1), Y7
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y5, Y5, Y5
+	MOVQ    R8, R9
+	SHRQ    $2, R9
+	ANDQ    $3, R8
+
+qwloop:
+	VPBROADCASTQ (DI), Y1
+	MOVQ  SI, R10
+	MOVQ  R9, R11
+	TESTQ R11, R11
+	JZ    qetail
+
+qeloop:
+	VPAND    (R10), Y1, Y2
+	VPCMPEQQ Y5, Y2, Y2
+	VPSUBQ   Y2, Y0, Y0
+	ADDQ     $32, R10
+	DECQ     R11
+	JNZ      qeloop
+
+qetail:
+	TESTQ    R8, R8
+	JZ       qnext
+	VPAND    (R10), Y1, Y2
+	VPCMPEQQ Y5, Y2, Y2
+	VPAND    Y7, Y2, Y2
+	VPSUBQ   Y2, Y0, Y0
+
+qnext:
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  qwloop
+
+	VEXTRACTI128 $1, Y0, X2
+	VPADDQ       X2, X0, X0
+	VPSHUFD      $0x4E, X0, X2
+	VPADDQ       X2, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET
+
+// Byte shuffle for transposeAVX2: in each 128-bit lane, word w takes byte
+// w of the lane's two patterns.
+DATA ·pairBytes+0(SB)/8, $0x0b030a0209010800
+DATA ·pairBytes+8(SB)/8, $0x0f070e060d050c04
+DATA ·pairBytes+16(SB)/8, $0x0b030a0209010800
+DATA ·pairBytes+24(SB)/8, $0x0f070e060d050c04
+GLOBL ·pairBytes(SB), RODATA|NOPTR, $32
+
+DATA ·allOnes+0(SB)/8, $-1
+DATA ·allOnes+8(SB)/8, $-1
+DATA ·allOnes+16(SB)/8, $-1
+DATA ·allOnes+24(SB)/8, $-1
+GLOBL ·allOnes(SB), RODATA|NOPTR, $32
+
+// LOAD2(r, y, x) loads into y the patterns 2r, 2r+1 (low lane) and
+// 16+2r, 16+2r+1 (high lane) of the 32 at SI, inverted, each lane's
+// bytes paired by pairBytes.
+#define LOAD2(off, y, x) \
+	VMOVDQU     off(SI), x \
+	VINSERTI128 $1, (off+128)(SI), y, y \
+	VPXOR       ·allOnes(SB), y, y \
+	VPSHUFB     ·pairBytes(SB), y, y
+
+// MSK(v, b) stores the top bits of v's 32 bytes as the 32-bit half at DI
+// of plane b, and moves every byte's next bit up.
+#define MSK(v, b) \
+	VPMOVMSKB v, AX \
+	MOVL      AX, (b*64)(DI) \
+	VPADDB    v, v, v
+
+// BYTE(v, j) stores the planes of bits 8j..8j+7 from v, which holds byte
+// j of the 32 patterns, when the patterns have more than 8j bits.
+#define BYTE(v, j, skip) \
+	CMPQ CX, $j \
+	JLE  skip \
+	MSK(v, (8*j+7)) \
+	MSK(v, (8*j+6)) \
+	MSK(v, (8*j+5)) \
+	MSK(v, (8*j+4)) \
+	MSK(v, (8*j+3)) \
+	MSK(v, (8*j+2)) \
+	MSK(v, (8*j+1)) \
+	MSK(v, (8*j))
+
+// func transpose32AVX2(planes *uint32, pats *uint64, nbytes int)
+//
+// Writes the 32-bit half at planes of the first 8·nbytes planes (64
+// bytes apart) from 32 patterns: bit i of plane b is set when pattern i
+// lacks bit b. The patterns are inverted and regrouped so that register
+// j holds byte j of the 32, in order (an 8×8 transposition of 16-bit
+// pairs within lanes: VPUNPCK*WD, *DQ, *QDQ), then VPMOVMSKB peels off
+// each bit.
+TEXT ·transpose32AVX2(SB), NOSPLIT, $0-24
+	MOVQ planes+0(FP), DI
+	MOVQ pats+8(FP), SI
+	MOVQ nbytes+16(FP), CX
+	LOAD2(0, Y0, X0)
+	LOAD2(16, Y1, X1)
+	LOAD2(32, Y2, X2)
+	LOAD2(48, Y3, X3)
+	LOAD2(64, Y4, X4)
+	LOAD2(80, Y5, X5)
+	LOAD2(96, Y6, X6)
+	LOAD2(112, Y7, X7)
+	VPUNPCKLWD Y1, Y0, Y8
+	VPUNPCKHWD Y1, Y0, Y9
+	VPUNPCKLWD Y3, Y2, Y10
+	VPUNPCKHWD Y3, Y2, Y11
+	VPUNPCKLWD Y5, Y4, Y12
+	VPUNPCKHWD Y5, Y4, Y13
+	VPUNPCKLWD Y7, Y6, Y14
+	VPUNPCKHWD Y7, Y6, Y15
+	VPUNPCKLDQ Y10, Y8, Y0
+	VPUNPCKHDQ Y10, Y8, Y1
+	VPUNPCKLDQ Y11, Y9, Y2
+	VPUNPCKHDQ Y11, Y9, Y3
+	VPUNPCKLDQ Y14, Y12, Y4
+	VPUNPCKHDQ Y14, Y12, Y5
+	VPUNPCKLDQ Y15, Y13, Y6
+	VPUNPCKHDQ Y15, Y13, Y7
+	VPUNPCKLQDQ Y4, Y0, Y8
+	VPUNPCKHQDQ Y4, Y0, Y9
+	VPUNPCKLQDQ Y5, Y1, Y10
+	VPUNPCKHQDQ Y5, Y1, Y11
+	VPUNPCKLQDQ Y6, Y2, Y12
+	VPUNPCKHQDQ Y6, Y2, Y13
+	VPUNPCKLQDQ Y7, Y3, Y14
+	VPUNPCKHQDQ Y7, Y3, Y15
+	// Register 8+j holds byte j of the 32 patterns, in order.
+	BYTE(Y8, 0, tdone)
+	BYTE(Y9, 1, tdone)
+	BYTE(Y10, 2, tdone)
+	BYTE(Y11, 3, tdone)
+	BYTE(Y12, 4, tdone)
+	BYTE(Y13, 5, tdone)
+	BYTE(Y14, 6, tdone)
+	BYTE(Y15, 7, tdone)
+
+tdone:
 	VZEROUPPER
 	RET

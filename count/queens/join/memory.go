@@ -39,15 +39,18 @@ func MemoryOf(g Geometry) Memory {
 	// set, likewise: at most the largest a(r) + a(rows \ r) of each
 	// quadrant (the model's, with a margin for its error), at 8 bytes an
 	// entry, and their column indexes; a staging block per index key and
-	// a block; the half boards made before filing and one column set's
-	// south entries with their patterns (24 bytes each).
+	// a block; one column set's south entries ready to pair (a conflict
+	// word and a pattern, with room to grow: 24 bytes each), the north
+	// entries crossed with them at once (as many), the half boards made
+	// before filing and those waiting for the arena's next pass (about
+	// candFlush and a column set's, at 10 and 12 bytes).
 	north, _ := pairMax(rowModel(g.HN, g.Q))
 	south, smax := pairMax(rowModel(g.HS, g.Q))
 	lists := uint64(1.25*8*(north+south)) + 4*4*(uint64(1)<<uint(g.Q)+1)
 	// One column set's entries: at most a tenth of the largest list
 	// (measured: 7.8% for 8×8 quadrants, 1.7% for 13×13).
 	perC := smax / 10
-	bufs := uint64((8+24)*perC) + 8*candFlush
+	bufs := uint64((24+10+12)*perC) + (24+2*10+12)*candFlush
 	// The index keys of the longest list (see indexBits).
 	keys := uint64(1)
 	for k := 0; k < maxIndexBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {

@@ -20,13 +20,42 @@ type Kernel struct {
 	// compatible with each.
 	build func(b *block, pats []uint64, m int)
 	count func(b *block, items []uint64) uint64
+	// half is count for blocks of at most blockSize/2 patterns: it reads
+	// the first half of the entries only.
+	half func(b *block, items []uint64) uint64
+	// filter and cross make half boards (see halves); nil: the portable
+	// ones.
+	filter func(dst *entries, src []uint64, att uint64, pm *patMap) int
+	cross  func(a *entries, na int, b *entries, nb int, out []uint64) []uint64
+	// pairs counts the pairs of two short lists with no bit in common;
+	// they may be read up to vecPad beyond their ends. nil: the portable
+	// one.
+	pairs func(e, w []uint64) uint64
+	// sortKeys and sortOut are the passes of bucket; nil: the portable
+	// ones.
+	sortKeys func(kr *keyer, pats []uint64, keys []uint32, cnt []int32)
+	sortOut  func(kr *keyer, pats []uint64, keys []uint32, start []int32, out []uint64)
 }
 
 var kernels = registry.New("join kernel", "this CPU", func(k Kernel) registry.Info {
 	return registry.Info{Name: k.Name, Doc: k.Doc, Rank: k.Rank, Supported: k.Supported}
 })
 
-func register(k Kernel) { kernels.Register(k) }
+func register(k Kernel) {
+	if k.filter == nil {
+		k.filter = filterGeneric
+	}
+	if k.cross == nil {
+		k.cross = crossGeneric
+	}
+	if k.pairs == nil {
+		k.pairs = pairsGeneric
+	}
+	if k.sortKeys == nil {
+		k.sortKeys, k.sortOut = sortKeysGeneric, sortOutGeneric
+	}
+	kernels.Register(k)
+}
 
 func init() {
 	register(Kernel{
@@ -36,6 +65,7 @@ func init() {
 		Supported: func() bool { return true },
 		build:     buildGeneric,
 		count:     countGeneric,
+		half:      countHalfGeneric,
 	})
 }
 

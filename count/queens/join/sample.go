@@ -25,9 +25,12 @@ type SampleOptions struct {
 	Rows []int
 	// KeyFraction is, on the bounded path, the chance with which each
 	// index key of the streamed side is joined (0 or 1: all of them);
-	// Seed, with the task and row set, decides which keys.
-	KeyFraction float64
-	Seed        uint64
+	// EntryFraction the chance with which each north entry of either
+	// side makes its half boards (0 or 1: all of them), so that a row set
+	// whose half boards alone take minutes to make is sampled too. Seed,
+	// with the task and row set, decides which keys and entries.
+	KeyFraction, EntryFraction float64
+	Seed                       uint64
 	// Clock reads the CPU time of the calling thread (the caller keeps
 	// the goroutine on one thread); nil times nothing.
 	Clock func() time.Duration
@@ -44,20 +47,53 @@ type TaskSample struct {
 	Each []RowSample
 }
 
-// RowSample is one row set's sample. Its estimate of the row set's count
-// is Count / KeyFraction, of its CPU time Made + Joined / KeyFraction.
+// RowSample is one row set's sample: Estimate and CPU are its unbiased
+// estimates of the row set's count and CPU time.
 type RowSample struct {
-	// Count is the completions found through the keys joined, times the
-	// row set's mirror weight and the frame's weight.
+	// Count is the completions found through the keys and entries
+	// sampled, times the row set's mirror weight and the frame's weight.
 	Count uint64
-	// KeyFraction is the share of keys joined: the one asked for, or 1 on
-	// the table path and for row sets joined whole.
-	KeyFraction float64
-	// Made is the CPU time of what the row set does whatever the keys
-	// (its south lists, both sides' half boards), Joined that of joining
-	// the keys kept; Halves the half boards made (its nodes).
-	Made, Joined time.Duration
-	Halves       uint64
+	// KeyFraction and EntryFraction are the shares of keys and entries
+	// sampled: those asked for, or 1 on the table path and for row sets
+	// counted whole.
+	KeyFraction, EntryFraction float64
+	// The CPU times of the row set's parts: its lists and what does not
+	// depend on the sample (Lists), making and filing the held side's
+	// half boards (Fill), making and staging the streamed side's (Stream,
+	// over Passes passes), and joining the pairs sampled (Joined). On
+	// the table path the whole row set is in Lists.
+	Lists, Fill, Stream, Joined time.Duration
+	// Passes is the passes the sample took, Whole the passes the whole
+	// row set takes in an arena of the count's size (the streamed side is
+	// made again for each).
+	Passes, Whole int
+	// Halves is the half boards made (the nodes of what was sampled).
+	Halves uint64
+	// JoinedWhole, for a sample of keys or entries, is its estimate of
+	// joining the whole row set (see joinEstimate); 0 otherwise.
+	JoinedWhole time.Duration
+}
+
+// Estimate is the sample's estimate of the row set's count: each pair of
+// half boards was joined with chance KeyFraction·EntryFraction².
+func (r RowSample) Estimate() float64 {
+	return float64(r.Count) / (r.KeyFraction * r.EntryFraction * r.EntryFraction)
+}
+
+// CPU is the sample's estimate of the row set's CPU time counted whole:
+// each side's making scaled by the entries sampled, the streamed side's
+// by the passes of the whole row set, the joining by the pairs sampled.
+func (r RowSample) CPU() time.Duration {
+	g := r.EntryFraction
+	j := float64(r.JoinedWhole)
+	if j == 0 {
+		j = float64(r.Joined) / (r.KeyFraction * g * g)
+	}
+	t := float64(r.Lists) + float64(r.Fill)/g + j
+	if r.Passes > 0 {
+		t += float64(r.Stream) / float64(r.Passes) * float64(r.Whole) / g
+	}
+	return time.Duration(t)
 }
 
 // Sample counts the row sets of task id that opt names, as Count would
@@ -93,34 +129,39 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 		s.north[1].build(f.g.HN, f.q, t.Top, f.ce, f.att[ne])
 		s.north[0].build(f.g.HN, f.q, f.ft&^t.Top, f.cw, f.att[nw])
 		out.Fixed = clock() - t0
-		frac := opt.KeyFraction
-		if frac <= 0 || frac >= 1 {
-			frac = 1
-		}
+		frac, efrac := unit(opt.KeyFraction), unit(opt.EntryFraction)
 		for _, i := range opt.Rows {
 			if i < 0 || i >= len(rows) {
 				return out, fmt.Errorf("join: row set %d of task %d out of range 0..%d", i, id, len(rows)-1)
 			}
 			rb := rows[i]
-			s.halves, s.joinTime, s.clock = 0, 0, nil
+			seed := opt.Seed ^ uint64(id)<<20 ^ uint64(rb)
+			s.halves, s.joinTime, s.fillTime, s.streamTime, s.listTime = 0, 0, 0, 0, 0
+			s.passes, s.held = 0, 0
 			s.keep, s.usedFrac = nil, 1
-			if frac < 1 {
-				s.keepSeed, s.keepFrac = opt.Seed^uint64(id)<<20^uint64(rb), frac
-			} else {
-				s.keepFrac = 1
+			s.keepSeed, s.keepFrac = seed, frac
+			s.entryThresh, s.entrySeed = 0, mix(seed)
+			if efrac < 1 {
+				s.entryThresh = uint64(efrac * (1 << 63) * 2)
 			}
 			s.clock = opt.Clock
-			t0 := clock()
 			n, err := f.countRowsBounded(t.Top, rb, s)
-			total := clock() - t0
-			s.clock, s.keepFrac = nil, 1
+			s.clock, s.keepFrac, s.entryThresh = nil, 1, 0
 			if err != nil {
 				return out, err
 			}
 			w := f.canonical(t.Top, rb) * weight
-			out.Each = append(out.Each, RowSample{
-				Count: n * w, KeyFraction: s.usedFrac, Made: total - s.joinTime, Joined: s.joinTime, Halves: s.halves,
-			})
+			r := RowSample{
+				Count: n * w, KeyFraction: s.usedFrac, EntryFraction: efrac,
+				Lists: s.listTime, Fill: s.fillTime, Stream: s.streamTime - s.joinTime, Joined: s.joinTime,
+				Passes: s.passes, Whole: s.passes, Halves: s.halves,
+			}
+			if efrac < 1 || s.keep != nil {
+				// The whole held side, in the count's arena.
+				r.Whole = c.passes(float64(s.held) / efrac)
+				r.JoinedWhole = s.joinEstimate(efrac, r.Whole)
+			}
+			out.Each = append(out.Each, r)
 		}
 		return out, nil
 	}
@@ -141,9 +182,25 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 			return out, err
 		}
 		w := f.canonical(t.Top, rb) * weight
-		out.Each = append(out.Each, RowSample{Count: n * w, KeyFraction: 1, Made: d, Halves: s.stat.halves})
+		out.Each = append(out.Each, RowSample{Count: n * w, KeyFraction: 1, EntryFraction: 1, Lists: d, Halves: s.stat.halves})
 	}
 	return out, nil
+}
+
+// unit is x as a sampling chance: 1 (all) unless 0 < x < 1.
+func unit(x float64) float64 {
+	if x <= 0 || x >= 1 {
+		return 1
+	}
+	return x
+}
+
+// passes is the passes of the bounded path's arena that a held side of
+// held half boards takes, its last chunks part filled.
+func (c *Counter) passes(held float64) int {
+	room := float64(c.arena) - float64(arenaChunk)*float64(1<<maxIndexBits)/2
+	room = max(room, float64(c.arena)/2)
+	return max(1, int(math.Ceil(held/room)))
 }
 
 // keepKeys sets s.keep for a join of nkeys keys: each key kept with
@@ -214,4 +271,76 @@ func (s *bscratch) needKeys(nkeys int) []bool {
 		}
 	}
 	return s.need
+}
+
+// keepEntry reports whether north entry x of column set c of the side
+// being made is made: always, unless the estimator samples the entries.
+func (s *bscratch) keepEntry(c, x int) bool {
+	if s.entryThresh == 0 {
+		return true
+	}
+	return mix(s.entrySeed^uint64(s.sideID)<<62^uint64(c)<<32^uint64(x)) < s.entryThresh
+}
+
+// keyStat is what one key of the streamed side staged (over all passes)
+// and what its blocks cost: flushes, the held patterns they were counted
+// against, and their CPU time.
+type keyStat struct {
+	staged         uint64
+	flushes, items int
+	time           time.Duration
+}
+
+// joinEstimate estimates, from a sampled row set's per-key costs, the CPU
+// time of joining the whole row set in whole passes, with entries the
+// share of north entries sampled. A block costs about the same whatever
+// its fill (the matcher's tables are as wide for 20 patterns as for
+// 512): a block's cost is B to build plus c per held pattern counted
+// against it. The sample's keys fit B and c (least squares over keys, no
+// intercept; c alone when B comes out below 0); the whole row set has, per key, the blocks its staged
+// patterns fill at 1/entries times the sample's, each counted against
+// 1/entries times the held patterns, in each of whole passes; keys not
+// kept count as the kept ones do on average. It falls back to scaling
+// the time by the pairs sampled when the fit fails.
+func (s *bscratch) joinEstimate(entries float64, whole int) time.Duration {
+	plain := time.Duration(float64(s.joinTime) / (s.usedFrac * entries * entries))
+	var sff, sfa, saa, sfj, saj float64
+	keys := 0
+	for _, k := range s.kstat {
+		if k.flushes == 0 {
+			continue
+		}
+		f, a, j := float64(k.flushes), float64(k.items), float64(k.time)
+		sff += f * f
+		sfa += f * a
+		saa += a * a
+		sfj += f * j
+		saj += a * j
+		keys++
+	}
+	det := sff*saa - sfa*sfa
+	if keys < 8 || det <= 0 || saa == 0 {
+		return plain
+	}
+	b := (sfj*saa - saj*sfa) / det
+	c := (sff*saj - sfa*sfj) / det
+	if b < 0 {
+		// Building is lost in the noise: c alone.
+		b, c = 0, saj/saa
+	}
+	if c < 0 {
+		return plain
+	}
+	passes := float64(max(1, s.passes))
+	var t float64
+	for _, k := range s.kstat {
+		if k.flushes == 0 {
+			continue
+		}
+		perPass := float64(k.flushes) / passes
+		sweep := float64(k.items) / perPass // held patterns one block meets over all passes
+		blocks := math.Ceil(float64(k.staged) / passes / entries / blockSize)
+		t += blocks * (float64(whole)*b + c*sweep/entries)
+	}
+	return time.Duration(t / s.usedFrac)
 }

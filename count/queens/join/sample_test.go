@@ -50,10 +50,11 @@ func TestSampleWhole(t *testing.T) {
 	}
 }
 
-// TestSampleKeys: joining a share of the keys and scaling gives the count
-// on average over seeds (unbiased), and different counts for different
-// seeds (it does sample).
-func TestSampleKeys(t *testing.T) {
+// TestSampleShares: joining a share of the keys, making the half boards
+// of a share of the north entries, or both, and scaling gives the count
+// on average over seeds (unbiased), different counts for different seeds
+// (it does sample), and entries sampled make fewer half boards.
+func TestSampleShares(t *testing.T) {
 	l, err := NewLayout(Even(16), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -74,31 +75,40 @@ func TestSampleKeys(t *testing.T) {
 	}
 	whole, _ := c.Sample(context.Background(), id, SampleOptions{Rows: rows})
 	var truth float64
+	var halves uint64
 	for _, r := range whole.Each {
 		truth += float64(r.Count)
+		halves += r.Halves
 	}
-	const seeds = 60
-	var sum, sum2 float64
-	distinct := map[float64]bool{}
-	for seed := range uint64(seeds) {
-		s, err := c.Sample(context.Background(), id, SampleOptions{Rows: rows, KeyFraction: 0.25, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
+	for _, tc := range []struct{ keys, entries float64 }{{0.25, 1}, {1, 0.5}, {0.5, 0.5}} {
+		const seeds = 60
+		var sum, sum2 float64
+		var made uint64
+		distinct := map[float64]bool{}
+		for seed := range uint64(seeds) {
+			s, err := c.Sample(context.Background(), id, SampleOptions{Rows: rows, KeyFraction: tc.keys, EntryFraction: tc.entries, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var x float64
+			for _, r := range s.Each {
+				x += r.Estimate()
+				made += r.Halves
+			}
+			sum += x
+			sum2 += x * x
+			distinct[x] = true
 		}
-		var x float64
-		for _, r := range s.Each {
-			x += float64(r.Count) / r.KeyFraction
+		mean := sum / seeds
+		se := math.Sqrt((sum2/seeds - mean*mean) / seeds)
+		if len(distinct) < seeds/2 {
+			t.Errorf("%+v: only %d distinct estimates over %d seeds", tc, len(distinct), seeds)
 		}
-		sum += x
-		sum2 += x * x
-		distinct[x] = true
-	}
-	mean := sum / seeds
-	se := math.Sqrt((sum2/seeds - mean*mean) / seeds)
-	if len(distinct) < seeds/2 {
-		t.Fatalf("only %d distinct estimates over %d seeds", len(distinct), seeds)
-	}
-	if math.Abs(mean-truth) > 4*se {
-		t.Fatalf("mean estimate %.0f ± %.0f, truth %.0f: biased", mean, se, truth)
+		if math.Abs(mean-truth) > 4*se {
+			t.Errorf("%+v: mean estimate %.0f ± %.0f, truth %.0f: biased", tc, mean, se, truth)
+		}
+		if share := float64(made) / seeds / float64(halves); tc.entries < 1 && math.Abs(share-tc.entries) > 0.1 {
+			t.Errorf("%+v: made %.2f of the half boards", tc, share)
+		}
 	}
 }

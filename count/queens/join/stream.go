@@ -29,11 +29,15 @@ type bscratch struct {
 	north [2]rowList // the north lists of the task: west, east
 	south [2]rowList // the south lists of the row set
 	arena arena
-	// The staging blocks of the streamed side, 512 patterns per key.
+	// The staging blocks of the streamed side, 512 patterns per key (and
+	// vecPad more: the kernels may read beyond a block).
 	stage    []uint64
 	stageLen []int
 	cand     []uint64 // half boards made, before filing
-	buf      []south
+	pend     []uint64 // half boards made and keyed that the arena could not take (fill)
+	pendKeys []uint32
+	kx       []uint64 // the north entries a sample keeps (kept)
+	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
 	cols     []uint32 // column sets with entries on both quadrants
 	rbs      []uint32 // the task's south row sets
 	blk      block
@@ -45,10 +49,22 @@ type bscratch struct {
 	keepBuf, need      []bool
 	keepFrac, usedFrac float64
 	keepSeed           uint64
-	// clock, when not nil, times the joining (joinTime) for the
-	// estimator.
-	clock    func() time.Duration
-	joinTime time.Duration
+	// entryThresh, when not 0, samples both sides' north entries for the
+	// estimator: an entry is made with chance entryThresh/2^64, decided
+	// by a hash of entrySeed, its side, column set and index (see
+	// keepEntry); sideID is the side being made.
+	entryThresh, entrySeed uint64
+	sideID                 int
+	// clock, when not nil, times the joining (joinTime), the filing of
+	// the held side (fillTime) and its passes for the estimator.
+	clock                func() time.Duration
+	joinTime, fillTime   time.Duration
+	streamTime, listTime time.Duration
+	passes               int
+	held                 uint64 // half boards of the held side made
+	// kstat, when clock is set, is what each key of the streamed side
+	// staged and cost (see joinEstimate).
+	kstat []keyStat
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
@@ -68,7 +84,9 @@ func (s *bscratch) tick(work uint64) error {
 	return s.yield(w)
 }
 
-// candFlush is how many half boards are made before they are filed.
+// candFlush is about how many half boards are made before they are
+// filed: north entries are crossed with a column set's south entries a
+// few at a time, as many as make at most candFlush (at least one).
 const candFlush = 4096
 
 // side is one half of a row set on the bounded path: its half, its north
@@ -94,39 +112,49 @@ func (f *frame) makeSide(h *half, nl, sl *rowList, cols []uint32) side {
 	return sd
 }
 
-// southOf fills buf with the south entries of column set ys, shifted into
-// the north quadrant's coordinates, with their share of the pattern.
-func (f *frame) southOf(h *half, ys []uint64, buf []south) []south {
-	s, m1, m2, l1 := f.s, f.mask1, f.mask2, f.l1
-	buf = buf[:0]
-	for _, y := range ys {
-		y1, y2 := (y&0xFFFFFFFF)<<s, (y>>32)<<s
-		buf = append(buf, south{y1, y2, y1>>h.sh1&m1 | (y2>>h.sh2&m2)<<l1})
-	}
-	return buf
+// southOf puts in s.ys the south entries of sd that pair with the north
+// entries on columns c (those on the side's other columns), ready to
+// pair, by the kernel's filter (the row lists hold no attacked entry,
+// so it keeps them all), and returns how many.
+func (f *frame) southOf(sd *side, c uint32, s *bscratch) int {
+	l := sd.sl.list(sd.h.cols &^ c)
+	s.ys.reserve(len(l))
+	return s.k.filter(&s.ys, l, sd.h.south, &sd.h.ps)
 }
 
-// pairs appends to out the patterns of north entry x with the compatible
-// entries of buf (branch-free, as in halves).
-func (f *frame) pairs(h *half, x uint64, buf []south, out []uint64) []uint64 {
-	x1, x2 := x&0xFFFFFFFF, x>>32
-	xp := x1>>h.sh1&f.mask1 | (x2>>h.sh2&f.mask2)<<f.l1
-	n := len(out)
-	if cap(out)-n < len(buf) {
-		out = append(out[:cap(out)], make([]uint64, len(buf))...)[:n]
+// crossNorth appends to out the half boards of the north entries xs of
+// sd with the nb south entries in s.ys, by the kernel's filter and cross
+// (as halves makes them on the table path).
+func (f *frame) crossNorth(sd *side, xs []uint64, nb int, s *bscratch, out []uint64) []uint64 {
+	s.xs.reserve(len(xs))
+	na := s.k.filter(&s.xs, xs, sd.h.north, &sd.h.pn)
+	if need := len(out) + na*nb + vecPad; cap(out) < need {
+		out = append(out[:cap(out)], make([]uint64, need-cap(out)+need/4)...)[:len(out)]
 	}
-	o := out[n : n+len(buf)]
-	i := 0
-	for _, y := range buf {
-		o[i] = xp | y.pat
-		i += fits(x1&y.d1 | x2&y.d2)
-	}
-	return out[:n+i]
+	return s.k.cross(&s.xs, na, &s.ys, nb, out)
 }
 
-// errArena reports an arena too small for the half boards of one north
-// entry: the memory given to a worker is below what the task needs.
-var errArena = errors.New("join: a worker's memory is too small for one quadrant list")
+// kept returns the north entries xs[x0:x1] of column set c (its index in
+// the side's) that the estimator's sample of entries keeps (keepEntry):
+// all of them when it samples none.
+func (s *bscratch) kept(c int, xs []uint64, x0, x1 int) []uint64 {
+	if s.entryThresh == 0 {
+		return xs[x0:x1]
+	}
+	s.kx = s.kx[:0]
+	for x := x0; x < x1; x++ {
+		if s.keepEntry(c, x) {
+			s.kx = append(s.kx, xs[x])
+		}
+	}
+	return s.kx
+}
+
+// northStep is how many north entries are crossed at once with nb south
+// entries: as many as make at most candFlush half boards, at least one.
+func northStep(nb int) int {
+	return max(1, candFlush/max(nb, 1))
+}
 
 // countBounded counts the completions of f whose east queens take the
 // rows rt of the north quadrants and, for each of rbs, the rows rb of the
@@ -157,6 +185,11 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 // added to s.halves, are the table path's: the east half boards, and the
 // west ones when there are east ones.
 func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
+	var t0 time.Duration
+	if s.clock != nil {
+		start := s.clock()
+		defer func() { s.listTime = s.clock() - start - s.fillTime - s.streamTime }()
+	}
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
@@ -187,18 +220,38 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
 	s.arena.reset(s.capacity, nkeys)
-	s.stage = resize(s.stage, nkeys*blockSize)
+	s.stage = resize(s.stage, nkeys*blockSize+vecPad)
 	s.stageLen = resize(s.stageLen, nkeys)
 	s.keepKeys(nkeys)
 	need := s.needKeys(nkeys)
+	if s.clock != nil {
+		s.kstat = resize(s.kstat, nkeys)
+		clear(s.kstat)
+	} else {
+		s.kstat = s.kstat[:0]
+	}
 	var total, nh, ns uint64
 	var pos genPos
+	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
+	heldID, streamedID := 0, 1
+	if held == &east {
+		heldID, streamedID = 1, 0
+	}
 	for pass := 0; ; pass++ {
+		s.sideID = heldID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
 		done, n, err := f.fill(held, &pos, kr, need, s)
+		if s.clock != nil {
+			s.fillTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
 		nh += n
+		s.passes = pass + 1
+		s.held = nh
 		if done && nh == 0 {
 			// Nothing to pair with. The table path still makes the east
 			// side (its nodes) when the west one is the empty side.
@@ -209,7 +262,14 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 			}
 			return 0, nil
 		}
-		c, n, err := f.streamJoin(streamed, kr, s)
+		s.sideID = streamedID
+		if s.clock != nil {
+			t0 = s.clock()
+		}
+		c, n, err := f.streamJoin(streamed, kr, f.m-k, s)
+		if s.clock != nil {
+			s.streamTime += s.clock() - t0
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -238,70 +298,121 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 // north entry x.
 type genPos struct{ c, x int }
 
-// fill files the half boards of sd into the arena from pos until they are
-// all filed (true) or the arena cannot take the next north entry's
-// (false, pos then says where to go on), and returns how many it made.
-// With need (a sample of the streamed side's keys), it files only those
-// that some kept key can pair with.
+// errArena reports an arena too small for the half boards of one north
+// entry: the memory given to a worker is below what the task needs.
+var errArena = errors.New("join: a worker's memory is too small for one quadrant list")
+
+// fill files the half boards of sd into the arena, keyed by kr and
+// compacted, from pos until they are all filed (true) or the arena
+// cannot take the next north entries' (false, pos then says where to go
+// on), and returns how many it made. Half boards made that the arena
+// could not take (their keys' chunks full and no chunk free) wait in
+// s.pend and are filed first by the next call. With need (a sample of
+// the streamed side's keys), it files only those that some kept key can
+// pair with.
 func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch) (bool, uint64, error) {
 	a := &s.arena
+	for i, p := range s.pend {
+		if !a.add(s.pendKeys[i], p) {
+			if a.n == 0 {
+				return false, 0, errArena
+			}
+			s.pend = s.pend[:copy(s.pend, s.pend[i:])]
+			s.pendKeys = s.pendKeys[:copy(s.pendKeys, s.pendKeys[i:])]
+			return false, 0, nil
+		}
+	}
+	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
 	var n uint64
 	for ; pos.c < len(sd.cols); pos.c, pos.x = pos.c+1, 0 {
 		c := sd.cols[pos.c]
-		s.buf = f.southOf(sd.h, sd.sl.list(sd.h.cols&^c), s.buf)
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
 		xs := sd.nl.list(c)
-		for ; pos.x < len(xs); pos.x++ {
-			if a.room() < len(s.buf) {
+		for pos.x < len(xs) {
+			k := min(len(xs)-pos.x, northStep(nb), a.room()/nb)
+			if k == 0 {
 				if a.n == 0 {
 					return false, n, errArena
 				}
 				return false, n, nil
 			}
-			s.cand = f.pairs(sd.h, xs[pos.x], s.buf, s.cand[:0])
-			if need == nil {
-				for _, p := range s.cand {
-					a.add(kr.key(p), p)
+			s.cand = f.crossNorth(sd, s.kept(pos.c, xs, pos.x, pos.x+k), nb, s, s.cand[:0])
+			pos.x += k
+			n += uint64(len(s.cand))
+			full := false
+			for _, p := range s.cand {
+				key := kr.key(p)
+				if need != nil && !need[key] {
+					continue
 				}
-			} else {
-				for _, p := range s.cand {
-					if k := kr.key(p); need[k] {
-						a.add(k, p)
-					}
+				p = kr.compact(p)
+				if full || !a.add(key, p) {
+					full = true
+					s.pend = append(s.pend, p)
+					s.pendKeys = append(s.pendKeys, key)
 				}
 			}
-			n += uint64(len(s.cand))
 			if err := s.tick(uint64(len(s.cand))); err != nil {
 				return false, n, err
+			}
+			if full {
+				return false, n, nil
 			}
 		}
 	}
 	return true, n, nil
 }
 
-// streamJoin makes the half boards of sd, stages them by key and counts
-// each full block against the arena; it returns the compatible pairs and
-// the half boards made.
-func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, error) {
+// streamJoin makes the half boards of sd, stages them by key, compacted,
+// and counts each full block against the arena; it returns the
+// compatible pairs and the half boards made. The patterns have m bits
+// (compacted).
+func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uint64, error) {
 	clear(s.stageLen)
 	s.cand = s.cand[:0]
 	var total uint64
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
+	var items int
 	flush := func(key uint32, pats []uint64) error {
 		if s.clock != nil {
 			t0 := s.clock()
-			defer func() { s.joinTime += s.clock() - t0 }()
+			defer func() {
+				d := s.clock() - t0
+				s.joinTime += d
+				st := &s.kstat[key]
+				st.flushes++
+				st.items += items
+				st.time += d
+			}()
 		}
-		s.k.build(&s.blk, pats, f.m)
+		// As joinBuckets: a few patterns pair by pair, a block of at most
+		// half its size by the half kernel.
+		direct := len(pats) <= directMax
+		if !direct {
+			s.k.build(&s.blk, pats, m)
+		}
 		comp := all &^ key
-		items := 0
+		items = 0
 		for z := comp; ; z = (z - 1) & comp {
+			last := len(s.arena.chunks[z]) - 1
 			for i, ch := range s.arena.chunks[z] {
 				end := arenaChunk
-				if i == len(s.arena.chunks[z])-1 {
+				if i == last {
 					end = int(s.arena.last[z])
 				}
-				total += s.k.count(&s.blk, s.arena.chunk(ch)[:end])
+				it := s.arena.chunk(ch)[:end]
+				switch {
+				case direct:
+					total += s.k.pairs(pats, it)
+				case len(pats) <= blockSize/2:
+					total += s.k.half(&s.blk, it)
+				default:
+					total += s.k.count(&s.blk, it)
+				}
 				items += end
 			}
 			if z == 0 {
@@ -311,10 +422,15 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 		return s.tick(uint64(items))
 	}
 	var made uint64
-	for _, c := range sd.cols {
-		s.buf = f.southOf(sd.h, sd.sl.list(sd.h.cols&^c), s.buf)
-		for _, x := range sd.nl.list(c) {
-			s.cand = f.pairs(sd.h, x, s.buf, s.cand)
+	for ci, c := range sd.cols {
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for x := 0; x < len(xs); x += step {
+			s.cand = f.crossNorth(sd, s.kept(ci, xs, x, min(x+step, len(xs))), nb, s, s.cand)
 			if len(s.cand) < candFlush {
 				continue
 			}
@@ -338,8 +454,8 @@ func (f *frame) streamJoin(sd *side, kr *keyer, s *bscratch) (uint64, uint64, er
 	return total, made, nil
 }
 
-// stageAll files the made half boards (s.cand) into their keys' staging
-// blocks, flushing the full ones, and empties s.cand.
+// stageAll files the made half boards (s.cand), compacted, into their
+// keys' staging blocks, flushing the full ones, and empties s.cand.
 func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) error) error {
 	if err := s.tick(uint64(len(s.cand))); err != nil {
 		return err
@@ -349,9 +465,12 @@ func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) er
 		if s.keep != nil && !s.keep[key] {
 			continue
 		}
+		if s.kstat != nil {
+			s.kstat[key].staged++
+		}
 		n := s.stageLen[key]
 		o := int(key) * blockSize
-		s.stage[o+n] = p
+		s.stage[o+n] = kr.compact(p)
 		n++
 		if n == blockSize {
 			if err := flush(key, s.stage[o:o+n]); err != nil {
@@ -369,9 +488,14 @@ func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) er
 func (f *frame) streamCount(sd *side, s *bscratch) (uint64, error) {
 	var n uint64
 	for _, c := range sd.cols {
-		s.buf = f.southOf(sd.h, sd.sl.list(sd.h.cols&^c), s.buf)
-		for _, x := range sd.nl.list(c) {
-			s.cand = f.pairs(sd.h, x, s.buf, s.cand[:0])
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for x := 0; x < len(xs); x += step {
+			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand[:0])
 			n += uint64(len(s.cand))
 			if err := s.tick(uint64(len(s.cand))); err != nil {
 				return n, err

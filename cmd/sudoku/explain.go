@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/sudoku/batch"
@@ -13,23 +14,25 @@ func init() {
 }
 
 type explainJSON struct {
-	Line       int                  `json:"line"`
-	Puzzle     string               `json:"puzzle"`
-	Solution   string               `json:"solution"`
-	Score      float64              `json:"score"`
-	Level      string               `json:"level"`
-	Techniques []logic.TechniqueUse `json:"techniques"`
-	Steps      []logic.Step         `json:"steps"`
+	Line     int          `json:"line"`
+	Puzzle   string       `json:"puzzle"`
+	Solution string       `json:"solution"`
+	Rating   logic.Rating `json:"rating"`
+	Steps    []logic.Step `json:"steps"`
 }
 
 func runExplain(ctx context.Context, e *env, args []string) int {
+	var scale *logic.Scale
 	s, code := openSession(e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
-		"and digits involved, and says why; the score is that of the hardest technique needed.", args, nil)
+		"and digits involved, and says why, with its score; then the rating (ER, EP, ED on Sudoku\n"+
+		"Explainer's scale by default, with the scale and rater version).", args,
+		func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
 	if s == nil {
 		return code
 	}
 	defer s.close()
-	return s.finish(batch.Explain(ctx, s.in, batch.Options{Workers: s.c.workers}, func(r *batch.Record[logic.Explanation]) error {
+	opt := batch.RateOptions{Options: batch.Options{Workers: s.c.workers}, Rating: logic.Options{Scale: *scale}}
+	return s.finish(batch.Explain(ctx, s.in, opt, func(r *batch.Record[logic.Explanation]) error {
 		if r.ReadErr != nil {
 			s.bad(r.Line, r.ReadErr)
 			return nil
@@ -49,7 +52,7 @@ func writeExplanation(o *out, format string, line int, ex logic.Explanation) {
 	r := ex.Rating
 	if format == "json" {
 		o.record(ex.Puzzle, "", "", explainJSON{Line: line, Puzzle: ex.Puzzle.String(), Solution: ex.Solution.String(),
-			Score: r.Score, Level: r.Level.String(), Techniques: r.Techniques, Steps: ex.Steps})
+			Rating: r, Steps: ex.Steps})
 		return
 	}
 	w := o.w
@@ -61,5 +64,5 @@ func writeExplanation(o *out, format string, line int, ex logic.Explanation) {
 		fmt.Fprintf(w, "%3d. [%.1f] %s\n", i+1, st.Score, st.Text)
 	}
 	fmt.Fprintf(w, "solution %s\n", ex.Solution)
-	fmt.Fprintf(w, "score %.1f (%s), %d steps: %s\n\n", r.Score, r.Level, r.Steps, techniqueSummary(r.Techniques))
+	fmt.Fprintf(w, "rating %s, %s, %d steps: %s\n\n", r, r.Level, r.Steps, techniqueSummary(r.Techniques))
 }

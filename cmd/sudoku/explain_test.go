@@ -17,24 +17,49 @@ import (
 const easy1 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 func TestRateOutput(t *testing.T) {
+	se := " [se " + logic.Version + "]"
 	code, out, errOut := call(t, easy1+"\n"+top1+"\n", "rate")
-	if code != exitOK || out != easy1+" singles 1.2\n"+top1+" hard 8.3\n" {
+	if code != exitOK || out != easy1+" singles 1.2/1.2/1.2"+se+"\n"+top1+" hard 9.0/1.2/1.2"+se+"\n" {
 		t.Errorf("rate: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = call(t, top1, "rate", "--format", "json")
-	var v struct {
-		Score      float64              `json:"score"`
-		Level      string               `json:"level"`
-		Techniques []logic.TechniqueUse `json:"techniques"`
-		Solution   string               `json:"solution"`
+	// Each scale by name, in JSON: the whole rating with its scale and
+	// rater.
+	for _, c := range []struct {
+		scale      string
+		er         float64
+		hardest    string
+		lastTechDo string
+	}{{"se", 9.0, "Dynamic Contradiction Forcing Chains", "Dynamic Cell Forcing Chains"}, {"classic", 8.3, "forcing chain", "forcing chain"}} {
+		code, out, _ = call(t, top1, "rate", "--format", "json", "--scale", c.scale)
+		var v struct {
+			Scale      string               `json:"scale"`
+			Rater      string               `json:"rater"`
+			Score      float64              `json:"score"`
+			ER         float64              `json:"er"`
+			EP         float64              `json:"ep"`
+			ED         float64              `json:"ed"`
+			Hardest    string               `json:"hardest"`
+			Level      string               `json:"level"`
+			Techniques []logic.TechniqueUse `json:"techniques"`
+			Solution   string               `json:"solution"`
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Scale != c.scale || v.Rater != logic.Version || v.Score != c.er || v.ER != c.er ||
+			v.EP != 1.2 || v.ED != 1.2 || v.Hardest != c.hardest || v.Level != "hard" || v.Solution != top1Sol ||
+			len(v.Techniques) == 0 || v.Techniques[len(v.Techniques)-1].Name != c.lastTechDo {
+			t.Errorf("rate --scale %s json: %d %s", c.scale, code, out)
+		}
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Score != 8.3 || v.Level != "hard" || v.Solution != top1Sol ||
-		len(v.Techniques) == 0 || v.Techniques[len(v.Techniques)-1].Name != "forcing chain" {
-		t.Errorf("rate json: %d %s", code, out)
+	if _, out, _ = call(t, top1, "rate", "--scale", "classic"); out != top1+" hard 8.3/1.2/1.2 [classic "+logic.Version+"]\n" {
+		t.Errorf("rate --scale classic: %q", out)
+	}
+	// An unknown scale: a usage error, nothing rated.
+	code, out, errOut = call(t, top1, "rate", "--scale", "serate")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, `unknown rating scale "serate"`) {
+		t.Errorf("rate --scale serate: %d %q %q", code, out, errOut)
 	}
 	// Not unique: an error line, exit 1, the others still rated.
 	code, out, errOut = call(t, strings.Repeat(".", 80)+"1\n"+easy1+"\n", "rate", "--workers", "1")
-	if code != exitFail || out != easy1+" singles 1.2\n" || !strings.Contains(errOut, "stdin:1: cannot rate: puzzle has more than one solution") {
+	if code != exitFail || out != easy1+" singles 1.2/1.2/1.2"+se+"\n" || !strings.Contains(errOut, "stdin:1: cannot rate: puzzle has more than one solution") {
 		t.Errorf("rate of a bad puzzle: %d %q %q", code, out, errOut)
 	}
 }
@@ -46,18 +71,25 @@ func TestExplain(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if lines[0] != "# line 1: "+easy1 || lines[1] != "  1. [1.2] r2c2 can only be 6: hidden single in box 1, the only place for 6 there" ||
-		!strings.HasPrefix(lines[len(lines)-1], "score 1.2 (singles), 49 steps: full house x20, hidden single x29") {
+		lines[len(lines)-1] != "rating ER 1.2 EP 1.2 ED 1.2 (Hidden Single) [se scale, rater "+logic.Version+"], singles, 49 steps: Hidden Single x49" {
 		t.Errorf("explain:\n%s", out)
+	}
+	_, out, _ = call(t, "", "explain", "--scale", "classic", easy1)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); lines[len(lines)-1] != "rating ER 1.2 EP 1.2 ED 1.2 (hidden single) [classic scale, rater "+logic.Version+"], singles, 49 steps: full house x20, hidden single x29" {
+		t.Errorf("explain --scale classic:\n%s", out)
+	}
+	if code, _, errOut := call(t, "", "explain", "--scale", "x", easy1); code != exitUsage || !strings.Contains(errOut, "unknown rating scale") {
+		t.Errorf("explain --scale x: %d %q", code, errOut)
 	}
 	// JSON: the steps replay to the solution.
 	code, out, _ = call(t, top1, "explain", "--format", "json")
 	var v struct {
 		Puzzle, Solution string
-		Score            float64
-		Level            string
+		Rating           logic.Rating
 		Steps            []logic.Step
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solution != top1Sol || v.Score != 8.3 || v.Level != "hard" {
+	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solution != top1Sol || v.Rating.ER != 9.0 || v.Rating.Scale != logic.ScaleSE ||
+		v.Rating.Rater != logic.Version || v.Rating.Level != sudoku.Hard {
 		t.Fatalf("explain json: %d %.300s", code, out)
 	}
 	g, _ := sudoku.Parse(top1)

@@ -45,7 +45,7 @@ func TestUsage(t *testing.T) {
 		{"generate", "--score", "6.0-4.0"},
 		{"generate", "--score", "0.5-3"},
 		{"generate", "--score", "12.5"},
-		{"generate", "--score", "1.6-2.2"}, // no technique scores there
+		{"generate", "--score", "2.1-2.2"}, // no technique scores there (SE scale)
 		{"generate", "--score", "4-6", "--difficulty", "hard"},
 		{"generate", "--symmetry", "spiral"},
 		{"generate", "--symmetric", "--symmetry", "mirror"},
@@ -106,9 +106,10 @@ func TestFormatsRoundTrip(t *testing.T) {
 		}
 		var puzzles []string
 		for _, l := range strings.Split(strings.TrimSpace(again), "\n") {
-			// PUZZLE LEVEL SCORE: the level stays the second field.
+			// PUZZLE LEVEL ER/EP/ED [SCALE VERSION]: the level stays the
+			// second field.
 			fields := strings.Fields(l)
-			if len(fields) != 3 || fields[1] != "intermediate" {
+			if len(fields) != 5 || fields[1] != "intermediate" || fields[3] != "[se" {
 				t.Errorf("%s: rate wrote %q", f, l)
 				continue
 			}

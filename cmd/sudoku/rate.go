@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -17,34 +18,40 @@ func init() {
 }
 
 type rateJSON struct {
-	Line       int                  `json:"line"`
-	Puzzle     string               `json:"puzzle"`
-	Solution   string               `json:"solution"`
-	Solutions  uint64               `json:"solutions"`
-	Score      float64              `json:"score"`
-	Level      string               `json:"level"`
-	Techniques []logic.TechniqueUse `json:"techniques"`
-	Steps      int                  `json:"steps"`
-	Clues      int                  `json:"clues"`
+	Line      int    `json:"line"`
+	Puzzle    string `json:"puzzle"`
+	Solution  string `json:"solution"`
+	Solutions uint64 `json:"solutions"`
+	Clues     int    `json:"clues"`
+	logic.Rating
 }
 
-// hardest names the hardest technique of a rating.
-func hardest(r logic.Rating) string {
-	if len(r.Techniques) == 0 {
-		return "none"
-	}
-	return r.Techniques[len(r.Techniques)-1].Name
+// scaleFlag adds --scale to a command's flags; a name that is not a scale
+// is a usage error.
+func scaleFlag(fs *flag.FlagSet) *logic.Scale {
+	sc := logic.ScaleSE
+	fs.Func("scale", "rating scale: se (Sudoku Explainer's serate: ER/EP/ED; the default) or classic (nqcount's first scale)", func(v string) error {
+		var err error
+		sc, err = logic.ParseScale(v)
+		return err
+	})
+	return &sc
 }
 
 func runRate(ctx context.Context, e *env, args []string) int {
-	s, code := openSession(e, "rate", "Rates every puzzle like a human solver: the score of the hardest technique needed\n"+
-		"(on a Sudoku Explainer-like scale, 1.0 to 12.0), its level name and the techniques used.", args, nil)
+	var scale *logic.Scale
+	s, code := openSession(e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
+		"techniques, weights and order of serate, 1.0 to about 12): the level name, then ER (the\n"+
+		"hardest step), EP (the hardest up to the first digit placed) and ED (the first step), and\n"+
+		"the scale and rater version; --format json adds the technique of the hardest step and the\n"+
+		"techniques used.", args, func(fs *flag.FlagSet) { scale = scaleFlag(fs) })
 	if s == nil {
 		return code
 	}
 	defer s.close()
 	o := s.o
-	return s.finish(batch.Rate(ctx, s.in, batch.Options{Workers: s.c.workers}, func(r *batch.Record[batch.Rated]) error {
+	opt := batch.RateOptions{Options: batch.Options{Workers: s.c.workers}, Rating: logic.Options{Scale: *scale}}
+	return s.finish(batch.Rate(ctx, s.in, opt, func(r *batch.Record[batch.Rated]) error {
 		if r.ReadErr != nil {
 			s.bad(r.Line, r.ReadErr)
 			return nil
@@ -53,10 +60,8 @@ func runRate(ctx context.Context, e *env, args []string) int {
 			return s.cannot("rate", r.Line, r.Grid, r.Err)
 		}
 		rt := r.Value.Rating
-		js := rateJSON{Line: r.Line, Puzzle: r.Grid.String(), Solution: r.Value.Solution.String(), Solutions: 1, Score: rt.Score,
-			Level: rt.Level.String(), Techniques: rt.Techniques, Steps: rt.Steps, Clues: r.Grid.Clues()}
-		o.record(r.Grid, fmt.Sprintf("line %d: %s %.1f (%s)", r.Line, rt.Level, rt.Score, hardest(rt)),
-			fmt.Sprintf("%s %.1f", rt.Level, rt.Score), js)
+		js := rateJSON{Line: r.Line, Puzzle: r.Grid.String(), Solution: r.Value.Solution.String(), Solutions: 1, Clues: r.Grid.Clues(), Rating: rt}
+		o.record(r.Grid, fmt.Sprintf("line %d: %s, %s", r.Line, rt, rt.Level), rt.Short(), js)
 		return s.written()
 	}))
 }

@@ -603,6 +603,9 @@ const TECH = {
   'x-wing': 'an X-Wing', swordfish: 'a Swordfish', jellyfish: 'a Jellyfish',
   'xy-wing': 'an XY-Wing', 'xyz-wing': 'an XYZ-Wing', 'x-chain': 'an X-chain', 'xy-chain': 'an XY-chain',
   aic: 'an alternating inference chain (AIC)',
+  // The SE scale's names (the default) that take "an".
+  'X-Wing': 'an X-Wing', 'XY-Wing': 'an XY-Wing', 'XYZ-Wing': 'an XYZ-Wing',
+  'Aligned Pair Exclusion': 'an Aligned Pair Exclusion', 'Aligned Triplet Exclusion': 'an Aligned Triplet Exclusion',
 };
 const techPhrase = (t) => TECH[t] || (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t;
 

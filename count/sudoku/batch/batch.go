@@ -248,20 +248,31 @@ func Solve(ctx context.Context, in io.Reader, opt SolveOptions, emit func(*Recor
 	}, emit)
 }
 
-// Rated is a puzzle's rating as logic.RateContext gives it, and the
+// Rated is a puzzle's rating as logic.RateWith gives it, and the
 // puzzle's solution.
 type Rated struct {
 	Rating   logic.Rating
 	Solution sudoku.Grid
 }
 
-// Rate rates every puzzle of in (see Run) with logic.RateContext; a
-// puzzle it cannot rate (no unique solution) has its error in Err.
-func Rate(ctx context.Context, in io.Reader, opt Options, emit func(*Record[Rated]) error) error {
-	return Run(ctx, in, opt, func() Work[Rated] {
+// RateOptions tune Rate and Explain.
+type RateOptions struct {
+	Options
+	// Rating chooses the scale (and, for Rate, a limit): see logic.Options.
+	Rating logic.Options
+}
+
+// Rate rates every puzzle of in (see Run) with logic.RateWith; a puzzle
+// it cannot rate (no unique solution) has its error in Err. It returns an
+// error at once for an unknown scale.
+func Rate(ctx context.Context, in io.Reader, opt RateOptions, emit func(*Record[Rated]) error) error {
+	if _, err := logic.ParseScale(string(opt.Rating.Scale)); err != nil {
+		return err
+	}
+	return Run(ctx, in, opt.Options, func() Work[Rated] {
 		var sv sudoku.Solver
 		return func(ctx context.Context, g *sudoku.Grid) (Rated, error) {
-			r, err := logic.RateContext(ctx, *g, 0)
+			r, err := logic.RateWith(ctx, *g, opt.Rating)
 			if err != nil {
 				return Rated{}, err
 			}
@@ -271,12 +282,16 @@ func Rate(ctx context.Context, in io.Reader, opt Options, emit func(*Record[Rate
 	}, emit)
 }
 
-// Explain explains every puzzle of in (see Run) with
-// logic.ExplainContext.
-func Explain(ctx context.Context, in io.Reader, opt Options, emit func(*Record[logic.Explanation]) error) error {
-	return Run(ctx, in, opt, func() Work[logic.Explanation] {
+// Explain explains every puzzle of in (see Run) with logic.ExplainWith
+// (opt.Rating.Limit is ignored). It returns an error at once for an
+// unknown scale.
+func Explain(ctx context.Context, in io.Reader, opt RateOptions, emit func(*Record[logic.Explanation]) error) error {
+	if _, err := logic.ParseScale(string(opt.Rating.Scale)); err != nil {
+		return err
+	}
+	return Run(ctx, in, opt.Options, func() Work[logic.Explanation] {
 		return func(ctx context.Context, g *sudoku.Grid) (logic.Explanation, error) {
-			return logic.ExplainContext(ctx, *g)
+			return logic.ExplainWith(ctx, *g, opt.Rating)
 		}
 	}, emit)
 }

@@ -94,47 +94,60 @@ func TestSolveOrder(t *testing.T) {
 }
 
 // TestRateAndExplainCarry: the records hold what logic's functions
-// return, untouched, in order.
+// return on the scale asked for, untouched, in order.
 func TestRateAndExplainCarry(t *testing.T) {
 	in, _ := sample(t)
 	lines := strings.Split(in, "\n")
 	in = strings.Join(lines[:25], "\n") + "\n" // a few puzzles: rating takes time
-	for _, workers := range []int{1, 3} {
-		n := 0
-		err := Rate(context.Background(), strings.NewReader(in), Options{Workers: workers}, func(r *Record[Rated]) error {
-			if r.ReadErr != nil {
-				return nil
-			}
-			n++
-			rt, err := logic.RateContext(context.Background(), r.Grid, 0)
-			if !reflect.DeepEqual(rt, r.Value.Rating) || fmt.Sprint(err) != fmt.Sprint(r.Err) {
-				t.Fatalf("line %d: %+v, %v; logic.RateContext %+v, %v", r.Line, r.Value.Rating, r.Err, rt, err)
-			}
-			if err == nil {
-				if c, sol := sudoku.Solve(r.Grid, 2); c != 1 || sol != r.Value.Solution {
-					t.Fatalf("line %d: solution %s, want %s", r.Line, r.Value.Solution, sol)
+	ctx := context.Background()
+	for _, sc := range logic.Scales {
+		for _, workers := range []int{1, 3} {
+			opt := RateOptions{Options: Options{Workers: workers}, Rating: logic.Options{Scale: sc}}
+			n := 0
+			err := Rate(ctx, strings.NewReader(in), opt, func(r *Record[Rated]) error {
+				if r.ReadErr != nil {
+					return nil
 				}
-			}
-			return nil
-		})
-		if err != nil || n < 20 {
-			t.Fatalf("Rate: %v after %d puzzles", err, n)
-		}
-		n = 0
-		err = Explain(context.Background(), strings.NewReader(in), Options{Workers: workers}, func(r *Record[logic.Explanation]) error {
-			if r.ReadErr != nil {
+				n++
+				rt, err := logic.RateWith(ctx, r.Grid, opt.Rating)
+				if !reflect.DeepEqual(rt, r.Value.Rating) || fmt.Sprint(err) != fmt.Sprint(r.Err) {
+					t.Fatalf("%s, line %d: %+v, %v; logic.RateWith %+v, %v", sc, r.Line, r.Value.Rating, r.Err, rt, err)
+				}
+				if err == nil {
+					if c, sol := sudoku.Solve(r.Grid, 2); c != 1 || sol != r.Value.Solution || r.Value.Rating.Scale != sc {
+						t.Fatalf("%s, line %d: solution %s, want %s; scale %s", sc, r.Line, r.Value.Solution, sol, r.Value.Rating.Scale)
+					}
+				}
 				return nil
+			})
+			if err != nil || n < 20 {
+				t.Fatalf("Rate: %v after %d puzzles", err, n)
 			}
-			n++
-			ex, err := logic.ExplainContext(context.Background(), r.Grid)
-			if !reflect.DeepEqual(ex, r.Value) || fmt.Sprint(err) != fmt.Sprint(r.Err) {
-				t.Fatalf("line %d: explanation differs from logic.ExplainContext's (%v, %v)", r.Line, r.Err, err)
+			n = 0
+			err = Explain(ctx, strings.NewReader(in), opt, func(r *Record[logic.Explanation]) error {
+				if r.ReadErr != nil {
+					return nil
+				}
+				n++
+				ex, err := logic.ExplainWith(ctx, r.Grid, opt.Rating)
+				if !reflect.DeepEqual(ex, r.Value) || fmt.Sprint(err) != fmt.Sprint(r.Err) || (err == nil && ex.Rating.Scale != sc) {
+					t.Fatalf("%s, line %d: explanation differs from logic.ExplainWith's (%v, %v)", sc, r.Line, r.Err, err)
+				}
+				return nil
+			})
+			if err != nil || n < 20 {
+				t.Fatalf("Explain: %v after %d puzzles", err, n)
 			}
-			return nil
-		})
-		if err != nil || n < 20 {
-			t.Fatalf("Explain: %v after %d puzzles", err, n)
 		}
+	}
+	// An unknown scale is refused before anything is read.
+	bad := RateOptions{Rating: logic.Options{Scale: "nope"}}
+	emitted := false
+	if err := Rate(ctx, strings.NewReader(in), bad, func(*Record[Rated]) error { emitted = true; return nil }); err == nil || emitted {
+		t.Errorf("Rate on an unknown scale: %v, emitted %v", err, emitted)
+	}
+	if err := Explain(ctx, strings.NewReader(in), bad, func(*Record[logic.Explanation]) error { emitted = true; return nil }); err == nil || emitted {
+		t.Errorf("Explain on an unknown scale: %v, emitted %v", err, emitted)
 	}
 }
 
@@ -236,10 +249,10 @@ func TestCancelWhileReading(t *testing.T) {
 			return Solve(ctx, in, SolveOptions{}, func(r *Record[sudoku.Result]) error { emit(r.Line); return nil })
 		},
 		"Rate": func(ctx context.Context, in io.Reader, emit func(int)) error {
-			return Rate(ctx, in, Options{Workers: 2}, func(r *Record[Rated]) error { emit(r.Line); return nil })
+			return Rate(ctx, in, RateOptions{Options: Options{Workers: 2}}, func(r *Record[Rated]) error { emit(r.Line); return nil })
 		},
 		"Explain": func(ctx context.Context, in io.Reader, emit func(int)) error {
-			return Explain(ctx, in, Options{Workers: 1}, func(r *Record[logic.Explanation]) error { emit(r.Line); return nil })
+			return Explain(ctx, in, RateOptions{Options: Options{Workers: 1}}, func(r *Record[logic.Explanation]) error { emit(r.Line); return nil })
 		},
 		"Count": func(ctx context.Context, in io.Reader, emit func(int)) error {
 			return Count(ctx, in, CountOptions{}, func(r *Record[sudoku.CountResult]) error { emit(r.Line); return nil })

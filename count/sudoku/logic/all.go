@@ -19,9 +19,14 @@ type Result struct {
 // than GOMAXPROCS: GOMAXPROCS) and returns the results in the same order.
 // If ctx ends, the puzzles not rated yet get ctx's error.
 func RateAll(ctx context.Context, gs []sudoku.Grid, workers int) []Result {
+	return RateAllWith(ctx, gs, workers, Options{})
+}
+
+// RateAllWith is RateAll with options (a scale, a limit).
+func RateAllWith(ctx context.Context, gs []sudoku.Grid, workers int, opt Options) []Result {
 	res := make([]Result, len(gs))
 	each(ctx, len(gs), workers, func(i int) {
-		res[i].Rating, res[i].Err = RateContext(ctx, gs[i], 0)
+		res[i].Rating, res[i].Err = RateWith(ctx, gs[i], opt)
 	}, func(i int, err error) { res[i].Err = err })
 	return res
 }
@@ -35,9 +40,14 @@ type ExplainResult struct {
 
 // ExplainAll explains every puzzle of gs as RateAll rates them.
 func ExplainAll(ctx context.Context, gs []sudoku.Grid, workers int) []ExplainResult {
+	return ExplainAllWith(ctx, gs, workers, Options{})
+}
+
+// ExplainAllWith is ExplainAll on a chosen scale.
+func ExplainAllWith(ctx context.Context, gs []sudoku.Grid, workers int, opt Options) []ExplainResult {
 	res := make([]ExplainResult, len(gs))
 	each(ctx, len(gs), workers, func(i int) {
-		res[i].Explanation, res[i].Err = ExplainContext(ctx, gs[i])
+		res[i].Explanation, res[i].Err = ExplainWith(ctx, gs[i], opt)
 	}, func(i int, err error) { res[i].Err = err })
 	return res
 }

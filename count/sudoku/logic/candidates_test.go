@@ -185,6 +185,6 @@ func ExampleHintCandidates() {
 	// Output:
 	// r6c9 can only be 8: hidden single in box 6, the only place for 8 there
 	// r9c2 can only be 2: hidden single in box 7, the only place for 2 there
-	// pointing: in box 1, 6 can only go in row 3 (r3c1, r3c3), so r3c7, r3c8, r3c9 cannot be 6
-	// pointing: in box 2, 2 can only go in row 1 (r1c5, r1c6), so r1c7, r1c9 cannot be 2
+	// pointing: in box 6, 3 can only go in column 8 (r5c8, r6c8), so r3c8, r7c8, r9c8 cannot be 3
+	// pointing: in box 7, 9 can only go in column 3 (r7c3, r9c3), so r1c3, r5c3, r6c3 cannot be 9
 }

@@ -1,6 +1,7 @@
 package logic_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -19,40 +20,42 @@ func Example() {
 	fmt.Println(h.Text)
 	fmt.Println(h.Placements, h.Houses)
 
-	// The whole solve.
+	// The whole solve, rated on the default scale (Sudoku Explainer's).
 	ex, _ := logic.Explain(g)
 	fmt.Println(len(ex.Steps), "steps, solution", ex.Solution)
 	r := ex.Rating
-	fmt.Printf("score %.1f (%s)\n", r.Score, r.Level)
+	fmt.Println(r)
 	for _, u := range r.Techniques {
 		fmt.Printf("%s x%d\n", u.Name, u.Count)
 	}
 
-	// A harder one, rated.
+	// A harder one, rated on both scales.
 	g, _ = sudoku.Parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
 	r, _ = logic.Rate(g)
-	fmt.Printf("score %.1f (%s), hardest: %s\n", r.Score, r.Level, r.Techniques[len(r.Techniques)-1].Name)
+	fmt.Println(r.Short(), r.Hardest)
+	r, _ = logic.RateWith(context.Background(), g, logic.Options{Scale: logic.ScaleClassic})
+	fmt.Println(r.Short(), r.Hardest)
 	// Output:
 	// r2c2 can only be 6: hidden single in box 1, the only place for 6 there
 	// [r2c2=6] [box 1]
 	// 49 steps, solution 483921657967345821251876493548132976729564138136798245372689514814253769695417382
-	// score 1.2 (singles)
-	// full house x20
-	// hidden single x29
-	// score 8.3 (hard), hardest: forcing chain
+	// ER 1.2 EP 1.2 ED 1.2 (Hidden Single) [se scale, rater 2.0]
+	// Hidden Single x49
+	// hard 9.0/1.2/1.2 [se 2.0] Dynamic Contradiction Forcing Chains
+	// hard 8.3/1.2/1.2 [classic 2.0] forcing chain
 }
 
-// A step as the web app receives it.
+// A step as the web app receives it: the first one with a chain's links.
 func ExampleStep() {
 	g, _ := sudoku.Parse(".1.6...8.3.2..........49.....83...........4.7......5..46..........2...9.7...5....")
 	ex, _ := logic.Explain(g)
 	for _, st := range ex.Steps {
-		if st.Technique == "x-chain" {
+		if len(st.Links) > 0 {
 			b, _ := json.Marshal(st)
 			fmt.Println(string(b))
 			break
 		}
 	}
 	// Output:
-	// {"technique":"x-chain","score":6.6,"text":"x-chain on 4: (4)r1c3 = (4)r1c9 - (4)r2c8 = (4)r9c8 - (4)r9c4 = (4)r6c4: r1c3 or r6c4 is 4, so r6c3 cannot be 4","placements":[],"eliminations":[{"cell":47,"digit":4}],"cells":[2,8,16,48,75,79],"houses":[],"marks":[{"cell":2,"digit":4,"color":1},{"cell":8,"digit":4,"color":0},{"cell":16,"digit":4,"color":1},{"cell":79,"digit":4,"color":0},{"cell":75,"digit":4,"color":1},{"cell":48,"digit":4,"color":0}],"links":[{"from":{"cell":2,"digit":4},"to":{"cell":8,"digit":4},"strong":true},{"from":{"cell":8,"digit":4},"to":{"cell":16,"digit":4},"strong":false},{"from":{"cell":16,"digit":4},"to":{"cell":79,"digit":4},"strong":true},{"from":{"cell":79,"digit":4},"to":{"cell":75,"digit":4},"strong":false},{"from":{"cell":75,"digit":4},"to":{"cell":48,"digit":4},"strong":true}]}
+	// {"technique":"3 Skyscrapers 0111","score":5.4,"text":"3 skyscrapers 0111 on 4: r1c3 = r1c9 (row 1) - r8c9 = r8c6 (row 8) - r4c6 = r4c2 (row 4); one of the chain's ends is 4, so r2c2, r6c3 cannot be 4","placements":[],"eliminations":[{"cell":10,"digit":4},{"cell":47,"digit":4}],"cells":[2,8,28,32,68,71],"houses":[{"kind":"row","index":0},{"kind":"row","index":7},{"kind":"row","index":3}],"marks":[{"cell":2,"digit":4,"color":0},{"cell":8,"digit":4,"color":0},{"cell":71,"digit":4,"color":0},{"cell":68,"digit":4,"color":0},{"cell":32,"digit":4,"color":0},{"cell":28,"digit":4,"color":0}],"links":[{"from":{"cell":2,"digit":4},"to":{"cell":8,"digit":4},"strong":true},{"from":{"cell":8,"digit":4},"to":{"cell":71,"digit":4},"strong":false},{"from":{"cell":71,"digit":4},"to":{"cell":68,"digit":4},"strong":true},{"from":{"cell":68,"digit":4},"to":{"cell":32,"digit":4},"strong":false},{"from":{"cell":32,"digit":4},"to":{"cell":28,"digit":4},"strong":true}]}
 }

@@ -1,24 +1,33 @@
 // Package logic solves sudoku puzzles the way a person does, one logical
-// step at a time, and rates them by the hardest step they need.
+// step at a time, and rates them by the steps they need.
 //
-// Each step is found by a technique with a score on a scale like Sudoku
-// Explainer's: full house 1.0, hidden single 1.2 (box) or 1.5 (row,
-// column), naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0,
-// X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden
-// triple 4.0, XY-Wing 4.2, XYZ-Wing 4.4, naked quad 5.0, Jellyfish 5.2,
-// hidden quad 5.4, simple coloring 5.6, multi-coloring 5.8, X-chains 6.5+,
-// XY-chains 6.6+, alternating inference chains 7.0+, forcing chains
-// 8.0-8.9, dynamic forcing chains 8.5-9.4, nested forcing chains 9.5-11.9,
-// and a guess (12.0) where even those find nothing (Techniques lists them). At every
-// point the solver takes a step of the easiest technique that finds one;
-// a puzzle's score is the highest score of its steps.
+// Two rating scales share the solver. The default, ScaleSE, is Sudoku
+// Explainer's: the techniques, weights and order of preference of its
+// command-line rater serate (as SukakuExplainer 1.18.1 ships it, default
+// technique set), so that a rating here is the rating puzzle makers and
+// the solving forums quote. A puzzle's rating is three numbers: ER, the
+// hardest step of the solve; EP, the hardest step up to the first digit
+// placed; ED, the first step. The techniques (Techniques lists them, in
+// the order they are tried) run from singles (1.0-1.5), "direct"
+// intersections and hidden subsets that yield a single at once (1.7-2.5),
+// naked singles (2.3), intersections, subsets, fish and wings (2.6-4.4),
+// uniqueness patterns (unique rectangles and loops 4.5-5.1, BUG
+// 5.6-6.2), strong-link fish (Skyscraper, 2-String Kite, Turbot Fish:
+// 4.0-6.1), ALS wings (WXYZ- to TUVWXYZ-Wing, 5.5-7.5) and aligned
+// exclusion (6.2, 7.5) to chains: bidirectional cycles and forcing chains
+// (6.5+), Nishio (7.5+), multiple (8.0+) and dynamic forcing chains
+// (8.5+), and nested ones (9.0-12). At every point the solver takes the
+// first technique, in that order, that finds a step, and of its steps the
+// easiest (chains by length: a tenth more for every half as many
+// candidates again). ScaleClassic is nqcount's first scale, kept by name.
 //
 // Hint gives the next step from a grid, Explain every step of a solve,
-// Rate the score, its level name (sudoku.Level) and the techniques used.
-// Steps carry a sentence and the pattern's cells, candidates and links, for
-// text, JSON and a board to display. Every step is checked against the
-// puzzle's solution before it is returned. All functions are safe for
-// concurrent use; RateAll and ExplainAll spread a batch over the cores.
+// Rate the rating (ER, EP, ED, the level name of sudoku.Level and the
+// techniques used). Steps carry a sentence and the pattern's cells,
+// candidates and links, for text, JSON and a board to display. Every step
+// is checked against the puzzle's solution before it is returned. All
+// functions are safe for concurrent use; RateAll and ExplainAll spread a
+// batch over the cores.
 package logic
 
 import (
@@ -30,9 +39,39 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku"
 )
 
+// Version is the rater's version: it changes whenever a rating of some
+// puzzle may change. Every Rating carries it with its scale.
+const Version = "2.0"
+
+// Scale names a rating scale.
+type Scale string
+
+// The scales.
+const (
+	// ScaleSE is Sudoku Explainer's (serate's) scale, the default.
+	ScaleSE Scale = "se"
+	// ScaleClassic is nqcount's first scale (rater 1.x).
+	ScaleClassic Scale = "classic"
+)
+
+// Scales lists the scales, the default first.
+var Scales = []Scale{ScaleSE, ScaleClassic}
+
+// ParseScale reads a scale's name ("" is the default).
+func ParseScale(s string) (Scale, error) {
+	switch Scale(s) {
+	case "", ScaleSE:
+		return ScaleSE, nil
+	case ScaleClassic:
+		return ScaleClassic, nil
+	}
+	return "", fmt.Errorf("unknown rating scale %q: want se or classic", s)
+}
+
 // Technique is one technique of the solver and its scores.
 type Technique struct {
-	// Name is the name steps carry in Step.Technique.
+	// Name is the name steps carry in Step.Technique (serate's name on
+	// the SE scale; chains name their variant, e.g. "Cell Forcing Chains").
 	Name string `json:"name"`
 	// Score is the technique's lowest score; MaxScore its highest (the
 	// same, unless the score depends on where or how long the pattern
@@ -41,112 +80,33 @@ type Technique struct {
 	MaxScore float64 `json:"max_score"`
 }
 
-// finder looks for one step of a technique on the board.
-type finder func(s *solver, b *board) (Step, bool)
+// Techniques returns the techniques of the default scale (ScaleSE) in the
+// order the solver tries them.
+func Techniques() []Technique { return TechniquesOf(ScaleSE) }
 
-type technique struct {
-	name   string
-	lo, hi int // scores in tenths
-	find   finder
-}
-
-// techniques lists the techniques in the order they are tried: by lowest
-// score. Entries without a finder are found by the entry before them.
-var techniques = []technique{
-	{"full house", 10, 10, fullHouse},
-	{"hidden single", 12, 15, hiddenSingle},
-	{"naked single", 23, 23, nakedSingle},
-	{"pointing", 26, 26, lockedCandidates(true)},
-	{"claiming", 28, 28, lockedCandidates(false)},
-	{"naked pair", 30, 30, nakedSubset(2, 30)},
-	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
-	{"hidden pair", 34, 34, hiddenSubset(2, 34)},
-	{"naked triple", 36, 36, nakedSubset(3, 36)},
-	{"swordfish", 38, 38, fish(3, 38, "swordfish")},
-	{"hidden triple", 40, 40, hiddenSubset(3, 40)},
-	{"xy-wing", 42, 42, wing(false)},
-	{"xyz-wing", 44, 44, wing(true)},
-	{"naked quad", 50, 50, nakedSubset(4, 50)},
-	{"jellyfish", 52, 52, fish(4, 52, "jellyfish")},
-	{"hidden quad", 54, 54, hiddenSubset(4, 54)},
-	{"simple coloring", 56, 56, simpleColoring},
-	{"multi-coloring", 58, 58, multiColoring},
-	{"x-chain", 65, 79, chains},
-	{"xy-chain", 66, 79, nil},
-	{"aic", 70, 79, nil},
-	{"forcing chain", 80, 89, forcing(1)},
-	{"dynamic forcing chain", 85, 94, forcing(2)},
-	{"nested forcing chain", 95, 119, forcing(3)},
-	{"nested forcing chain", 115, 119, forcing(4)},
-	{"guess", 120, 120, guess},
-}
-
-// Techniques returns the techniques in the order the solver tries them,
-// easiest first.
-func Techniques() []Technique { return slices.Clone(techniqueList) }
-
-var techniqueList = func() []Technique {
-	var out []Technique
-	for _, t := range techniques {
-		if len(out) > 0 && out[len(out)-1].Name == t.name {
-			continue
-		}
-		out = append(out, Technique{t.name, score(t.lo), score(t.hi)})
+// TechniquesOf returns a scale's techniques in the order the solver tries
+// them.
+func TechniquesOf(sc Scale) []Technique {
+	if sc == ScaleClassic {
+		return slices.Clone(classicList)
+	}
+	out := make([]Technique, len(seRules))
+	for i, r := range seRules {
+		out[i] = Technique{r.name, score(r.lo), score(r.hi)}
 	}
 	return out
-}()
-
-// chains tries X-chains, then XY-chains, then alternating inference
-// chains, and keeps the lowest-scored chain: a long X-chain may score above
-// a short XY-chain.
-func chains(s *solver, b *board) (Step, bool) {
-	var best Step
-	found := false
-	for _, k := range []chainKind{xChain, xyChain, aicChain} {
-		if found && tenths(best.Score) <= chainBase[k] {
-			break
-		}
-		st, ok := chain(k)(s, b)
-		if s.cancelled() {
-			return Step{}, false
-		}
-		if ok && (!found || st.Score < best.Score) {
-			best, found = st, true
-		}
-	}
-	return best, found
-}
-
-// guess (12.0) places the solution's digit in a cell with the fewest
-// candidates, when no technique finds anything: the scale's end.
-func guess(s *solver, b *board) (Step, bool) {
-	best := -1
-	for c := 0; c < 81; c++ {
-		if b.val[c] == 0 && (best < 0 || popcount(b.cand[c]) < popcount(b.cand[best])) {
-			best = c
-		}
-	}
-	if best < 0 {
-		return Step{}, false
-	}
-	d := int(s.sol[best])
-	return Step{
-		Technique:  "guess",
-		Score:      12.0,
-		Text:       fmt.Sprintf("guess: no technique finds a step here; %s is %s, and the solution has %d there", sudoku.CellName(best), digitList(digits(b.cand[best]), "or"), d),
-		Placements: []Move{{best, d}},
-		Cells:      []int{best},
-	}, true
 }
 
 // solver holds what a solve needs between steps: the solution (to check
-// every step), cancellation, and the forcing chains' scratch space and
-// pending conclusions.
+// every step), the scale, cancellation, and the techniques' scratch space.
 type solver struct {
 	ctx      context.Context
 	sol      sudoku.Grid
+	scale    Scale
 	stop     bool
-	quiet    bool // rating only: the singles skip their sentences and patterns
+	quiet    bool // rating only: the steps skip their sentences and patterns
+	se       *seEngine
+	lastRule int // the SE technique of the last step next returned
 	pending  [5][]pending
 	prop     prop
 	arena    arena
@@ -163,33 +123,32 @@ func (s *solver) cancelled() bool {
 // errCapped ends a solve at a step above the score limit.
 var errCapped = errors.New("step above the limit")
 
-// next returns the easiest step on b, or errCapped with the step if every
-// step found scores above limit (in tenths), or ctx's error.
+// next returns the step the solver takes on b, or errCapped with the step
+// if it scores above limit (in tenths), or ctx's error.
 func (s *solver) next(b *board, limit int) (Step, error) {
-	for i, t := range techniques {
-		if t.find == nil {
-			continue
-		}
-		if t.lo > limit {
-			return Step{Technique: t.name, Score: score(t.lo)}, errCapped
-		}
-		st, ok := t.find(s, b)
-		if s.cancelled() {
-			return Step{}, s.ctx.Err()
-		}
-		if !ok {
-			continue
-		}
-		st.finish()
-		if err := s.check(b, &st); err != nil {
-			return Step{}, fmt.Errorf("logic: %s step %q is wrong (%v): a bug, please report the puzzle %s", techniques[i].name, st.Text, err, s.sol)
-		}
-		if tenths(st.Score) > limit {
-			return st, errCapped
-		}
-		return st, nil
+	if s.scale == ScaleClassic {
+		return s.classicNext(b, limit)
 	}
-	return Step{}, errors.New("logic: no step found on an unsolved grid")
+	if s.se == nil {
+		s.se = newSEEngine(s)
+	}
+	h, err := s.se.next(b, limit)
+	if err != nil && err != errCapped {
+		if err == errNoStep {
+			return Step{}, fmt.Errorf("%w (the puzzle %s)", err, s.sol)
+		}
+		return Step{}, err
+	}
+	s.lastRule = h.rule
+	st := h.step(s.quiet || err == errCapped)
+	st.finish()
+	if err == errCapped {
+		return st, errCapped
+	}
+	if cerr := s.check(b, &st); cerr != nil {
+		return Step{}, fmt.Errorf("logic: %s step %q is wrong (%v): a bug, please report the puzzle %s", st.Technique, st.Text, cerr, s.sol)
+	}
+	return st, nil
 }
 
 // check verifies a step against the solution: what it places is the
@@ -220,7 +179,8 @@ func (s *solver) check(b *board, st *Step) error {
 // ErrSolved is returned by Hint for a grid with no empty cell.
 var ErrSolved = errors.New("the grid is already solved")
 
-// start checks g and returns its board and a solver for it.
+// start checks g and returns its board and a solver for it on the default
+// scale.
 func start(ctx context.Context, g sudoku.Grid) (*solver, board, error) {
 	if err := g.Check(); err != nil {
 		return nil, board{}, err
@@ -229,45 +189,117 @@ func start(ctx context.Context, g sudoku.Grid) (*solver, board, error) {
 	if n != 1 {
 		return nil, board{}, &sudoku.ErrNotUnique{Solutions: n}
 	}
-	return &solver{ctx: ctx, sol: sol}, newBoard(&g), nil
+	return &solver{ctx: ctx, sol: sol, scale: ScaleSE}, newBoard(&g), nil
 }
 
-// Hint returns the next step of a logical solve of g: the easiest step the
-// techniques find, with candidates worked out afresh from the digits of g
-// (each empty cell starts with the digits none of its peers holds). g must
-// have exactly one solution: clashing digits give a *sudoku.ParseError, no
-// or several solutions a *sudoku.ErrNotUnique (a wrong digit entered in a
-// puzzle shows as no solution), a full grid ErrSolved.
+// Options choose how a puzzle is rated or explained.
+type Options struct {
+	// Scale is the rating scale; "" is ScaleSE.
+	Scale Scale
+	// Limit, if above 0, stops a rating at the first step that scores
+	// above it: the rating is Capped (a generator looking for puzzles up
+	// to some score saves the search for harder steps).
+	Limit float64
+}
+
+// Hint returns the next step of a logical solve of g: the step the solver
+// takes on the default scale, with candidates worked out afresh from the
+// digits of g (each empty cell starts with the digits none of its peers
+// holds). g must have exactly one solution: clashing digits give a
+// *sudoku.ParseError, no or several solutions a *sudoku.ErrNotUnique (a
+// wrong digit entered in a puzzle shows as no solution), a full grid
+// ErrSolved.
 func Hint(g sudoku.Grid) (Step, error) { return HintContext(context.Background(), g) }
 
-// HintContext is Hint with a context: on a hard grid, finding a forcing
-// chain may take a second or more.
+// HintContext is Hint with a context: on a hard grid, finding a nested
+// forcing chain may take seconds.
 func HintContext(ctx context.Context, g sudoku.Grid) (Step, error) {
+	return HintWith(ctx, g, Options{})
+}
+
+// HintWith is HintContext on a chosen scale (opt.Limit is ignored).
+func HintWith(ctx context.Context, g sudoku.Grid, opt Options) (Step, error) {
 	s, b, err := start(ctx, g)
 	if err != nil {
+		return Step{}, err
+	}
+	if s.scale, err = ParseScale(string(opt.Scale)); err != nil {
 		return Step{}, err
 	}
 	if b.left() == 0 {
 		return Step{}, ErrSolved
 	}
+	defer s.done()
 	return s.next(&b, 1<<30)
+}
+
+// done releases the solver's scratch space.
+func (s *solver) done() {
+	if s.se != nil {
+		s.se.release()
+		s.se = nil
+	}
 }
 
 // Rating is a puzzle's difficulty.
 type Rating struct {
-	// Score is the highest score of the solve's steps (1.0-12.0).
+	// Scale is the scale rated on; Rater the rater's version (Version).
+	Scale Scale  `json:"scale"`
+	Rater string `json:"rater"`
+	// Score is the rating's one number: ER.
 	Score float64 `json:"score"`
+	// ER is the score of the hardest step of the solve, EP the highest
+	// score up to the first step that places a digit, ED the first step's
+	// (serate's ER, EP and ED on ScaleSE).
+	ER float64 `json:"er"`
+	EP float64 `json:"ep"`
+	ED float64 `json:"ed"`
+	// Hardest names the technique of the first step scoring ER.
+	Hardest string `json:"hardest"`
 	// Level is the named range holding Score.
 	Level sudoku.Level `json:"level"`
-	// Techniques are the techniques the solve used, easiest first.
+	// Techniques are the techniques the solve used, in the scale's order.
 	Techniques []TechniqueUse `json:"techniques"`
 	// Steps is the number of steps of the solve.
 	Steps int `json:"steps"`
-	// Capped is set by RateContext with a limit when a step scored above
-	// it: the solve stopped there, and Score is that step's score, a lower
-	// bound of the true score.
+	// Capped is set by a rating with a limit when a step scored above it:
+	// the solve stopped there, and Score is that step's score, a lower
+	// bound of the true score (EP and ED too when the solve stopped before
+	// reaching them).
 	Capped bool `json:"capped,omitempty"`
+
+	hardRule int // the technique (in the scale's list) of the step scoring ER
 }
+
+// String writes the rating on one line as the commands print it:
+// "ER 7.1 EP 1.2 ED 1.2 (Forcing Chain) [se scale, rater 2.0]", with
+// "at least" before a capped score.
+func (r Rating) String() string {
+	er := fmt.Sprintf("%.1f", r.ER)
+	if r.Capped {
+		er = "at least " + er
+	}
+	hard := r.Hardest
+	if hard == "" {
+		hard = "nothing to do"
+	}
+	return fmt.Sprintf("ER %s EP %.1f ED %.1f (%s) [%s]", er, r.EP, r.ED, hard, r.Label())
+}
+
+// Short writes the rating as the words after a puzzle on its line: the
+// level (the second field of sudoku rate's lines, as it always was), then
+// serate's ER/EP/ED and the scale and rater: "hard 9.0/1.2/1.2 [se 2.0]"
+// (">=" before a capped ER).
+func (r Rating) Short() string {
+	capped := ""
+	if r.Capped {
+		capped = ">="
+	}
+	return fmt.Sprintf("%s %s%.1f/%.1f/%.1f [%s %s]", r.Level, capped, r.ER, r.EP, r.ED, r.Scale, r.Rater)
+}
+
+// Label names the rating's scale and rater: "se scale, rater 2.0".
+func (r Rating) Label() string { return fmt.Sprintf("%s scale, rater %s", r.Scale, r.Rater) }
 
 // TechniqueUse is a technique's part in a solve.
 type TechniqueUse struct {
@@ -287,14 +319,21 @@ type Explanation struct {
 	Steps []Step `json:"steps"`
 }
 
-// Explain solves g step by step. See Hint for the errors.
+// Explain solves g step by step on the default scale. See Hint for the
+// errors.
 func Explain(g sudoku.Grid) (Explanation, error) { return ExplainContext(context.Background(), g) }
 
 // ExplainContext is Explain with a context; it returns ctx's error if ctx
 // ends first.
 func ExplainContext(ctx context.Context, g sudoku.Grid) (Explanation, error) {
+	return ExplainWith(ctx, g, Options{})
+}
+
+// ExplainWith is ExplainContext on a chosen scale (opt.Limit is ignored).
+func ExplainWith(ctx context.Context, g sudoku.Grid, opt Options) (Explanation, error) {
 	var steps []Step
-	r, err := solve(ctx, g, 0, func(st Step) { steps = append(steps, st) })
+	opt.Limit = 0
+	r, err := solve(ctx, g, opt, func(st Step) { steps = append(steps, st) })
 	if err != nil {
 		return Explanation{}, err
 	}
@@ -302,45 +341,74 @@ func ExplainContext(ctx context.Context, g sudoku.Grid) (Explanation, error) {
 	return Explanation{Puzzle: g, Solution: sol, Rating: r, Steps: steps}, nil
 }
 
-// Rate rates g: the score of the hardest step its solve needs. See Hint for
-// the errors.
+// Rate rates g on the default scale. See Hint for the errors.
 func Rate(g sudoku.Grid) (Rating, error) { return RateContext(context.Background(), g, 0) }
 
-// RateContext is Rate with a context and a limit: with limit > 0 the solve
-// stops at the first step that scores above limit, and the rating is
-// Capped (a generator looking for puzzles up to some score saves the
-// search for harder steps).
+// RateContext is Rate with a context and a limit (see Options.Limit).
 func RateContext(ctx context.Context, g sudoku.Grid, limit float64) (Rating, error) {
-	return solve(ctx, g, limit, nil)
+	return RateWith(ctx, g, Options{Limit: limit})
 }
 
-func solve(ctx context.Context, g sudoku.Grid, limit float64, emit func(Step)) (Rating, error) {
+// RateWith rates g with the options given.
+func RateWith(ctx context.Context, g sudoku.Grid, opt Options) (Rating, error) {
+	return solve(ctx, g, opt, nil)
+}
+
+func solve(ctx context.Context, g sudoku.Grid, opt Options, emit func(Step)) (Rating, error) {
+	sc, err := ParseScale(string(opt.Scale))
+	if err != nil {
+		return Rating{}, err
+	}
 	s, b, err := start(ctx, g)
 	if err != nil {
 		return Rating{}, err
 	}
+	s.scale = sc
+	defer s.done()
 	lim := 1 << 30
-	if limit > 0 {
-		lim = tenths(limit)
+	if opt.Limit > 0 {
+		lim = tenths(opt.Limit)
 	}
 	s.quiet = emit == nil
-	var r Rating
-	use := map[string]*TechniqueUse{}
+	r := Rating{Scale: sc, Rater: Version}
+	type used struct {
+		TechniqueUse
+		rule, first int
+	}
+	use := map[string]*used{}
+	placed := false
 	add := func(st Step) {
 		u := use[st.Technique]
 		if u == nil {
-			u = &TechniqueUse{Name: st.Technique}
+			u = &used{TechniqueUse{Name: st.Technique}, s.ruleOf(st), len(use)}
 			use[st.Technique] = u
 		}
 		u.Count++
 		u.Score = max(u.Score, st.Score)
-		r.Score = max(r.Score, st.Score)
+		if st.Score > r.ER {
+			r.ER, r.Hardest, r.hardRule = st.Score, st.Technique, s.ruleOf(st)
+		}
+		if r.Steps == 0 {
+			r.ED = r.ER
+		}
+		if !placed && len(st.Placements) > 0 {
+			placed = true
+			r.EP = r.ER
+		}
 		r.Steps++
 	}
 	for b.left() > 0 {
 		st, err := s.next(&b, lim)
 		if err == errCapped {
-			r.Score = max(r.Score, st.Score)
+			if st.Score > r.ER {
+				r.ER, r.Hardest = st.Score, st.Technique
+			}
+			if r.Steps == 0 {
+				r.ED = r.ER
+			}
+			if !placed {
+				r.EP = r.ER
+			}
 			r.Capped = true
 			break
 		}
@@ -356,26 +424,71 @@ func solve(ctx context.Context, g sudoku.Grid, limit float64, emit func(Step)) (
 	if b.left() == 0 && b.grid() != s.sol {
 		return Rating{}, fmt.Errorf("logic: the solve of %s ended on %s, not the solution: a bug", g, b.grid())
 	}
-	if r.Score == 0 {
-		r.Score = sudoku.MinScore // a full grid: nothing to do
+	if r.ER == 0 {
+		r.ER, r.EP, r.ED = sudoku.MinScore, sudoku.MinScore, sudoku.MinScore // a full grid: nothing to do
 	}
+	r.Score = r.ER
 	r.Level = sudoku.LevelOf(r.Score)
-	r.Techniques = make([]TechniqueUse, 0, len(use))
-	for _, t := range techniqueList {
-		if u := use[t.Name]; u != nil {
-			r.Techniques = append(r.Techniques, *u)
+	us := make([]*used, 0, len(use))
+	for _, u := range use {
+		us = append(us, u)
+	}
+	slices.SortFunc(us, func(x, y *used) int {
+		if x.rule != y.rule {
+			return x.rule - y.rule
 		}
+		return x.first - y.first
+	})
+	r.Techniques = make([]TechniqueUse, len(us))
+	for i, u := range us {
+		r.Techniques[i] = u.TechniqueUse
 	}
 	return r, nil
 }
 
-// Attainable reports whether a step can score between lo and hi (both
-// included). A puzzle's score is one of its steps' scores, so a generator
-// asked for scores where no step lands would search forever: hidden
-// singles score 1.2 or 1.5 and most techniques one fixed score, while
-// chains and forcing chains cover every tenth from 6.5 to 11.9.
-func Attainable(lo, hi float64) bool {
+// ruleOf returns the place in the scale's technique list of the technique
+// that took step st (the last one next returned).
+func (s *solver) ruleOf(st Step) int {
+	if s.scale == ScaleClassic {
+		for i, t := range classicList {
+			if t.Name == st.Technique {
+				return i
+			}
+		}
+		return len(classicList)
+	}
+	return s.lastRule
+}
+
+// Attainable reports whether a step of the default scale can score between
+// lo and hi (both included). A puzzle's score is one of its steps' scores,
+// so a generator asked for scores where no step lands would search
+// forever.
+func Attainable(lo, hi float64) bool { return AttainableOn(ScaleSE, lo, hi) }
+
+// AttainableOn is Attainable on a chosen scale.
+func AttainableOn(sc Scale, lo, hi float64) bool {
 	a, b := tenths(lo), tenths(hi)
+	if sc == ScaleClassic {
+		return classicAttainable(a, b)
+	}
+	for _, r := range seRules {
+		if r.scores == nil {
+			if r.lo <= b && a <= r.hi {
+				return true
+			}
+			continue
+		}
+		for _, t := range r.scores {
+			if a <= t && t <= b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func classicAttainable(a, b int) bool {
 	for _, t := range techniques {
 		if t.name == "hidden single" {
 			if (a <= 12 && 12 <= b) || (a <= 15 && 15 <= b) {

@@ -83,13 +83,30 @@ func replay(t *testing.T, puzzle, sol sudoku.Grid, steps []Step) sudoku.Grid {
 	return b.grid()
 }
 
-func TestTechniquesOnPuzzlesThatNeedThem(t *testing.T) {
+// classic selects the classic scale: testdata/techniques.txt and the tests
+// of its techniques are that scale's (the SE scale's are in se_test.go).
+var classic = Options{Scale: ScaleClassic}
+
+// startClassic is start on the classic scale.
+func startClassic(t *testing.T, g sudoku.Grid) (*solver, board) {
+	t.Helper()
+	s, b, err := start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.scale = ScaleClassic
+	return s, b
+}
+
+// TestClassicTechniquesOnPuzzlesThatNeedThem solves, for every technique
+// of the classic scale, a puzzle whose hardest step it takes.
+func TestClassicTechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 	fx := loadFixtures(t)
 	have := map[string]bool{}
 	for _, f := range fx {
 		have[f.technique] = true
 		t.Run(f.technique, func(t *testing.T) {
-			ex, err := Explain(f.puzzle)
+			ex, err := ExplainWith(context.Background(), f.puzzle, classic)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,14 +115,17 @@ func TestTechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 			}
 			r := ex.Rating
 			// Rating alone (no sentences) takes the same steps.
-			if q, err := Rate(f.puzzle); err != nil || !reflect.DeepEqual(q, r) {
+			if q, err := RateWith(context.Background(), f.puzzle, classic); err != nil || !reflect.DeepEqual(q, r) {
 				t.Errorf("Rate %+v, %v; Explain's rating %+v", q, err, r)
+			}
+			if r.Scale != ScaleClassic || r.Hardest != r.Techniques[len(r.Techniques)-1].Name || r.ER != r.Score {
+				t.Errorf("rating %+v: not the classic scale's", r)
 			}
 			if hard := r.Techniques[len(r.Techniques)-1].Name; hard != f.technique {
 				t.Errorf("%s (from %s): hardest technique %s (score %.1f), want %s", f.puzzle, f.source, hard, r.Score, f.technique)
 			}
 			var tq Technique
-			for _, x := range Techniques() {
+			for _, x := range TechniquesOf(ScaleClassic) {
 				if x.Name == f.technique {
 					tq = x
 				}
@@ -131,26 +151,23 @@ func TestTechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 	// TestGuess: no puzzle in the shared sets or the generator's reach
 	// needs them as their hardest step (a hidden quad is the complement
 	// of a naked subset of the same house, found first).
-	for _, tq := range Techniques() {
+	for _, tq := range TechniquesOf(ScaleClassic) {
 		if !have[tq.Name] && tq.Name != "hidden quad" && tq.Name != "guess" {
 			t.Errorf("no fixture for %s", tq.Name)
 		}
 	}
 }
 
-// TestFindersAreSound runs every finder, not only the one the solver picks,
-// on every board along the fixtures' solves and checks what each finds
-// against the solution.
-func TestFindersAreSound(t *testing.T) {
+// TestClassicFindersAreSound runs every finder of the classic scale, not
+// only the one the solver picks, on every board along the fixtures'
+// solves and checks what each finds against the solution.
+func TestClassicFindersAreSound(t *testing.T) {
 	found := map[string]int{}
 	for i, f := range loadFixtures(t) {
 		if raceEnabled && (i%4 != 0 || f.technique == "nested forcing chain") {
 			continue
 		}
-		s, b, err := start(context.Background(), f.puzzle)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, b := startClassic(t, f.puzzle)
 		s.sol = f.sol // the fixture's, not the solver's
 		nested := false
 		for b.left() > 0 {
@@ -200,7 +217,7 @@ func TestFindersAreSound(t *testing.T) {
 	if !raceEnabled && (found["nested level 3"] == 0 || found["nested level 4"] == 0) {
 		t.Errorf("the nested forcing chains (levels 3 and 4) did not both find a step: %v", found)
 	}
-	for _, tq := range Techniques() {
+	for _, tq := range TechniquesOf(ScaleClassic) {
 		if found[tq.Name] == 0 && tq.Name != "guess" && !raceEnabled {
 			t.Errorf("%s never found a step", tq.Name)
 		}
@@ -224,8 +241,10 @@ func TestGuess(t *testing.T) {
 	}
 }
 
-func TestScale(t *testing.T) {
-	ts := Techniques()
+// TestClassicScale checks the classic scale's list (tried by lowest score,
+// 1.0 to 12.0), its attainable scores and its chain length rule.
+func TestClassicScale(t *testing.T) {
+	ts := TechniquesOf(ScaleClassic)
 	for i := 1; i < len(ts); i++ {
 		if ts[i].Score < ts[i-1].Score {
 			t.Errorf("%s (%.1f) is tried after %s (%.1f)", ts[i].Name, ts[i].Score, ts[i-1].Name, ts[i-1].Score)
@@ -238,8 +257,8 @@ func TestScale(t *testing.T) {
 		lo, hi float64
 		want   bool
 	}{{1, 1, true}, {1.3, 1.4, false}, {1.6, 2.2, false}, {2.3, 2.3, true}, {4.5, 4.9, false}, {6.0, 6.4, false}, {7.3, 7.3, true}, {11.9, 12, true}, {12, 12, true}} {
-		if got := Attainable(c.lo, c.hi); got != c.want {
-			t.Errorf("Attainable(%.1f, %.1f) = %v", c.lo, c.hi, got)
+		if got := AttainableOn(ScaleClassic, c.lo, c.hi); got != c.want {
+			t.Errorf("AttainableOn(classic, %.1f, %.1f) = %v", c.lo, c.hi, got)
 		}
 	}
 	for n, want := range map[int]int{2: 0, 4: 0, 5: 1, 6: 1, 7: 2, 8: 2, 9: 3, 12: 3, 13: 4, 16: 4, 17: 5, 24: 5, 25: 6} {
@@ -249,7 +268,8 @@ func TestScale(t *testing.T) {
 	}
 }
 
-// family groups techniques whose scores lie in one band of the scale.
+// family groups the classic scale's techniques whose scores lie in one
+// band of the scale.
 func family(name string) int {
 	switch name {
 	case "full house", "hidden single", "naked single":
@@ -266,12 +286,12 @@ func family(name string) int {
 	return 1 // intersections, subsets, fish, wings
 }
 
-// TestScoreMonotone checks on the fixtures and samples of the shared sets
-// that the score is the hardest step's, and that a puzzle whose hardest
-// technique is of an easier family always scores below one of a harder
-// family: singles below intersections and subsets, below coloring, below
-// chains, below forcing chains.
-func TestScoreMonotone(t *testing.T) {
+// TestClassicScoreMonotone checks on the fixtures and samples of the
+// shared sets, rated on the classic scale, that the score is the hardest
+// step's, and that a puzzle whose hardest technique is of an easier family
+// always scores below one of a harder family: singles below intersections
+// and subsets, below coloring, below chains, below forcing chains.
+func TestClassicScoreMonotone(t *testing.T) {
 	var grids []sudoku.Grid
 	for _, f := range loadFixtures(t) {
 		if f.technique != "nested forcing chain" {
@@ -293,9 +313,12 @@ func TestScoreMonotone(t *testing.T) {
 	for i := range lo {
 		lo[i] = 99
 	}
-	for _, r := range RateAll(context.Background(), grids, 0) {
+	for _, r := range RateAllWith(context.Background(), grids, 0, classic) {
 		if r.Err != nil {
 			t.Fatal(r.Err)
+		}
+		if r.Rating.Scale != ScaleClassic {
+			t.Fatalf("rated on %s", r.Rating.Scale)
 		}
 		top := 0.0
 		fam := 0
@@ -480,36 +503,42 @@ func TestHint(t *testing.T) {
 }
 
 // TestStepJSON pins the JSON the web app reads: snake_case keys, and
-// arrays (never null) for every list.
+// arrays (never null) for every list, on both scales; and a rating's JSON.
 func TestStepJSON(t *testing.T) {
-	h, err := Hint(loadFixtures(t)[1].puzzle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"technique", "score", "text"} {
-		if _, ok := m[k]; !ok {
-			t.Errorf("%s lacks %q", b, k)
+	g := loadFixtures(t)[1].puzzle
+	for _, sc := range Scales {
+		h, err := HintWith(context.Background(), g, Options{Scale: sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"technique", "score", "text"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: %s lacks %q", sc, b, k)
+			}
+		}
+		for _, k := range []string{"placements", "eliminations", "cells", "houses", "marks", "links"} {
+			if _, ok := m[k].([]any); !ok {
+				t.Errorf("%s: %s: %q is not an array", sc, b, k)
+			}
+		}
+		if !strings.Contains(string(b), `"placements":[{"cell":`) || !strings.Contains(string(b), `"houses":[{"kind":"box","index":`) {
+			t.Errorf("%s: JSON %s", sc, b)
 		}
 	}
-	for _, k := range []string{"placements", "eliminations", "cells", "houses", "marks", "links"} {
-		if _, ok := m[k].([]any); !ok {
-			t.Errorf("%s: %q is not an array", b, k)
-		}
-	}
-	if !strings.Contains(string(b), `"placements":[{"cell":`) || !strings.Contains(string(b), `"houses":[{"kind":"box","index":`) {
-		t.Errorf("JSON %s", b)
-	}
-	rb, _ := json.Marshal(Rating{Score: 2.3, Level: sudoku.Hidden, Techniques: []TechniqueUse{{"naked single", 2.3, 4}}})
-	if string(rb) != `{"score":2.3,"level":"hidden","techniques":[{"name":"naked single","score":2.3,"count":4}],"steps":0}` {
-		t.Errorf("rating JSON %s", rb)
+	rb, _ := json.Marshal(Rating{Scale: ScaleSE, Rater: Version, Score: 2.3, ER: 2.3, EP: 2.3, ED: 1.2, Hardest: "Naked Single", Level: sudoku.Hidden,
+		Techniques: []TechniqueUse{{"Hidden Single", 1.2, 3}, {"Naked Single", 2.3, 4}}, Steps: 7})
+	want := `{"scale":"se","rater":"` + Version + `","score":2.3,"er":2.3,"ep":2.3,"ed":1.2,"hardest":"Naked Single","level":"hidden",` +
+		`"techniques":[{"name":"Hidden Single","score":1.2,"count":3},{"name":"Naked Single","score":2.3,"count":4}],"steps":7}`
+	if string(rb) != want {
+		t.Errorf("rating JSON %s\nwant %s", rb, want)
 	}
 }
 
@@ -558,11 +587,11 @@ func TestRateCapped(t *testing.T) {
 	}
 }
 
-// TestForcingAgreements checks cell and unit forcing chains, which the
-// solve rarely reaches (a contradiction is usually found first): on the
-// boards where the forcing chain fixtures need a forcing chain, every
-// conclusion common to the branches of a cell or a house is verified and
-// checked against the solution.
+// TestForcingAgreements checks the classic scale's cell and unit forcing
+// chains, which the solve rarely reaches (a contradiction is usually found
+// first): on the boards where the forcing chain fixtures need a forcing
+// chain, every conclusion common to the branches of a cell or a house is
+// verified and checked against the solution.
 func TestForcingAgreements(t *testing.T) {
 	kinds := map[string]int{}
 	example := ""
@@ -570,10 +599,7 @@ func TestForcingAgreements(t *testing.T) {
 		if f.technique != "forcing chain" && f.technique != "dynamic forcing chain" {
 			continue
 		}
-		s, b, err := start(context.Background(), f.puzzle)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, b := startClassic(t, f.puzzle)
 		s.sol = f.sol
 		for b.left() > 0 {
 			st, err := s.next(&b, 1<<30)
@@ -612,34 +638,38 @@ func TestForcingAgreements(t *testing.T) {
 	t.Logf("e.g. %s", example)
 }
 
-// TestDocsTable checks the technique table of docs/sudoku.md against
-// Techniques().
+// TestDocsTable checks the technique tables of docs/sudoku.md, one per
+// scale, against TechniquesOf.
 func TestDocsTable(t *testing.T) {
 	data, err := os.ReadFile("../../../docs/sudoku.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	i := strings.Index(doc, "<!-- techniques:")
-	j := strings.Index(doc, "<!-- end of techniques -->")
-	if i < 0 || j < i {
-		t.Fatal("docs/sudoku.md: technique table markers not found")
-	}
-	var rows []string
-	for _, l := range strings.Split(doc[i:j], "\n") {
-		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| technique") {
-			rows = append(rows, l)
+	for _, sc := range Scales {
+		start := fmt.Sprintf("<!-- techniques (%s scale):", sc)
+		i := strings.Index(doc, start)
+		j := strings.Index(doc[max(i, 0):], "<!-- end of techniques -->")
+		if i < 0 || j < 0 {
+			t.Errorf("docs/sudoku.md: the %s scale's table markers not found", sc)
+			continue
 		}
-	}
-	var want []string
-	for _, tq := range Techniques() {
-		sc := fmt.Sprintf("%.1f", tq.Score)
-		if tq.MaxScore != tq.Score {
-			sc += fmt.Sprintf("-%.1f", tq.MaxScore)
+		var rows []string
+		for _, l := range strings.Split(doc[i:i+j], "\n") {
+			if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| technique") {
+				rows = append(rows, l)
+			}
 		}
-		want = append(want, "| "+tq.Name+" | "+sc+" |")
-	}
-	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
-		t.Errorf("docs/sudoku.md's table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+		var want []string
+		for _, tq := range TechniquesOf(sc) {
+			s := fmt.Sprintf("%.1f", tq.Score)
+			if tq.MaxScore != tq.Score {
+				s += fmt.Sprintf("-%.1f", tq.MaxScore)
+			}
+			want = append(want, "| "+tq.Name+" | "+s+" |")
+		}
+		if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+			t.Errorf("docs/sudoku.md's %s table:\n%s\nwant:\n%s", sc, strings.Join(rows, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

@@ -1,0 +1,135 @@
+package logic
+
+import (
+	"fmt"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+// The classic scale: nqcount's first rater, kept by name for scripts that
+// rated with it. Its techniques are tried by lowest score; a chain's score
+// grows with its length.
+
+// finder looks for one step of a technique on the board.
+type finder func(s *solver, b *board) (Step, bool)
+
+type technique struct {
+	name   string
+	lo, hi int // scores in tenths
+	find   finder
+}
+
+// techniques lists the techniques in the order they are tried: by lowest
+// score. Entries without a finder are found by the entry before them.
+var techniques = []technique{
+	{"full house", 10, 10, fullHouse},
+	{"hidden single", 12, 15, hiddenSingle},
+	{"naked single", 23, 23, nakedSingle},
+	{"pointing", 26, 26, lockedCandidates(true)},
+	{"claiming", 28, 28, lockedCandidates(false)},
+	{"naked pair", 30, 30, nakedSubset(2, 30)},
+	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
+	{"hidden pair", 34, 34, hiddenSubset(2, 34)},
+	{"naked triple", 36, 36, nakedSubset(3, 36)},
+	{"swordfish", 38, 38, fish(3, 38, "swordfish")},
+	{"hidden triple", 40, 40, hiddenSubset(3, 40)},
+	{"xy-wing", 42, 42, wing(false)},
+	{"xyz-wing", 44, 44, wing(true)},
+	{"naked quad", 50, 50, nakedSubset(4, 50)},
+	{"jellyfish", 52, 52, fish(4, 52, "jellyfish")},
+	{"hidden quad", 54, 54, hiddenSubset(4, 54)},
+	{"simple coloring", 56, 56, simpleColoring},
+	{"multi-coloring", 58, 58, multiColoring},
+	{"x-chain", 65, 79, chains},
+	{"xy-chain", 66, 79, nil},
+	{"aic", 70, 79, nil},
+	{"forcing chain", 80, 89, forcing(1)},
+	{"dynamic forcing chain", 85, 94, forcing(2)},
+	{"nested forcing chain", 95, 119, forcing(3)},
+	{"nested forcing chain", 115, 119, forcing(4)},
+	{"guess", 120, 120, guess},
+}
+
+var classicList = func() []Technique {
+	var out []Technique
+	for _, t := range techniques {
+		if len(out) > 0 && out[len(out)-1].Name == t.name {
+			continue
+		}
+		out = append(out, Technique{t.name, score(t.lo), score(t.hi)})
+	}
+	return out
+}()
+
+// chains tries X-chains, then XY-chains, then alternating inference
+// chains, and keeps the lowest-scored chain: a long X-chain may score above
+// a short XY-chain.
+func chains(s *solver, b *board) (Step, bool) {
+	var best Step
+	found := false
+	for _, k := range []chainKind{xChain, xyChain, aicChain} {
+		if found && tenths(best.Score) <= chainBase[k] {
+			break
+		}
+		st, ok := chain(k)(s, b)
+		if s.cancelled() {
+			return Step{}, false
+		}
+		if ok && (!found || st.Score < best.Score) {
+			best, found = st, true
+		}
+	}
+	return best, found
+}
+
+// guess (12.0) places the solution's digit in a cell with the fewest
+// candidates, when no technique finds anything: the scale's end.
+func guess(s *solver, b *board) (Step, bool) {
+	best := -1
+	for c := 0; c < 81; c++ {
+		if b.val[c] == 0 && (best < 0 || popcount(b.cand[c]) < popcount(b.cand[best])) {
+			best = c
+		}
+	}
+	if best < 0 {
+		return Step{}, false
+	}
+	d := int(s.sol[best])
+	return Step{
+		Technique:  "guess",
+		Score:      12.0,
+		Text:       fmt.Sprintf("guess: no technique finds a step here; %s is %s, and the solution has %d there", sudoku.CellName(best), digitList(digits(b.cand[best]), "or"), d),
+		Placements: []Move{{best, d}},
+		Cells:      []int{best},
+	}, true
+}
+
+// classicNext returns the easiest step of the classic scale on b, or
+// errCapped with the step if every step found scores above limit (in
+// tenths), or ctx's error.
+func (s *solver) classicNext(b *board, limit int) (Step, error) {
+	for i, t := range techniques {
+		if t.find == nil {
+			continue
+		}
+		if t.lo > limit {
+			return Step{Technique: t.name, Score: score(t.lo)}, errCapped
+		}
+		st, ok := t.find(s, b)
+		if s.cancelled() {
+			return Step{}, s.ctx.Err()
+		}
+		if !ok {
+			continue
+		}
+		st.finish()
+		if err := s.check(b, &st); err != nil {
+			return Step{}, fmt.Errorf("logic: %s step %q is wrong (%v): a bug, please report the puzzle %s", techniques[i].name, st.Text, err, s.sol)
+		}
+		if tenths(st.Score) > limit {
+			return st, errCapped
+		}
+		return st, nil
+	}
+	return Step{}, errNoStep
+}

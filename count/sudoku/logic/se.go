@@ -1,0 +1,301 @@
+package logic
+
+import (
+	"errors"
+	"math/bits"
+	"sync"
+	"time"
+)
+
+// The SE scale: the techniques, weights and order of preference of Sudoku
+// Explainer's command-line rater (serate, as SukakuExplainer ships it, with
+// its default technique set). A puzzle's rating is three numbers: ER, the
+// hardest step of the solve; EP, the hardest step up to the first placed
+// digit; ED, the first step. At every point the solver takes the first
+// step of the first technique, in the order below, that finds one; a
+// technique with several steps on the board takes the easiest (each
+// technique orders its own steps, chains by length). Difficulties are
+// computed as serate computes them, in binary floating point, and printed
+// rounded to a tenth the way it rounds them.
+
+// seHint is one step found by a technique of the SE scale.
+type seHint struct {
+	rule  int     // the technique (index in seRules)
+	name  string  // the step's name as serate prints it ("Skyscraper", "Unique Rectangle type 2", ...)
+	diff  float64 // its difficulty
+	cell  int     // the cell it places a digit in, or -1
+	digit int
+	elims []Move // the candidates it removes, in the order the technique lists them
+	// desc fills a step's sentence and pattern (for explanations and
+	// hints; ratings never call it).
+	desc func(st *Step)
+	// chain is the chain behind a chaining step (chains only).
+	chain *chainHint
+	// parents lists, for a step a dynamic chain's propagation applies, the
+	// removals it relies on: the candidates src (the board where the
+	// propagation started) had and cur (its board now) lacks, as "off"
+	// potentials.
+	parents func(src, cur *board, out []int) []int
+}
+
+// seRule is a technique of the SE scale, in the order of preference.
+type seRule struct {
+	name   string // the technique, as Techniques lists it
+	lo, hi int    // its lowest and highest difficulty, in tenths
+	// scores lists the difficulties it can take when they are not every
+	// tenth from lo to hi.
+	scores []int
+	find   func(e *seEngine, b *board) (seHint, bool)
+}
+
+// seRules is the SE scale's technique list, in serate's order of preference.
+var seRules []seRule
+
+func init() {
+	seRules = []seRule{
+		{name: "Hidden Single", lo: 10, hi: 15, scores: []int{10, 12, 15}, find: seHiddenSingle},
+		{name: "Direct Pointing", lo: 17, hi: 19, scores: []int{17, 19}, find: seDirectLocking},
+		{name: "Direct Hidden Pair", lo: 20, hi: 20, find: seDirectHidden(2)},
+		{name: "Naked Single", lo: 23, hi: 23, find: seNakedSingle},
+		{name: "Direct Hidden Triplet", lo: 25, hi: 25, find: seDirectHidden(3)},
+		{name: "Pointing & Claiming", lo: 26, hi: 28, scores: []int{26, 28}, find: seLocking},
+		{name: "Naked Pair", lo: 30, hi: 30, find: seNakedSet(2)},
+		{name: "X-Wing", lo: 32, hi: 32, find: seFish(2)},
+		{name: "Hidden Pair", lo: 34, hi: 34, find: seHiddenSet(2)},
+		{name: "Naked Triplet", lo: 36, hi: 36, find: seNakedSet(3)},
+		{name: "Swordfish", lo: 38, hi: 38, find: seFish(3)},
+		{name: "Hidden Triplet", lo: 40, hi: 40, find: seHiddenSet(3)},
+		{name: "Turbot Fish", lo: 40, hi: 43, find: seStrongLinks(2)},
+		{name: "XY-Wing", lo: 42, hi: 42, find: seXYWing(false)},
+		{name: "XYZ-Wing", lo: 44, hi: 44, find: seXYWing(true)},
+		{name: "Unique Rectangle / Loop", lo: 45, hi: 56, find: seUniqueLoops},
+		{name: "Naked Quad", lo: 50, hi: 50, find: seNakedSet(4)},
+		{name: "Jellyfish", lo: 52, hi: 52, find: seFish(4)},
+		{name: "Hidden Quad", lo: 54, hi: 54, find: seHiddenSet(4)},
+		{name: "3 Strong Links", lo: 54, hi: 57, find: seStrongLinks(3)},
+		{name: "WXYZ-Wing", lo: 55, hi: 56, find: seALSWing(3)},
+		{name: "Bivalue Universal Grave", lo: 56, hi: 62, find: seBUG},
+		{name: "4 Strong Links", lo: 58, hi: 61, find: seStrongLinks(4)},
+		{name: "VWXYZ-Wing", lo: 62, hi: 64, find: seALSWing(4)},
+		{name: "Aligned Pair Exclusion", lo: 62, hi: 62, find: seAlignedExclusion(2)},
+		{name: "UVWXYZ-Wing", lo: 66, hi: 66, find: seALSWing(5)},
+		{name: "Forcing Chains & Cycles", lo: 65, hi: maxChainTenths, find: seChainProducer(chainCycles)},
+		{name: "TUVWXYZ-Wing", lo: 75, hi: 75, find: seALSWing(6)},
+		{name: "Aligned Triplet Exclusion", lo: 75, hi: 75, find: seAlignedExclusion(3)},
+		{name: "Nishio Forcing Chains", lo: 75, hi: maxChainTenths, find: seChainProducer(chainNishio)},
+		{name: "Multiple Forcing Chains", lo: 80, hi: maxChainTenths, find: seChainProducer(chainMultiple)},
+		{name: "Dynamic Forcing Chains", lo: 85, hi: maxChainTenths, find: seChainProducer(chainDynamic)},
+		{name: "Dynamic Forcing Chains (+)", lo: 90, hi: maxChainTenths, find: seChainProducer(chainDynamicPlus)},
+		{name: "Nested Forcing Chains (+ Forcing Chains)", lo: 95, hi: maxChainTenths, find: seChainProducer(chainNested2)},
+		{name: "Nested Forcing Chains (+ Multiple Forcing Chains)", lo: 100, hi: maxChainTenths, find: seChainProducer(chainNested3)},
+		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains)", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested4)},
+		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested41)},
+		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested42)},
+		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Multiple Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested43)},
+	}
+	seMinFrom = make([]int, len(seRules)+1)
+	seMinFrom[len(seRules)] = 1 << 30
+	for i := len(seRules) - 1; i >= 0; i-- {
+		seMinFrom[i] = min(seRules[i].lo, seMinFrom[i+1])
+	}
+}
+
+// maxChainTenths bounds the chains' difficulties for Attainable and the
+// technique list: a chain's length adds a tenth for every 50% more
+// candidates, without a bound, but no puzzle known goes past 12.
+const maxChainTenths = 120
+
+// seMinFrom[i] is the lowest difficulty of the techniques from i on: a solve
+// capped at a limit below it can stop there.
+var seMinFrom []int
+
+// seEngine is the SE-scale solver's state along one solve: the chaining
+// techniques keep their last search, as serate does, to answer again on
+// an unchanged board.
+type seEngine struct {
+	s      *solver
+	chains map[chainMode]*chainer
+}
+
+// sePool keeps engines (their chainers' arenas and scratch sets) between
+// solves.
+var sePool = sync.Pool{New: func() any { return &seEngine{chains: map[chainMode]*chainer{}} }}
+
+func newSEEngine(s *solver) *seEngine {
+	e := sePool.Get().(*seEngine)
+	e.s = s
+	return e
+}
+
+// release returns the engine to the pool.
+func (e *seEngine) release() {
+	e.s = nil
+	sePool.Put(e)
+}
+
+// next returns the step the SE scale takes on b, or errCapped with the
+// step (or the technique the search stopped at) when it scores above
+// limit (in tenths).
+func (e *seEngine) next(b *board, limit int) (seHint, error) {
+	for i := range seRules {
+		if seMinFrom[i] > limit {
+			return seHint{rule: i, name: seRules[i].name, diff: score(seRules[i].lo), cell: -1}, errCapped
+		}
+		var t0 time.Time
+		if seProfile != nil {
+			t0 = time.Now()
+		}
+		h, ok := seRules[i].find(e, b)
+		if seProfile != nil {
+			seProfile[i] += time.Since(t0)
+		}
+		if e.s.cancelled() {
+			return seHint{}, e.s.ctx.Err()
+		}
+		if !ok {
+			continue
+		}
+		h.rule = i
+		if seTenths(h.diff) > limit {
+			return h, errCapped
+		}
+		return h, nil
+	}
+	return seHint{}, errNoStep
+}
+
+// errNoStep is a solve stuck with no step: it cannot happen on a puzzle
+// with one solution (the nested chains always find one), short of a bug.
+var errNoStep = errors.New("logic: no step found on an unsolved grid")
+
+// seProfile, when set (by a test), accumulates the time spent in each
+// technique.
+var seProfile []time.Duration
+
+// seTenths rounds a difficulty to tenths as serate prints it.
+func seTenths(d float64) int { return int((d + 0.05) * 10) }
+
+// seScore rounds a difficulty to the tenth serate prints.
+func seScore(d float64) float64 { return float64(seTenths(d)) / 10 }
+
+// step converts the hint into a Step (with its sentence unless quiet).
+func (h *seHint) step(quiet bool) Step {
+	st := Step{Technique: h.name, Score: seScore(h.diff)}
+	if h.cell >= 0 {
+		st.Placements = []Move{{h.cell, h.digit}}
+	}
+	st.Eliminations = append([]Move(nil), h.elims...)
+	if !quiet && h.desc != nil {
+		h.desc(&st)
+	}
+	if st.Text == "" {
+		st.Text = h.name
+	}
+	return st
+}
+
+// seRegion returns the house of SE's region type t (0 block, 1 row, 2
+// column) and index i.
+func seRegion(t, i int) int {
+	switch t {
+	case 0:
+		return 18 + i
+	case 1:
+		return i
+	}
+	return 9 + i
+}
+
+// seRegionOf returns the house of type t (0 block, 1 row, 2 column) holding
+// cell c.
+func seRegionOf(t, c int) int {
+	switch t {
+	case 0:
+		return houseOf[c][2]
+	case 1:
+		return houseOf[c][0]
+	}
+	return houseOf[c][1]
+}
+
+// seType returns SE's region type of house h: 0 block, 1 row, 2 column.
+func seType(h int) int {
+	switch {
+	case h >= 18:
+		return 0
+	case h < 9:
+		return 1
+	}
+	return 2
+}
+
+// colex calls f with every k-subset of 0..n-1 (as a bit mask) in
+// increasing order of the mask, the order serate's combination generator
+// uses, until f returns true; it reports whether f did.
+func colex(k, n int, f func(mask uint32) bool) bool {
+	if k > n || k <= 0 {
+		return false
+	}
+	v := uint32(1)<<k - 1
+	top := uint32(1) << n
+	for v < top {
+		if f(v) {
+			return true
+		}
+		// Gosper's hack: the next larger mask with k bits.
+		c := v & -v
+		r := v + c
+		v = (((r ^ v) >> 2) / c) | r
+	}
+	return false
+}
+
+// maskBits lists the set bits of m, increasing.
+func maskBits(m uint32, out []int) []int {
+	out = out[:0]
+	for ; m != 0; m &= m - 1 {
+		out = append(out, bits.TrailingZeros32(m))
+	}
+	return out
+}
+
+// hashOrder reorders moves listed in insertion order into the order in
+// which serate's hash map of removable candidates (keyed by cell, the
+// cell's index its hash) iterates them: by cell modulo the table size,
+// then in insertion order; a cell's digits stay together, increasing.
+// Nested chains take a hint's removals in that order, and their order
+// shapes the chains.
+func hashOrder(ms []Move) []Move {
+	var cells []int
+	var seen [81]bool
+	for _, m := range ms {
+		if !seen[m.Cell] {
+			seen[m.Cell] = true
+			cells = append(cells, m.Cell)
+		}
+	}
+	size := 16
+	for len(cells)*4 > size*3 {
+		size *= 2
+	}
+	// A stable sort of the cells by bucket.
+	ordered := make([]int, 0, len(cells))
+	for bucket := 0; bucket < size; bucket++ {
+		for _, c := range cells {
+			if c&(size-1) == bucket {
+				ordered = append(ordered, c)
+			}
+		}
+	}
+	var digitsOf [81]uint16
+	for _, m := range ms {
+		digitsOf[m.Cell] |= 1 << (m.Digit - 1)
+	}
+	out := make([]Move, 0, len(ms))
+	for _, c := range ordered {
+		for m := digitsOf[c]; m != 0; m &= m - 1 {
+			out = append(out, Move{c, bits.TrailingZeros16(m) + 1})
+		}
+	}
+	return out
+}

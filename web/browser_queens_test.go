@@ -340,10 +340,10 @@ var queensSteps = []pageStep{
 	}},
 
 	{"count ends with its page", func(p *tab, base string) {
-		// Issue 25: a count of n = 32 would run for centuries. The page
+		// Issue 25: a count of n = 27 would run for decades of one core. The page
 		// keeps it alive while it is open; closed, the count stops.
 		p.fresh(base, base+"/queens?n=8")
-		p.do(chromedp.SetValue(chromedp.ID("cn"), "32"))
+		p.do(chromedp.SetValue(chromedp.ID("cn"), "27"))
 		p.click("#cstart")
 		p.wait("the count", `/^(running|planning)/.test(document.getElementById('cstate').textContent)`)
 		time.Sleep(2 * browserCountIdle)
@@ -373,7 +373,7 @@ var queensSteps = []pageStep{
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if prog.N != 32 || prog.State != "stopped" || prog.StopReason != web.StopUnwatched {
+		if prog.N != 27 || prog.State != "stopped" || prog.StopReason != web.StopUnwatched {
 			p.t.Errorf("after its page closed: %+v, want stopped, unwatched", prog)
 		}
 		p.t.Logf("stopped %v after its page was closed", time.Since(closed).Round(100*time.Millisecond))

@@ -233,15 +233,27 @@ func newRowModel(h, q int) []float64 {
 		}
 		a[r] = x
 	}
-	// Scale each size by the exact counts of a few of its row sets.
+	// Scale each size by the exact counts of a few of its row sets, for
+	// the sizes whose row sets are cheap to count (at most calibrateMax
+	// placements by the model); larger sizes (n >= 29's quadrants of 15
+	// and 16 rows) continue the trend of the last two measured, log-linearly.
 	var wg sync.WaitGroup
 	scale := make([]float64, h+1)
+	measured := make([]bool, h+1)
 	for k := 2; k <= min(h, q); k++ {
+		rs := samples(h, k)
+		var modelled float64
+		for _, r := range rs {
+			modelled += a[r]
+		}
+		if modelled > calibrateMax {
+			continue
+		}
+		measured[k] = true
 		wg.Go(func() {
-			var exact, modelled float64
-			for _, r := range samples(h, k) {
+			var exact float64
+			for _, r := range rs {
 				exact += float64(countRows(h, q, r))
-				modelled += a[r]
 			}
 			scale[k] = 1
 			if modelled > 0 {
@@ -250,6 +262,15 @@ func newRowModel(h, q int) []float64 {
 		})
 	}
 	wg.Wait()
+	for k := 2; k <= min(h, q); k++ {
+		if measured[k] {
+			continue
+		}
+		scale[k] = 1
+		if k >= 4 && scale[k-1] > 0 && scale[k-2] > 0 {
+			scale[k] = scale[k-1] * min(max(scale[k-1]/scale[k-2], 0.5), 2)
+		}
+	}
 	for r := range a {
 		if k := bits.OnesCount32(uint32(r)); k >= 2 && k <= q {
 			a[r] *= scale[k]
@@ -257,6 +278,10 @@ func newRowModel(h, q int) []float64 {
 	}
 	return a
 }
+
+// calibrateMax bounds the placements rowModel counts exactly for one size
+// of row set (a fraction of a second).
+const calibrateMax = 3e7
 
 // samples returns the row sets of size k of h rows that rowModel measures:
 // three, at a sixth, a half and five sixths of the way through them in

@@ -235,7 +235,7 @@ func newRowModel(h, q int) []float64 {
 	}
 	// Scale each size by the exact counts of a few of its row sets, for
 	// the sizes whose row sets are cheap to count (at most calibrateMax
-	// placements by the model); larger sizes (n >= 29's quadrants of 15
+	// placements by the model); larger sizes (n >= 30's quadrants of 15
 	// and 16 rows) continue the trend of the last two measured, log-linearly.
 	var wg sync.WaitGroup
 	scale := make([]float64, h+1)
@@ -280,8 +280,8 @@ func newRowModel(h, q int) []float64 {
 }
 
 // calibrateMax bounds the placements rowModel counts exactly for one size
-// of row set (a fraction of a second).
-const calibrateMax = 3e7
+// of row set (seconds at most: every size up to n = 29 is counted).
+const calibrateMax = 2e8
 
 // samples returns the row sets of size k of h rows that rowModel measures:
 // three, at a sixth, a half and five sixths of the way through them in

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -306,7 +307,7 @@ func TestDecodeEdited(t *testing.T) {
 		{"tasks megabyte", field(`"tasks": 20`, `"tasks": `+strings.Repeat("9", 1<<20)), "bytes)"},
 		{"shards huge", field(`"shards": 3`, `"shards": 1000000000`), "into 1000000000 shards, not 1 to 20"},
 		{"shards zero", field(`"shards": 3`, `"shards": 0`), "into 0 shards"},
-		{"shard negative", field(`"shard": 1`, `"shard": -9223372036854775808`), "shard -9223372036854775808 is outside 0 to 2"},
+		{"shard negative", field(`"shard": 1`, `"shard": `+strconv.Itoa(math.MinInt)), "shard " + strconv.Itoa(math.MinInt) + " is outside 0 to 2"},
 		{"shard beyond", field(`"shard": 1`, `"shard": 3`), "shard 3 is outside 0 to 2"},
 		{"id beyond", field(`"id": 7`, `"id": 20`), "task 20, out of range"},
 		{"id negative", field(`"id": 2`, `"id": -2`), "task -2, out of range"},

@@ -65,8 +65,9 @@ var ErrSize = errors.New("join: board size or geometry out of range")
 // lists keep column sets in 16 bits).
 const MaxQ = 16
 
-// maxTasks bounds the tasks of a layout, whose ids are ints.
-const maxTasks = 1 << 31
+// maxTasks bounds the tasks of a layout, whose ids are ints (of 32 bits
+// on some platforms).
+const maxTasks = 1<<31 - 1
 
 // NewLayout cuts the count of the n×n board into tasks with geometry g:
 // one frame per class of band fillings, weighted by the size of its class

@@ -225,10 +225,20 @@ func queueRound(ctx context.Context, bin, tmp string, cfg config, r int, log io.
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
+		// A child killed because the run was cancelled (Ctrl-C) is not
+		// the cause: the cancellation is.
 		select {
 		case <-srv.done:
+			if ctx.Err() != nil {
+				cancel(context.Cause(ctx))
+				return
+			}
 			cancel(fmt.Errorf("the server exited during the round: %s", srv.exitText()))
 		case <-wrk.done:
+			if ctx.Err() != nil {
+				cancel(context.Cause(ctx))
+				return
+			}
 			cancel(fmt.Errorf("the worker exited during the round: %s", wrk.exitText()))
 		case <-rctx.Done():
 		}

@@ -37,13 +37,8 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		e.Errorf("count takes one board size, got %d arguments (usage: nqueens count N)", len(pos))
-		return exitUsage
-	}
-	n, err := parseN(pos[0], 1, queens.MaxN)
-	if err != nil {
-		e.Errorf("%v", err)
+	n, ok := boardArg(e, pos, "count", "nqueens count N")
+	if !ok {
 		return exitUsage
 	}
 	if !ef.check(e) {

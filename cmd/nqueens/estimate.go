@@ -44,13 +44,8 @@ func runEstimate(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		e.Errorf("estimate takes one board size, got %d arguments (usage: nqueens estimate N)", len(pos))
-		return exitUsage
-	}
-	n, err := parseN(pos[0], 1, queens.MaxN)
-	if err != nil {
-		e.Errorf("%v", err)
+	n, ok := boardArg(e, pos, "estimate", "nqueens estimate N")
+	if !ok {
 		return exitUsage
 	}
 	if !ef.check(e) {

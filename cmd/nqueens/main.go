@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -64,4 +65,20 @@ func parseN(s string, lo, hi int) (int, error) {
 		return 0, fmt.Errorf("board size %d is out of range: choose %d to %d", n, lo, hi)
 	}
 	return n, nil
+}
+
+// boardArg reads the one board size (1 to queens.MaxN) that command cmd
+// takes, reporting a usage error (with usage, its synopsis) if it is not
+// there alone or is not a size.
+func boardArg(e *env, pos []string, cmd, usage string) (int, bool) {
+	if len(pos) != 1 {
+		e.Errorf("%s takes one board size, got %d arguments (usage: %s)", cmd, len(pos), usage)
+		return 0, false
+	}
+	n, err := parseN(pos[0], 1, queens.MaxN)
+	if err != nil {
+		e.Errorf("%v", err)
+		return 0, false
+	}
+	return n, true
 }

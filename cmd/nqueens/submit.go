@@ -46,13 +46,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		e.Errorf("submit takes one board size, got %d arguments (usage: nqueens submit N --server URL)", len(pos))
-		return exitUsage
-	}
-	n, err := parseN(pos[0], 1, queens.MaxN)
-	if err != nil {
-		e.Errorf("%v", err)
+	n, ok := boardArg(e, pos, "submit", "nqueens submit N --server URL")
+	if !ok {
 		return exitUsage
 	}
 	m, err := queens.ParseMethod(method)

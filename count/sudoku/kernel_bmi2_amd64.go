@@ -2,7 +2,7 @@
 
 package sudoku
 
-import "github.com/klauspost/cpuid/v2"
+import "golang.org/x/sys/cpu"
 
 // propagateBMI2 is triadState.propagate in assembly (see
 // kernel_bmi2_amd64.s): the same steps, with every value in a register
@@ -13,4 +13,4 @@ import "github.com/klauspost/cpuid/v2"
 func propagateBMI2(s *triadState) bool
 
 // haveBMI2 reports whether this CPU runs propagateBMI2.
-func haveBMI2() bool { return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2) }
+func haveBMI2() bool { return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 }

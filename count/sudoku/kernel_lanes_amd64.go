@@ -2,7 +2,7 @@
 
 package sudoku
 
-import "github.com/klauspost/cpuid/v2"
+import "golang.org/x/sys/cpu"
 
 // roundLanesAVX512 is roundLanesGo in assembly (kernel_lanes_amd64.s),
 // save that it goes on with a lane that fails (its words are then
@@ -13,5 +13,6 @@ func roundLanesAVX512(s *laneState) (fail, changed uint16)
 
 // haveAVX512Lanes reports whether this CPU runs roundLanesAVX512.
 func haveAVX512Lanes() bool {
-	return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VPOPCNTDQ)
+	x := &cpu.X86
+	return x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VPOPCNTDQ
 }

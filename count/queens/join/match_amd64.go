@@ -5,7 +5,7 @@ package join
 import (
 	"unsafe"
 
-	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
 )
 
 //go:noescape
@@ -47,7 +47,8 @@ func init() {
 		Doc:  "amd64 assembly with AVX-512 (F, VL, BW, VBMI, VPOPCNTDQ) and BMI2",
 		Rank: 20,
 		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ, cpuid.BMI2)
+			x := &cpu.X86
+			return x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX512VBMI && x.HasAVX512VPOPCNTDQ && x.HasBMI2
 		},
 		build:    buildAVX512,
 		filter:   vectorFilter(filterAVX512),

@@ -5,7 +5,7 @@ package join
 import (
 	"unsafe"
 
-	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
 )
 
 //go:noescape
@@ -50,7 +50,7 @@ func init() {
 		Doc:  "amd64 assembly with AVX2 and BMI2",
 		Rank: 10,
 		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2)
+			return cpu.X86.HasAVX2 && cpu.X86.HasBMI2
 		},
 		build:    buildAVX2,
 		filter:   vectorFilter(filterAVX2),

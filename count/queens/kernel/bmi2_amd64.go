@@ -2,7 +2,7 @@
 
 package kernel
 
-import "github.com/klauspost/cpuid/v2"
+import "golang.org/x/sys/cpu"
 
 // searchBMI2 is the generic kernel's search in assembly, for CPUs with
 // BMI1, BMI2 and POPCNT (x86-64-v3 and later); see bmi2_amd64.s.
@@ -16,7 +16,7 @@ func init() {
 		Doc:  "amd64 assembly with BMI1, BMI2 and POPCNT",
 		Rank: 20,
 		Supported: func() bool {
-			return cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT)
+			return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 		},
 		run: searchBMI2,
 	})

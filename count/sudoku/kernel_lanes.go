@@ -195,6 +195,7 @@ func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res
 		}
 		return false
 	}
+	// empty frees lane x (its words all 0: it fails at once).
 	empty := func(x int) {
 		k.l.put(x, &wideState{})
 		owner[x] = -1
@@ -234,9 +235,8 @@ func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res
 					continue // the lane goes on with s
 				}
 			}
-			empty(x)
-			if fill(x) {
-				live |= 1 << x
+			if !fill(x) {
+				empty(x)
 			}
 		}
 	}
@@ -332,7 +332,11 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		first = i
 	}
 	s.applyConfig(u, d, first)
-	k.l.put(x, s)
+	// The lane holds s but for digit d's words, the only ones
+	// applyConfig changes.
+	for b := range s.f {
+		k.l.f[9*b+d][x] = s.f[b][d]
+	}
 	return true
 }
 

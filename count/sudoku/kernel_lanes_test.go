@@ -194,3 +194,23 @@ func TestLaneStateLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestNonzeroBytes checks nonzeroBytes, which wideState.init finds the
+// givens with, on every byte value in every place.
+func TestNonzeroBytes(t *testing.T) {
+	for i := 0; i < 8; i++ {
+		for v := 0; v < 256; v++ {
+			x := uint64(v) << (8 * i)
+			want := uint64(0)
+			if v != 0 {
+				want = 1 << i
+			}
+			if got := nonzeroBytes(x | 0x0101010101010101&^(0xff<<(8*i))); got != want|0xff&^(1<<i) {
+				t.Fatalf("nonzeroBytes(%#x) = %#x, want %#x", x, got, want|0xff&^(1<<i))
+			}
+			if got := nonzeroBytes(x); got != want {
+				t.Fatalf("nonzeroBytes(%#x) = %#x, want %#x", x, got, want)
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package sudoku
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // wideState propagates with the triad kernel's rules but the triads (the
 // band, stack and naked-single rules, to the same fixpoint) in rounds over
@@ -34,26 +37,43 @@ func (s *wideState) init(g *Grid) bool {
 			s.f[b][d] = bandMask
 		}
 	}
-	for i, v := range g {
-		if v == 0 {
-			continue
+	// The givens, found eight cells at a time: a puzzle's 17 to 30
+	// givens at random places make a branch per cell mispredict often.
+	for base := 0; base < 81; base += 8 {
+		var m uint64
+		if base+8 <= 81 {
+			m = nonzeroBytes(binary.LittleEndian.Uint64(g[base:]))
+		} else if g[base] != 0 {
+			m = 1
 		}
-		if v > 9 {
-			return false
+		for ; m != 0; m &= m - 1 {
+			i := base + bits.TrailingZeros64(m)
+			v := g[i]
+			if v > 9 {
+				return false
+			}
+			d := int(v - 1)
+			w := &s.f[i/27]
+			p := uint(i % 27)
+			bit := uint32(1) << p
+			if w[d]&bit == 0 {
+				return false
+			}
+			for d2 := range w {
+				w[d2] &^= bit
+			}
+			w[d] = w[d]&^rowOf[p] | bit
 		}
-		d := int(v - 1)
-		w := &s.f[i/27]
-		p := uint(i % 27)
-		bit := uint32(1) << p
-		if w[d]&bit == 0 {
-			return false
-		}
-		for d2 := range w {
-			w[d2] &^= bit
-		}
-		w[d] = w[d]&^rowOf[p] | bit
 	}
 	return true
+}
+
+// nonzeroBytes returns a bit for each non-zero byte of x (bit i for byte
+// i).
+func nonzeroBytes(x uint64) uint64 {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	t := ((x & lo7) + lo7 | x) & hi
+	return (t >> 7) * 0x0102040810204080 >> 56
 }
 
 // bandKeep returns the mini-rows of a band word (a digit's cells in a

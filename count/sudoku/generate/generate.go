@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/internal/pipe"
@@ -95,20 +96,22 @@ func (s Symmetry) image(c int) int {
 	return c
 }
 
-// orbits[s][c] lists the cells that symmetry s ties to cell c, c first.
-var orbits [Random][81][]int
-
-func init() {
+// orbits returns, at [s][c], the cells that symmetry s ties to cell c, c
+// first (made on first use, not at the start of every command that links
+// the package).
+var orbits = sync.OnceValue(func() *[Random][81][]int {
+	var o [Random][81][]int
 	for s := None; s < Random; s++ {
 		for c := 0; c < 81; c++ {
-			o := []int{c}
+			orb := []int{c}
 			for x := s.image(c); x != c; x = s.image(x) {
-				o = append(o, x)
+				orb = append(orb, x)
 			}
-			orbits[s][c] = o
+			o[s][c] = orb
 		}
 	}
-}
+	return &o
+})
 
 // Symmetric reports whether g's clue pattern has symmetry s (Random: any of
 // the four).
@@ -267,7 +270,7 @@ func One(ctx context.Context, opt Options, index int) (Puzzle, error) {
 			if err := ctx.Err(); err != nil {
 				return Puzzle{}, err
 			}
-			orbit := orbits[sym][c]
+			orbit := orbits()[sym][c]
 			for i, x := range orbit {
 				saved[i], p[x] = p[x], 0
 			}

@@ -90,8 +90,8 @@ func TechniquesOf(sc Scale) []Technique {
 	if sc == ScaleClassic {
 		return slices.Clone(classicList)
 	}
-	out := make([]Technique, len(seRules))
-	for i, r := range seRules {
+	out := make([]Technique, len(seRules()))
+	for i, r := range seRules() {
 		out[i] = Technique{r.name, score(r.lo), score(r.hi)}
 	}
 	return out
@@ -472,7 +472,7 @@ func AttainableOn(sc Scale, lo, hi float64) bool {
 	if sc == ScaleClassic {
 		return classicAttainable(a, b)
 	}
-	for _, r := range seRules {
+	for _, r := range seRules() {
 		if r.scores == nil {
 			if r.lo <= b && a <= r.hi {
 				return true

@@ -48,11 +48,21 @@ type seRule struct {
 	find   func(e *seEngine, b *board) (seHint, bool)
 }
 
-// seRules is the SE scale's technique list, in serate's order of preference.
-var seRules []seRule
+// seRules returns the SE scale's technique list, in serate's order of
+// preference, made on first use (as seMinFrom): at start-up it cost
+// every command that links the package, sudoku solve among them.
+func seRules() []seRule {
+	seOnce.Do(seSetup)
+	return seRuleList
+}
 
-func init() {
-	seRules = []seRule{
+var (
+	seOnce     sync.Once
+	seRuleList []seRule
+)
+
+func seSetup() {
+	seRuleList = []seRule{
 		{name: "Hidden Single", lo: 10, hi: 15, scores: []int{10, 12, 15}, find: seHiddenSingle},
 		{name: "Direct Pointing", lo: 17, hi: 19, scores: []int{17, 19}, find: seDirectLocking},
 		{name: "Direct Hidden Pair", lo: 20, hi: 20, find: seDirectHidden(2)},
@@ -93,10 +103,10 @@ func init() {
 		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested42)},
 		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Multiple Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested43)},
 	}
-	seMinFrom = make([]int, len(seRules)+1)
-	seMinFrom[len(seRules)] = 1 << 30
-	for i := len(seRules) - 1; i >= 0; i-- {
-		seMinFrom[i] = min(seRules[i].lo, seMinFrom[i+1])
+	seMinFrom = make([]int, len(seRuleList)+1)
+	seMinFrom[len(seRuleList)] = 1 << 30
+	for i := len(seRuleList) - 1; i >= 0; i-- {
+		seMinFrom[i] = min(seRuleList[i].lo, seMinFrom[i+1])
 	}
 }
 
@@ -105,7 +115,7 @@ func init() {
 // candidates, without a bound, but no puzzle known goes past 12.
 const maxChainTenths = 120
 
-// seMinFrom[i] is the lowest difficulty of the techniques from i on: a solve
+// seMinFrom[i] (set with seRules) is the lowest difficulty of the techniques from i on: a solve
 // capped at a limit below it can stop there.
 var seMinFrom []int
 
@@ -137,15 +147,16 @@ func (e *seEngine) release() {
 // step (or the technique the search stopped at) when it scores above
 // limit (in tenths).
 func (e *seEngine) next(b *board, limit int) (seHint, error) {
-	for i := range seRules {
+	rules := seRules()
+	for i := range rules {
 		if seMinFrom[i] > limit {
-			return seHint{rule: i, name: seRules[i].name, diff: score(seRules[i].lo), cell: -1}, errCapped
+			return seHint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
 		}
 		var t0 time.Time
 		if seProfile != nil {
 			t0 = time.Now()
 		}
-		h, ok := seRules[i].find(e, b)
+		h, ok := rules[i].find(e, b)
 		if seProfile != nil {
 			seProfile[i] += time.Since(t0)
 		}

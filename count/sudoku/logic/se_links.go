@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -380,10 +381,9 @@ func (s *slSearch) build(depth, prev int, found func(*slHint)) {
 }
 
 // slPerms lists the orders of n links serate tries: every permutation in
-// its generation order, one of each reversed pair.
-var slPerms = map[int][][]int{}
-
-func init() {
+// its generation order, one of each reversed pair (made on first use).
+var slPerms = sync.OnceValue(func() map[int][][]int {
+	perms := map[int][][]int{}
 	for n := 2; n <= 4; n++ {
 		q := make([]int, n)
 		r := make([]int, n+1)
@@ -393,7 +393,7 @@ func init() {
 		r[n] = n
 		keep := func() {
 			if permLex(q) {
-				slPerms[n] = append(slPerms[n], slices.Clone(q))
+				perms[n] = append(perms[n], slices.Clone(q))
 			}
 		}
 		keep()
@@ -409,7 +409,8 @@ func init() {
 			}
 		}
 	}
-}
+	return perms
+})
 
 // permLex reports whether q, written as digits, is no greater than its
 // reverse.
@@ -461,7 +462,7 @@ func (s *slSearch) chains(found func(*slHint)) {
 	}
 	shares := make([]int, n-1)
 perms:
-	for _, q := range slPerms[n] {
+	for _, q := range slPerms()[n] {
 		for w := 0; w < n-1; w++ {
 			if s.adj[s.links[q[w]].id]>>s.links[q[w+1]].id&1 == 0 {
 				continue perms

@@ -217,7 +217,7 @@ func TestSETechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 			if got := replay(t, f.puzzle, f.sol, steps); got != f.sol {
 				t.Fatalf("replay ends on %s", got)
 			}
-			if got := seRules[hardest].name; got != f.rule {
+			if got := seRules()[hardest].name; got != f.rule {
 				t.Errorf("%s (%s): hardest technique %s (%.1f), want %s", f.puzzle, f.source, got, r, f.rule)
 			}
 			rt, err := Rate(f.puzzle)
@@ -227,7 +227,7 @@ func TestSETechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 			if rt.ER != f.er || rt.EP != f.ep || rt.ED != f.ed {
 				t.Errorf("%s: %.1f/%.1f/%.1f, serate %.1f/%.1f/%.1f", f.puzzle, rt.ER, rt.EP, rt.ED, f.er, f.ep, f.ed)
 			}
-			lo, hi := score(seRules[hardest].lo), score(seRules[hardest].hi)
+			lo, hi := score(seRules()[hardest].lo), score(seRules()[hardest].hi)
 			if rt.ER < lo || rt.ER > hi {
 				t.Errorf("ER %.1f outside %s's %.1f-%.1f", rt.ER, f.rule, lo, hi)
 			}
@@ -238,7 +238,7 @@ func TestSETechniquesOnPuzzlesThatNeedThem(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range seRules {
+	for _, r := range seRules() {
 		if !have[r.name] && !slices.Contains(seUnfixtured, r.name) {
 			t.Errorf("no fixture for %s", r.name)
 		}
@@ -305,16 +305,16 @@ func TestSEFindersAreSound(t *testing.T) {
 				t.Fatal(err)
 			}
 			taken := s.lastRule
-			for i, r := range seRules {
+			for i, r := range seRules() {
 				// Chains only where the solve reaches them (and Aligned
 				// Triplet Exclusion everywhere: the solve reaches it on
 				// no sample board, a chain comes first); the nested
 				// levels only on the jobs that ask for them, up to the
 				// technique the solve takes.
-				if seRules[i].lo >= 65 && i > taken && r.name != "Aligned Triplet Exclusion" {
+				if seRules()[i].lo >= 65 && i > taken && r.name != "Aligned Triplet Exclusion" {
 					continue
 				}
-				if seRules[i].lo >= 90 && !j.nested {
+				if seRules()[i].lo >= 90 && !j.nested {
 					continue
 				}
 				h, ok := r.find(e, &b)
@@ -351,7 +351,7 @@ func TestSEFindersAreSound(t *testing.T) {
 		s.done()
 	}
 	if !testing.Short() && !raceEnabled {
-		for _, r := range seRules {
+		for _, r := range seRules() {
 			if found[r.name] == 0 && r.lo < 95 {
 				t.Errorf("%s never found a step", r.name)
 			}
@@ -368,8 +368,8 @@ func TestSEOrders(t *testing.T) {
 		t.Errorf("colex(2, 4): %v", got)
 	}
 	// One of each reversed pair of link orders, in generation order.
-	if fmt.Sprint(slPerms[2], slPerms[3]) != "[[0 1]] [[0 1 2] [1 0 2] [0 2 1]]" {
-		t.Errorf("link orders %v %v", slPerms[2], slPerms[3])
+	if fmt.Sprint(slPerms()[2], slPerms()[3]) != "[[0 1]] [[0 1 2] [1 0 2] [0 2 1]]" {
+		t.Errorf("link orders %v %v", slPerms()[2], slPerms()[3])
 	}
 	if fmt.Sprint(linkSets(2)) != "[[0 0] [0 1] [1 1] [0 2] [1 2] [2 2]]" {
 		t.Errorf("link sets %v", linkSets(2))

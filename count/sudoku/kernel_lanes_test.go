@@ -214,3 +214,32 @@ func TestNonzeroBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrices checks wideState.matrices (shifts on two bands at once)
+// against the tables it replaced, on random words.
+func TestMatrices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 20000; n++ {
+		var s wideState
+		for b := range s.f {
+			for d := range s.f[b] {
+				s.f[b][d] = rng.Uint32() & bandMask
+				if n%3 == 0 {
+					s.f[b][d] &= rng.Uint32() & rng.Uint32()
+				}
+			}
+		}
+		hp, sup := s.matrices()
+		for d := 0; d < 9; d++ {
+			var h, m uint32
+			for b := 0; b < 3; b++ {
+				a := s.f[b][d]
+				h |= (uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18])<<6) << (9 * b)
+				m |= colsOf(a) << (9 * b)
+			}
+			if hp[d] != h || sup[d] != m {
+				t.Fatalf("words %v, digit %d: matrices %#o %#o, want %#o %#o", s.f, d, hp[d], sup[d], h, m)
+			}
+		}
+	}
+}

@@ -224,16 +224,31 @@ func (s *wideState) open() int {
 // their own supports.
 func (s *wideState) matrices() (hp, sup [9]uint32) {
 	for d := 0; d < 9; d++ {
-		var h, m uint32
-		for b := 0; b < 3; b++ {
-			a := s.f[b][d]
-			h |= (uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18])<<6) << (9 * b)
-			m |= colsOf(a) << (9 * b)
-		}
-		hp[d], sup[d] = h, m
+		// Bands 0 and 1 side by side in one word, band 2 alone: the
+		// shifts below never carry band 1's bits into band 0's kept
+		// ones.
+		x := uint64(s.f[0][d]) | uint64(s.f[1][d])<<32
+		y := uint64(s.f[2][d])
+		hx, hy := shrinkRows(x), shrinkRows(y)
+		cx, cy := colsOf2(x), colsOf2(y)
+		hp[d] = uint32(hx) | uint32(hx>>32)<<9 | uint32(hy)<<18
+		sup[d] = uint32(cx) | uint32(cx>>32)<<9 | uint32(cy)<<18
 	}
 	return hp, sup
 }
+
+// shrinkRows is shrinkTab on each row of one or two band words (at bits
+// 0 and 32): bit 3r+c of the result says row r has candidates in box c.
+func shrinkRows(x uint64) uint64 {
+	const oct = oct1 | oct1<<32
+	const rowLow3 = 0o007007007 | 0o007007007<<32
+	g := (x | x>>1 | x>>2) & oct                // bit 9r+3c
+	v := (g | g>>2 | g>>4) & rowLow3            // bit 9r+c
+	return (v | v>>6 | v>>12) & (511 | 511<<32) // bit 3r+c
+}
+
+// colsOf2 is colsOf on one or two band words (at bits 0 and 32).
+func colsOf2(x uint64) uint64 { return (x | x>>9 | x>>18) & (511 | 511<<32) }
 
 // triads applies the triad rules (see triadState.triads) at a fixpoint of
 // propagate, given the state's matrices. It returns changed=true if it removed candidates and

@@ -116,10 +116,8 @@ func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
 	if (f.cert == "") != (f.key == "") {
 		return a, errors.New("--tls-cert and --tls-key go together")
 	}
-	if f.creds != "" {
-		if err := readFlagFiles(ctx, queue.MaxCredsSize, flagFile{"--creds", f.creds, "a NATS credentials file", &a.Creds}); err != nil {
-			return a, err
-		}
+	if err := readFlagFiles(ctx, queue.MaxCredsSize, flagFile{"--creds", f.creds, "a NATS credentials file", &a.Creds}); err != nil {
+		return a, err
 	}
 	err = readFlagFiles(ctx, queue.MaxPEMSize,
 		flagFile{"--tls-ca", f.ca, "a PEM file of certificates", &a.CA},

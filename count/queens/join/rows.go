@@ -66,17 +66,31 @@ func (l *rowList) build(h, q int, rows, cols uint32, att uint64) {
 // cols, diagonals off a1 and a2: counting them per column set in
 // l.start[C+1], or with fill filing each at l.ents[l.start[C]] and
 // advancing l.start[C]. It walks with an explicit stack, and takes the
-// last row's queens all at once.
+// last row's queens all at once. The columns the placed queens' diagonals
+// block on the next row are kept as two masks shifted by the rows between
+// (down-left and down-right), those the frame's queens block on each row
+// are read once: a step is a few shifts and ORs.
 func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 	type level struct {
 		free   uint32 // columns left to try on this row
 		used   uint32
+		dl, dr uint32 // columns the placed queens' diagonals block here
 		d1, d2 uint64
 	}
 	var st [32]level
+	// Per row of rs: the columns blocked there (the frame's diagonals and
+	// the columns not in cols), and the rows from the one before.
+	var blocked [32]uint32
+	var gap [32]uint
+	for i, r := range rs {
+		blocked[i] = ^open(r, q, cols, a1, a2)
+		if i > 0 {
+			gap[i] = uint(r - rs[i-1])
+		}
+	}
 	last := len(rs) - 1
 	i := 0
-	st[0] = level{free: open(rs[0], q, cols, a1, a2)}
+	st[0] = level{free: ^blocked[0]}
 	for {
 		if i == last {
 			// The last row: every open column is a placement.
@@ -104,15 +118,19 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 			i--
 		}
 		lv := &st[i]
-		c := bits.TrailingZeros32(lv.free)
-		lv.free &= lv.free - 1
+		b := lv.free & -lv.free
+		c := bits.TrailingZeros32(b)
+		lv.free &^= b
 		r := rs[i]
-		nx := &st[i+1]
-		nx.used = lv.used | 1<<uint(c)
+		i++
+		nx := &st[i]
+		nx.used = lv.used | b
 		nx.d1 = lv.d1 | 1<<uint(r+c)
 		nx.d2 = lv.d2 | 1<<uint(r-c+q-1)
-		i++
-		nx.free = open(rs[i], q, cols&^nx.used, nx.d1|a1, nx.d2|a2)
+		g := gap[i] & 31
+		nx.dl = (lv.dl | b) >> g
+		nx.dr = (lv.dr | b) << g
+		nx.free = ^(blocked[i] | nx.used | nx.dl | nx.dr)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/readfile"
 )
 
 // serverFlags are the flags of the commands that talk to a queue's server:
@@ -37,26 +39,94 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.key, "tls-key", "", "the client certificate's key `FILE`")
 }
 
+// maxTokenFile bounds a token file: the longest token, with room for
+// blank lines and a CRLF around it.
+const maxTokenFile = 4 << 10
+
 // readToken returns the token from --token, --token-file or
-// $NQCOUNT_TOKEN.
-func readToken(token, file string) (string, error) {
+// $NQCOUNT_TOKEN. The file is read in bounded memory, and the read (of a
+// FIFO that never comes, say) ends with ctx.
+func readToken(ctx context.Context, token, file string) (string, error) {
 	if token != "" && file != "" {
 		return "", errors.New("give --token or --token-file, not both")
 	}
+	what := "--token"
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := readFlagFile(ctx, "--token-file", file, maxTokenFile, "a token file")
 		if err != nil {
-			return "", fmt.Errorf("--token-file: %v", err)
+			return "", err
 		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return "", fmt.Errorf("--token-file %s is empty", file)
-		}
+		token, what = strings.TrimSpace(string(b)), "--token-file "+file
 	}
 	if token == "" {
-		token = os.Getenv("NQCOUNT_TOKEN")
+		token, what = os.Getenv("NQCOUNT_TOKEN"), "$NQCOUNT_TOKEN"
+	}
+	if err := queue.CheckTokenText(token); err != nil {
+		return "", fmt.Errorf("%s: %v", what, err)
 	}
 	return token, nil
+}
+
+// readFlagFile reads the file a flag names (a token, credentials,
+// certificates), at most limit bytes, refusing an empty one; the read
+// ends with ctx (its error is then ctx's).
+func readFlagFile(ctx context.Context, flag, path string, limit int64, what string) ([]byte, error) {
+	b, err := readfile.Read(ctx, path, limit, what)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", flag, err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s %s is empty", flag, path)
+	}
+	return b, nil
+}
+
+// readFlagFiles reads the files the flags name into the pointers, each at
+// most limit bytes (see readFlagFile); a flag not given leaves nil.
+func readFlagFiles(ctx context.Context, limit int64, files ...flagFile) error {
+	for _, f := range files {
+		if f.path == "" {
+			continue
+		}
+		b, err := readFlagFile(ctx, f.flag, f.path, limit, f.what)
+		if err != nil {
+			return err
+		}
+		*f.into = b
+	}
+	return nil
+}
+
+// flagFile is a file named by a flag, for readFlagFiles.
+type flagFile struct {
+	flag, path, what string
+	into             *[]byte
+}
+
+// readAuth reads what the flags say to show the server.
+func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
+	var a queue.Auth
+	var err error
+	if a.Token, err = readToken(ctx, f.token, f.tokenFile); err != nil {
+		return a, err
+	}
+	if (f.cert == "") != (f.key == "") {
+		return a, errors.New("--tls-cert and --tls-key go together")
+	}
+	if err := readFlagFiles(ctx, queue.MaxCredsSize, flagFile{"--creds", f.creds, "a NATS credentials file", &a.Creds}); err != nil {
+		return a, err
+	}
+	err = readFlagFiles(ctx, queue.MaxPEMSize,
+		flagFile{"--tls-ca", f.ca, "a PEM file of certificates", &a.CA},
+		flagFile{"--tls-cert", f.cert, "a PEM certificate file", &a.Cert},
+		flagFile{"--tls-key", f.key, "a PEM key file", &a.Key})
+	if err != nil {
+		return a, err
+	}
+	return a, a.Check()
 }
 
 // connect connects to the server, retrying while it is unreachable if
@@ -72,17 +142,12 @@ func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry
 		e.Errorf("--server: %v", err)
 		return nil, exitUsage
 	}
-	token, err := readToken(f.token, f.tokenFile)
+	auth, err := f.readAuth(ctx)
 	if err != nil {
-		e.Errorf("%v", err)
-		return nil, exitUsage
-	}
-	if (f.cert == "") != (f.key == "") {
-		e.Errorf("--tls-cert and --tls-key go together")
-		return nil, exitUsage
+		return nil, inputExit(e, err)
 	}
 	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
-		Auth: queue.Auth{Token: token, Creds: f.creds, CA: f.ca, Cert: f.cert, Key: f.key},
+		Auth: auth,
 		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor,
 		Logf: func(format string, args ...any) { e.Errorf(format, args...) },
 	})
@@ -94,6 +159,17 @@ func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry
 		return nil, exitFail
 	}
 	return c, exitOK
+}
+
+// inputExit reports an error reading the flags' files: an interrupt
+// (exitInterrupted), or a bad file (exitUsage).
+func inputExit(e *env, err error) int {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		e.Errorf("interrupted")
+		return exitInterrupted
+	}
+	e.Errorf("%v", err)
+	return exitUsage
 }
 
 // oneJob reads the single JOB argument.

@@ -19,16 +19,19 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	var (
 		cfg       queue.ServerConfig
 		tokenFile string
+		tlsCert   string
+		tlsKey    string
+		tlsCA     string
 		routes    string
 		verbose   bool
 	)
 	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:4222", "`HOST:PORT` to listen on (port 0: any free port); beyond loopback it needs --token or TLS client certificates")
 	fs.StringVar(&cfg.DataDir, "data", "", "`DIR` for the queue's files (tasks, results); a server restarted on it goes on where it stopped (one server per folder)")
-	fs.StringVar(&cfg.Token, "token", "", fmt.Sprintf("token every client (and every other server of a cluster) must show, at least %d characters (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)", queue.MinTokenLength))
+	fs.StringVar(&cfg.Token, "token", "", fmt.Sprintf("token every client (and every other server of a cluster) must show: %d to %d printable ASCII characters, no spaces (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)", queue.MinTokenLength, queue.MaxTokenLength))
 	fs.StringVar(&tokenFile, "token-file", "", "read the token from `FILE`")
-	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "serve TLS, to clients and on the routes, with this certificate `FILE` (PEM)")
-	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the certificate's key `FILE`")
-	fs.StringVar(&cfg.TLSClientCA, "tls-client-ca", "", "accept only clients and servers whose certificate this authority (PEM `FILE`) signed")
+	fs.StringVar(&tlsCert, "tls-cert", "", "serve TLS, to clients and on the routes, with this certificate `FILE` (PEM)")
+	fs.StringVar(&tlsKey, "tls-key", "", "the certificate's key `FILE`")
+	fs.StringVar(&tlsCA, "tls-client-ca", "", "accept only clients and servers whose certificate this authority (PEM `FILE`) signed")
 	fs.StringVar(&cfg.Name, "name", "", "this server's `NAME` in a cluster: unique, and the same at every start on its folder (default: HOST-CLUSTERPORT)")
 	fs.StringVar(&cfg.ClusterListen, "cluster-listen", "", "`HOST:PORT` the other servers of a cluster route to: makes this server one of a JetStream cluster (three or five servers) whose queue survives losing one")
 	fs.StringVar(&routes, "routes", "", "the other servers' --cluster-listen addresses, `HOST:PORT,...` (this server's own may be among them)")
@@ -47,9 +50,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		e.Errorf("serve takes no arguments, got %q (usage: nqueens serve --data DIR)", pos)
 		return exitUsage
 	}
-	if cfg.Token, err = readToken(cfg.Token, tokenFile); err != nil {
-		e.Errorf("%v", err)
-		return exitUsage
+	if cfg.Token, err = readToken(ctx, cfg.Token, tokenFile); err != nil {
+		return inputExit(e, err)
+	}
+	err = readFlagFiles(ctx, queue.MaxPEMSize,
+		flagFile{"--tls-cert", tlsCert, "a PEM certificate file", &cfg.TLSCert},
+		flagFile{"--tls-key", tlsKey, "a PEM key file", &cfg.TLSKey},
+		flagFile{"--tls-client-ca", tlsCA, "a PEM file of certificates", &cfg.TLSClientCA})
+	if err != nil {
+		return inputExit(e, err)
 	}
 	if err := queue.CheckToken(cfg.Token); err != nil {
 		e.Errorf("%v", err)
@@ -75,7 +84,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 			return exitInterrupted
 		}
 		e.Errorf("%v", err)
-		if errors.Is(err, queue.ErrExposed) || cfg.DataDir == "" {
+		if errors.Is(err, queue.ErrExposed) || errors.Is(err, queue.ErrBadTLS) || cfg.DataDir == "" {
 			return exitUsage
 		}
 		return exitFail

@@ -35,7 +35,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 		solver *string
 		every  *time.Duration
 	)
-	s, code := openSession(e, "count", "Counts the solutions of every puzzle exactly (or up to --limit), splitting each\n"+
+	s, code := openSession(ctx, e, "count", "Counts the solutions of every puzzle exactly (or up to --limit), splitting each\n"+
 		"puzzle's search over every core. Exit status 1 if a puzzle has none. While a count\n"+
 		"lasts, a progress line on stderr every --progress-every gives the solutions found so\n"+
 		"far; Ctrl-C stops it and prints that partial count.", args, func(fs *flag.FlagSet) {

@@ -23,7 +23,7 @@ type explainJSON struct {
 
 func runExplain(ctx context.Context, e *env, args []string) int {
 	var scale *logic.Scale
-	s, code := openSession(e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
+	s, code := openSession(ctx, e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
 		"and digits involved, and says why, with its score; then the rating (ER, EP, ED on Sudoku\n"+
 		"Explainer's scale by default, with the scale and rater version).", args,
 		func(fs *flag.FlagSet) { scale = scaleFlag(fs) })

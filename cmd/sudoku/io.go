@@ -46,8 +46,9 @@ func (c *common) check(e *env) bool {
 // is standard input, a file that exists is read, and an argument that
 // looks like a puzzle (9 cells or more, no '/') is the puzzle itself, so
 // that a bad puzzle is reported as one, not as a missing file. name is
-// what messages call it.
-func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err error) {
+// what messages call it. Opening a FIFO waits for its writer until ctx is
+// done.
+func input(ctx context.Context, e *env, args []string) (r io.Reader, name string, closeFn func(), err error) {
 	if len(args) > 1 {
 		return nil, "", nil, fmt.Errorf("one input at a time, got %d: %s", len(args), strings.Join(args, " "))
 	}
@@ -55,7 +56,7 @@ func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err
 		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
-	f, err := os.Open(a)
+	f, err := open(ctx, a)
 	if err == nil {
 		return f, a, func() { f.Close() }, nil
 	}
@@ -73,6 +74,39 @@ func input(e *env, args []string) (r io.Reader, name string, closeFn func(), err
 		return nil, "", nil, fmt.Errorf("%q is neither a file (no such file) nor a puzzle (%v)", a, perr)
 	}
 	return nil, "", nil, err
+}
+
+// open opens the file at path for reading. A FIFO's open waits, in a
+// system call no signal interrupts, until a writer opens it: it is made
+// in a goroutine of its own, and given up when ctx is done (returning
+// ctx's error; the goroutine closes the file if a writer comes later).
+func open(ctx context.Context, path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened) // unbuffered: taken only while waited for
+	abandoned := make(chan struct{})
+	go func() {
+		f, err := os.Open(path)
+		select {
+		case done <- opened{f, err}:
+		case <-abandoned:
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+		close(abandoned)
+		return nil, ctx.Err()
+	}
 }
 
 // out writes results in the chosen format, buffered. Writing a line
@@ -167,7 +201,7 @@ type session struct {
 // openSession parses the flags of subcommand cmd (own adds the command's
 // own flags), opens the input the arguments name and the output. When it
 // returns a nil session the command ends with the code returned.
-func openSession(e *env, cmd, about string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
+func openSession(ctx context.Context, e *env, cmd, about string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
 	fs := newFlags(e, cmd, "[FILE|-|PUZZLE] [flags]", about, inputHelp)
 	s := &session{e: e}
 	s.c.add(fs)
@@ -181,7 +215,11 @@ func openSession(e *env, cmd, about string, args []string, own func(fs *flag.Fla
 	if !s.c.check(e) {
 		return nil, exitUsage
 	}
-	in, name, closeIn, err := input(e, pos)
+	in, name, closeIn, err := input(ctx, e, pos)
+	if ctx.Err() != nil && err == ctx.Err() {
+		e.Errorf("interrupted")
+		return nil, exitInterrupted
+	}
 	if err != nil {
 		e.Errorf("%v", err)
 		return nil, exitUsage

@@ -40,7 +40,7 @@ func scaleFlag(fs *flag.FlagSet) *logic.Scale {
 
 func runRate(ctx context.Context, e *env, args []string) int {
 	var scale *logic.Scale
-	s, code := openSession(e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
+	s, code := openSession(ctx, e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
 		"techniques, weights and order of serate, 1.0 to about 12): the level name, then ER (the\n"+
 		"hardest step), EP (the hardest up to the first digit placed) and ED (the first step), and\n"+
 		"the scale and rater version; --format json adds the technique of the hardest step and the\n"+

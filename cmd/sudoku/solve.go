@@ -52,7 +52,7 @@ func status(n uint64) string {
 
 func runSolve(ctx context.Context, e *env, args []string) int {
 	var solver *string
-	s, code := openSession(e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
+	s, code := openSession(ctx, e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
 		"solution (unique), several or none. Exit status 1 if one has none.", args, func(fs *flag.FlagSet) {
 		solver = solverFlag(fs)
 	})

@@ -102,47 +102,6 @@ func merged724(stdout string) string {
 	return ""
 }
 
-// sudokuWaits: the sudoku readers' input that never comes (issue 25,
-// item 3: a FIFO nobody writes; /dev/zero and input that never ends were
-// fixed on branch i24s).
-func sudokuWaits(bool) func(class, name string) string {
-	return func(class, name string) string {
-		if strings.Contains(name, "FIFO nobody writes") {
-			// Opening a FIFO blocks, deaf to Ctrl-C, until a writer
-			// comes (see package readfile).
-			return "issue 25 item 3, input that never comes (the sudoku readers, after branch i24s)"
-		}
-		return ""
-	}
-}
-
-// queueWaits: the queue commands read --token-file, --creds and --tls-ca
-// whole, unbounded and deaf to Ctrl-C (the readers belong to branch i22's
-// commands).
-func queueWaits(class, name string) string {
-	files := strings.HasPrefix(name, "--token-file ") || strings.HasPrefix(name, "--creds ") || strings.HasPrefix(name, "--tls-ca ")
-	if files && (class == "endless" || strings.Contains(name, "sparse file") || strings.Contains(name, "FIFO nobody writes") ||
-		strings.HasPrefix(name, "--creds 100 MiB")) {
-		return "issue 25, every reader bounded: the queue commands' --token-file, --creds and --tls-ca readers (branch i22)"
-	}
-	return ""
-}
-
-// serveWaits: queueWaits, and serve with a token of junk bytes or of
-// 100 KB spends seconds setting up, deaf to Ctrl-C (branch i22).
-func serveWaits(class, name string) string {
-	if k := queueWaits(class, name); k != "" {
-		return k
-	}
-	if strings.HasPrefix(name, "--token-file 100 MiB") {
-		return "issue 25, every reader bounded: the queue commands' --token-file, --creds and --tls-ca readers (branch i22)"
-	}
-	if strings.HasPrefix(name, "--token=") && strings.Contains(name, "digits") || class == "junk" && strings.HasPrefix(name, "--token-file ") && name != "--token-file text" {
-		return "serve with a token of junk bytes or of 100 KB: seconds deaf to Ctrl-C while it sets up (branch i22)"
-	}
-	return ""
-}
-
 var targets = []target{
 	{prog: "nqueens", cmd: "count", base: args("count", "10"), long: args("count", "22"), nums: []int{1},
 		inputs:  []slot{{flag: "--checkpoint", formats: []string{"journal"}}},
@@ -159,27 +118,27 @@ var targets = []target{
 	{prog: "nqueens", cmd: "cpu", base: args("cpu")},
 	{prog: "nqueens", cmd: "serve", serves: true, base: func(_ *fixtures, dir string) []string {
 		return []string{"serve", "--data", filepath.Join(dir, "data"), "--listen", "127.0.0.1:0"}
-	}, inputs: []slot{{flag: "--token-file"}, {flag: "--tls-cert"}, {flag: "--tls-key"}, {flag: "--tls-client-ca"}, {flag: "--data"}}, known: serveWaits},
-	{prog: "nqueens", cmd: "work", serves: true, base: args("work", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
-	{prog: "nqueens", cmd: "submit", base: args("submit", "10", "--server", deadServer), nums: []int{1}, inputs: tokenFiles, known: queueWaits},
-	{prog: "nqueens", cmd: "wait", base: args("wait", "q10-x", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
-	{prog: "nqueens", cmd: "status", base: args("status", "q10-x", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
+	}, inputs: []slot{{flag: "--token-file"}, {flag: "--tls-cert"}, {flag: "--tls-key"}, {flag: "--tls-client-ca"}, {flag: "--data"}}},
+	{prog: "nqueens", cmd: "work", serves: true, base: args("work", "--server", deadServer), inputs: tokenFiles},
+	{prog: "nqueens", cmd: "submit", base: args("submit", "10", "--server", deadServer), nums: []int{1}, inputs: tokenFiles},
+	{prog: "nqueens", cmd: "wait", base: args("wait", "q10-x", "--server", deadServer), inputs: tokenFiles},
+	{prog: "nqueens", cmd: "status", base: args("status", "q10-x", "--server", deadServer), inputs: tokenFiles},
 	{prog: "nqueens", cmd: "export", base: func(_ *fixtures, dir string) []string {
 		return []string{"export", "q10-x", "--server", deadServer, "--out", filepath.Join(dir, "x.json")}
-	}, inputs: tokenFiles, outputs: []slot{{flag: "--out", formats: []string{"export"}}}, known: queueWaits},
-	{prog: "nqueens", cmd: "jobs", base: args("jobs", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
-	{prog: "nqueens", cmd: "cancel", base: args("cancel", "q10-x", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
-	{prog: "nqueens", cmd: "requeue", base: args("requeue", "q10-x", "--server", deadServer), inputs: tokenFiles, known: queueWaits},
+	}, inputs: tokenFiles, outputs: []slot{{flag: "--out", formats: []string{"export"}}}},
+	{prog: "nqueens", cmd: "jobs", base: args("jobs", "--server", deadServer), inputs: tokenFiles},
+	{prog: "nqueens", cmd: "cancel", base: args("cancel", "q10-x", "--server", deadServer), inputs: tokenFiles},
+	{prog: "nqueens", cmd: "requeue", base: args("requeue", "q10-x", "--server", deadServer), inputs: tokenFiles},
 	{prog: "nqueens", cmd: "estimate", base: args("estimate", "10", "--budget", "100ms"), long: args("estimate", "24"), nums: []int{1}},
 	{prog: "nqueens", cmd: "watch", serves: true, base: args("watch", "8", "--no-browser"), nums: []int{1}},
 	{prog: "sudoku", cmd: "solve", base: func(f *fixtures, _ string) []string { return []string{"solve", f.puzzles} },
-		long: func(f *fixtures, _ string) []string { return []string{"solve", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any, known: sudokuWaits(true)},
+		long: func(f *fixtures, _ string) []string { return []string{"solve", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any},
 	{prog: "sudoku", cmd: "count", base: func(f *fixtures, _ string) []string { return []string{"count", f.puzzles} },
-		long: func(f *fixtures, _ string) []string { return []string{"count", f.hard} }, inputs: puzzleIn, stdin: "puzzles", lines: Any, known: sudokuWaits(false)},
+		long: func(f *fixtures, _ string) []string { return []string{"count", f.hard} }, inputs: puzzleIn, stdin: "puzzles", lines: Any},
 	{prog: "sudoku", cmd: "rate", base: func(f *fixtures, _ string) []string { return []string{"rate", f.puzzles} },
-		long: func(f *fixtures, _ string) []string { return []string{"rate", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any, known: sudokuWaits(true)},
+		long: func(f *fixtures, _ string) []string { return []string{"rate", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any},
 	{prog: "sudoku", cmd: "explain", base: func(f *fixtures, _ string) []string { return []string{"explain", f.puzzles} },
-		long: func(f *fixtures, _ string) []string { return []string{"explain", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any, known: sudokuWaits(true)},
+		long: func(f *fixtures, _ string) []string { return []string{"explain", "-"} }, inputs: puzzleIn, stdin: "puzzles", lines: Any},
 	{prog: "sudoku", cmd: "generate", base: args("generate", "--count", "1", "--difficulty", "singles", "--seed", "1"),
 		long: args("generate", "--count", "1000000", "--difficulty", "hard")},
 	{prog: "sudoku", cmd: "play", serves: true, base: args("play", "--no-browser")},

@@ -88,3 +88,15 @@ func (a *arena) add(k uint32, p uint64) bool {
 	a.n++
 	return true
 }
+
+// bytes is what a's slabs hold.
+func (a *arena) bytes() uint64 {
+	return uint64(len(a.slabs)) * slabChunks * arenaChunk * 8
+}
+
+// release lets a's slabs go (the next add draws new ones); a is empty.
+func (a *arena) release() {
+	clear(a.slabs)
+	a.slabs = a.slabs[:0]
+	a.clear()
+}

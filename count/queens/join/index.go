@@ -207,6 +207,9 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 // have m bits.
 func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, error) {
 	var total uint64
+	if s.blk == nil {
+		s.blk = newBlock()
+	}
 	all := nkeys - 1
 	for x := 0; x < nkeys; x++ {
 		ex := e[s.ce[x]:s.ce[x+1]]
@@ -233,17 +236,17 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 		}
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
-			s.k.build(&s.blk, ex[:n], m)
+			s.k.build(s.blk, ex[:n], m)
 			s.stat.builds++
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
 				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
 					if n <= blockSize/2 {
-						total += s.k.half(&s.blk, wz)
+						total += s.k.half(s.blk, wz)
 						s.stat.halfLookups += uint64(len(wz) * s.blk.nch)
 					} else {
-						total += s.k.count(&s.blk, wz)
+						total += s.k.count(s.blk, wz)
 					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))

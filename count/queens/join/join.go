@@ -153,7 +153,7 @@ type scratch struct {
 	ie, iw []uint64  // e and w sorted by index key
 	ke, kw []uint32  // their keys
 	ce, cw []int32   // bucket starts
-	blk    block
+	blk    *block    // newBlock's
 	k      Kernel
 	// Work since the last look up (half boards made, plus items run
 	// through a block), and what to do then.

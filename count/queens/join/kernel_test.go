@@ -7,9 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
+	"unsafe"
 
+	"github.com/nqcount/nqcount/internal/cputime"
 	"github.com/nqcount/nqcount/internal/impltest"
 )
 
@@ -124,8 +128,8 @@ func TestTranspose64(t *testing.T) {
 func BenchmarkKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, m := range []int{30, 36} {
-		var blk block
-		buildGeneric(&blk, randomPatterns(r, blockSize, m, 3), m)
+		blk := newBlock()
+		buildGeneric(blk, randomPatterns(r, blockSize, m, 3), m)
 		items := randomPatterns(r, 4096, m, 3)
 		for _, k := range Kernels() {
 			if !k.Supported() {
@@ -133,7 +137,7 @@ func BenchmarkKernels(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("m=%d/kernel=%s", m, k.Name), func(b *testing.B) {
 				for b.Loop() {
-					k.count(&blk, items)
+					k.count(blk, items)
 				}
 				b.ReportMetric(float64(b.N)*float64(len(items)*blockSize)/b.Elapsed().Seconds(), "pairs/s")
 			})
@@ -151,9 +155,9 @@ func BenchmarkBuild(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("m=%d/kernel=%s", m, k.Name), func(b *testing.B) {
-				var blk block
+				blk := newBlock()
 				for b.Loop() {
-					k.build(&blk, pats, m)
+					k.build(blk, pats, m)
 				}
 			})
 		}
@@ -475,5 +479,91 @@ func TestGeneratedKernels(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatal("count_amd64.s differs from what gen_count.go writes: run go generate ./count/queens/join")
+	}
+}
+
+// blockAt returns a block whose tables start off bytes past a 64-byte
+// boundary.
+func blockAt(off uintptr) *block {
+	buf := make([]entry, unsafe.Sizeof(block{})/unsafe.Sizeof(entry{})+2)
+	p := unsafe.Pointer(&buf[0])
+	return (*block)(unsafe.Add(p, (64-uintptr(p)%64)%64+off))
+}
+
+// TestNewBlockAligned: newBlock's tables start on a cache line.
+func TestNewBlockAligned(t *testing.T) {
+	for range 100 {
+		if p := uintptr(unsafe.Pointer(&newBlock().t[0])); p%64 != 0 {
+			t.Fatalf("block at %#x, %d past a line", p, p%64)
+		}
+	}
+}
+
+// TestKernelsUnaligned: every kernel counts the same on blocks off a
+// cache line as on aligned ones.
+func TestKernelsUnaligned(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(21, 22))
+		for _, m := range []int{20, 34, 45} {
+			pats := randomPatterns(r, blockSize, m, 3)
+			items := randomPatterns(r, 300, m, 3)
+			for _, n := range []int{100, blockSize} {
+				want := pairsGeneric(pats[:n], items)
+				for _, off := range []uintptr{0, 8, 16, 24, 32, 48, 56} {
+					blk := blockAt(off)
+					k.build(blk, pats[:n], m)
+					got := k.count(blk, items)
+					if n <= blockSize/2 {
+						if h := k.half(blk, items); h != want {
+							t.Errorf("m=%d n=%d offset %d: half %d, want %d", m, n, off, h, want)
+						}
+					}
+					if got != want {
+						t.Errorf("m=%d n=%d offset %d: count %d, want %d", m, n, off, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkBlockAlign measures each kernel's count on a full block whose
+// tables start off bytes past a cache line, against an aligned one in the
+// same loop on one thread: the CPU-time ratio is the price of the
+// offset.
+//
+//	go test -run '^$' -bench BlockAlign -benchtime 100x ./count/queens/join
+func BenchmarkBlockAlign(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const m = 34
+	pats := randomPatterns(r, blockSize, m, 3)
+	items := randomPatterns(r, 4096, m, 3)
+	for _, k := range Kernels() {
+		if !k.Supported() {
+			continue
+		}
+		for _, off := range []uintptr{8, 16, 32} {
+			b.Run(fmt.Sprintf("kernel=%s/offset=%d", k.Name, off), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				blks := []*block{newBlock(), blockAt(off)}
+				for _, blk := range blks {
+					k.build(blk, pats, m)
+				}
+				var cpu [2]time.Duration
+				for i := 0; b.Loop(); i++ {
+					for j := range 2 {
+						blk := blks[j^i&1]
+						t0, _ := cputime.Thread()
+						for range 20 {
+							k.count(blk, items)
+						}
+						t1, _ := cputime.Thread()
+						cpu[j^i&1] += t1 - t0
+					}
+				}
+				b.ReportMetric(cpu[1].Seconds()/cpu[0].Seconds(), "offset/aligned")
+			})
+		}
 	}
 }

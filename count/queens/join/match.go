@@ -1,6 +1,9 @@
 package join
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The matcher counts the compatible pairs of two lists of join patterns:
 // pairs (w, e) with w & e == 0. The patterns of one list (the table side)
@@ -44,6 +47,17 @@ type block struct {
 	// with zeros.
 	planes [64]entry
 	pad    [64]uint64
+}
+
+// newBlock returns a block whose tables start on a 64-byte boundary, the
+// size of a cache line and of a table entry: the AVX-512 kernel loads
+// whole entries, and an entry across two lines costs it about half again
+// (BenchmarkBlockAlign). Go aligns a large object only to 8 or 16 bytes,
+// so the block is cut from a larger buffer; it holds no pointers.
+func newBlock() *block {
+	buf := make([]entry, unsafe.Sizeof(block{})/unsafe.Sizeof(entry{})+1)
+	p := unsafe.Pointer(&buf[0])
+	return (*block)(unsafe.Add(p, (64-uintptr(p)%64)%64))
 }
 
 // layout returns the chunks for patterns of m bits, and how many of them

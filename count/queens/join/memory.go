@@ -56,7 +56,11 @@ func MemoryOf(g Geometry) Memory {
 	for k := 0; k < maxIndexBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {
 		keys <<= 1
 	}
-	m.RowLists = lists + bufs + keys*blockSize*8 + 2<<20
+	// The four lists' leaf groups (rowList.groups), 16 bytes each: at
+	// most maxGroups a list, and no more than its entries.
+	g2 := float64(2 * maxGroups)
+	groups := uint64(16 * (min(g2, 1.25*north) + min(g2, 1.25*south)))
+	m.RowLists = lists + bufs + groups + keys*blockSize*8 + 2<<20
 	// The arena must take the half boards of one north entry (at most a
 	// column set's south entries) and a chunk per key.
 	m.MinArena = 8 * max(uint64(perC), keys*arenaChunk)

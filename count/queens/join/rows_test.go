@@ -1,6 +1,7 @@
 package join
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -8,6 +9,16 @@ import (
 // TestRowLists: each row list holds exactly the table's entries on its
 // rows and columns that miss the attacked diagonals.
 func TestRowLists(t *testing.T) {
+	for _, g := range []int{maxGroups, 3} {
+		t.Run(fmt.Sprintf("groups=%d", g), func(t *testing.T) {
+			defer func(v int) { maxGroups = v }(maxGroups)
+			maxGroups = g
+			rowLists(t)
+		})
+	}
+}
+
+func rowLists(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, hq := range [][2]int{{1, 1}, {3, 2}, {5, 5}, {6, 5}, {7, 7}, {8, 7}} {
 		h, q := hq[0], hq[1]

@@ -29,6 +29,9 @@ type bscratch struct {
 	north [2]rowList // the north lists of the task: west, east
 	south [2]rowList // the south lists of the row set
 	arena arena
+	// ls is the list join's memory (lists.go): the table path's, for a
+	// row set that fits.
+	ls scratch
 	// The staging blocks of the streamed side, 512 patterns per key (and
 	// vecPad more: the kernels may read beyond a block).
 	stage    []uint64
@@ -40,7 +43,7 @@ type bscratch struct {
 	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
 	cols     []uint32 // column sets with entries on both quadrants
 	rbs      []uint32 // the task's south row sets
-	blk      block
+	blk      *block   // newBlock's
 	k        Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
@@ -68,8 +71,11 @@ type bscratch struct {
 	// Work since the last look up, and what to do then (as scratch).
 	work  uint64
 	yield func(work uint64) error
-	// halves counts the half boards made, the task's nodes.
-	halves uint64
+	// halves counts the half boards made, the task's nodes; listed and
+	// streamed the row sets joined as lists and streamed (for tests).
+	halves           uint64
+	listed, streamed int
+	noLists          bool // streams every row set (for tests)
 	// capacity is the arena's size in patterns.
 	capacity int
 }
@@ -210,6 +216,13 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		s.halves += n
 		return 0, err
 	}
+	// A row set that fits is joined as lists; a sample of keys or
+	// entries streams, as its estimates assume.
+	if (s.keepFrac >= 1 || s.keepFrac <= 0) && s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
+		s.listed++
+		return f.joinLists(&east, &west, s)
+	}
+	s.streamed++
 	held, streamed := &west, &east
 	if east.bound < west.bound {
 		held, streamed = &east, &west
@@ -219,7 +232,12 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	k := f.indexBits(int(streamed.bound / 2))
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
-	s.arena.reset(s.capacity, nkeys)
+	// The list join's buffers share the arena's budget: large ones go,
+	// the arena takes what the others leave.
+	if lb := s.ls.bytes(); lb > 2*uint64(s.capacity) {
+		s.ls.release()
+	}
+	s.arena.reset(s.capacity-int(s.ls.bytes()/8), nkeys)
 	s.stage = resize(s.stage, nkeys*blockSize+vecPad)
 	s.stageLen = resize(s.stageLen, nkeys)
 	s.keepKeys(nkeys)
@@ -373,6 +391,9 @@ func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch)
 func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uint64, error) {
 	clear(s.stageLen)
 	s.cand = s.cand[:0]
+	if s.blk == nil {
+		s.blk = newBlock()
+	}
 	var total uint64
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
@@ -393,7 +414,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 		// half its size by the half kernel.
 		direct := len(pats) <= directMax
 		if !direct {
-			s.k.build(&s.blk, pats, m)
+			s.k.build(s.blk, pats, m)
 		}
 		comp := all &^ key
 		items = 0
@@ -409,9 +430,9 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 				case direct:
 					total += s.k.pairs(pats, it)
 				case len(pats) <= blockSize/2:
-					total += s.k.half(&s.blk, it)
+					total += s.k.half(s.blk, it)
 				default:
-					total += s.k.count(&s.blk, it)
+					total += s.k.count(s.blk, it)
 				}
 				items += end
 			}

@@ -8,8 +8,9 @@ import (
 )
 
 // TestBoundedMatchesTables counts every task of small plans both ways,
-// on every kernel, with arenas small enough to need several passes (and
-// to fill every chunk, with buckets forced small: many keys), and
+// on every kernel, with an arena that joins every row set as lists and
+// one small enough to stream row sets in several passes (and to fill
+// every chunk, with buckets forced small: many keys), and
 // compares the counts and the nodes (half boards made).
 func TestBoundedMatchesTables(t *testing.T) {
 	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
@@ -51,9 +52,20 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 	if err := c.prepare(t.Context(), func(uint64) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	for _, capacity := range []int{1 << 20, 3 * arenaChunk} {
+	type mode struct {
+		capacity int
+		noLists  bool
+	}
+	// Lists, streaming only, and both in one arena (where n is large
+	// enough for the small arena to stream some row sets).
+	modes := []mode{{1 << 20, false}, {3 * arenaChunk, true}}
+	if n >= 14 {
+		modes = append(modes, mode{3 * arenaChunk, false})
+	}
+	for _, md := range modes {
+		capacity := md.capacity
 		s := &scratch{k: k}
-		b := &bscratch{k: k, capacity: capacity}
+		b := &bscratch{k: k, capacity: capacity, noLists: md.noLists}
 		var sum uint64
 		for id, tk := range p.Tasks() {
 			f := c.frames[tk.Frame]
@@ -74,6 +86,9 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		}
 		if sum != known[n] {
 			t.Fatalf("total %d, want %d", sum, known[n])
+		}
+		if n >= 10 && (b.streamed == 0 || b.listed == 0) != (capacity > 3*arenaChunk || md.noLists) {
+			t.Fatalf("capacity %d: %d row sets joined as lists, %d streamed", capacity, b.listed, b.streamed)
 		}
 	}
 }

@@ -99,18 +99,21 @@ package queue
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 )
 
 // Names of the JetStream objects the queue uses.
@@ -194,13 +197,15 @@ func retryDelay(delivery uint64) time.Duration {
 type Auth struct {
 	// Token is the server's token (nqueens serve --token), if any.
 	Token string
-	// Creds is a NATS credentials file (a user JWT and its key), for an
-	// existing NATS deployment.
-	Creds string
-	// CA is a PEM file of the authorities that sign the server's
-	// certificate; Cert and Key are the client's certificate, for a
-	// server that checks them.
-	CA, Cert, Key string
+	// Creds is the contents of a NATS credentials file (a user JWT and
+	// its key), for an existing NATS deployment.
+	Creds []byte
+	// CA is PEM: the authorities that sign the server's certificate;
+	// Cert and Key are the client's certificate and its key (PEM), for a
+	// server that checks them. Like Creds they are the files' contents,
+	// not their names: the caller reads them (in bounded memory, see
+	// MaxPEMSize and MaxCredsSize).
+	CA, Cert, Key []byte
 }
 
 // ConnectOptions tune Connect.
@@ -342,21 +347,11 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to %s", nc.ConnectedUrlRedacted()) }),
 	}
-	if opt.Token != "" {
-		opts = append(opts, nats.Token(opt.Token))
+	auth, err := opt.Auth.options()
+	if err != nil {
+		return nil, err
 	}
-	if opt.Creds != "" {
-		if _, err := os.Stat(opt.Creds); err != nil {
-			return nil, fmt.Errorf("credentials: %w", err)
-		}
-		opts = append(opts, nats.UserCredentials(opt.Creds))
-	}
-	if opt.CA != "" {
-		opts = append(opts, nats.RootCAs(opt.CA))
-	}
-	if opt.Cert != "" || opt.Key != "" {
-		opts = append(opts, nats.ClientCert(opt.Cert, opt.Key))
-	}
+	opts = append(opts, auth...)
 	began := time.Now()
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
@@ -384,6 +379,60 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		case <-time.After(wait):
 		}
 	}
+}
+
+// Check reports what in a cannot be shown to a server, or nil: a token
+// CheckTokenText refuses, credentials or certificates that do not parse.
+// Connect checks the same; its messages name the flags of nqueens's queue
+// commands.
+func (a Auth) Check() error {
+	_, err := a.options()
+	return err
+}
+
+// options checks a and returns the NATS options that show it.
+func (a Auth) options() ([]nats.Option, error) {
+	var opts []nats.Option
+	if a.Token != "" {
+		if err := CheckTokenText(a.Token); err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.Token(a.Token))
+	}
+	if a.Creds != nil {
+		// Parsed here, so that a file that is not one is refused before
+		// the server is asked (nats.go reads them when it connects).
+		kp, err := nkeys.ParseDecoratedNKey(a.Creds)
+		if err != nil {
+			return nil, fmt.Errorf("--creds: not a NATS credentials file (a user JWT and its seed): %v", err)
+		}
+		kp.Wipe()
+		jwt, err := nkeys.ParseDecoratedJWT(a.Creds)
+		if err != nil || strings.ContainsFunc(jwt, unicode.IsSpace) {
+			return nil, errors.New("--creds: not a NATS credentials file: no user JWT in it")
+		}
+		opts = append(opts, nats.UserCredentialBytes(a.Creds))
+	}
+	if a.Cert != nil || a.Key != nil || a.CA != nil {
+		var certCB nats.TLSCertHandler
+		var rootCB nats.RootCAsHandler
+		if a.Cert != nil || a.Key != nil {
+			cert, err := keyPair(a.Cert, a.Key)
+			if err != nil {
+				return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
+			}
+			certCB = func() (tls.Certificate, error) { return cert, nil }
+		}
+		if a.CA != nil {
+			pool, err := certPool(a.CA)
+			if err != nil {
+				return nil, fmt.Errorf("--tls-ca: %w", err)
+			}
+			rootCB = func() (*x509.CertPool, error) { return pool, nil }
+		}
+		opts = append(opts, nats.ClientTLSConfig(certCB, rootCB))
+	}
+	return opts, nil
 }
 
 // redact hides a token or password given in a URL.

@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -26,13 +28,17 @@ type ServerConfig struct {
 	// locks it.
 	DataDir string
 	// Token, if not empty, must be shown by every client, and by every
-	// other server of a cluster on its routes. It has at least
-	// MinTokenLength characters.
+	// other server of a cluster on its routes. It has MinTokenLength to
+	// MaxTokenLength printable ASCII characters (see CheckToken).
 	Token string
-	// TLSCert and TLSKey, if set, make the server speak TLS, to clients
-	// and on its routes; TLSClientCA further makes it accept only
-	// clients and servers with a certificate signed by that authority.
-	TLSCert, TLSKey, TLSClientCA string
+	// TLSCert and TLSKey, if set, are the PEM contents of a certificate
+	// and its key, and make the server speak TLS, to clients and on its
+	// routes; TLSClientCA (PEM: one or more certificates of authorities)
+	// further makes it accept only clients and servers with a
+	// certificate signed by one of them. They are the files' contents,
+	// not their names: the caller reads them (in bounded memory, see
+	// MaxPEMSize).
+	TLSCert, TLSKey, TLSClientCA []byte
 
 	// Name names this server among the servers of a cluster: unique, and
 	// the same each time it is started on its folder. "" means "nqcount"
@@ -70,6 +76,21 @@ type ServerConfig struct {
 // MinTokenLength is the shortest token Serve takes: a token is all that
 // keeps a server beyond loopback from anyone who can reach its port.
 const MinTokenLength = 16
+
+// MaxTokenLength is the longest token a server or a client takes: the
+// token travels in the client's CONNECT line, which the server bounds
+// (4 KiB with the client's other fields), and a longer one would leave
+// the connection waiting for the server's authentication timeout.
+const MaxTokenLength = 1024
+
+// MaxPEMSize bounds a PEM file of certificates or a key (ServerConfig's
+// TLS fields, Auth's CA, Cert and Key), and MaxCredsSize a NATS
+// credentials file (Auth.Creds): far beyond any real one, small enough to
+// read whole.
+const (
+	MaxPEMSize   = 1 << 20
+	MaxCredsSize = 64 << 10
+)
 
 // ErrExposed is wrapped by Serve's error when it would listen beyond this
 // machine without a token or client certificates.
@@ -137,10 +158,31 @@ func isLoopback(h string) bool {
 }
 
 // CheckToken reports why token cannot protect a server, or nil: an empty
-// token (no token) is fine, a short one is not.
+// token (no token) is fine, a short one is not, nor one that
+// CheckTokenText refuses.
 func CheckToken(token string) error {
+	if err := CheckTokenText(token); err != nil {
+		return err
+	}
 	if token != "" && len(token) < MinTokenLength {
 		return fmt.Errorf("the token has %d characters: use at least %d (for example: head -c 24 /dev/urandom | base64), since it is all that keeps the queue from anyone who can reach its port", len(token), MinTokenLength)
+	}
+	return nil
+}
+
+// CheckTokenText reports why token cannot be shown to a server, or nil:
+// a token is at most MaxTokenLength characters, each printable ASCII
+// without spaces (what base64 or a password generator writes). A client
+// checks no least length: a NATS deployment not ours may take short
+// tokens.
+func CheckTokenText(token string) error {
+	if len(token) > MaxTokenLength {
+		return fmt.Errorf("the token has %d characters, more than a token can (%d): is this the token's file?", len(token), MaxTokenLength)
+	}
+	for i := 0; i < len(token); i++ {
+		if c := token[i]; c <= ' ' || c > '~' {
+			return fmt.Errorf("the token holds byte %#02x at %d: a token is printable ASCII without spaces (for example: head -c 24 /dev/urandom | base64)", c, i)
+		}
 	}
 	return nil
 }
@@ -251,11 +293,11 @@ func (s *Server) WaitSetup(ctx context.Context) error {
 
 // serverOptions checks cfg and turns it into the NATS server's options.
 func serverOptions(cfg ServerConfig) (*server.Options, error) {
-	verify := cfg.TLSClientCA != ""
-	if verify && (cfg.TLSCert == "" || cfg.TLSKey == "") {
+	verify := cfg.TLSClientCA != nil
+	if verify && (cfg.TLSCert == nil || cfg.TLSKey == nil) {
 		return nil, errors.New("TLS client certificates need the server's own certificate and key too (--tls-cert, --tls-key)")
 	}
-	if (cfg.TLSCert == "") != (cfg.TLSKey == "") {
+	if (cfg.TLSCert == nil) != (cfg.TLSKey == nil) {
 		return nil, errors.New("TLS needs both a certificate and its key (--tls-cert, --tls-key)")
 	}
 	if err := CheckToken(cfg.Token); err != nil {
@@ -301,12 +343,11 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 			return nil, fmt.Errorf("%w (scrapers show the token as a bearer token)", err)
 		}
 	}
-	var tc *server.TLSConfigOpts
-	if cfg.TLSCert != "" {
-		tc = &server.TLSConfigOpts{CertFile: cfg.TLSCert, KeyFile: cfg.TLSKey, CaFile: cfg.TLSClientCA, Verify: verify}
-		t, err := server.GenTLSConfig(tc)
+	tlsOn := cfg.TLSCert != nil
+	if tlsOn {
+		t, err := serverTLS(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("TLS: %w", err)
+			return nil, err
 		}
 		opts.TLSConfig, opts.TLS, opts.TLSVerify, opts.TLSTimeout = t, true, verify, 2
 	}
@@ -337,10 +378,10 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if cfg.Token != "" {
 		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
 	}
-	if tc != nil {
-		rt, err := server.GenTLSConfig(tc)
+	if tlsOn {
+		rt, err := serverTLS(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("TLS: %w", err)
+			return nil, err
 		}
 		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
 	}
@@ -352,6 +393,56 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		opts.Routes = append(opts.Routes, u)
 	}
 	return opts, nil
+}
+
+// ErrBadTLS is wrapped by Serve's error when the TLS certificate, its
+// key or the client authority does not parse.
+var ErrBadTLS = errors.New("not usable for TLS")
+
+// badTLS is an error that wraps ErrBadTLS without saying so (its message
+// says why).
+type badTLS struct{ msg string }
+
+func (e *badTLS) Error() string { return e.msg }
+func (e *badTLS) Unwrap() error { return ErrBadTLS }
+
+// serverTLS is the server's TLS configuration from cfg's PEM contents:
+// what the NATS server's GenTLSConfig makes of files, from bytes.
+func serverTLS(cfg ServerConfig) (*tls.Config, error) {
+	cert, err := keyPair(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
+	}
+	t := &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
+	if cfg.TLSClientCA != nil {
+		pool, err := certPool(cfg.TLSClientCA)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-client-ca: %w", err)
+		}
+		t.ClientAuth, t.ClientCAs = tls.RequireAndVerifyClientCert, pool
+	}
+	return t, nil
+}
+
+// keyPair parses a PEM certificate (chain) and its key.
+func keyPair(certPEM, keyPEM []byte) (tls.Certificate, error) {
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return tls.Certificate{}, &badTLS{"not a PEM certificate and its key: " + err.Error()}
+	}
+	if cert.Leaf, err = x509.ParseCertificate(cert.Certificate[0]); err != nil {
+		return tls.Certificate{}, &badTLS{"the certificate: " + err.Error()}
+	}
+	return cert, nil
+}
+
+// certPool parses PEM certificates of authorities.
+func certPool(pem []byte) (*x509.CertPool, error) {
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, &badTLS{"no PEM certificate in it"}
+	}
+	return pool, nil
 }
 
 // routeUser is the user name of the routes between the servers of a

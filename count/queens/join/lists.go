@@ -1,0 +1,86 @@
+package join
+
+import "unsafe"
+
+// The bounded path's list join. A row set whose half boards, both sides,
+// fit in the worker's arena is joined as the table path joins it: both
+// lists made whole and bucketed by key (the kernels' sorting passes), the
+// longer cut into blocks. Only a row set too large for that takes the
+// streaming join (countRowsBounded), which files one side by key a
+// pattern at a time and stages the other. The lists' buffers and the
+// arena's slabs share the arena's budget: a worker holds at most
+// capacity patterns' bytes of either, whichever its row sets need.
+
+// listBytes is what the list join of half boards bounded by b holds at
+// most: both lists (8 bytes each), their copies bucketed by key (8, with
+// resize's quarter more) and the keys (4, likewise).
+func listBytes(b uint64) uint64 { return 8*b + 15*(b+b/4) + 64*vecPad }
+
+// listsFit reports whether the half boards of a row set, at most b of
+// them on both sides, can be joined as lists within the arena's budget;
+// when they can only once the arena's slabs are gone, it lets them go.
+func (s *bscratch) listsFit(b uint64) bool {
+	budget := 8 * uint64(s.capacity)
+	need := listBytes(b)
+	if need > budget {
+		return false
+	}
+	if need+s.arena.bytes() > budget {
+		s.arena.release()
+	}
+	return true
+}
+
+// bytes is what the list join's buffers hold.
+func (s *scratch) bytes() uint64 {
+	u := cap(s.e) + cap(s.w) + cap(s.ie) + cap(s.iw)
+	k := cap(s.ke) + cap(s.kw)
+	return uint64(u)*uint64(unsafe.Sizeof(uint64(0))) + uint64(k)*uint64(unsafe.Sizeof(uint32(0)))
+}
+
+// release drops the list join's buffers.
+func (s *scratch) release() {
+	s.e, s.w, s.ie, s.iw, s.ke, s.kw = nil, nil, nil, nil, nil, nil
+}
+
+// joinLists counts the completions of a row set whose sides are east and
+// west by the table path's join, and adds its nodes (as the table path's:
+// none when there is no east half board) to s.halves.
+func (f *frame) joinLists(east, west *side, s *bscratch) (uint64, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.work = s.k, s.yield, 0
+	defer func() {
+		s.work += ls.work
+		ls.yield = nil
+	}()
+	ls.e = f.makeList(east, ls.e[:0], s)
+	if len(ls.e) == 0 {
+		return 0, nil
+	}
+	ls.w = f.makeList(west, ls.w[:0], s)
+	s.halves += uint64(len(ls.e) + len(ls.w))
+	if err := ls.tick(uint64(len(ls.e) + len(ls.w))); err != nil {
+		return 0, err
+	}
+	if len(ls.w) == 0 {
+		return 0, nil
+	}
+	return f.join(ls.e, ls.w, ls)
+}
+
+// makeList appends to out the half boards of sd: for each column set, its
+// north entries crossed with the south entries on the other columns. out
+// is made large enough for the side's bound at once.
+func (f *frame) makeList(sd *side, out []uint64, s *bscratch) []uint64 {
+	if need := int(sd.bound) + vecPad; cap(out) < need {
+		out = make([]uint64, 0, need)
+	}
+	for _, c := range sd.cols {
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		out = f.crossNorth(sd, sd.nl.list(c), nb, s, out)
+	}
+	return out
+}

@@ -212,6 +212,9 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 	}
 	all := nkeys - 1
 	for x := 0; x < nkeys; x++ {
+		if s.keep != nil && !s.keep[x] {
+			continue
+		}
 		ex := e[s.ce[x]:s.ce[x+1]]
 		comp := all &^ x
 		if len(ex) <= directMax {

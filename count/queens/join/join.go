@@ -154,7 +154,10 @@ type scratch struct {
 	ke, kw []uint32  // their keys
 	ce, cw []int32   // bucket starts
 	blk    *block    // newBlock's
-	k      Kernel
+	// keep, when not nil, says which keys of the blocks' side the join
+	// joins (the estimator's sample, on the bounded path's list join).
+	keep []bool
+	k    Kernel
 	// Work since the last look up (half boards made, plus items run
 	// through a block), and what to do then.
 	work  uint64

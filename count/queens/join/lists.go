@@ -1,6 +1,9 @@
 package join
 
-import "unsafe"
+import (
+	"time"
+	"unsafe"
+)
 
 // The bounded path's list join. A row set whose half boards, both sides,
 // fit in the worker's arena is joined as the table path joins it: both
@@ -65,7 +68,24 @@ func (f *frame) joinLists(east, west *side, s *bscratch) (uint64, error) {
 	if len(ls.w) == 0 {
 		return 0, nil
 	}
-	return f.join(ls.e, ls.w, ls)
+	// The estimator's sample of keys (of the blocks' side), as the table
+	// path's join will key it; timed as the streaming join's joining is.
+	s.keepKeys(1 << uint(f.indexBits(max(len(ls.e), len(ls.w)))))
+	s.kstat = s.kstat[:0] // no per-key costs: joinEstimate scales by the keys
+
+	ls.keep = s.keep
+	defer func() { ls.keep = nil }()
+	var t0 time.Duration
+	if s.clock != nil {
+		t0 = s.clock()
+	}
+	n, err := f.join(ls.e, ls.w, ls)
+	if s.clock != nil {
+		d := s.clock() - t0
+		s.joinTime += d
+		s.streamTime += d // the joining is the streamed side's part
+	}
+	return n, err
 }
 
 // makeList appends to out the half boards of sd: for each column set, its

@@ -24,7 +24,8 @@ type SampleOptions struct {
 	// TaskSample.Rows), each counted once.
 	Rows []int
 	// KeyFraction is, on the bounded path, the chance with which each
-	// index key of the streamed side is joined (0 or 1: all of them);
+	// index key of the streamed side (of the blocks' side, for a row set
+	// joined as lists) is joined (0 or 1: all of them);
 	// EntryFraction the chance with which each north entry of either
 	// side makes its half boards (0 or 1: all of them), so that a row set
 	// whose half boards alone take minutes to make is sampled too. Seed,

@@ -216,9 +216,10 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		s.halves += n
 		return 0, err
 	}
-	// A row set that fits is joined as lists; a sample of keys or
-	// entries streams, as its estimates assume.
-	if (s.keepFrac >= 1 || s.keepFrac <= 0) && s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
+	// A row set that fits is joined as lists (a sample of its keys too);
+	// a sample of entries streams, as its estimates assume (see
+	// joinEstimate).
+	if s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
 		s.listed++
 		return f.joinLists(&east, &west, s)
 	}

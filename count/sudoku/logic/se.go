@@ -48,21 +48,21 @@ type seRule struct {
 	find   func(e *seEngine, b *board) (seHint, bool)
 }
 
-// seRules returns the SE scale's technique list, in serate's order of
-// preference, made on first use (as seMinFrom): at start-up it cost
-// every command that links the package, sudoku solve among them.
-func seRules() []seRule {
-	seOnce.Do(seSetup)
-	return seRuleList
+// seList is the SE scale's technique list, in serate's order of
+// preference, and minFrom[i] the lowest difficulty of the techniques from
+// i on: a solve capped at a limit below it can stop there.
+type seList struct {
+	rules   []seRule
+	minFrom []int
 }
 
-var (
-	seOnce     sync.Once
-	seRuleList []seRule
-)
+// seRules returns the SE scale's technique list (seTable's).
+func seRules() []seRule { return seTable().rules }
 
-func seSetup() {
-	seRuleList = []seRule{
+// seTable is made on first use: at start-up it cost every command that
+// links the package, sudoku solve among them.
+var seTable = sync.OnceValue(func() *seList {
+	rules := []seRule{
 		{name: "Hidden Single", lo: 10, hi: 15, scores: []int{10, 12, 15}, find: seHiddenSingle},
 		{name: "Direct Pointing", lo: 17, hi: 19, scores: []int{17, 19}, find: seDirectLocking},
 		{name: "Direct Hidden Pair", lo: 20, hi: 20, find: seDirectHidden(2)},
@@ -103,21 +103,18 @@ func seSetup() {
 		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested42)},
 		{name: "Nested Forcing Chains (+ Dynamic Forcing Chains (+ Multiple Forcing Chains))", lo: 105, hi: maxChainTenths, find: seChainProducer(chainNested43)},
 	}
-	seMinFrom = make([]int, len(seRuleList)+1)
-	seMinFrom[len(seRuleList)] = 1 << 30
-	for i := len(seRuleList) - 1; i >= 0; i-- {
-		seMinFrom[i] = min(seRuleList[i].lo, seMinFrom[i+1])
+	minFrom := make([]int, len(rules)+1)
+	minFrom[len(rules)] = 1 << 30
+	for i := len(rules) - 1; i >= 0; i-- {
+		minFrom[i] = min(rules[i].lo, minFrom[i+1])
 	}
-}
+	return &seList{rules: rules, minFrom: minFrom}
+})
 
 // maxChainTenths bounds the chains' difficulties for Attainable and the
 // technique list: a chain's length adds a tenth for every 50% more
 // candidates, without a bound, but no puzzle known goes past 12.
 const maxChainTenths = 120
-
-// seMinFrom[i] (set with seRules) is the lowest difficulty of the techniques from i on: a solve
-// capped at a limit below it can stop there.
-var seMinFrom []int
 
 // seEngine is the SE-scale solver's state along one solve: the chaining
 // techniques keep their last search, as serate does, to answer again on
@@ -147,9 +144,10 @@ func (e *seEngine) release() {
 // step (or the technique the search stopped at) when it scores above
 // limit (in tenths).
 func (e *seEngine) next(b *board, limit int) (seHint, error) {
-	rules := seRules()
+	t := seTable()
+	rules := t.rules
 	for i := range rules {
-		if seMinFrom[i] > limit {
+		if t.minFrom[i] > limit {
 			return seHint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
 		}
 		var t0 time.Time

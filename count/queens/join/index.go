@@ -207,9 +207,7 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 // have m bits.
 func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, error) {
 	var total uint64
-	if s.blk == nil {
-		s.blk = newBlock()
-	}
+	blk := s.block()
 	all := nkeys - 1
 	for x := 0; x < nkeys; x++ {
 		if s.keep != nil && !s.keep[x] {
@@ -239,22 +237,22 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 		}
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
-			s.k.build(s.blk, ex[:n], m)
+			s.k.build(blk, ex[:n], m)
 			s.stat.builds++
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
 				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
 					if n <= blockSize/2 {
-						total += s.k.half(s.blk, wz)
-						s.stat.halfLookups += uint64(len(wz) * s.blk.nch)
+						total += s.k.half(blk, wz)
+						s.stat.halfLookups += uint64(len(wz) * blk.nch)
 					} else {
-						total += s.k.count(s.blk, wz)
+						total += s.k.count(blk, wz)
 					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
 					s.stat.items += uint64(len(wz))
-					s.stat.lookups += uint64(len(wz) * s.blk.nch)
+					s.stat.lookups += uint64(len(wz) * blk.nch)
 				}
 				if z == 0 {
 					break

@@ -153,7 +153,7 @@ type scratch struct {
 	ie, iw []uint64  // e and w sorted by index key
 	ke, kw []uint32  // their keys
 	ce, cw []int32   // bucket starts
-	blk    *block    // newBlock's
+	blk    *block    // see block
 	// keep, when not nil, says which keys of the blocks' side the join
 	// joins (the estimator's sample, on the bounded path's list join).
 	keep []bool
@@ -163,6 +163,14 @@ type scratch struct {
 	work  uint64
 	yield func(work uint64) error
 	stat  stats
+}
+
+// block returns s's block, made (aligned, see newBlock) on first use.
+func (s *scratch) block() *block {
+	if s.blk == nil {
+		s.blk = newBlock()
+	}
+	return s.blk
 }
 
 // stats count what a join did, for tuning.

@@ -1,9 +1,6 @@
 package join
 
-import (
-	"time"
-	"unsafe"
-)
+import "time"
 
 // The bounded path's list join. A row set whose half boards, both sides,
 // fit in the worker's arena is joined as the table path joins it: both
@@ -34,11 +31,10 @@ func (s *bscratch) listsFit(b uint64) bool {
 	return true
 }
 
-// bytes is what the list join's buffers hold.
+// bytes is what the list join's buffers hold: patterns of 8 bytes, keys
+// of 4.
 func (s *scratch) bytes() uint64 {
-	u := cap(s.e) + cap(s.w) + cap(s.ie) + cap(s.iw)
-	k := cap(s.ke) + cap(s.kw)
-	return uint64(u)*uint64(unsafe.Sizeof(uint64(0))) + uint64(k)*uint64(unsafe.Sizeof(uint32(0)))
+	return 8*uint64(cap(s.e)+cap(s.w)+cap(s.ie)+cap(s.iw)) + 4*uint64(cap(s.ke)+cap(s.kw))
 }
 
 // release drops the list join's buffers.
@@ -72,7 +68,6 @@ func (f *frame) joinLists(east, west *side, s *bscratch) (uint64, error) {
 	// path's join will key it; timed as the streaming join's joining is.
 	s.keepKeys(1 << uint(f.indexBits(max(len(ls.e), len(ls.w)))))
 	s.kstat = s.kstat[:0] // no per-key costs: joinEstimate scales by the keys
-
 	ls.keep = s.keep
 	defer func() { ls.keep = nil }()
 	var t0 time.Duration

@@ -121,12 +121,7 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 			lv := &st[i]
 			r := rs[i]
 			if fill {
-				for f := lv.free; f != 0; f &= f - 1 {
-					c := bits.TrailingZeros32(f)
-					u := lv.used | 1<<uint(c)
-					l.ents[l.start[u]] = (lv.d1 | 1<<uint(r+c)) | (lv.d2|1<<uint(r-c+q-1))<<32
-					l.start[u]++
-				}
+				l.file(leafGroup{ent: lv.d1 | lv.d2<<32, used: lv.used, free: lv.free}, r, q)
 			} else {
 				for f := lv.free; f != 0; f &= f - 1 {
 					l.start[lv.used|1<<uint(bits.TrailingZeros32(f))+1]++
@@ -166,15 +161,21 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 }
 
 // fileGroups files the entries of the counting walk's leaf groups, the
-// last row r, at l.ents[l.start[C]], advancing l.start[C].
+// last row r.
 func (l *rowList) fileGroups(r, q int) {
 	for _, g := range l.groups {
-		for f := g.free; f != 0; f &= f - 1 {
-			c := bits.TrailingZeros32(f)
-			u := g.used | 1<<uint(c)
-			l.ents[l.start[u]] = g.ent | 1<<uint(r+c) | 1<<uint(r-c+q-1+32)
-			l.start[u]++
-		}
+		l.file(g, r, q)
+	}
+}
+
+// file files the entries of leaf group g, whose last row is r: each at
+// l.ents[l.start[C]], advancing l.start[C].
+func (l *rowList) file(g leafGroup, r, q int) {
+	for f := g.free; f != 0; f &= f - 1 {
+		c := bits.TrailingZeros32(f)
+		u := g.used | 1<<uint(c)
+		l.ents[l.start[u]] = g.ent | 1<<uint(r+c) | 1<<uint(r-c+q-1+32)
+		l.start[u]++
 	}
 }
 

@@ -43,7 +43,6 @@ type bscratch struct {
 	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
 	cols     []uint32 // column sets with entries on both quadrants
 	rbs      []uint32 // the task's south row sets
-	blk      *block   // newBlock's
 	k        Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
@@ -392,9 +391,7 @@ func (f *frame) fill(sd *side, pos *genPos, kr *keyer, need []bool, s *bscratch)
 func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uint64, error) {
 	clear(s.stageLen)
 	s.cand = s.cand[:0]
-	if s.blk == nil {
-		s.blk = newBlock()
-	}
+	blk := s.ls.block() // one block a worker, whichever join runs
 	var total uint64
 	nkeys := len(s.stageLen)
 	all := uint32(nkeys - 1)
@@ -415,7 +412,7 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 		// half its size by the half kernel.
 		direct := len(pats) <= directMax
 		if !direct {
-			s.k.build(s.blk, pats, m)
+			s.k.build(blk, pats, m)
 		}
 		comp := all &^ key
 		items = 0
@@ -431,9 +428,9 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 				case direct:
 					total += s.k.pairs(pats, it)
 				case len(pats) <= blockSize/2:
-					total += s.k.half(s.blk, it)
+					total += s.k.half(blk, it)
 				default:
-					total += s.k.count(s.blk, it)
+					total += s.k.count(blk, it)
 				}
 				items += end
 			}

@@ -343,13 +343,13 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 			return nil, fmt.Errorf("%w (scrapers show the token as a bearer token)", err)
 		}
 	}
-	tlsOn := cfg.TLSCert != nil
-	if tlsOn {
-		t, err := serverTLS(cfg)
-		if err != nil {
+	var tc *tls.Config // the clients' and (a copy) the routes'
+	if cfg.TLSCert != nil {
+		var err error
+		if tc, err = serverTLS(cfg); err != nil {
 			return nil, err
 		}
-		opts.TLSConfig, opts.TLS, opts.TLSVerify, opts.TLSTimeout = t, true, verify, 2
+		opts.TLSConfig, opts.TLS, opts.TLSVerify, opts.TLSTimeout = tc, true, verify, 2
 	}
 	if cfg.ClusterListen == "" {
 		if len(cfg.Routes) > 0 {
@@ -378,12 +378,8 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if cfg.Token != "" {
 		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
 	}
-	if tlsOn {
-		rt, err := serverTLS(cfg)
-		if err != nil {
-			return nil, err
-		}
-		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
+	if tc != nil {
+		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = tc.Clone(), 2
 	}
 	for _, r := range cfg.Routes {
 		u, err := routeURL(r, cfg.Token)

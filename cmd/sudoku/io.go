@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/internal/cli"
+	"github.com/nqcount/nqcount/internal/readfile"
 )
 
 // common holds the flags every puzzle command takes.
@@ -56,7 +56,7 @@ func input(ctx context.Context, e *env, args []string) (r io.Reader, name string
 		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
-	f, err := open(ctx, a)
+	f, err := readfile.Open(ctx, a)
 	if err == nil {
 		return f, a, func() { f.Close() }, nil
 	}
@@ -74,39 +74,6 @@ func input(ctx context.Context, e *env, args []string) (r io.Reader, name string
 		return nil, "", nil, fmt.Errorf("%q is neither a file (no such file) nor a puzzle (%v)", a, perr)
 	}
 	return nil, "", nil, err
-}
-
-// open opens the file at path for reading. A FIFO's open waits, in a
-// system call no signal interrupts, until a writer opens it: it is made
-// in a goroutine of its own, and given up when ctx is done (returning
-// ctx's error; the goroutine closes the file if a writer comes later).
-func open(ctx context.Context, path string) (*os.File, error) {
-	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		return os.Open(path)
-	}
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	done := make(chan opened) // unbuffered: taken only while waited for
-	abandoned := make(chan struct{})
-	go func() {
-		f, err := os.Open(path)
-		select {
-		case done <- opened{f, err}:
-		case <-abandoned:
-			if f != nil {
-				f.Close()
-			}
-		}
-	}()
-	select {
-	case o := <-done:
-		return o.f, o.err
-	case <-ctx.Done():
-		close(abandoned)
-		return nil, ctx.Err()
-	}
 }
 
 // out writes results in the chosen format, buffered. Writing a line

@@ -11,6 +11,10 @@
 // the limit and refused beyond it. A directory is refused. A FIFO is opened
 // without blocking, so that cancelling the context ends the wait for a
 // writer too.
+//
+// Open is for the readers that stream their input instead (the Sudoku
+// commands' puzzle files): a FIFO's writer may come later, and Ctrl-C
+// still ends the wait.
 package readfile
 
 import (
@@ -72,6 +76,42 @@ func Read(ctx context.Context, path string, limit int64, what string) ([]byte, e
 		return nil, err
 	}
 	return b, nil
+}
+
+// Open opens the file at path for reading as it comes, for a reader that
+// streams it rather than reading it whole. A FIFO's open waits, in a
+// system call no signal interrupts, until a writer opens it (unlike Read,
+// Open must not see a FIFO without a writer as empty: its writer may come
+// later): it is made in a goroutine of its own and given up when ctx is
+// done, returning ctx's error; the goroutine closes the file if a writer
+// comes later.
+func Open(ctx context.Context, path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened) // unbuffered: taken only while waited for
+	abandoned := make(chan struct{})
+	go func() {
+		f, err := os.Open(path)
+		select {
+		case done <- opened{f, err}:
+		case <-abandoned:
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+		close(abandoned)
+		return nil, ctx.Err()
+	}
 }
 
 // readAll reads r to its end, failing with ErrTooLarge past limit bytes and

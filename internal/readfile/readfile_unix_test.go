@@ -47,3 +47,41 @@ func TestReadFIFOCancelled(t *testing.T) {
 		t.Errorf("FIFO over the limit: %v", err)
 	}
 }
+
+// Open on a FIFO nobody writes waits until the context is done; on a FIFO
+// whose writer comes later it returns the file, which reads what the
+// writer writes.
+func TestOpenFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	if f, err := Open(ctx, fifo); !errors.Is(err, context.Canceled) {
+		t.Errorf("FIFO without a writer: %v, %v", f, err)
+		if f != nil {
+			f.Close()
+		}
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("cancelled open took %v", el)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		if err := os.WriteFile(fifo, []byte("late\n"), 0); err != nil {
+			t.Error(err)
+		}
+	}()
+	f, err := Open(context.Background(), fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 16)
+	n, _ := f.Read(b)
+	if string(b[:n]) != "late\n" {
+		t.Errorf("read %q, want %q", b[:n], "late\n")
+	}
+}

@@ -137,7 +137,10 @@ func TestQueueCluster(t *testing.T) {
 	})
 	for _, victim := range []int{0, 1} {
 		before := counted()
-		if before >= total*3/5 {
+		// The kill must leave room for the other two servers to be seen
+		// counting on (total/50 more); on a fast machine the first
+		// server's restart and catch-up take much of the job.
+		if before > total-total/25 {
 			t.Fatalf("%d of %d tasks were done before server s%d was killed: the test needs a longer job", before, total, victim)
 		}
 		s := servers[victim]

@@ -120,8 +120,9 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 			// The last row: every open column is a placement.
 			lv := &st[i]
 			r := rs[i]
+			g := leafGroup{ent: lv.d1 | lv.d2<<32, used: lv.used, free: lv.free}
 			if fill {
-				l.file(leafGroup{ent: lv.d1 | lv.d2<<32, used: lv.used, free: lv.free}, r, q)
+				l.file(g, r, q)
 			} else {
 				for f := lv.free; f != 0; f &= f - 1 {
 					l.start[lv.used|1<<uint(bits.TrailingZeros32(f))+1]++
@@ -130,7 +131,7 @@ func (l *rowList) walk(rs []int, q int, cols uint32, a1, a2 uint64, fill bool) {
 					if len(l.groups) == maxGroups {
 						l.full = true
 					} else {
-						l.groups = append(l.groups, leafGroup{ent: lv.d1 | lv.d2<<32, used: lv.used, free: lv.free})
+						l.groups = append(l.groups, g)
 					}
 				}
 			}

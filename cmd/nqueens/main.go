@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -38,7 +39,7 @@ var app = cli.App{Name: "nqueens"}
 
 func register(c *command) { app.Register(c) }
 
-func main() { app.Main() }
+func main() { app.Main(os.Args[1:]) }
 
 func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
 

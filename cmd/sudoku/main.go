@@ -11,6 +11,8 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
+
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -33,7 +35,7 @@ var app = cli.App{Name: "sudoku"}
 
 func register(c *command) { app.Register(c) }
 
-func main() { app.Main() }
+func main() { app.Main(os.Args[1:]) }
 
 func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
 

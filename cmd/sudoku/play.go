@@ -2,37 +2,61 @@ package main
 
 import (
 	"context"
-	"net"
-
-	"github.com/nqcount/nqcount/web"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
 )
 
 func init() {
 	register(&command{Name: "play", Summary: "play in the browser: a local web app (generate, enter, hints, save/load)", Run: runPlay})
 }
 
-// runPlay serves the Sudoku page of package web until interrupted: the
-// URL on stdout, notes on stderr, exit 0 once stopped.
+// playCommand is the command that serves the browser app, which play
+// runs: the web server lives in a command of its own so that this one,
+// run once a puzzle by scripts, starts without it (see docs/web.md).
+const playCommand = "sudoku-play"
+
+// playStopGrace is how long play waits for sudoku-play to stop after
+// passing on an interrupt, before killing it.
+const playStopGrace = 10 * time.Second
+
+// findPlay returns the path of sudoku-play: the one beside this
+// executable (where go install puts both), else the one on PATH.
+func findPlay() (string, error) {
+	name := playCommand
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return exec.LookPath(playCommand)
+}
+
+// runPlay runs sudoku-play with play's arguments, passes it an interrupt
+// when ctx ends, and returns its exit status.
 func runPlay(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "play", "[--listen ADDR] [--no-browser]")
-	listen := fs.String("listen", web.DefaultAddr, "address to serve on, HOST:PORT; other than loopback, every request needs the token in the printed URL")
-	noBrowser := fs.Bool("no-browser", false, "do not open a browser, just print the URL")
-	pos, err := parseFlags(e, fs, args)
+	path, err := findPlay()
 	if err != nil {
-		return flagExit(err)
-	}
-	if len(pos) > 0 {
-		e.Errorf("play takes no arguments, got %q", pos[0])
-		return exitUsage
-	}
-	if _, _, err := net.SplitHostPort(*listen); err != nil {
-		e.Errorf("--listen %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", *listen, err)
-		return exitUsage
-	}
-	if err := web.Launch(ctx, *listen, "/sudoku", web.Options{Home: "/sudoku"}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
-		e.Errorf("%v", err)
+		e.Errorf("play: the browser app is the %s command, found neither beside this one nor on PATH: install it with go install github.com/nqcount/nqcount/cmd/%s (or run go run ./cmd/%s from the source)", playCommand, playCommand, playCommand)
 		return exitFail
 	}
-	e.Errorf("stopped")
-	return exitOK
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdout, cmd.Stderr = e.Stdout, e.Stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = playStopGrace
+	detach(cmd)
+	err = cmd.Run()
+	// Its status, even where Run reports the interrupt passed on (ctx's
+	// error) for a server that then stopped cleanly.
+	if st := cmd.ProcessState; st != nil && st.Exited() {
+		return st.ExitCode()
+	}
+	e.Errorf("play: %s: %v", path, err)
+	return exitFail
 }

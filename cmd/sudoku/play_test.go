@@ -1,116 +1,78 @@
+//go:build unix
+
 package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net/http"
+	"os/exec"
+	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
-// playStderr is a bytes.Buffer safe for a command writing while the test
-// reads.
-type playStderr struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// TestPlayMissing: without sudoku-play, play says how to get it, in one
+// line, and fails.
+func TestPlayMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, out, errOut := call(t, "", "play", "--no-browser")
+	if code != exitFail || out != "" || !strings.Contains(errOut, "go install github.com/nqcount/nqcount/cmd/sudoku-play") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 }
 
-func (s *playStderr) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *playStderr) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// serve runs a serving command until stop is called; it returns the URL
-// the command printed.
-func serve(t *testing.T, args ...string) (url string, stop func() (int, string)) {
-	t.Helper()
+// TestPlayRuns builds sudoku-play, puts it on PATH and checks that play
+// runs it with its arguments (its URL serves the page), passes on the
+// interrupt (it says "stopped") and returns its exit status.
+func TestPlayRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds sudoku-play")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, playCommand), "github.com/nqcount/nqcount/cmd/sudoku-play")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	t.Setenv("PATH", dir)
+	if code, _, errOut := call(t, "", "play", "extra"); code != exitUsage || !strings.Contains(errOut, "sudoku: play takes no arguments") {
+		t.Errorf("play extra: exit %d, stderr %q", code, errOut)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	pr, pw := io.Pipe()
-	var stderr playStderr
+	var stderr clitest.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, &env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}, args)
+		done <- run(ctx, &env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}, []string{"play", "--no-browser"})
 		pw.Close()
 	}()
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case url = <-lines:
-	case <-time.After(10 * time.Second):
-		cancel()
-		t.Fatalf("%v printed no URL; stderr %q", args, stderr.String())
+	sc := bufio.NewScanner(pr)
+	if !sc.Scan() {
+		t.Fatalf("no URL; stderr %q, exit %d", stderr.String(), <-done)
 	}
-	if url == "" {
-		cancel()
-		t.Fatalf("%v: exit %d without a URL; stderr %q", args, <-done, stderr.String())
-	}
-	return url, func() (int, string) {
-		cancel()
-		select {
-		case code := <-done:
-			return code, stderr.String()
-		case <-time.After(10 * time.Second):
-			t.Fatal("the server did not stop within 10 s of its context")
-			return 0, ""
-		}
-	}
-}
-
-func TestPlay(t *testing.T) {
-	url, stop := serve(t, "play", "--no-browser")
-	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/sudoku") {
-		t.Errorf("URL %q", url)
-	}
+	url := sc.Text()
+	go io.Copy(io.Discard, pr)
 	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("<title>Sudoku")) {
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>Sudoku") {
 		t.Errorf("GET %s: %d %.80q", url, resp.StatusCode, body)
 	}
-	code, errOut := stop()
-	if code != exitOK || !strings.Contains(errOut, "loopback: this machine only") || !strings.Contains(errOut, "stopped") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
-	}
-}
-
-func TestPlayUsage(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
-		{[]string{"play", "extra"}, exitUsage, "takes no arguments"},
-		{[]string{"play", "--listen", "nonsense"}, exitUsage, "want HOST:PORT"},
-		{[]string{"play", "--listen", "127.0.0.1:99999"}, exitFail, "99999"},
-		{[]string{"play", "--bogus"}, exitUsage, "bogus"},
-	} {
-		code, out, errOut := call(t, "", c.args...)
-		if code != c.code || !strings.Contains(errOut, c.msg) || out != "" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, out, errOut, c.code, c.msg)
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK || !strings.HasSuffix(stderr.String(), "sudoku: stopped\n") {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
 		}
-	}
-	if code, out, errOut := call(t, "", "play", "-h"); code != exitOK || !strings.Contains(out, "-no-browser") || errOut != "" {
-		t.Errorf("play -h: exit %d, stdout %q, stderr %q", code, out, errOut)
+	case <-time.After(2 * playStopGrace):
+		t.Fatal("play did not stop")
 	}
 }

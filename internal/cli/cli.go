@@ -101,16 +101,17 @@ func (a *App) Register(c *Command) {
 	a.commands[c.Name] = c
 }
 
-// Main runs the program on os.Args and exits. The first SIGINT or SIGTERM
+// Main runs the program on args (os.Args[1:], or those of another
+// program that runs this one's command) and exits. The first SIGINT or SIGTERM
 // cancels the context, so the running command can stop cleanly; the
 // default handling is then restored, so a second one ends the process at
 // once. SIGPIPE is caught, so that writing to a pipe whose reader has gone
 // away fails with EPIPE instead of killing the process (see Run).
-func (a *App) Main() {
+func (a *App) Main(args []string) {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
-	code := a.Run(ctx, &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:])
+	code := a.Run(ctx, &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, args)
 	stop()
 	os.Exit(code)
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 )
 
@@ -95,4 +96,25 @@ func BrokenPipe(t *testing.T) *os.File {
 	r.Close()
 	t.Cleanup(func() { w.Close() })
 	return w
+}
+
+// SyncBuffer is a bytes.Buffer that a command may write while a test
+// reads it: the stderr of a server under test.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

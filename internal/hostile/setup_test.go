@@ -89,7 +89,7 @@ func newWorld() (*world, error) {
 		}
 	}
 	w.env = append(w.env, "GOMAXPROCS=2", "HOME="+root)
-	for _, prog := range []string{"nqueens", "sudoku"} {
+	for _, prog := range []string{"nqueens", "sudoku", "sudoku-play"} {
 		out := filepath.Join(root, "bin", prog)
 		// Without cgo: the binaries then reserve the same address space
 		// on every machine (cgo's threads each reserve 8 MiB of stack and

@@ -24,8 +24,8 @@ const lanes = 16
 // (f[9*band+digit][lane]), roundLanesAVX512's scratch space, and what a
 // round finds of each lane, valid when the round changed nothing: the
 // configurations of each digit in each band (bc[9*band+digit]) and stack
-// (sc[9*stack+digit]), their sums by unit, and the cells with two
-// candidates or more.
+// (sc[9*stack+digit]), their sums by unit, the cells with two candidates
+// or more, and each digit's matrices (wideState.matrices) for the triads.
 type laneState struct {
 	f    [27][lanes]uint32
 	old  [27][lanes]uint32
@@ -35,6 +35,17 @@ type laneState struct {
 	sc   [27][lanes]uint32
 	open [lanes]uint32
 	tot  [6][lanes]uint32 // bc and sc summed by unit (band 0-2, stack 3-5)
+	hp   [9][lanes]uint32
+	sup  [9][lanes]uint32
+}
+
+// keys returns what wideState.triads takes, for lane x at a fixpoint,
+// from the matrices of its last round.
+func (l *laneState) keys(x int) (xs [9]uint64) {
+	for d := range xs {
+		xs[d] = uint64(l.sup[d][x]) | uint64(l.hp[d][x])<<32
+	}
+	return xs
 }
 
 // put sets lane i to the words of s.
@@ -73,6 +84,9 @@ func roundLanesGo(l *laneState) (fail, changed uint16) {
 		}
 		l.put(i, &s)
 		hp, sup := s.matrices()
+		for d := range hp {
+			l.hp[d][i], l.sup[d][i] = hp[d], sup[d]
+		}
 		for u := range l.tot {
 			l.tot[u][i] = 0
 		}
@@ -302,8 +316,8 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		return false
 	}
 	if open >= triadMinOpen {
-		hp, sup := s.matrices()
-		changed, ok := s.triads(&hp, &sup)
+		xs := k.l.keys(x)
+		changed, ok := s.triads(&xs)
 		if !ok {
 			return false
 		}
@@ -325,9 +339,10 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		if first >= 0 {
 			// The later configurations wait, the first takes the lane.
 			c.guesses++
-			ps := pendingState{s: *s, puzzle: p}
+			k.pending = append(k.pending, pendingState{puzzle: p})
+			ps := &k.pending[len(k.pending)-1]
+			ps.s = *s
 			ps.s.applyConfig(u, d, first)
-			k.pending = append(k.pending, ps)
 		}
 		first = i
 	}

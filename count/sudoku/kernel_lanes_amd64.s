@@ -14,6 +14,8 @@
 #define SC 7488
 #define OPEN 9216
 #define TOT 9280
+#define HP 9664
+#define SUP 10240
 
 // Constant registers.
 #define OCT1 Z31
@@ -110,7 +112,23 @@
 	VPSLLD $18, dst, u \
 	VPTERNLOGD $0xFE, u, t, dst
 
-// STEP1(b, d): band rule and single rows of word 9b+d.
+// HPACC(b, d): hp[d] |= word 9b+d's row/box presence (Z2, bit 9r+3c,
+// left by BANDKEEP) as bits 3r+c, at bit 9b. Uses Z0-Z2.
+#define HPACC(b, d) \
+	VPSRLD $2, Z2, Z0 \
+	VPSRLD $4, Z2, Z1 \
+	VPTERNLOGD $0xFE, Z1, Z0, Z2 \
+	VPANDD M007, Z2, Z2 \
+	VPSRLD $6, Z2, Z0 \
+	VPSRLD $12, Z2, Z1 \
+	VPTERNLOGD $0xFE, Z1, Z0, Z2 \
+	VPANDD ROW0, Z2, Z2 \
+	VPSLLD $(9*(b)), Z2, Z2 \
+	VPORD (HP+(d)*64)(DI), Z2, Z2 \
+	VMOVDQU32 Z2, (HP+(d)*64)(DI)
+
+// STEP1(b, d): band rule and single rows of word 9b+d, and its part of
+// hp[d].
 #define STEP1(b, d) \
 	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
 	BANDKEEP(Z12) \
@@ -120,6 +138,7 @@
 	VMOVDQU32 Z9, (BC+((b)*9+(d))*64)(DI) \
 	VPADDD (TOT+(b)*64)(DI), Z9, Z0 \
 	VMOVDQU32 Z0, (TOT+(b)*64)(DI) \
+	HPACC(b, d) \
 	SINGLEROWS(Z12, Z13) \
 	VMOVDQU32 Z13, (PP+(d)*64)(DI) \
 	ACC(Z13, Z10, Z11)
@@ -226,7 +245,7 @@
 
 // STACK(d): the columns placed leave the other bands, then the stack
 // rule, for digit d, and the permutations of its three band/column
-// matrices counted into sc. Uses Z0-Z15; Z16 holds 0xe07.
+// matrices counted into sc; the matrices (before the rule) into sup[d]. Uses Z0-Z15; Z16 holds 0xe07.
 #define STACK(d) \
 	VMOVDQU32 (CM+(d)*64)(DI), Z13 \
 	VMOVDQU32 (CM+(9+(d))*64)(DI), Z14 \
@@ -243,6 +262,7 @@
 	VPSLLD $9, Z2, Z2 \
 	VPSLLD $18, Z3, Z3 \
 	VPTERNLOGD $0xFE, Z3, Z2, Z0 \
+	VMOVDQU32 Z0, (SUP+(d)*64)(DI) \
 	VPSRLD $1, Z0, Z4 \
 	VPSLLD $2, Z0, Z5 \
 	VPANDD OCT4, Z5, Z5 \
@@ -334,6 +354,15 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	VMOVDQU32 ZERO, (TOT+3*64)(DI)
 	VMOVDQU32 ZERO, (TOT+4*64)(DI)
 	VMOVDQU32 ZERO, (TOT+5*64)(DI)
+	VMOVDQU32 ZERO, (HP+0*64)(DI)
+	VMOVDQU32 ZERO, (HP+1*64)(DI)
+	VMOVDQU32 ZERO, (HP+2*64)(DI)
+	VMOVDQU32 ZERO, (HP+3*64)(DI)
+	VMOVDQU32 ZERO, (HP+4*64)(DI)
+	VMOVDQU32 ZERO, (HP+5*64)(DI)
+	VMOVDQU32 ZERO, (HP+6*64)(DI)
+	VMOVDQU32 ZERO, (HP+7*64)(DI)
+	VMOVDQU32 ZERO, (HP+8*64)(DI)
 	KXORW K5, K5, K5
 	// Keep the round's start, to see what changed.
 	XORQ CX, CX

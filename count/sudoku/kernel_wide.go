@@ -251,13 +251,14 @@ func shrinkRows(x uint64) uint64 {
 func colsOf2(x uint64) uint64 { return (x | x>>9 | x>>18) & (511 | 511<<32) }
 
 // triads applies the triad rules (see triadState.triads) at a fixpoint of
-// propagate, given the state's matrices. It returns changed=true if it removed candidates and
-// ok=false on a contradiction.
-func (s *wideState) triads(hp, sup *[9]uint32) (changed, ok bool) {
+// propagate, given its keys (laneState.keys): for each digit its
+// band/column matrix (bits 0-26, matrices' sup) and its mini-row
+// presence (bits 32-58, matrices' hp). It returns changed=true if it
+// removed candidates and ok=false on a contradiction.
+func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
 	var c1, c2, c3, c4 uint64
 	var f1, f2, f3, f4 uint64
-	for d := 0; d < 9; d++ {
-		x := uint64(sup[d]) | uint64(hp[d])<<32
+	for _, x := range xs {
 		c4 |= c3 & x
 		c3 |= c2 & x
 		c2 |= c1 & x
@@ -276,8 +277,7 @@ func (s *wideState) triads(hp, sup *[9]uint32) (changed, ok bool) {
 	if only3|full == 0 {
 		return false, true
 	}
-	for d := 0; d < 9; d++ {
-		x := uint64(sup[d]) | uint64(hp[d])<<32
+	for d, x := range xs {
 		open := x & (colRot1w(x) | colRot2w(x))
 		must, gone := open&only3, open&full
 		if must|gone == 0 {

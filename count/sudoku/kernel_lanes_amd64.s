@@ -17,7 +17,8 @@
 #define HP 9664
 #define SUP 10240
 
-// Constant registers.
+// Constant registers. C49, M077 and M770 serve BANDKEEP only: STACK, which
+// comes after, sums the stack counts in them (TOT3-TOT5).
 #define OCT1 Z31
 #define M077 Z30
 #define M700 Z29
@@ -33,6 +34,9 @@
 #define OCT4 Z19
 #define OCT6 Z18
 #define C49 Z17
+#define TOT3 Z17
+#define TOT4 Z27
+#define TOT5 Z30
 
 // ROWROT1(x, dst, t): dst = (x>>9 | x<<18) & BM.
 #define ROWROT1(x, dst, t) \
@@ -127,17 +131,18 @@
 	VPORD (HP+(d)*64)(DI), Z2, Z2 \
 	VMOVDQU32 Z2, (HP+(d)*64)(DI)
 
-// STEP1(b, d): band rule and single rows of word 9b+d, and its part of
+// STEP1(b, d): band rule and single rows of word 9b+d (its value at the
+// round's start kept in old), its count added to Z14 and its part of
 // hp[d].
 #define STEP1(b, d) \
 	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
+	VMOVDQU32 Z12, (OLD+((b)*9+(d))*64)(DI) \
 	BANDKEEP(Z12) \
 	VPTESTNMD Z12, Z12, K4 \
 	KORW K4, K5, K5 \
 	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
 	VMOVDQU32 Z9, (BC+((b)*9+(d))*64)(DI) \
-	VPADDD (TOT+(b)*64)(DI), Z9, Z0 \
-	VMOVDQU32 Z0, (TOT+(b)*64)(DI) \
+	VPADDD Z9, Z14, Z14 \
 	HPACC(b, d) \
 	SINGLEROWS(Z12, Z13) \
 	VMOVDQU32 Z13, (PP+(d)*64)(DI) \
@@ -185,6 +190,7 @@
 #define BAND(b) \
 	VPXORD Z10, Z10, Z10 \
 	VPXORD Z11, Z11, Z11 \
+	VPXORD Z14, Z14, Z14 \
 	STEP1(b, 0) \
 	STEP1(b, 1) \
 	STEP1(b, 2) \
@@ -194,6 +200,7 @@
 	STEP1(b, 6) \
 	STEP1(b, 7) \
 	STEP1(b, 8) \
+	VMOVDQU32 Z14, (TOT+(b)*64)(DI) \
 	VPXORD Z14, Z14, Z14 \
 	VPXORD Z15, Z15, Z15 \
 	STEP2(b, 0) \
@@ -285,20 +292,17 @@
 	VPANDD Z16, Z14, Z15 \
 	VPOPCNTD Z15, Z15 \
 	VMOVDQU32 Z15, (SC+(d)*64)(DI) \
-	VPADDD (TOT+3*64)(DI), Z15, Z15 \
-	VMOVDQU32 Z15, (TOT+3*64)(DI) \
+	VPADDD Z15, TOT3, TOT3 \
 	VPSRLD $3, Z14, Z15 \
 	VPANDD Z16, Z15, Z15 \
 	VPOPCNTD Z15, Z15 \
 	VMOVDQU32 Z15, (SC+(9+(d))*64)(DI) \
-	VPADDD (TOT+4*64)(DI), Z15, Z15 \
-	VMOVDQU32 Z15, (TOT+4*64)(DI) \
+	VPADDD Z15, TOT4, TOT4 \
 	VPSRLD $6, Z14, Z15 \
 	VPANDD Z16, Z15, Z15 \
 	VPOPCNTD Z15, Z15 \
 	VMOVDQU32 Z15, (SC+(18+(d))*64)(DI) \
-	VPADDD (TOT+5*64)(DI), Z15, Z15 \
-	VMOVDQU32 Z15, (TOT+5*64)(DI) \
+	VPADDD Z15, TOT5, TOT5 \
 	VPTERNLOGD $0xF8, Z9, Z8, Z7 \
 	VPANDD Z0, Z7, Z7 \
 	VPANDD ROW0, Z7, Z4 \
@@ -348,12 +352,6 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	MOVL $0x49, AX
 	VPBROADCASTD AX, C49
 	VMOVDQU32 ZERO, OPEN(DI)
-	VMOVDQU32 ZERO, (TOT+0*64)(DI)
-	VMOVDQU32 ZERO, (TOT+1*64)(DI)
-	VMOVDQU32 ZERO, (TOT+2*64)(DI)
-	VMOVDQU32 ZERO, (TOT+3*64)(DI)
-	VMOVDQU32 ZERO, (TOT+4*64)(DI)
-	VMOVDQU32 ZERO, (TOT+5*64)(DI)
 	VMOVDQU32 ZERO, (HP+0*64)(DI)
 	VMOVDQU32 ZERO, (HP+1*64)(DI)
 	VMOVDQU32 ZERO, (HP+2*64)(DI)
@@ -364,14 +362,6 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	VMOVDQU32 ZERO, (HP+7*64)(DI)
 	VMOVDQU32 ZERO, (HP+8*64)(DI)
 	KXORW K5, K5, K5
-	// Keep the round's start, to see what changed.
-	XORQ CX, CX
-copy:
-	VMOVDQU32 (DI)(CX*1), Z0
-	VMOVDQU32 Z0, OLD(DI)(CX*1)
-	ADDQ $64, CX
-	CMPQ CX, $1728
-	JNE copy
 	KXORW K6, K6, K6
 	BAND(0)
 	BAND(1)
@@ -379,6 +369,9 @@ copy:
 	// The stack rule's counts: stack st of band 0 and its shifted copy.
 	MOVL $0xe07, AX
 	VPBROADCASTD AX, Z16
+	VPXORD TOT3, TOT3, TOT3
+	VPXORD TOT4, TOT4, TOT4
+	VPXORD TOT5, TOT5, TOT5
 	STACK(0)
 	STACK(1)
 	STACK(2)
@@ -388,6 +381,9 @@ copy:
 	STACK(6)
 	STACK(7)
 	STACK(8)
+	VMOVDQU32 TOT3, (TOT+3*64)(DI)
+	VMOVDQU32 TOT4, (TOT+4*64)(DI)
+	VMOVDQU32 TOT5, (TOT+5*64)(DI)
 	KMOVW K5, AX
 	MOVW AX, fail+8(FP)
 	KMOVW K6, AX

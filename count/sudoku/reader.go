@@ -3,6 +3,7 @@ package sudoku
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -307,16 +308,30 @@ func cells81(l []byte) (g Grid, ok bool) {
 			return g, false
 		}
 	}
-	bad := false
-	for i, c := range l[:81] {
-		v := c - '0'
-		bad = bad || v > 9 && c != '.'
-		if v > 9 {
-			v = 0
-		}
-		g[i] = v
+	// Eight cells at a time: a byte is a digit if it is '0'-'9', a '.'
+	// if it equals '.'; each becomes its value or 0.
+	const (
+		ones = 0x0101010101010101
+		hi   = 0x8080808080808080
+		lo7  = 0x7f7f7f7f7f7f7f7f
+	)
+	var bad uint64
+	for i := 0; i < 80; i += 8 {
+		x := binary.LittleEndian.Uint64(l[i:])
+		d := x ^ '0'*ones                        // a digit's value, in 0-9
+		notDigit := (d&lo7 + 0x76*ones | d) & hi // high bit: the byte is above 9
+		e := x ^ '.'*ones
+		notDot := (e&lo7 + lo7 | e) & hi // high bit: the byte is not '.'
+		bad |= notDigit & notDot
+		binary.LittleEndian.PutUint64(g[i:], d&^(notDigit>>7*0xff))
 	}
-	return g, !bad
+	switch c := l[80]; {
+	case c >= '0' && c <= '9':
+		g[80] = c - '0'
+	case c != '.':
+		bad = 1
+	}
+	return g, bad == 0
 }
 
 // cellCount counts the characters of l that are cells.

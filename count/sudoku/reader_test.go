@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -273,4 +276,68 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("with a puzzle appended: %+v\nalone: %+v", more, items)
 		}
 	})
+}
+
+// BenchmarkReader reads the 17-clue set (a puzzle a line, the usual
+// input): the Reader's share of a batch command's time per puzzle.
+func BenchmarkReader(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(sharedDir(b), "17-clue.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	n := 0
+	for i := 0; i < b.N; i++ {
+		rd := NewReader(bytes.NewReader(data))
+		n = 0
+		for {
+			it, ok := rd.Next()
+			if !ok {
+				break
+			}
+			if it.Err != nil {
+				b.Fatal(it.Err)
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "puzzles/s")
+}
+
+// cells81Plain is cells81 a byte at a time, the reference its eight-byte
+// steps are checked against.
+func cells81Plain(l []byte) (g Grid, ok bool) {
+	if len(l) < 81 || len(l) > 81 && !strings.ContainsRune("\n: \t\r", rune(l[81])) {
+		return g, false
+	}
+	for i, c := range l[:81] {
+		switch {
+		case c >= '0' && c <= '9':
+			g[i] = c - '0'
+		case c != '.':
+			return Grid{}, false
+		}
+	}
+	return g, true
+}
+
+// TestCells81 puts every byte value in every cell of a line (the others
+// random cells) and compares cells81 with the plain loop.
+func TestCells81(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	line := make([]byte, 82)
+	line[81] = '\n'
+	for pos := 0; pos < 81; pos++ {
+		for v := 0; v < 256; v++ {
+			for i := 0; i < 81; i++ {
+				line[i] = ".0123456789"[rng.IntN(11)]
+			}
+			line[pos] = byte(v)
+			g, ok := cells81(line)
+			wg, wok := cells81Plain(line)
+			if ok != wok || ok && g != wg {
+				t.Fatalf("%q: %v %v, want %v %v", line, g, ok, wg, wok)
+			}
+		}
+	}
 }

@@ -69,8 +69,11 @@ func (l *laneState) get(i int, s *wideState) {
 // roundLanesGo runs one round of propagation on every lane and returns
 // the lanes that failed and those (of the others) whose words changed. A
 // lane with no state (all words 0) fails. It counts what
-// roundLanesAVX512 counts.
-func roundLanesGo(l *laneState) (fail, changed uint16) {
+// roundLanesAVX512 counts, and for a lane at a fixpoint (not failed, not
+// changed) it applies triadCheck: triFail has the lanes it finds a
+// contradiction in, triWork those where the triads would remove
+// candidates.
+func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 	for i := 0; i < lanes; i++ {
 		var s wideState
 		l.get(i, &s)
@@ -100,8 +103,14 @@ func roundLanesGo(l *laneState) (fail, changed uint16) {
 			}
 		}
 		l.open[i] = uint32(s.open())
+		xs := l.keys(i)
+		if only3, full, ok := triadCheck(&xs); !ok {
+			triFail |= 1 << i
+		} else if only3|full != 0 {
+			triWork |= 1 << i
+		}
 	}
-	return fail, changed
+	return fail, changed, triFail, triWork
 }
 
 // pickConfig is wideState.pickConfig for lane x, at a fixpoint with
@@ -145,6 +154,9 @@ type laneKernel struct {
 	triadKernel
 	avx bool // rounds with roundLanesAVX512, else roundLanesGo
 	l   laneState
+	// triFail and triWork are the last round's triadCheck (see
+	// roundLanesGo).
+	triFail, triWork uint16
 	// pending holds the states waiting for a lane, each with its puzzle.
 	pending []pendingState
 }
@@ -163,9 +175,11 @@ type manyEngine interface {
 
 func (k *laneKernel) round() (fail, changed uint16) {
 	if k.avx {
-		return roundLanesAVX512(&k.l)
+		fail, changed, k.triFail, k.triWork = roundLanesAVX512(&k.l)
+	} else {
+		fail, changed, k.triFail, k.triWork = roundLanesGo(&k.l)
 	}
-	return roundLanesGo(&k.l)
+	return fail, changed
 }
 
 func (k *laneKernel) solveMany(ctx context.Context, gs []Grid, limit uint64, res []Result) error {
@@ -316,15 +330,22 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		return false
 	}
 	if open >= triadMinOpen {
-		xs := k.l.keys(x)
-		changed, ok := s.triads(&xs)
-		if !ok {
+		// The round did triads' first pass: the second (which reads
+		// the lane's keys) only where it finds something to remove.
+		if k.triFail>>x&1 != 0 {
 			return false
 		}
-		if changed {
-			c.nodes-- // the same node, propagated on
-			k.l.put(x, s)
-			return true
+		if k.triWork>>x&1 != 0 {
+			xs := k.l.keys(x)
+			changed, ok := s.triads(&xs)
+			if !ok {
+				return false
+			}
+			if changed {
+				c.nodes-- // the same node, propagated on
+				k.l.put(x, s)
+				return true
+			}
 		}
 	}
 	u, d, mat, ok := k.l.pickConfig(x, s)

@@ -319,8 +319,45 @@
 	VPANDD Z5, Z12, Z12 \
 	CHANGED(18+(d), Z12)
 
-// func roundLanesAVX512(s *laneState) (fail, changed uint16)
-TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
+// ACC4(x, c1, c2, c3, c4): the counters of triadCheck, c4 |= c3 & x,
+// c3 |= c2 & x, c2 |= c1 & x, c1 |= x.
+#define ACC4(x, c1, c2, c3, c4) \
+	VPTERNLOGD $0xF8, x, c3, c4 \
+	VPTERNLOGD $0xF8, x, c2, c3 \
+	VPTERNLOGD $0xF8, x, c1, c2 \
+	VPORD x, c1, c1
+
+// The triads' first pass (triadCheck) runs after the stack rule on the
+// matrices the round kept (sup, hp), with BANDKEEP's and STACK's
+// registers free: the counters of the sup halves in Z0-Z7 (c1-c4,
+// f1-f4), of the hp halves in Z8-Z15.
+#define TRIX Z16
+#define TRIY Z21
+#define TRIT Z22
+#define TRIU Z23
+
+// TRIHALF(src, c1, c2, c3, c4, f1, f2, f3, f4): one digit's key half
+// loaded from src into the counters.
+#define TRIHALF(src, c1, c2, c3, c4, f1, f2, f3, f4) \
+	VMOVDQU32 src, TRIX \
+	ACC4(TRIX, c1, c2, c3, c4) \
+	VPSRLD $1, TRIX, TRIT \
+	VPSLLD $2, TRIX, TRIY \
+	VPANDD OCT4, TRIY, TRIY \
+	VPTERNLOGD $0xF8, OCT3, TRIT, TRIY \
+	VPSRLD $2, TRIX, TRIT \
+	VPSLLD $1, TRIX, TRIU \
+	VPANDD OCT6, TRIU, TRIU \
+	VPTERNLOGD $0xF8, OCT1, TRIT, TRIU \
+	VPTERNLOGD $0x02, TRIX, TRIU, TRIY \
+	ACC4(TRIY, f1, f2, f3, f4)
+
+#define TRIDIGIT(d) \
+	TRIHALF((SUP+(d)*64)(DI), Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
+	TRIHALF((HP+(d)*64)(DI), Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+
+// func roundLanesAVX512(s *laneState) (fail, changed, triFail, triWork uint16)
+TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-16
 	MOVQ s+0(FP), DI
 	MOVL $0x1249249, AX
 	VPBROADCASTD AX, OCT1
@@ -388,5 +425,49 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-12
 	MOVW AX, fail+8(FP)
 	KMOVW K6, AX
 	MOVW AX, changed+10(FP)
+	// triadCheck on every lane.
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	TRIDIGIT(0)
+	TRIDIGIT(1)
+	TRIDIGIT(2)
+	TRIDIGIT(3)
+	TRIDIGIT(4)
+	TRIDIGIT(5)
+	TRIDIGIT(6)
+	TRIDIGIT(7)
+	TRIDIGIT(8)
+	// Fail: a c3 half short of the whole word, or an f4 bit.
+	VPCMPUD $4, BM, Z2, K1
+	VPCMPUD $4, BM, Z10, K2
+	KORW K2, K1, K1
+	VPORD Z7, Z15, TRIX
+	VPTESTMD TRIX, TRIX, K2
+	KORW K2, K1, K1
+	KMOVW K1, AX
+	MOVW AX, triFail+12(FP)
+	// Work: only3 = c3 &^ c4 &^ f3 or full = f3 & c4, in either half.
+	VPTERNLOGD $0x10, Z6, Z3, Z2
+	VPTERNLOGD $0xF8, Z6, Z3, Z2
+	VPTERNLOGD $0x10, Z14, Z11, Z10
+	VPTERNLOGD $0xF8, Z14, Z11, Z10
+	VPORD Z2, Z10, TRIX
+	VPTESTMD TRIX, TRIX, K3
+	KMOVW K3, AX
+	MOVW AX, triWork+14(FP)
 	VZEROUPPER
 	RET

@@ -2,7 +2,7 @@
 
 package sudoku
 
-func roundLanesAVX512(s *laneState) (fail, changed uint16) {
+func roundLanesAVX512(s *laneState) (fail, changed, triFail, triWork uint16) {
 	panic("sudoku: roundLanesAVX512 without assembly")
 }
 

@@ -60,7 +60,7 @@ func TestRoundLanes(t *testing.T) {
 	}
 	cases := laneCases(t)
 	rng := rand.New(rand.NewPCG(testSeed(t), 12))
-	var open, failed, solved, rounds int
+	var open, failed, solved, rounds, triFails, triWorks int
 	for start := 0; start < len(cases); start += lanes - 3 {
 		var a, b laneState
 		n := 0
@@ -75,8 +75,15 @@ func TestRoundLanes(t *testing.T) {
 		var gone uint16 // lanes failed (or empty) so far
 		for {
 			rounds++
-			wf, wc := roundLanesGo(&a)
-			gf, gc := roundLanesAVX512(&b)
+			wf, wc, wtf, wtw := roundLanesGo(&a)
+			gf, gc, gtf, gtw := roundLanesAVX512(&b)
+			// The triads' first pass, at the lanes' fixpoints (work
+			// only where it does not fail).
+			if fix := ^(gone | wf | wc); gtf&fix != wtf&fix || gtw&fix&^wtf != wtw&fix {
+				t.Fatalf("cases %d..: triad check: fail %016b work %016b, want %016b %016b (fixpoints %016b)", start, gtf&fix, gtw&fix, wtf&fix, wtw&fix, fix)
+			}
+			triFails += bits.OnesCount16(wtf &^ (gone | wf | wc))
+			triWorks += bits.OnesCount16(wtw &^ (gone | wf | wc))
 			if gf&^gone != wf&^gone || gc&^gone&^wf != wc&^gone {
 				t.Fatalf("cases %d..: round: fail %016b changed %016b, want %016b %016b (gone %016b)", start, gf, gc, wf, wc, gone)
 			}
@@ -124,10 +131,11 @@ func TestRoundLanes(t *testing.T) {
 		}
 	}
 	// Guard against a test that cannot fail: all kinds of outcome met.
-	if open < 100 || failed < 50 || solved < 20 {
-		t.Fatalf("%d open, %d failed, %d solved lanes: not enough of each", open, failed, solved)
+	if open < 100 || failed < 50 || solved < 20 || triWorks < 20 {
+		t.Fatalf("%d open, %d failed, %d solved lanes, %d with triads to apply: not enough of each", open, failed, solved, triWorks)
 	}
-	t.Logf("%d cases, %d rounds: %d lanes open, %d failed (empty ones included), %d solved", len(cases), rounds, open, failed, solved)
+	t.Logf("%d cases, %d rounds: %d lanes open, %d failed (empty ones included), %d solved; at fixpoints the triads act on %d and fail %d",
+		len(cases), rounds, open, failed, solved, triWorks, triFails)
 }
 
 // BenchmarkSolveLanes solves the shared sets with a uniqueness check, the

@@ -256,24 +256,10 @@ func colsOf2(x uint64) uint64 { return (x | x>>9 | x>>18) & (511 | 511<<32) }
 // presence (bits 32-58, matrices' hp). It returns changed=true if it
 // removed candidates and ok=false on a contradiction.
 func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
-	var c1, c2, c3, c4 uint64
-	var f1, f2, f3, f4 uint64
-	for _, x := range xs {
-		c4 |= c3 & x
-		c3 |= c2 & x
-		c2 |= c1 & x
-		c1 |= x
-		y := x &^ (colRot1w(x) | colRot2w(x))
-		f4 |= f3 & y
-		f3 |= f2 & y
-		f2 |= f1 & y
-		f1 |= y
-	}
-	if c3 != bandMask|bandMask<<32 || f4 != 0 {
+	only3, full, ok := triadCheck(xs)
+	if !ok {
 		return false, false
 	}
-	only3 := c3 &^ c4 &^ f3
-	full := f3 & c4
 	if only3|full == 0 {
 		return false, true
 	}
@@ -295,6 +281,33 @@ func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
 		}
 	}
 	return changed, true
+}
+
+// triadCheck is the first pass of triads: it counts, for each bit of the
+// keys, the digits that have it (one, two, three, four or more) and those
+// for which it is the only one of its group of three, and returns the
+// bits the triads act on (only3: in exactly three digits, none of them
+// alone there; full: in four or more, three of them alone) and ok=false
+// on a contradiction (a bit in fewer than three digits, or alone in four).
+// The AVX-512 round (roundLanesAVX512) does it for sixteen lanes at once.
+func triadCheck(xs *[9]uint64) (only3, full uint64, ok bool) {
+	var c1, c2, c3, c4 uint64
+	var f1, f2, f3, f4 uint64
+	for _, x := range xs {
+		c4 |= c3 & x
+		c3 |= c2 & x
+		c2 |= c1 & x
+		c1 |= x
+		y := x &^ (colRot1w(x) | colRot2w(x))
+		f4 |= f3 & y
+		f3 |= f2 & y
+		f2 |= f1 & y
+		f1 |= y
+	}
+	if c3 != bandMask|bandMask<<32 || f4 != 0 {
+		return 0, 0, false
+	}
+	return c3 &^ c4 &^ f3, f3 & c4, true
 }
 
 // pickConfig chooses what to branch on exactly as triadState.pickConfig

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"slices"
 	"sync"
 
@@ -120,7 +121,12 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 		// Before each read of the input, the puzzles read so far go on:
 		// what comes from a terminal or a pipe is done at once, not a
 		// chunk later, and so is a puzzle followed by endless comments.
+		// A regular file's reads do not wait: its chunks stay whole
+		// (the lane solver settles a chunk's last puzzles slower), but
+		// for every 16 reads (1 MiB) of comments or junk they still go.
+		reads := 0
 		hand := func() bool {
+			reads = 0
 			if len(*c) == 0 {
 				return true
 			}
@@ -131,7 +137,16 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 			next()
 			return true
 		}
-		rd := sudoku.NewReader(&ctxReader{ctx: ctx, r: in, before: hand})
+		before := hand
+		if isRegular(in) {
+			before = func() bool {
+				if reads++; reads < 16 {
+					return true
+				}
+				return hand()
+			}
+		}
+		rd := sudoku.NewReader(&ctxReader{ctx: ctx, r: in, before: before})
 		for {
 			for len(*c) < size {
 				it, ok := rd.Next()
@@ -188,6 +203,17 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 // input stops within one buffer's read of a cancel) and calls before
 // first each time; when before returns false, reading stops with
 // errStopped.
+// isRegular reports whether r is a regular file, whose reads return at
+// once.
+func isRegular(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
+}
+
 type ctxReader struct {
 	ctx    context.Context
 	r      io.Reader

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -278,5 +279,82 @@ func TestCancelWhileReading(t *testing.T) {
 			}
 			cancel()
 		}
+	}
+}
+
+// TestRegularFileChunks: from a regular file, chunks are not cut at every
+// read of the input (the puzzles of a file that spans several reads come
+// in whole chunks), and yet a puzzle followed by megabytes of comments
+// comes back before the reader is at the end of them.
+func TestRegularFileChunks(t *testing.T) {
+	in, _ := sample(t)
+	var puzzles []string
+	for _, l := range strings.Split(in, "\n") {
+		if len(l) >= 81 {
+			if g, err := sudoku.Parse(l[:81]); err == nil && g.Check() == nil {
+				puzzles = append(puzzles, l[:81])
+			}
+		}
+	}
+	dir := t.TempDir()
+	open := func(name, text string) *os.File {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	const readSize = 64 << 10 // the Reader's buffer
+	var b strings.Builder
+	for b.Len() < 3*readSize {
+		for _, p := range puzzles {
+			b.WriteString(p + " # padded, so that the file spans a few reads\n")
+		}
+	}
+	n := strings.Count(b.String(), "\n")
+	for _, c := range []struct {
+		name  string
+		in    io.Reader
+		whole bool
+	}{
+		{"regular file", open("many.txt", b.String()), true},
+		{"other reader", strings.NewReader(b.String()), false},
+	} {
+		var sizes []int
+		err := run(context.Background(), c.in, 1, 256, func() chunkWork[int] {
+			return func(ctx context.Context, rs []Record[int]) { sizes = append(sizes, len(rs)) }
+		}, func(*Record[int]) error { return nil })
+		total, cut := 0, false
+		for i, s := range sizes {
+			total += s
+			cut = cut || s < 256 && i < len(sizes)-1
+		}
+		if err != nil || total != n || cut == c.whole {
+			t.Errorf("%s: err %v, %d records of %d in chunks %v", c.name, err, total, n, sizes)
+		}
+	}
+
+	// One puzzle, then comments for many reads, then another.
+	text := puzzles[0] + "\n" + strings.Repeat("# a comment line of some length, again and again\n", 64*readSize/50) + puzzles[1] + "\n"
+	f := open("comments.txt", text)
+	var offsets []int64
+	err := Solve(context.Background(), f, SolveOptions{Options: Options{Workers: 1}}, func(r *Record[sudoku.Result]) error {
+		off, err := f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return err
+		}
+		offsets = append(offsets, off)
+		return nil
+	})
+	if err != nil || len(offsets) != 2 {
+		t.Fatalf("err %v, %d records", err, len(offsets))
+	}
+	if offsets[0] >= int64(len(text)) {
+		t.Errorf("the first puzzle came back only once the reader was at the end (offset %d of %d)", offsets[0], len(text))
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -82,16 +83,28 @@ func (g Grid) Clues() int {
 	return 81 - empty
 }
 
-// AppendText appends the grid as String writes it, without allocating.
+// AppendText appends the grid as String writes it, without allocating
+// when b has room for its 81 bytes.
 func (g *Grid) AppendText(b []byte) []byte {
-	for _, v := range g {
-		c := byte('.')
-		if v != 0 {
-			c = '0' + v
-		}
-		b = append(b, c)
+	// Eight cells at a time: a digit d (1-9) becomes '0'|d, an empty
+	// cell '0'-2, which is '.'; a value above 9 (a Grid that Check
+	// refuses) comes out as some other byte.
+	const (
+		ones = 0x0101010101010101
+		lo7  = 0x7f7f7f7f7f7f7f7f
+		hi   = 0x8080808080808080
+	)
+	b = slices.Grow(b, 81)
+	for i := 0; i < 80; i += 8 {
+		x := binary.LittleEndian.Uint64(g[i:])
+		nonzero := (x&lo7 + lo7 | x) & hi
+		b = binary.LittleEndian.AppendUint64(b, x|'0'*ones-(^nonzero&hi)>>6)
 	}
-	return b
+	c := byte('.')
+	if g[80] != 0 {
+		c = '0' + g[80]
+	}
+	return append(b, c)
 }
 
 // CellName returns the name of cell i (0..80) as rRcC, both from 1.

@@ -235,3 +235,15 @@ func TestGridFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendText writes a grid a line, as the batch commands do.
+func BenchmarkAppendText(b *testing.B) {
+	g, err := Parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 128)
+	for i := 0; i < b.N; i++ {
+		buf = g.AppendText(buf[:0])
+	}
+}

@@ -14,6 +14,8 @@
 // line), and the run stops when its context ends, while reading too: a
 // read blocked on a terminal or a pipe is left behind (its goroutine ends
 // when the read returns), and the puzzles done by then are emitted first.
+// With one worker and a regular file (whose reads do not wait), reading,
+// work and emit all run on the calling goroutine.
 package batch
 
 import (
@@ -182,7 +184,7 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 		}
 		w(ctx, rs)
 	}
-	return pipe.Run(ctx, workers, window, produce, work, func(c **chunk[T]) error {
+	emitChunk := func(c **chunk[T]) error {
 		rs := **c
 		for i := range rs {
 			if err := emit(&rs[i]); err != nil {
@@ -196,7 +198,11 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 		default:
 		}
 		return nil
-	})
+	}
+	if workers == 1 && isRegular(in) {
+		return pipe.RunInline(ctx, produce, work, emitChunk)
+	}
+	return pipe.Run(ctx, workers, window, produce, work, emitChunk)
 }
 
 // ctxReader is an io.Reader that stops once ctx ends (reading an endless

@@ -188,3 +188,32 @@ func runOne[J any](ctx context.Context, jobs <-chan item[J], tickets <-chan stru
 		<-tickets
 	}
 }
+
+// RunInline is Run with one worker and no goroutine: produce runs on the
+// calling goroutine, and put does each job's work and emits it before it
+// returns. It is for a producer that never waits long (one reading a
+// regular file): Run's own goroutine is what lets a producer blocked in
+// a read leave Run to return when ctx ends. put returns false once ctx
+// has ended or emit has failed; RunInline returns emit's error, else
+// ctx's, else produce's.
+func RunInline[J any](ctx context.Context, produce func(put func(J) bool) error, work func(context.Context, *J), emit func(*J) error) error {
+	var emitErr error
+	err := produce(func(j J) bool {
+		if emitErr != nil || ctx.Err() != nil {
+			return false
+		}
+		work(ctx, &j)
+		if err := emit(&j); err != nil {
+			emitErr = err
+			return false
+		}
+		return true
+	})
+	switch {
+	case emitErr != nil:
+		return emitErr
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return err
+}

@@ -145,3 +145,61 @@ func TestCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInline: RunInline keeps Run's contract with one worker: jobs
+// worked and emitted in order, produce's error after every job, emit's
+// error stopping the run, and a cancel emitting the jobs done and then
+// refusing the next put.
+func TestRunInline(t *testing.T) {
+	next := 0
+	err := RunInline(context.Background(), produceN(100, nil), func(_ context.Context, j *job) { j.sq = j.i * j.i }, func(j *job) error {
+		if j.i != next || j.sq != j.i*j.i {
+			t.Fatalf("emitted job %d (%d), want %d", j.i, j.sq, next)
+		}
+		next++
+		return nil
+	})
+	if err != nil || next != 100 {
+		t.Fatalf("%v after %d jobs", err, next)
+	}
+
+	bad := errors.New("bad input")
+	n := 0
+	err = RunInline(context.Background(), produceN(10, bad), func(context.Context, *job) {}, func(*job) error { n++; return nil })
+	if err != bad || n != 10 {
+		t.Errorf("%v after %d jobs, want the producer's error after 10", err, n)
+	}
+	stop := errors.New("output")
+	n = 0
+	err = RunInline(context.Background(), produceN(1000, nil), func(context.Context, *job) {}, func(j *job) error {
+		n++
+		if j.i == 5 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 6 {
+		t.Errorf("%v after %d jobs, want emit's error after 6", err, n)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, refused := 0, false
+	err = RunInline(ctx, func(put func(job) bool) error {
+		for i := 0; i < 10; i++ {
+			if !put(job{i: i}) {
+				refused = i == 3
+				return nil
+			}
+		}
+		return nil
+	}, func(ctx context.Context, j *job) {
+		if j.i == 2 {
+			cancel()
+			j.err = ctx.Err()
+		}
+	}, func(j *job) error { n++; return nil })
+	if !errors.Is(err, context.Canceled) || n != 3 || !refused {
+		t.Errorf("cancelled: %v after %d jobs (put refused job 3: %v), want context.Canceled after 3", err, n, refused)
+	}
+}

@@ -87,6 +87,9 @@ func Read(ctx context.Context, path string, limit int64, what string) ([]byte, e
 // comes later.
 func Open(ctx context.Context, path string) (*os.File, error) {
 	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		if err == nil && fi.Mode().IsRegular() {
+			return openRegular(path)
+		}
 		return os.Open(path)
 	}
 	type opened struct {

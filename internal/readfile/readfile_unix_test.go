@@ -5,6 +5,7 @@ package readfile
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -83,5 +84,32 @@ func TestOpenFIFO(t *testing.T) {
 	n, _ := f.Read(b)
 	if string(b[:n]) != "late\n" {
 		t.Errorf("read %q, want %q", b[:n], "late\n")
+	}
+}
+
+// TestOpenRegular: a regular file opens as os.Open would open it: its
+// bytes, its name, and os.Open's error where it cannot be opened.
+func TestOpenRegular(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "puzzles.txt")
+	if err := os.WriteFile(p, []byte("some puzzles\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil || string(b) != "some puzzles\n" || f.Name() != p {
+		t.Errorf("read %q, %v; name %q", b, err, f.Name())
+	}
+	if err := f.Close(); err != nil {
+		t.Error(err)
+	}
+	missing := filepath.Join(dir, "gone.txt")
+	_, err = openRegular(missing)
+	_, want := os.Open(missing)
+	if err == nil || want == nil || err.Error() != want.Error() || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v, want %v", err, want)
 	}
 }

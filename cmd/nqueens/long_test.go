@@ -21,6 +21,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 var (
@@ -228,24 +229,6 @@ func waitExit(t *testing.T, cmd *exec.Cmd, exited <-chan struct{}) {
 	}
 }
 
-// lockedBuffer collects a process's stderr while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // SIGKILL at seeded moments never costs more than the running tasks: the
 // resumed count is always exact, and finished tasks are skipped. The kills
 // are placed by the journal's progress (after a seeded number of records),
@@ -304,7 +287,7 @@ func TestInterruptAndResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	args := []string{"count", "17", "--workers", "1", "--checkpoint", path}
 	cmd := exec.Command(bin, args...)
-	var errb lockedBuffer
+	var errb clitest.SyncBuffer
 	cmd.Stderr = &errb
 	exited := started(t, cmd)
 	// The journal exists once the signal handler is in place; interrupt
@@ -345,7 +328,7 @@ func TestSecondInterrupt(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "j")
 	cmd := exec.Command(binary(t), "count", "22", "--method", "halving", "--depth", "1", "--workers", "1", "--checkpoint", path)
-	var errb lockedBuffer
+	var errb clitest.SyncBuffer
 	cmd.Stderr = &errb
 	exited := started(t, cmd)
 	waitRecords(t, &journalWatch{path: path}, 0, exited) // the signal handler is in place

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // freePort returns a loopback port nobody listens on now (other
@@ -117,7 +118,7 @@ func TestQueueCluster(t *testing.T) {
 	id := strings.TrimSpace(out)
 	for i := range 2 {
 		cmd := exec.Command(binary(t), "work", "--server", urls, "--workers", "1", "--id", fmt.Sprintf("cw%d", i))
-		cmd.Stderr = &lockedBuffer{}
+		cmd.Stderr = &clitest.SyncBuffer{}
 		started(t, cmd)
 	}
 	counted := func() int {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // Defect 1 of issue 22: submit right after serve, in README's order
@@ -50,7 +51,7 @@ func TestQueueSubmitAnyServer(t *testing.T) {
 	port := freePort(t)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	serve := exec.Command(binary(t), "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", t.TempDir())
-	serve.Stderr = &lockedBuffer{}
+	serve.Stderr = &clitest.SyncBuffer{}
 	exited := started(t, serve)
 	defer func() { serve.Process.Signal(syscall.SIGTERM); waitExit(t, serve, exited) }()
 	for end := time.Now().Add(waitBound); ; {
@@ -182,7 +183,7 @@ func TestWorkGivesUp(t *testing.T) {
 		t.Fatal(errs)
 	}
 	work := exec.Command(binary(t), "work", "--server", srv.url, "--exit-when-idle", "--give-up-after", "2s", "--workers", "1")
-	log := &lockedBuffer{}
+	log := &clitest.SyncBuffer{}
 	work.Stderr = log
 	exited := started(t, work)
 	time.Sleep(time.Second)
@@ -209,7 +210,7 @@ func TestQueueJobControl(t *testing.T) {
 	}
 	id := strings.TrimSpace(out)
 	work := exec.Command(binary(t), "work", "--server", srv.url, "--workers", "1", "--id", "jc")
-	log := &lockedBuffer{}
+	log := &clitest.SyncBuffer{}
 	work.Stderr = log
 	workExited := started(t, work)
 	waitFor(t, "the worker counts", func() bool {
@@ -259,7 +260,7 @@ func TestQueueJobControl(t *testing.T) {
 	}
 	jid := strings.TrimSpace(out)
 	small := exec.Command(binary(t), "work", "--server", srv.url, "--memory", "1MiB", "--exit-when-idle", "--id", "small")
-	small.Stderr = &lockedBuffer{}
+	small.Stderr = &clitest.SyncBuffer{}
 	waitExit(t, small, started(t, small))
 	code, out, errs = runBin(t, "wait", jid, "--server", srv.url, "--progress-every", "0")
 	if code != exitFail || !strings.Contains(errs, "set aside") || !strings.Contains(errs, "task 0") || !strings.Contains(out, "more than the 1 MiB allowed") {

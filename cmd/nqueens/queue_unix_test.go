@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // queueServer is a running 'nqueens serve' process.
@@ -23,7 +24,7 @@ type queueServer struct {
 	cmd    *exec.Cmd
 	exited <-chan struct{}
 	url    string
-	stderr *lockedBuffer
+	stderr *clitest.SyncBuffer
 }
 
 // startServe starts nqueens serve on loopback and reads the URL it prints.
@@ -34,7 +35,7 @@ func startServe(t *testing.T, args ...string) *queueServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &queueServer{cmd: cmd, stderr: &lockedBuffer{}}
+	s := &queueServer{cmd: cmd, stderr: &clitest.SyncBuffer{}}
 	cmd.Stderr = s.stderr
 	s.exited = started(t, cmd)
 	line := make(chan string, 1)
@@ -136,11 +137,11 @@ func TestQueueCampaign(t *testing.T) {
 
 	var cmds []*exec.Cmd
 	var exits []<-chan struct{}
-	var logs []*lockedBuffer
+	var logs []*clitest.SyncBuffer
 	for i := range 3 {
 		cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", fmt.Sprintf("w%d", i), "--exit-when-idle")
 		cmd.Env = env
-		log := &lockedBuffer{}
+		log := &clitest.SyncBuffer{}
 		cmd.Stderr = log
 		cmds, exits, logs = append(cmds, cmd), append(exits, started(t, cmd)), append(logs, log)
 	}
@@ -288,7 +289,7 @@ func TestQueueSubmitWait(t *testing.T) {
 	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(t.TempDir(), "data"))
 	defer srv.stop(t)
 	work := exec.Command(binary(t), "work", "--server", srv.url, "--workers", "2", "--id", "waiting")
-	work.Stderr = &lockedBuffer{}
+	work.Stderr = &clitest.SyncBuffer{}
 	started(t, work)
 	for _, c := range []struct {
 		n    int
@@ -380,7 +381,7 @@ func TestQueueSoak(t *testing.T) {
 		exits := map[string]<-chan struct{}{}
 		spawn := func(name string) {
 			cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", name, "--exit-when-idle")
-			cmd.Stderr = &lockedBuffer{}
+			cmd.Stderr = &clitest.SyncBuffer{}
 			workers[name], exits[name] = cmd, started(t, cmd)
 		}
 		spawn("a")

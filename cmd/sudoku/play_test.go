@@ -3,15 +3,10 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nqcount/nqcount/internal/clitest"
 )
@@ -42,37 +37,9 @@ func TestPlayRuns(t *testing.T) {
 	if code, _, errOut := call(t, "", "play", "extra"); code != exitUsage || !strings.Contains(errOut, "sudoku: play takes no arguments") {
 		t.Errorf("play extra: exit %d, stderr %q", code, errOut)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr clitest.SyncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, &env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}, []string{"play", "--no-browser"})
-		pw.Close()
-	}()
-	sc := bufio.NewScanner(pr)
-	if !sc.Scan() {
-		t.Fatalf("no URL; stderr %q, exit %d", stderr.String(), <-done)
-	}
-	url := sc.Text()
-	go io.Copy(io.Discard, pr)
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>Sudoku") {
-		t.Errorf("GET %s: %d %.80q", url, resp.StatusCode, body)
-	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != exitOK || !strings.HasSuffix(stderr.String(), "sudoku: stopped\n") {
-			t.Errorf("exit %d, stderr %q", code, stderr.String())
-		}
-	case <-time.After(2 * playStopGrace):
-		t.Fatal("play did not stop")
+	url, stop := clitest.Serve(t, run, "play", "--no-browser")
+	clitest.Page(t, url, "<title>Sudoku")
+	if code, errOut := stop(); code != exitOK || !strings.HasSuffix(errOut, "sudoku: stopped\n") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

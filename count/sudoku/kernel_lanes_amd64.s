@@ -50,6 +50,20 @@
 	VPSLLD $9, x, t \
 	VPTERNLOGD $0xA8, BM, t, dst
 
+// COLROT1(x, dst, t): dst = colRot1(x) = (x>>1)&OCT3 | (x<<2)&OCT4.
+#define COLROT1(x, dst, t) \
+	VPSRLD $1, x, t \
+	VPSLLD $2, x, dst \
+	VPANDD OCT4, dst, dst \
+	VPTERNLOGD $0xF8, OCT3, t, dst
+
+// COLROT2(x, dst, t): dst = colRot2(x) = (x>>2)&OCT1 | (x<<1)&OCT6.
+#define COLROT2(x, dst, t) \
+	VPSRLD $2, x, t \
+	VPSLLD $1, x, dst \
+	VPANDD OCT6, dst, dst \
+	VPTERNLOGD $0xF8, OCT1, t, dst
+
 // BANDKEEP(a): a &= bandKeep(a), and Z9 = the number of permutations in
 // a's row/box matrix (the cyclic ones and the others on the presence's
 // row 0, shifted apart). Uses Z0-Z9.
@@ -270,14 +284,8 @@
 	VPSLLD $18, Z3, Z3 \
 	VPTERNLOGD $0xFE, Z3, Z2, Z0 \
 	VMOVDQU32 Z0, (SUP+(d)*64)(DI) \
-	VPSRLD $1, Z0, Z4 \
-	VPSLLD $2, Z0, Z5 \
-	VPANDD OCT4, Z5, Z5 \
-	VPTERNLOGD $0xF8, OCT3, Z4, Z5 \
-	VPSRLD $2, Z0, Z4 \
-	VPSLLD $1, Z0, Z6 \
-	VPANDD OCT6, Z6, Z6 \
-	VPTERNLOGD $0xF8, OCT1, Z4, Z6 \
+	COLROT1(Z0, Z5, Z4) \
+	COLROT2(Z0, Z6, Z4) \
 	ROWROT1(Z5, Z7, Z1) \
 	ROWROT2(Z6, Z8, Z1) \
 	VPANDD Z8, Z7, Z7 \
@@ -341,14 +349,8 @@
 #define TRIHALF(src, c1, c2, c3, c4, f1, f2, f3, f4) \
 	VMOVDQU32 src, TRIX \
 	ACC4(TRIX, c1, c2, c3, c4) \
-	VPSRLD $1, TRIX, TRIT \
-	VPSLLD $2, TRIX, TRIY \
-	VPANDD OCT4, TRIY, TRIY \
-	VPTERNLOGD $0xF8, OCT3, TRIT, TRIY \
-	VPSRLD $2, TRIX, TRIT \
-	VPSLLD $1, TRIX, TRIU \
-	VPANDD OCT6, TRIU, TRIU \
-	VPTERNLOGD $0xF8, OCT1, TRIT, TRIU \
+	COLROT1(TRIX, TRIY, TRIT) \
+	COLROT2(TRIX, TRIU, TRIT) \
 	VPTERNLOGD $0x02, TRIX, TRIU, TRIY \
 	ACC4(TRIY, f1, f2, f3, f4)
 

@@ -283,13 +283,18 @@ func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
 	return changed, true
 }
 
-// triadCheck is the first pass of triads: it counts, for each bit of the
-// keys, the digits that have it (one, two, three, four or more) and those
-// for which it is the only one of its group of three, and returns the
-// bits the triads act on (only3: in exactly three digits, none of them
-// alone there; full: in four or more, three of them alone) and ok=false
-// on a contradiction (a bit in fewer than three digits, or alone in four).
-// The AVX-512 round (roundLanesAVX512) does it for sixteen lanes at once.
+// triadCheck is the triads' first pass (wideState.triads; the triad
+// kernel's own copy, in triadState.triads, measured faster inline), on a
+// state's keys: for each digit, its band/column
+// matrix in bits 0-26 and its mini-row presence in bits 32-58. It counts,
+// for each member of a group of three (a mini-column or mini-row), the
+// digits that can go there (one, two, three, four or more) and those
+// known to (the only member of the group left to the digit), and returns
+// the members the triads act on (only3: three digits can go there, not
+// all three known yet; full: three known digits are there, and others
+// still could) or ok=false on a contradiction (a member that fewer than
+// three digits can take, or four known). The AVX-512 round
+// (roundLanesAVX512) does it for sixteen lanes at once.
 func triadCheck(xs *[9]uint64) (only3, full uint64, ok bool) {
 	var c1, c2, c3, c4 uint64
 	var f1, f2, f3, f4 uint64

@@ -10,13 +10,21 @@
 package clitest
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 const envArgs = "NQCOUNT_CLITEST_ARGS"
@@ -117,4 +125,65 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Serve runs a serving command (run with args, in the process, as a
+// command's tests call it) until stop is called, and returns the URL it
+// printed as its first line of stdout. stop cancels the command's context
+// and returns its exit code and stderr; a command that prints no URL
+// within 10 s, or does not stop within 10 s of stop, fails the test.
+func Serve(t *testing.T, run func(context.Context, *cli.Env, []string) int, args ...string) (url string, stop func() (int, string)) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr SyncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}, args)
+		pw.Close()
+	}()
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		io.Copy(io.Discard, pr)
+	}()
+	select {
+	case url = <-lines:
+	case <-time.After(10 * time.Second):
+		cancel()
+		t.Fatalf("%v printed no URL; stderr %q", args, stderr.String())
+	}
+	if url == "" {
+		cancel()
+		t.Fatalf("%v: exit %d without a URL; stderr %q", args, <-done, stderr.String())
+	}
+	return url, func() (int, string) {
+		cancel()
+		select {
+		case code := <-done:
+			return code, stderr.String()
+		case <-time.After(10 * time.Second):
+			t.Fatal("the server did not stop within 10 s of its context")
+			return 0, ""
+		}
+	}
+}
+
+// Page gets url and fails the test unless it answers 200 with a body
+// that contains want.
+func Page(t *testing.T, url, want string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+		t.Errorf("GET %s: %d %.80q, want 200 and %q", url, resp.StatusCode, body, want)
+	}
 }

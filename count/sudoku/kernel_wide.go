@@ -30,15 +30,14 @@ type wideState struct {
 }
 
 // init sets up s for the givens of g. It returns false if two givens
-// clash.
+// clash in a row (the rounds find the other clashes). The givens are
+// found eight cells at a time (a puzzle's 17 to 30 givens at random
+// places make a branch per cell mispredict often) and gathered by band
+// and digit; then each word is the digit's givens, and the band's cells
+// free of givens outside the rows where the digit has one.
 func (s *wideState) init(g *Grid) bool {
-	for b := range s.f {
-		for d := range s.f[b] {
-			s.f[b][d] = bandMask
-		}
-	}
-	// The givens, found eight cells at a time: a puzzle's 17 to 30
-	// givens at random places make a branch per cell mispredict often.
+	var all [3]uint32
+	s.f = [3][9]uint32{}
 	for base := 0; base < 81; base += 8 {
 		var m uint64
 		if base+8 <= 81 {
@@ -52,17 +51,20 @@ func (s *wideState) init(g *Grid) bool {
 			if v > 9 {
 				return false
 			}
-			d := int(v - 1)
-			w := &s.f[i/27]
-			p := uint(i % 27)
+			b, p := cellBand[i], cellBit[i]
 			bit := uint32(1) << p
-			if w[d]&bit == 0 {
-				return false
+			w := &s.f[b][v-1]
+			if *w&rowOf[p] != 0 {
+				return false // the digit twice in a row
 			}
-			for d2 := range w {
-				w[d2] &^= bit
-			}
-			w[d] = w[d]&^rowOf[p] | bit
+			*w |= bit
+			all[b] |= bit
+		}
+	}
+	for b := range s.f {
+		free := bandMask &^ all[b]
+		for d, x := range s.f[b] {
+			s.f[b][d] = free&^rowsOf(x) | x
 		}
 	}
 	return true

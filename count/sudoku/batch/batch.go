@@ -205,10 +205,6 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 	return pipe.Run(ctx, workers, window, produce, work, emitChunk)
 }
 
-// ctxReader is an io.Reader that stops once ctx ends (reading an endless
-// input stops within one buffer's read of a cancel) and calls before
-// first each time; when before returns false, reading stops with
-// errStopped.
 // isRegular reports whether r is a regular file, whose reads return at
 // once.
 func isRegular(r io.Reader) bool {
@@ -220,6 +216,10 @@ func isRegular(r io.Reader) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// ctxReader is an io.Reader that stops once ctx ends (reading an endless
+// input stops within one buffer's read of a cancel) and calls before
+// first each time; when before returns false, reading stops with
+// errStopped.
 type ctxReader struct {
 	ctx    context.Context
 	r      io.Reader

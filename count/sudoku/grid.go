@@ -66,15 +66,24 @@ func (g *Grid) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// Words of eight cells, a byte each: the constants and the test that the
+// loops taking eight cells (or characters) at a time share.
+const (
+	byteOnes = 0x0101010101010101 // 1 in every byte
+	byteLo7  = 0x7f7f7f7f7f7f7f7f // the low seven bits of every byte
+	byteHi   = 0x8080808080808080 // the high bit of every byte
+)
+
+// nonzeroHi returns the high bit of each byte of x that is not 0.
+func nonzeroHi(x uint64) uint64 { return (x&byteLo7 + byteLo7 | x) & byteHi }
+
 // Clues returns the number of filled cells.
 func (g Grid) Clues() int {
 	// Eight cells at a time: the high bit of each byte of t is set for
 	// the empty ones.
-	const lo7 = 0x7F7F7F7F7F7F7F7F
 	empty := 0
 	for i := 0; i < 80; i += 8 {
-		x := binary.LittleEndian.Uint64(g[i:])
-		t := ^((x&lo7 + lo7) | x | lo7)
+		t := ^nonzeroHi(binary.LittleEndian.Uint64(g[i:])) & byteHi
 		empty += bits.OnesCount64(t)
 	}
 	if g[80] == 0 {
@@ -89,16 +98,10 @@ func (g *Grid) AppendText(b []byte) []byte {
 	// Eight cells at a time: a digit d (1-9) becomes '0'|d, an empty
 	// cell '0'-2, which is '.'; a value above 9 (a Grid that Check
 	// refuses) comes out as some other byte.
-	const (
-		ones = 0x0101010101010101
-		lo7  = 0x7f7f7f7f7f7f7f7f
-		hi   = 0x8080808080808080
-	)
 	b = slices.Grow(b, 81)
 	for i := 0; i < 80; i += 8 {
 		x := binary.LittleEndian.Uint64(g[i:])
-		nonzero := (x&lo7 + lo7 | x) & hi
-		b = binary.LittleEndian.AppendUint64(b, x|'0'*ones-(^nonzero&hi)>>6)
+		b = binary.LittleEndian.AppendUint64(b, x|'0'*byteOnes-(^nonzeroHi(x)&byteHi)>>6)
 	}
 	c := byte('.')
 	if g[80] != 0 {
@@ -193,10 +196,8 @@ func (g *Grid) Check() error {
 // eight at a time.
 func (g *Grid) givens() func(yield func(int) bool) {
 	return func(yield func(int) bool) {
-		const lo7, hi = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
 		for i := 0; i < 80; i += 8 {
-			x := binary.LittleEndian.Uint64(g[i:])
-			for m := ((x&lo7 + lo7) | x) & hi; m != 0; m &= m - 1 {
+			for m := nonzeroHi(binary.LittleEndian.Uint64(g[i:])); m != 0; m &= m - 1 {
 				if !yield(i + bits.TrailingZeros64(m)>>3) {
 					return
 				}

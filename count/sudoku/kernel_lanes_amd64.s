@@ -130,17 +130,18 @@
 	VPSLLD $18, dst, u \
 	VPTERNLOGD $0xFE, u, t, dst
 
+// FOLD(x, a, b, mask, t, u): x = (x | x>>a | x>>b) & mask. Uses t, u.
+#define FOLD(x, a, b, mask, t, u) \
+	VPSRLD $(a), x, t \
+	VPSRLD $(b), x, u \
+	VPTERNLOGD $0xFE, u, t, x \
+	VPANDD mask, x, x
+
 // HPACC(b, d): hp[d] |= word 9b+d's row/box presence (Z2, bit 9r+3c,
 // left by BANDKEEP) as bits 3r+c, at bit 9b. Uses Z0-Z2.
 #define HPACC(b, d) \
-	VPSRLD $2, Z2, Z0 \
-	VPSRLD $4, Z2, Z1 \
-	VPTERNLOGD $0xFE, Z1, Z0, Z2 \
-	VPANDD M007, Z2, Z2 \
-	VPSRLD $6, Z2, Z0 \
-	VPSRLD $12, Z2, Z1 \
-	VPTERNLOGD $0xFE, Z1, Z0, Z2 \
-	VPANDD ROW0, Z2, Z2 \
+	FOLD(Z2, 2, 4, M007, Z0, Z1) \
+	FOLD(Z2, 6, 12, ROW0, Z0, Z1) \
 	VPSLLD $(9*(b)), Z2, Z2 \
 	VPORD (HP+(d)*64)(DI), Z2, Z2 \
 	VMOVDQU32 Z2, (HP+(d)*64)(DI)

@@ -73,9 +73,7 @@ func (s *wideState) init(g *Grid) bool {
 // nonzeroBytes returns a bit for each non-zero byte of x (bit i for byte
 // i).
 func nonzeroBytes(x uint64) uint64 {
-	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	t := ((x & lo7) + lo7 | x) & hi
-	return (t >> 7) * 0x0102040810204080 >> 56
+	return (nonzeroHi(x) >> 7) * 0x0102040810204080 >> 56
 }
 
 // bandKeep returns the mini-rows of a band word (a digit's cells in a

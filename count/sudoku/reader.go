@@ -310,18 +310,13 @@ func cells81(l []byte) (g Grid, ok bool) {
 	}
 	// Eight cells at a time: a byte is a digit if it is '0'-'9', a '.'
 	// if it equals '.'; each becomes its value or 0.
-	const (
-		ones = 0x0101010101010101
-		hi   = 0x8080808080808080
-		lo7  = 0x7f7f7f7f7f7f7f7f
-	)
 	var bad uint64
 	for i := 0; i < 80; i += 8 {
 		x := binary.LittleEndian.Uint64(l[i:])
-		d := x ^ '0'*ones                        // a digit's value, in 0-9
-		notDigit := (d&lo7 + 0x76*ones | d) & hi // high bit: the byte is above 9
-		e := x ^ '.'*ones
-		notDot := (e&lo7 + lo7 | e) & hi // high bit: the byte is not '.'
+		d := x ^ '0'*byteOnes                                // a digit's value, in 0-9
+		notDigit := (d&byteLo7 + 0x76*byteOnes | d) & byteHi // high bit: the byte is above 9
+		e := x ^ '.'*byteOnes
+		notDot := nonzeroHi(e) // high bit: the byte is not '.'
 		bad |= notDigit & notDot
 		binary.LittleEndian.PutUint64(g[i:], d&^(notDigit>>7*0xff))
 	}

@@ -105,6 +105,7 @@ type chunk[T any] []Record[T]
 // goroutines).
 func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork func() chunkWork[T], emit func(*Record[T]) error) error {
 	window := 2 * (workers + 1)
+	regular := isRegular(in)
 	// Chunks go round: the reader fills them, emit hands them back.
 	free := make(chan *chunk[T], window+1)
 	works := sync.Pool{New: func() any { return newWork() }}
@@ -140,7 +141,7 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 			return true
 		}
 		before := hand
-		if isRegular(in) {
+		if regular {
 			before = func() bool {
 				if reads++; reads < 16 {
 					return true
@@ -199,7 +200,7 @@ func run[T any](ctx context.Context, in io.Reader, workers, size int, newWork fu
 		}
 		return nil
 	}
-	if workers == 1 && isRegular(in) {
+	if workers == 1 && regular {
 		return pipe.RunInline(ctx, produce, work, emitChunk)
 	}
 	return pipe.Run(ctx, workers, window, produce, work, emitChunk)

@@ -37,6 +37,9 @@ type laneState struct {
 	tot  [6][lanes]uint32 // bc and sc summed by unit (band 0-2, stack 3-5)
 	hp   [9][lanes]uint32
 	sup  [9][lanes]uint32
+	// pick is each lane's branch choice (pickOf): unit | digit<<4, all
+	// ones for none.
+	pick [lanes]uint32
 }
 
 // keys returns what wideState.triads takes, for lane x at a fixpoint,
@@ -103,6 +106,7 @@ func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 			}
 		}
 		l.open[i] = uint32(s.open())
+		l.pick[i] = l.pickOf(i)
 		xs := l.keys(i)
 		if only3, full, ok := triadCheck(&xs); !ok {
 			triFail |= 1 << i
@@ -113,9 +117,13 @@ func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 	return fail, changed, triFail, triWork
 }
 
-// pickConfig is wideState.pickConfig for lane x, at a fixpoint with
-// state s, from the counts of its last round.
-func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bool) {
+// pickOf chooses what lane x branches on at a fixpoint, from the counts
+// of its last round, as wideState.pickConfig does: the unit (0-2 a band,
+// 3-5 a stack) with the fewest configurations above 9 and, in it, the
+// digit with the fewest above 1 (the first of equals). It returns unit |
+// digit<<4, or all ones if no unit has more than 9. The AVX-512 round
+// does it for every lane.
+func (l *laneState) pickOf(x int) uint32 {
 	best, bestTot := -1, uint32(1<<31)
 	for u := range l.tot {
 		if t := l.tot[u][x]; t > 9 && t < bestTot {
@@ -123,13 +131,13 @@ func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bo
 		}
 	}
 	if best < 0 {
-		return 0, 0, 0, false
+		return ^uint32(0)
 	}
 	counts := &l.bc
 	if best >= 3 {
 		counts = &l.sc
 	}
-	bd, bc := -1, uint32(255)
+	bd, bc := 0, uint32(255)
 	for d := 0; d < 9; d++ {
 		if c := counts[9*(best%3)+d][x]; c >= 2 && c < bc {
 			bd, bc = d, c
@@ -138,6 +146,17 @@ func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bo
 			}
 		}
 	}
+	return uint32(best) | uint32(bd)<<4
+}
+
+// pickConfig is wideState.pickConfig for lane x, at a fixpoint with
+// state s, from the choice of its last round (pick).
+func (l *laneState) pickConfig(x int, s *wideState) (u, d int, mat uint32, ok bool) {
+	p := l.pick[x]
+	if p == ^uint32(0) {
+		return 0, 0, 0, false
+	}
+	best, bd := int(p&15), int(p>>4)
 	if best < 3 {
 		a := s.f[best][bd]
 		mat = uint32(shrinkTab[a&511]) | uint32(shrinkTab[a>>9&511])<<3 | uint32(shrinkTab[a>>18])<<6

@@ -16,6 +16,7 @@
 #define TOT 9280
 #define HP 9664
 #define SUP 10240
+#define PICK 10816
 
 // Constant registers. C49, M077 and M770 serve BANDKEEP only: STACK, which
 // comes after, sums the stack counts in them (TOT3-TOT5).
@@ -359,6 +360,39 @@
 	TRIHALF((SUP+(d)*64)(DI), Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	TRIHALF((HP+(d)*64)(DI), Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
+// PICKUNIT(t, u): unit u, with sum t, is the choice so far where t > 9
+// and t < the best sum (Z0); Z1 is the unit, Z3 holds 9. Uses K7, Z4.
+#define PICKUNIT(t, u) \
+	VPCMPUD $6, Z3, t, K7 \
+	VPCMPUD $1, Z0, t, K7, K7 \
+	VMOVDQA32 t, K7, Z0 \
+	MOVL $(u), AX \
+	VPBROADCASTD AX, Z4 \
+	VMOVDQA32 Z4, K7, Z1
+
+// UNITMASK(u, k): k = the lanes whose unit (Z1) is u. Uses Z4.
+#define UNITMASK(u, k) \
+	MOVL $(u), AX \
+	VPBROADCASTD AX, Z4 \
+	VPCMPEQD Z4, Z1, k
+
+// PICKDIGIT(d): digit d's count in each lane's unit (K1-K6: bands 0-2,
+// stacks 0-2) is the choice so far where it is >= 2 (Z8) and < the best
+// (Z6); Z7 is the digit. Uses Z5, Z9, K7.
+#define PICKDIGIT(d) \
+	VMOVDQU32.Z (BC+(d)*64)(DI), K1, Z5 \
+	VMOVDQU32 (BC+(9+(d))*64)(DI), K2, Z5 \
+	VMOVDQU32 (BC+(18+(d))*64)(DI), K3, Z5 \
+	VMOVDQU32 (SC+(d)*64)(DI), K4, Z5 \
+	VMOVDQU32 (SC+(9+(d))*64)(DI), K5, Z5 \
+	VMOVDQU32 (SC+(18+(d))*64)(DI), K6, Z5 \
+	VPCMPUD $5, Z8, Z5, K7 \
+	VPCMPUD $1, Z6, Z5, K7, K7 \
+	VMOVDQA32 Z5, K7, Z6 \
+	MOVL $(d), AX \
+	VPBROADCASTD AX, Z9 \
+	VMOVDQA32 Z9, K7, Z7
+
 // func roundLanesAVX512(s *laneState) (fail, changed, triFail, triWork uint16)
 TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-16
 	MOVQ s+0(FP), DI
@@ -428,6 +462,49 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-16
 	MOVW AX, fail+8(FP)
 	KMOVW K6, AX
 	MOVW AX, changed+10(FP)
+	// The branch choice (laneState.pickOf) for every lane: the unit with
+	// the fewest configurations above 9 (the first of equals: Z0 its
+	// sum, Z1 the unit), then its digit with the fewest above 1 (Z6 the
+	// count, Z7 the digit).
+	VPTERNLOGD $0xFF, Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	MOVL $9, AX
+	VPBROADCASTD AX, Z3
+	VMOVDQU32 (TOT+0*64)(DI), Z2
+	PICKUNIT(Z2, 0)
+	VMOVDQU32 (TOT+1*64)(DI), Z2
+	PICKUNIT(Z2, 1)
+	VMOVDQU32 (TOT+2*64)(DI), Z2
+	PICKUNIT(Z2, 2)
+	PICKUNIT(TOT3, 3)
+	PICKUNIT(TOT4, 4)
+	PICKUNIT(TOT5, 5)
+	UNITMASK(0, K1)
+	UNITMASK(1, K2)
+	UNITMASK(2, K3)
+	UNITMASK(3, K4)
+	UNITMASK(4, K5)
+	UNITMASK(5, K6)
+	VPTERNLOGD $0xFF, Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVL $2, AX
+	VPBROADCASTD AX, Z8
+	PICKDIGIT(0)
+	PICKDIGIT(1)
+	PICKDIGIT(2)
+	PICKDIGIT(3)
+	PICKDIGIT(4)
+	PICKDIGIT(5)
+	PICKDIGIT(6)
+	PICKDIGIT(7)
+	PICKDIGIT(8)
+	// pick = unit | digit<<4, all ones where no unit qualifies.
+	VPSLLD $4, Z7, Z7
+	VPORD Z1, Z7, Z7
+	VPTERNLOGD $0xFF, Z6, Z6, Z6
+	VPCMPEQD Z6, Z0, K7
+	VMOVDQA32 Z6, K7, Z7
+	VMOVDQU32 Z7, PICK(DI)
 	// triadCheck on every lane.
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1

@@ -110,9 +110,10 @@ func TestRoundLanes(t *testing.T) {
 				// At the fixpoint the counts agree too.
 				for i := 0; i < lanes; i++ {
 					if gone>>i&1 == 0 && (a.open[i] != b.open[i] || colOf(&a.bc, i) != colOf(&b.bc, i) || colOf(&a.sc, i) != colOf(&b.sc, i) ||
-						a.tot[0][i] != b.tot[0][i] || a.tot[3][i] != b.tot[3][i] || a.tot[5][i] != b.tot[5][i] || a.keys(i) != b.keys(i)) {
-						t.Fatalf("cases %d.., lane %d: open %d, counts %v %v, keys %#o; want %d, %v %v, %#o", start, i,
-							b.open[i], colOf(&b.bc, i), colOf(&b.sc, i), b.keys(i), a.open[i], colOf(&a.bc, i), colOf(&a.sc, i), a.keys(i))
+						a.tot[0][i] != b.tot[0][i] || a.tot[3][i] != b.tot[3][i] || a.tot[5][i] != b.tot[5][i] || a.keys(i) != b.keys(i) ||
+						a.pick[i] != b.pick[i]) {
+						t.Fatalf("cases %d.., lane %d: open %d, counts %v %v, keys %#o, pick %#x; want %d, %v %v, %#o, %#x", start, i,
+							b.open[i], colOf(&b.bc, i), colOf(&b.sc, i), b.keys(i), b.pick[i], a.open[i], colOf(&a.bc, i), colOf(&a.sc, i), a.keys(i), a.pick[i])
 					}
 				}
 				break
@@ -198,6 +199,7 @@ func TestLaneStateLayout(t *testing.T) {
 		{"tot", unsafe.Offsetof(l.tot), 9280},
 		{"hp", unsafe.Offsetof(l.hp), 9664},
 		{"sup", unsafe.Offsetof(l.sup), 10240},
+		{"pick", unsafe.Offsetof(l.pick), 10816},
 	} {
 		if c.got != c.want {
 			t.Errorf("laneState.%s is at offset %d; kernel_lanes_amd64.s says %d", c.name, c.got, c.want)

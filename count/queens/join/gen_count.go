@@ -1,9 +1,8 @@
 //go:build ignore
 
 // gen_count writes count_amd64.s, the counting loops of the amd64
-// kernels: one loop per table layout (chunks, of which the first wide
-// have 7 bits, the rest 6), for AVX-512 and AVX2, full blocks and half
-// ones. Run by go generate (see match.go); an argument names another
+// kernels: one loop per table layout (see layout in match.go), for
+// AVX-512 and AVX2, full blocks and half ones. Run by go generate (see match.go); an argument names another
 // file to write (TestGeneratedKernels).
 package main
 
@@ -13,15 +12,34 @@ import (
 	"os"
 )
 
-// layouts lists the (chunks, wide) pairs layout in match.go returns.
-func layouts() [][2]int {
-	var ls [][2]int
-	for nch := 1; nch <= 11; nch++ {
-		for wide := 0; wide <= nch; wide++ {
-			if wide > 0 && 64*(nch+wide)*64 > 28<<10 {
-				break
+// families are match.go's (smallBits, smallBudget, largeBits,
+// largeBudget); TestLayout checks that every layout match.go can choose
+// has a loop here.
+var families = [][2]int{{6, 28 << 10}, {8, 128 << 10}}
+
+// layout is match.go's: nch chunks, the first wide of bits+1 bits, the
+// others of bits.
+type layout struct{ nch, bits, wide int }
+
+// label names the layout's loop: p, chunks, bits and wide chunks.
+func (l layout) label(p string) string { return fmt.Sprintf("%s%d_%d_%d", p, l.nch, l.bits, l.wide) }
+
+// code is layout.code in match.go.
+func (l layout) code() int { return l.nch<<8 | l.bits<<4 | l.wide }
+
+// layouts lists every layout of each family: narrow chunks up to 62 bits,
+// and layouts with wide chunks within the family's budget.
+func layouts() []layout {
+	var ls []layout
+	for _, f := range families {
+		bits, budget := f[0], f[1]
+		for nch := 1; nch <= (62+bits-1)/bits; nch++ {
+			for wide := 0; wide <= nch; wide++ {
+				if wide > 0 && (nch+wide)*64<<bits > budget {
+					break
+				}
+				ls = append(ls, layout{nch, bits, wide})
 			}
-			ls = append(ls, [2]int{nch, wide})
 		}
 	}
 	return ls
@@ -29,12 +47,13 @@ func layouts() [][2]int {
 
 // chunk returns chunk j's byte offset, its RORX count (putting its index
 // at bits 6.., a 64-byte entry's byte offset) and its mask.
-func chunk(j, wide int) (off, rot, mask int) {
-	shift := 7*min(j, wide) + 6*max(j-wide, 0)
-	off = 64 * (128*min(j, wide) + 64*max(j-wide, 0))
-	bits := 6
-	if j < wide {
-		bits = 7
+func (l layout) chunk(j int) (off, rot, mask int) {
+	b := l.bits
+	shift := (b+1)*min(j, l.wide) + b*max(j-l.wide, 0)
+	off = 64 * (2<<b*min(j, l.wide) + 1<<b*max(j-l.wide, 0))
+	bits := b
+	if j < l.wide {
+		bits = b + 1
 	}
 	return off, (shift - 6 + 64) % 64, (1<<bits - 1) << 6
 }
@@ -46,8 +65,8 @@ func (g *gen) f(format string, a ...any) { fmt.Fprintf(&g.b, format+"\n", a...) 
 // lookup emits the load (j == 0) or AND of chunk j's entry for the item
 // in w, with t as scratch, into register z (and z2 for AVX2's second
 // half, "" for none).
-func (g *gen) lookup(j, wide int, w, t, z, z2 string, avx512 bool) {
-	off, rot, mask := chunk(j, wide)
+func (g *gen) lookup(l layout, j int, w, t, z, z2 string, avx512 bool) {
+	off, rot, mask := l.chunk(j)
 	g.f("\tRORXQ $%d, %s, %s", rot, w, t)
 	g.f("\tANDQ $0x%x, %s", mask, t)
 	mov, and := "VMOVDQU", "VPAND"
@@ -67,14 +86,11 @@ func (g *gen) lookup(j, wide int, w, t, z, z2 string, avx512 bool) {
 	}
 }
 
-// dispatch jumps to label(l) for the layout in DX (chunks) and R8
-// (wide): DX*8 + R8 is compared with each.
+// dispatch jumps to the loop of the layout whose code is in DX.
 func (g *gen) dispatch(prefix, done string) {
-	g.f("\tSHLQ $3, DX")
-	g.f("\tADDQ R8, DX")
 	for _, l := range layouts() {
-		g.f("\tCMPQ DX, $%d", l[0]*8+l[1])
-		g.f("\tJEQ %s%d_%d", prefix, l[0], l[1])
+		g.f("\tCMPQ DX, $%d", l.code())
+		g.f("\tJEQ %s", l.label(prefix))
 	}
 	g.f("\tJMP %s", done)
 }
@@ -86,18 +102,16 @@ func (g *gen) avx512(half bool) {
 		name, v, p = "countHalfAVX512", "Y", "y"
 	}
 	done := p + "done"
-	g.f("// func %s(t *entry, items []uint64, nch, wide int) uint64", name)
-	g.f("TEXT ·%s(SB), NOSPLIT, $0-56", name)
+	g.f("// func %s(t *entry, items []uint64, layout int) uint64", name)
+	g.f("TEXT ·%s(SB), NOSPLIT, $0-48", name)
 	g.f("\tMOVQ t+0(FP), DI")
 	g.f("\tMOVQ items_base+8(FP), SI")
 	g.f("\tMOVQ items_len+16(FP), CX")
-	g.f("\tMOVQ nch+32(FP), DX")
-	g.f("\tMOVQ wide+40(FP), R8")
+	g.f("\tMOVQ layout+32(FP), DX")
 	g.f("\tVPXORQ %s1, %s1, %s1", v, v, v)
 	g.dispatch(p, done)
 	for _, l := range layouts() {
-		nch, wide := l[0], l[1]
-		lab := fmt.Sprintf("%s%d_%d", p, nch, wide)
+		nch, lab := l.nch, l.label(p)
 		g.f("")
 		g.f("%s:", lab)
 		g.f("\tCMPQ CX, $2")
@@ -105,8 +119,8 @@ func (g *gen) avx512(half bool) {
 		g.f("\tMOVQ (SI), AX")
 		g.f("\tMOVQ 8(SI), R8")
 		for j := 0; j < nch; j++ {
-			g.lookup(j, wide, "AX", "BX", v+"0", "", true)
-			g.lookup(j, wide, "R8", "R9", v+"2", "", true)
+			g.lookup(l, j, "AX", "BX", v+"0", "", true)
+			g.lookup(l, j, "R8", "R9", v+"2", "", true)
 		}
 		g.f("\tVPOPCNTQ %s0, %s0", v, v)
 		g.f("\tVPOPCNTQ %s2, %s2", v, v)
@@ -120,7 +134,7 @@ func (g *gen) avx512(half bool) {
 		g.f("\tJZ %s", done)
 		g.f("\tMOVQ (SI), AX")
 		for j := 0; j < nch; j++ {
-			g.lookup(j, wide, "AX", "BX", v+"0", "", true)
+			g.lookup(l, j, "AX", "BX", v+"0", "", true)
 		}
 		g.f("\tVPOPCNTQ %s0, %s0", v, v)
 		g.f("\tVPADDQ %s0, %s1, %s1", v, v, v)
@@ -138,7 +152,7 @@ func (g *gen) avx512(half bool) {
 	g.f("\tVPADDQ X2, X1, X1")
 	g.f("\tVMOVQ X1, AX")
 	g.f("\tVZEROUPPER")
-	g.f("\tMOVQ AX, ret+48(FP)")
+	g.f("\tMOVQ AX, ret+40(FP)")
 	g.f("\tRET")
 	g.f("")
 }
@@ -153,13 +167,12 @@ func (g *gen) avx2(half bool) {
 		name, p, fold = "countHalfAVX2", "b", 30
 	}
 	done := p + "done"
-	g.f("// func %s(t *entry, items []uint64, nch, wide int) uint64", name)
-	g.f("TEXT ·%s(SB), NOSPLIT, $0-56", name)
+	g.f("// func %s(t *entry, items []uint64, layout int) uint64", name)
+	g.f("TEXT ·%s(SB), NOSPLIT, $0-48", name)
 	g.f("\tMOVQ t+0(FP), DI")
 	g.f("\tMOVQ items_base+8(FP), SI")
 	g.f("\tMOVQ items_len+16(FP), CX")
-	g.f("\tMOVQ nch+32(FP), DX")
-	g.f("\tMOVQ wide+40(FP), R8")
+	g.f("\tMOVQ layout+32(FP), DX")
 	g.f("\tVMOVDQU ·nibbleCount(SB), Y15")
 	g.f("\tVMOVDQU ·lowNibbles(SB), Y14")
 	g.f("\tVPXOR Y13, Y13, Y13")
@@ -177,8 +190,7 @@ func (g *gen) avx2(half bool) {
 		g.f("\tVPADDB Y3, Y13, Y13")
 	}
 	for _, l := range layouts() {
-		nch, wide := l[0], l[1]
-		lab := fmt.Sprintf("%s%d_%d", p, nch, wide)
+		nch, lab := l.nch, l.label(p)
 		second := "Y1"
 		if half {
 			second = ""
@@ -189,7 +201,7 @@ func (g *gen) avx2(half bool) {
 		g.f("\tJZ %s", done)
 		g.f("\tMOVQ (SI), AX")
 		for j := 0; j < nch; j++ {
-			g.lookup(j, wide, "AX", "BX", "Y0", second, false)
+			g.lookup(l, j, "AX", "BX", "Y0", second, false)
 		}
 		pop("Y0")
 		if !half {
@@ -215,7 +227,7 @@ func (g *gen) avx2(half bool) {
 	g.f("\tVPADDQ X2, X12, X12")
 	g.f("\tVMOVQ X12, AX")
 	g.f("\tVZEROUPPER")
-	g.f("\tMOVQ AX, ret+48(FP)")
+	g.f("\tMOVQ AX, ret+40(FP)")
 	g.f("\tRET")
 	g.f("")
 }

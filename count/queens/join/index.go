@@ -235,9 +235,18 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 			}
 			continue
 		}
+		// The items each block of ex is run through choose its layout.
+		nitems := 0
+		for z := comp; ; z = (z - 1) & comp {
+			nitems += int(s.cw[z+1] - s.cw[z])
+			if z == 0 {
+				break
+			}
+		}
+		lay := layoutOf(m, nitems)
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
-			s.k.build(blk, ex[:n], m)
+			s.k.build(blk, ex[:n], m, lay)
 			s.stat.builds++
 			ex = ex[n:]
 			items := 0
@@ -245,14 +254,14 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
 					if n <= blockSize/2 {
 						total += s.k.half(blk, wz)
-						s.stat.halfLookups += uint64(len(wz) * blk.nch)
+						s.stat.halfLookups += uint64(len(wz) * lay.nch)
 					} else {
 						total += s.k.count(blk, wz)
 					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
 					s.stat.items += uint64(len(wz))
-					s.stat.lookups += uint64(len(wz) * blk.nch)
+					s.stat.lookups += uint64(len(wz) * lay.nch)
 				}
 				if z == 0 {
 					break

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -55,7 +56,7 @@ func randomPatterns(r *rand.Rand, k, m, p int) []uint64 {
 func TestKernelsCountBlocks(t *testing.T) {
 	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(5, 6))
-		var b block
+		b := newBlock()
 		for m := 0; m <= 62; m++ {
 			for trial := 0; trial < 3; trial++ {
 				size := 1 + r.IntN(blockSize)
@@ -67,30 +68,39 @@ func TestKernelsCountBlocks(t *testing.T) {
 				if trial == 0 {
 					items = append(items, 0) // matches every pattern
 				}
-				k.build(&b, pats, m)
 				want := naivePairs(pats, items)
-				if got := k.count(&b, items); got != want {
-					t.Fatalf("m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
-				}
-				// Blocks of at most half the patterns, by the half kernel.
-				if len(pats) <= blockSize/2 {
-					if got := k.half(&b, items); got != want {
-						t.Fatalf("half, m=%d %d patterns %d items: %d, want %d", m, len(pats), len(items), got, want)
+				for _, lay := range familyLayouts(m) {
+					k.build(b, pats, m, lay)
+					if got := k.count(b, items); got != want {
+						t.Fatalf("m=%d %v %d patterns %d items: %d, want %d", m, lay, len(pats), len(items), got, want)
+					}
+					// Blocks of at most half the patterns, by the half kernel.
+					if len(pats) <= blockSize/2 {
+						if got := k.half(b, items); got != want {
+							t.Fatalf("half, m=%d %v %d patterns %d items: %d, want %d", m, lay, len(pats), len(items), got, want)
+						}
 					}
 				}
 			}
 		}
 		// Items with bits above m: the tables ignore them.
 		pats := randomPatterns(r, 300, 20, 3)
-		k.build(&b, pats, 20)
 		items := randomPatterns(r, 50, 20, 3)
 		for i := range items {
 			items[i] |= ^uint64(0) &^ (1<<20 - 1)
 		}
-		if got, want := k.count(&b, items), naivePairsLow(pats, items, 20); got != want {
-			t.Fatalf("high item bits: %d, want %d", got, want)
+		for _, lay := range familyLayouts(20) {
+			k.build(b, pats, 20, lay)
+			if got, want := k.count(b, items), naivePairsLow(pats, items, 20); got != want {
+				t.Fatalf("high item bits, %v: %d, want %d", lay, got, want)
+			}
 		}
 	})
+}
+
+// familyLayouts returns the layouts of m bits of both families.
+func familyLayouts(m int) []layout {
+	return []layout{layoutOf(m, 0), layoutOf(m, largeItems)}
 }
 
 func naivePairsLow(pats, items []uint64, m int) uint64 {
@@ -124,42 +134,48 @@ func TestTranspose64(t *testing.T) {
 }
 
 // BenchmarkKernels measures each kernel on one block and 4096 items, in
-// pairs tested per second.
+// pairs tested per second, in each family's layout.
 func BenchmarkKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for _, m := range []int{30, 36} {
-		blk := newBlock()
-		buildGeneric(blk, randomPatterns(r, blockSize, m, 3), m)
+	for _, m := range []int{28, 32, 36} {
+		pats := randomPatterns(r, blockSize, m, 3)
 		items := randomPatterns(r, 4096, m, 3)
-		for _, k := range Kernels() {
-			if !k.Supported() {
-				continue
-			}
-			b.Run(fmt.Sprintf("m=%d/kernel=%s", m, k.Name), func(b *testing.B) {
-				for b.Loop() {
-					k.count(blk, items)
+		for _, lay := range familyLayouts(m) {
+			blk := newBlock()
+			buildGeneric(blk, pats, m, lay)
+			for _, k := range Kernels() {
+				if !k.Supported() {
+					continue
 				}
-				b.ReportMetric(float64(b.N)*float64(len(items)*blockSize)/b.Elapsed().Seconds(), "pairs/s")
-			})
+				b.Run(fmt.Sprintf("m=%d/bits=%d/kernel=%s", m, lay.bits, k.Name), func(b *testing.B) {
+					for b.Loop() {
+						k.count(blk, items)
+					}
+					b.ReportMetric(float64(b.N)*float64(len(items)*blockSize)/b.Elapsed().Seconds(), "pairs/s")
+				})
+			}
 		}
 	}
 }
 
-// BenchmarkBuild measures building the tables of a full block.
+// BenchmarkBuild measures building the tables of a full block in each
+// family's layout.
 func BenchmarkBuild(b *testing.B) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, m := range []int{30, 38} {
 		pats := randomPatterns(r, blockSize, m, 3)
-		for _, k := range Kernels() {
-			if !k.Supported() {
-				continue
-			}
-			b.Run(fmt.Sprintf("m=%d/kernel=%s", m, k.Name), func(b *testing.B) {
-				blk := newBlock()
-				for b.Loop() {
-					k.build(blk, pats, m)
+		for _, lay := range familyLayouts(m) {
+			for _, k := range Kernels() {
+				if !k.Supported() {
+					continue
 				}
-			})
+				b.Run(fmt.Sprintf("m=%d/bits=%d/kernel=%s", m, lay.bits, k.Name), func(b *testing.B) {
+					blk := newBlock()
+					for b.Loop() {
+						k.build(blk, pats, m, lay)
+					}
+				})
+			}
 		}
 	}
 }
@@ -433,33 +449,47 @@ func TestKernelsPairs(t *testing.T) {
 	})
 }
 
-// TestLayout: every pattern length gets chunks covering its bits, the
-// fewest whose tables stay within tableBudget (or narrow ones only), and
-// the generated kernels have a loop for it (count_amd64.s is generated
-// from the same rule: go generate).
+// TestLayout: every pattern length gets, in each family, chunks covering
+// its bits, the fewest whose tables stay within the family's budget (or
+// narrow ones only), within the block; the generated kernels have a loop
+// for each (count_amd64.s is generated from the same rule: go
+// generate).
 func TestLayout(t *testing.T) {
-	bytes := func(nch, wide int) int { return (nch + wide) * 64 * 64 }
-	for m := 0; m <= 62; m++ {
-		nch, wide := layout(m)
-		if 7*wide+6*(nch-wide) < m || wide > nch || nch < 1 || nch > maxChunks {
-			t.Fatalf("m=%d: %d chunks, %d wide, do not cover it", m, nch, wide)
-		}
-		if wide > 0 && bytes(nch, wide) > tableBudget {
-			t.Errorf("m=%d: %d chunks, %d wide: %d bytes of tables", m, nch, wide, bytes(nch, wide))
-		}
-		for c := 1; c < nch; c++ {
-			for w := 0; w <= c; w++ {
-				if 7*w+6*(c-w) >= m && bytes(c, w) <= tableBudget {
-					t.Errorf("m=%d: %d chunks (%d wide) would do, layout gives %d", m, c, w, nch)
+	src, err := os.ReadFile("count_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range [][2]int{{smallBits, smallBudget}, {largeBits, largeBudget}} {
+		bits, budget := fam[0], fam[1]
+		bytes := func(nch, wide int) int { return (nch + wide) * 64 << bits }
+		for m := 0; m <= 62; m++ {
+			l := familyLayout(m, bits, budget)
+			if (bits+1)*l.wide+bits*(l.nch-l.wide) < m || l.wide > l.nch || l.nch < 1 || l.nch > maxChunks || l.bits != bits {
+				t.Fatalf("m=%d: %v does not cover it", m, l)
+			}
+			if l.wide > 0 && bytes(l.nch, l.wide) > budget {
+				t.Errorf("m=%d: %v: %d bytes of tables", m, l, bytes(l.nch, l.wide))
+			}
+			for c := 1; c < l.nch; c++ {
+				for w := 0; w <= c; w++ {
+					if (bits+1)*w+bits*(c-w) >= m && bytes(c, w) <= budget {
+						t.Errorf("m=%d: %d chunks (%d wide) would do, layout gives %v", m, c, w, l)
+					}
 				}
 			}
-		}
-		if last, _, size := chunkAt(nch-1, wide); last+size > tableEntries {
-			t.Errorf("m=%d: the tables end at entry %d, beyond %d", m, last+size, tableEntries)
+			if l.entries() > tableEntries {
+				t.Errorf("m=%d: %v ends at entry %d, beyond %d", m, l, l.entries(), tableEntries)
+			}
+			if lab := fmt.Sprintf("\nz%d_%d_%d:\n", l.nch, l.bits, l.wide); !strings.Contains(string(src), lab) {
+				t.Errorf("count_amd64.s has no loop for %d bits (%v): gen_count.go's families differ from match.go's", m, l)
+			}
 		}
 	}
-	if nch, wide := layout(31); nch != 5 || wide != 1 {
-		t.Errorf("layout(31) = %d, %d; want 5 chunks, 1 wide", nch, wide)
+	if l := layoutOf(31, 0); l != (layout{nch: 5, bits: 6, wide: 1}) {
+		t.Errorf("layoutOf(31, 0) = %v; want 5 chunks of 6 bits, 1 wide", l)
+	}
+	if l := layoutOf(32, largeItems); l != (layout{nch: 4, bits: 8, wide: 0}) {
+		t.Errorf("layoutOf(32, %d) = %v; want 4 chunks of 8 bits", largeItems, l)
 	}
 }
 
@@ -509,9 +539,9 @@ func TestKernelsUnaligned(t *testing.T) {
 			items := randomPatterns(r, 300, m, 3)
 			for _, n := range []int{100, blockSize} {
 				want := pairsGeneric(pats[:n], items)
-				for _, off := range []uintptr{0, 8, 16, 24, 32, 48, 56} {
+				for i, off := range []uintptr{0, 8, 16, 24, 32, 48, 56} {
 					blk := blockAt(off)
-					k.build(blk, pats[:n], m)
+					k.build(blk, pats[:n], m, familyLayouts(m)[i%2])
 					got := k.count(blk, items)
 					if n <= blockSize/2 {
 						if h := k.half(blk, items); h != want {
@@ -548,7 +578,7 @@ func BenchmarkBlockAlign(b *testing.B) {
 				defer runtime.UnlockOSThread()
 				blks := []*block{newBlock(), blockAt(off)}
 				for _, blk := range blks {
-					k.build(blk, pats, m)
+					k.build(blk, pats, m, layoutOf(m, len(items)))
 				}
 				var cpu [2]time.Duration
 				for i := 0; b.Loop(); i++ {

@@ -12,37 +12,49 @@ import (
 // pattern is compatible with w exactly when it lacks every bit of w, so
 // ANDing the planes of w's bits and counting the ones left counts the
 // block's matches for w in a few word operations. The planes are further
-// combined in chunks of 6 or 7 bits: table entry v of a chunk is the AND
+// combined in chunks of several bits: table entry v of a chunk is the AND
 // of the planes of the bits of v, so that w needs one entry per chunk
-// (the "method of four Russians"). A chunk of 7 bits has 128 entries
-// (8 KiB), one of 6 has 64: layout chooses the fewest chunks whose tables
-// stay within tableBudget.
+// (the "method of four Russians"). An entry is 64 bytes, and an item's
+// cost is about one 64-byte load per chunk: fewer, wider chunks make
+// each item cheaper but the tables larger, slower to build and further
+// from the core. So a block takes one of two families of layouts (see
+// layoutOf): small tables that stay in the level-1 data cache, for blocks
+// run through few items, or large ones (in level 2) with fewer chunks,
+// for blocks run through many.
 
 //go:generate go run gen_count.go
 
 const (
-	chunkBits  = 6 // the bits of a narrow chunk (a wide one has 7)
 	blockWords = 8
 	blockSize  = 64 * blockWords
-	maxChunks  = (62 + chunkBits - 1) / chunkBits
-	// tableBudget bounds the tables of a layout with wide chunks: within
-	// the 32 KiB level-1 data cache of Zen 3 and 4, with room for the
-	// items streamed through.
-	tableBudget = 28 << 10
-	// tableEntries holds the largest layout: maxChunks narrow chunks
-	// (more than tableBudget, as patterns of 43 bits and more need).
-	tableEntries = maxChunks << chunkBits
+	// maxChunks is the most chunks of any layout: 62 bits in narrow
+	// chunks of the small family.
+	maxChunks = (62 + smallBits - 1) / smallBits
+	// The families: their narrow chunks' bits (a wide chunk has one
+	// more) and the bytes their tables may take when some chunk is wide.
+	// The small family's tables stay within the 32 KiB level-1 data cache
+	// of Zen 3 and 4 with room for the items streamed through; the large
+	// family's within a few of Zen 4's 1 MiB level 2 (measured at n = 22,
+	// RESULTS.md).
+	smallBits, smallBudget = 6, 28 << 10
+	largeBits, largeBudget = 8, 128 << 10
+	// tableEntries holds the largest layout: the large family's budget,
+	// or its narrow chunks over 62 bits (patterns of more bits than the
+	// budget covers take narrow chunks only).
+	tableEntries = max(largeBudget/64, (62+largeBits-1)/largeBits<<largeBits, maxChunks<<smallBits)
+	// largeItems is the fewest items a block is run through for which
+	// it takes a large layout (see layoutOf).
+	largeItems = 4096
 )
 
 // entry is one table entry: a bit per pattern of the block.
 type entry [blockWords]uint64
 
-// block is the tables of one block of patterns; the kernels read them
-// as nch chunks, the first wide of 128 entries and the others of 64, 64
-// bytes each.
+// block is the tables of one block of patterns; the kernels read them as
+// the chunks of its layout, 64 bytes an entry.
 type block struct {
-	t         [tableEntries]entry
-	nch, wide int
+	t   [tableEntries]entry
+	lay layout
 	// Room for building: the planes, and a group of 64 patterns padded
 	// with zeros.
 	planes [64]entry
@@ -60,29 +72,57 @@ func newBlock() *block {
 	return (*block)(unsafe.Add(p, (64-uintptr(p)%64)%64))
 }
 
-// layout returns the chunks for patterns of m bits, and how many of them
-// are wide: as few chunks as cover m bits with tables within
-// tableBudget, the fewest wide ones for that.
-func layout(m int) (nch, wide int) {
-	nch = max(1, (m+chunkBits-1)/chunkBits)
-	for c := nch - 1; c >= 1; c-- {
-		w := max(m-chunkBits*c, 0) // one bit more a wide chunk
-		if w > c || (c+w)*64*64 > tableBudget {
-			break
-		}
-		nch, wide = c, w
-	}
-	return nch, wide
+// layout is how a block's tables cut the bits of its patterns: nch
+// chunks, the first wide of bits+1 bits and the others of bits.
+type layout struct {
+	nch, bits, wide int
 }
 
-// chunkAt returns chunk j's first entry and first bit, and its entries'
-// count, in a layout with wide wide chunks.
-func chunkAt(j, wide int) (first, bit, size int) {
-	if j < wide {
-		return 128 * j, 7 * j, 128
+// layoutOf returns the layout of a block of patterns of m bits run
+// through items items: of the large family from largeItems items on, where
+// the lookups saved outweigh building larger tables, else of the small
+// one.
+func layoutOf(m, items int) layout {
+	if items >= largeItems {
+		return familyLayout(m, largeBits, largeBudget)
 	}
-	return 128*wide + 64*(j-wide), 7*wide + 6*(j-wide), 64
+	return familyLayout(m, smallBits, smallBudget)
 }
+
+// familyLayout returns the layout for patterns of m bits in chunks of
+// bits bits: as few chunks as cover m bits with tables within budget, the
+// fewest wide ones for that (narrow chunks only when no wide layout fits
+// the budget).
+func familyLayout(m, bits, budget int) layout {
+	l := layout{nch: max(1, (m+bits-1)/bits), bits: bits}
+	for c := l.nch - 1; c >= 1; c-- {
+		w := max(m-bits*c, 0) // one bit more a wide chunk
+		if w > c || (c+w)*64<<bits > budget {
+			break
+		}
+		l.nch, l.wide = c, w
+	}
+	return l
+}
+
+// chunk returns chunk j's first entry and first bit, and its entries'
+// count.
+func (l layout) chunk(j int) (first, bit, size int) {
+	b := l.bits
+	if j < l.wide {
+		return 2 << b * j, (b + 1) * j, 2 << b
+	}
+	return 2<<b*l.wide + 1<<b*(j-l.wide), (b+1)*l.wide + b*(j-l.wide), 1 << b
+}
+
+// entries returns the table entries the layout takes.
+func (l layout) entries() int {
+	first, _, size := l.chunk(l.nch - 1)
+	return first + size
+}
+
+// code is the layout as the generated kernels dispatch on it.
+func (l layout) code() int { return l.nch<<8 | l.bits<<4 | l.wide }
 
 // transpose64 transposes a 64×64 bit matrix in place: bit j of a[i]
 // becomes bit i of a[j].
@@ -97,14 +137,14 @@ func transpose64(a *[64]uint64) {
 	}
 }
 
-// buildGeneric fills the tables of b from up to blockSize patterns with m
-// significant bits. Slots beyond len(pats) match nothing.
-func buildGeneric(b *block, pats []uint64, m int) {
+// buildGeneric fills the tables of b in layout lay from up to blockSize
+// patterns with m significant bits. Slots beyond len(pats) match nothing.
+func buildGeneric(b *block, pats []uint64, m int, lay layout) {
 	transposeGeneric(b, pats, m)
 	all := entry{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-	b.nch, b.wide = layout(m)
-	for j := 0; j < b.nch; j++ {
-		first, bit, size := chunkAt(j, b.wide)
+	b.lay = lay
+	for j := 0; j < lay.nch; j++ {
+		first, bit, size := lay.chunk(j)
 		t := b.t[first : first+size]
 		t[0] = all
 		if j == 0 {
@@ -158,8 +198,8 @@ func validEntry(k int) entry {
 
 // chunks returns each chunk's first entry, first bit and index mask.
 func (b *block) chunks() (first, shift [maxChunks]int, mask [maxChunks]uint64) {
-	for j := 0; j < b.nch; j++ {
-		f, bit, size := chunkAt(j, b.wide)
+	for j := 0; j < b.lay.nch; j++ {
+		f, bit, size := b.lay.chunk(j)
 		first[j], shift[j], mask[j] = f, bit&63, uint64(size-1)
 	}
 	return first, shift, mask
@@ -170,7 +210,7 @@ func (b *block) chunks() (first, shift [maxChunks]int, mask [maxChunks]uint64) {
 func countGeneric(b *block, items []uint64) uint64 {
 	var total uint64
 	first, shift, mask := b.chunks()
-	nch := b.nch
+	nch := b.lay.nch
 	for _, w := range items {
 		e := &b.t[w&mask[0]]
 		a0, a1, a2, a3, a4, a5, a6, a7 := e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]
@@ -190,7 +230,7 @@ func countGeneric(b *block, items []uint64) uint64 {
 func countHalfGeneric(b *block, items []uint64) uint64 {
 	var total uint64
 	first, shift, mask := b.chunks()
-	nch := b.nch
+	nch := b.lay.nch
 	for _, w := range items {
 		e := &b.t[w&mask[0]]
 		a0, a1, a2, a3 := e[0], e[1], e[2], e[3]

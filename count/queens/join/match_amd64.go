@@ -9,10 +9,10 @@ import (
 )
 
 //go:noescape
-func countAVX512(t *entry, items []uint64, nch, wide int) uint64
+func countAVX512(t *entry, items []uint64, layout int) uint64
 
 //go:noescape
-func countHalfAVX512(t *entry, items []uint64, nch, wide int) uint64
+func countHalfAVX512(t *entry, items []uint64, layout int) uint64
 
 //go:noescape
 func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
@@ -21,11 +21,11 @@ func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
 func transposeAVX512(planes *entry, pats *uint64, groups int)
 
 //go:noescape
-func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m int)
+func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m, narrow int)
 
 // buildAVX512 is buildGeneric with the transposition and the tables in
 // assembly.
-func buildAVX512(b *block, pats []uint64, m int) {
+func buildAVX512(b *block, pats []uint64, m int, lay layout) {
 	full := len(pats) / 64
 	if full > 0 {
 		transposeAVX512(&b.planes[0], &pats[0], full)
@@ -36,8 +36,8 @@ func buildAVX512(b *block, pats []uint64, m int) {
 		transposeAVX512((*entry)(unsafe.Add(unsafe.Pointer(&b.planes[0]), 8*full)), &b.pad[0], 1)
 	}
 	valid := validEntry(len(pats))
-	b.nch, b.wide = layout(m)
-	tablesAVX512(&b.t[0], &b.planes[0], &valid, b.nch, b.wide, m)
+	b.lay = lay
+	tablesAVX512(&b.t[0], &b.planes[0], &valid, lay.nch, lay.wide, m, 64<<lay.bits)
 }
 
 func init() {
@@ -65,13 +65,13 @@ func init() {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX512(&b.t[0], items, b.nch, b.wide)
+			return countAVX512(&b.t[0], items, b.lay.code())
 		},
 		half: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countHalfAVX512(&b.t[0], items, b.nch, b.wide)
+			return countHalfAVX512(&b.t[0], items, b.lay.code())
 		},
 	})
 }

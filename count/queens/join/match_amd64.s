@@ -124,10 +124,10 @@ tdone:
 	VZEROUPPER
 	RET
 
-// func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m int)
+// func tablesAVX512(t *entry, planes *entry, valid *entry, nch, wide, m, narrow int)
 //
-// Fills nch chunks, the first wide of 128 entries (7 bits), the others
-// of 64: entry v of a chunk is the AND of the planes of the bits of v
+// Fills nch chunks, the first wide of 2·narrow bytes (one bit more), the
+// others of narrow bytes (64 bytes an entry): entry v of a chunk is the AND of the planes of the bits of v
 // (the chunk's first bit plus i for bit i of v; planes of bits m and
 // above count as all ones), and of valid for chunk 0. Entries
 // 2^i..2^(i+1)-1 are entries 0..2^i-1 ANDed with plane i, one VPANDQ
@@ -137,7 +137,7 @@ tdone:
 // R8 m, CX chunks left, R13 wide chunks left, R14 the chunk's bytes, R10
 // the half's byte offset, R11 the entry offset, R12 DI+R10, Z0 the first
 // entry, Z1 the plane, Z2 scratch, Z31 all ones.
-TEXT ·tablesAVX512(SB), NOSPLIT, $0-48
+TEXT ·tablesAVX512(SB), NOSPLIT, $0-56
 	MOVQ t+0(FP), DI
 	MOVQ planes+8(FP), SI
 	MOVQ valid+16(FP), AX
@@ -153,10 +153,10 @@ chunk:
 	JZ    bdone
 	VMOVDQU64 Z0, (DI)
 	MOVQ $64, R10
-	MOVQ $4096, R14
+	MOVQ narrow+48(FP), R14
 	TESTQ R13, R13
 	JZ    bit
-	MOVQ $8192, R14
+	SHLQ $1, R14
 	DECQ R13
 
 bit:

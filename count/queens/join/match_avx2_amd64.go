@@ -9,23 +9,23 @@ import (
 )
 
 //go:noescape
-func countAVX2(t *entry, items []uint64, nch, wide int) uint64
+func countAVX2(t *entry, items []uint64, layout int) uint64
 
 //go:noescape
-func countHalfAVX2(t *entry, items []uint64, nch, wide int) uint64
+func countHalfAVX2(t *entry, items []uint64, layout int) uint64
 
 //go:noescape
 func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
 
 //go:noescape
-func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
+func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m, narrow int)
 
 //go:noescape
 func transpose32AVX2(planes *uint32, pats *uint64, nbytes int)
 
 // buildAVX2 is buildGeneric with the transposition (32 patterns a call)
 // and the tables in assembly.
-func buildAVX2(b *block, pats []uint64, m int) {
+func buildAVX2(b *block, pats []uint64, m int, lay layout) {
 	nbytes := (m + 7) / 8
 	if nbytes > 0 {
 		full := len(pats) / 32
@@ -39,8 +39,8 @@ func buildAVX2(b *block, pats []uint64, m int) {
 		}
 	}
 	valid := validEntry(len(pats))
-	b.nch, b.wide = layout(m)
-	tablesAVX2(&b.t[0], &b.planes[0], &valid, b.nch, b.wide, m)
+	b.lay = lay
+	tablesAVX2(&b.t[0], &b.planes[0], &valid, lay.nch, lay.wide, m, 64<<lay.bits)
 }
 
 func init() {
@@ -68,13 +68,13 @@ func init() {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX2(&b.t[0], items, b.nch, b.wide)
+			return countAVX2(&b.t[0], items, b.lay.code())
 		},
 		half: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countHalfAVX2(&b.t[0], items, b.nch, b.wide)
+			return countHalfAVX2(&b.t[0], items, b.lay.code())
 		},
 	})
 }

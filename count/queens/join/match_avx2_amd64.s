@@ -21,10 +21,10 @@ GLOBL ·lowNibbles(SB), RODATA|NOPTR, $32
 
 // The counting loops are generated: count_amd64.s.
 
-// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m int)
+// func tablesAVX2(t *entry, planes *entry, valid *entry, nch, wide, m, narrow int)
 //
 // tablesAVX512 on two 256-bit halves.
-TEXT ·tablesAVX2(SB), NOSPLIT, $0-48
+TEXT ·tablesAVX2(SB), NOSPLIT, $0-56
 	MOVQ t+0(FP), DI
 	MOVQ planes+8(FP), SI
 	MOVQ valid+16(FP), AX
@@ -42,10 +42,10 @@ chunk:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	MOVQ $64, R10
-	MOVQ $4096, R14
+	MOVQ narrow+48(FP), R14
 	TESTQ R13, R13
 	JZ    bit
-	MOVQ $8192, R14
+	SHLQ $1, R14
 	DECQ R13
 
 bit:

@@ -15,10 +15,10 @@ type Kernel struct {
 	Rank int
 	// Supported reports whether this CPU can run the kernel.
 	Supported func() bool
-	// build fills a block's tables from up to blockSize patterns of m
-	// bits; count returns the sum over items of the block's patterns
-	// compatible with each.
-	build func(b *block, pats []uint64, m int)
+	// build fills a block's tables in a layout from up to blockSize
+	// patterns of m bits; count returns the sum over items of the block's
+	// patterns compatible with each.
+	build func(b *block, pats []uint64, m int, lay layout)
 	count func(b *block, items []uint64) uint64
 	// half is count for blocks of at most blockSize/2 patterns: it reads
 	// the first half of the entries only.

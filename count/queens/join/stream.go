@@ -411,10 +411,20 @@ func (f *frame) streamJoin(sd *side, kr *keyer, m int, s *bscratch) (uint64, uin
 		// As joinBuckets: a few patterns pair by pair, a block of at most
 		// half its size by the half kernel.
 		direct := len(pats) <= directMax
-		if !direct {
-			s.k.build(blk, pats, m)
-		}
 		comp := all &^ key
+		if !direct {
+			// The items the block is run through choose its layout.
+			n := 0
+			for z := comp; ; z = (z - 1) & comp {
+				if c := len(s.arena.chunks[z]); c > 0 {
+					n += (c-1)*arenaChunk + int(s.arena.last[z])
+				}
+				if z == 0 {
+					break
+				}
+			}
+			s.k.build(blk, pats, m, layoutOf(m, n))
+		}
 		items = 0
 		for z := comp; ; z = (z - 1) & comp {
 			last := len(s.arena.chunks[z]) - 1

@@ -8,8 +8,8 @@ import (
 // The lane kernel searches sixteen states at once, each a lane of a SIMD
 // register: one propagation round (wideState.round, kernel_wide.go) runs
 // on every band word of the sixteen at a time, with AVX-512 where there is
-// (kernel_lanes_amd64.s). A lane whose round changed nothing is at its
-// fixpoint and is taken out: failed, solved, given the triad rules (and
+// (kernel_lanes_amd64.s). A lane whose round changed nothing after its
+// band rule is at its fixpoint (roundLanesGo) and is taken out: failed, solved, given the triad rules (and
 // put back if they removed candidates), or branched on as the triad
 // kernel would (the same configuration: the same tree, guesses and
 // counts). One child takes the lane again, the others wait on a stack of
@@ -70,8 +70,9 @@ func (l *laneState) get(i int, s *wideState) {
 }
 
 // roundLanesGo runs one round of propagation on every lane and returns
-// the lanes that failed and those (of the others) whose words changed. A
-// lane with no state (all words 0) fails. It counts what
+// the lanes that failed and those (of the others) whose words changed
+// after the round's first step, the band rule (wideState.banded). A lane
+// with no state (all words 0) fails. It counts what
 // roundLanesAVX512 counts, and for a lane at a fixpoint (not failed, not
 // changed) it applies triadCheck: triFail has the lanes it finds a
 // contradiction in, triWork those where the triads would remove
@@ -80,7 +81,7 @@ func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 	for i := 0; i < lanes; i++ {
 		var s wideState
 		l.get(i, &s)
-		old := s.f
+		old := s.banded()
 		if !s.round() {
 			fail |= 1 << i
 			continue
@@ -115,6 +116,23 @@ func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 		}
 	}
 	return fail, changed, triFail, triWork
+}
+
+// banded returns s's words with the band rule applied, as the first step
+// of a round applies it. A round that changes no word after that step
+// leaves a fixpoint of round: the band rule keeps what it kept (it is
+// idempotent), and the other steps, given the same words, remove nothing
+// again. So a lane is at its fixpoint as soon as a round changes nothing
+// but by the band rule, a round earlier than by comparing the words with
+// the round's start.
+func (s *wideState) banded() [3][9]uint32 {
+	f := s.f
+	for b := range f {
+		for d, a := range f[b] {
+			f[b][d] = a & bandKeep(a)
+		}
+	}
+	return f
 }
 
 // pickOf chooses what lane x branches on at a fixpoint, from the counts

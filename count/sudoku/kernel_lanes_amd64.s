@@ -65,9 +65,10 @@
 	VPANDD OCT6, dst, dst \
 	VPTERNLOGD $0xF8, OCT1, t, dst
 
-// BANDKEEP(a): a &= bandKeep(a), and Z9 = the number of permutations in
-// a's row/box matrix (the cyclic ones and the others on the presence's
-// row 0, shifted apart). Uses Z0-Z9.
+// BANDKEEP(a): a &= bandKeep(a), Z2 = the row/box presence of the
+// result (bit 9r+3c), and Z9 = the number of permutations in a's row/box
+// matrix (the cyclic ones and the others on the presence's row 0, shifted
+// apart). Uses Z0-Z9.
 #define BANDKEEP(a) \
 	VPSRLD $1, a, Z1 \
 	VPSRLD $2, a, Z2 \
@@ -94,11 +95,11 @@
 	VPORD Z8, Z9, Z9 \
 	VPOPCNTD Z9, Z9 \
 	VPTERNLOGD $0xF8, Z7, Z6, Z3 \
-	VPANDD Z2, Z3, Z3 \
-	VPSLLD $1, Z3, Z4 \
-	VPSLLD $2, Z3, Z5 \
-	VPTERNLOGD $0xFE, Z5, Z4, Z3 \
-	VPANDD Z3, a, a
+	VPANDD Z3, Z2, Z2 \
+	VPSLLD $1, Z2, Z4 \
+	VPSLLD $2, Z2, Z5 \
+	VPTERNLOGD $0xFE, Z5, Z2, Z4 \
+	VPANDD Z4, a, a
 
 // SINGLEROWS(a, p): p = the cells of a alone in their row. Uses Z0-Z5,
 // K1-K3.
@@ -147,13 +148,13 @@
 	VPORD (HP+(d)*64)(DI), Z2, Z2 \
 	VMOVDQU32 Z2, (HP+(d)*64)(DI)
 
-// STEP1(b, d): band rule and single rows of word 9b+d (its value at the
-// round's start kept in old), its count added to Z14 and its part of
+// STEP1(b, d): band rule and single rows of word 9b+d (its value after
+// the band rule kept in old), its count added to Z14 and its part of
 // hp[d].
 #define STEP1(b, d) \
 	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
-	VMOVDQU32 Z12, (OLD+((b)*9+(d))*64)(DI) \
 	BANDKEEP(Z12) \
+	VMOVDQU32 Z12, (OLD+((b)*9+(d))*64)(DI) \
 	VPTESTNMD Z12, Z12, K4 \
 	KORW K4, K5, K5 \
 	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
@@ -260,7 +261,7 @@
 	VPORD t, dst, dst
 
 // CHANGED(w, x): x is word w's new value: store it and note the lanes
-// where it differs from the round's start.
+// where it differs from its value after the band rule.
 #define CHANGED(w, x) \
 	VMOVDQU32 x, ((w)*64)(DI) \
 	VPCMPUD $4, (OLD+(w)*64)(DI), x, K4 \

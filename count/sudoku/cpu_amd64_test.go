@@ -8,8 +8,8 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// TestCPUFeatures checks the kernels' feature tests (golang.org/x/sys/cpu,
-// cheap at start-up) against klauspost/cpuid's independent reading.
+// TestCPUFeatures checks the kernels' feature tests (cpu_amd64.go, cheap
+// at start-up) against klauspost/cpuid's independent reading.
 func TestCPUFeatures(t *testing.T) {
 	c := cpuid.CPU
 	for _, f := range []struct {

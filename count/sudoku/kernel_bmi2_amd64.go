@@ -2,8 +2,6 @@
 
 package sudoku
 
-import "golang.org/x/sys/cpu"
-
 // propagateBMI2 is triadState.propagate in assembly (see
 // kernel_bmi2_amd64.s): the same steps, with every value in a register
 // and BMI1/BMI2 shifts and bit scans; the Go compiler spills a third of
@@ -13,4 +11,4 @@ import "golang.org/x/sys/cpu"
 func propagateBMI2(s *triadState) bool
 
 // haveBMI2 reports whether this CPU runs propagateBMI2.
-func haveBMI2() bool { return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 }
+func haveBMI2() bool { return x86().bmi2 }

@@ -2,8 +2,6 @@
 
 package sudoku
 
-import "golang.org/x/sys/cpu"
-
 // roundLanesAVX512 is roundLanesGo in assembly (kernel_lanes_amd64.s),
 // save that it goes on with a lane that fails (its words are then
 // garbage) and reports it changed or not as it falls; triFail and
@@ -13,7 +11,4 @@ import "golang.org/x/sys/cpu"
 func roundLanesAVX512(s *laneState) (fail, changed, triFail, triWork uint16)
 
 // haveAVX512Lanes reports whether this CPU runs roundLanesAVX512.
-func haveAVX512Lanes() bool {
-	x := &cpu.X86
-	return x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VPOPCNTDQ
-}
+func haveAVX512Lanes() bool { return x86().avx512 }

@@ -46,6 +46,9 @@ var (
 	// permSupTab maps a 3x3 matrix to its entries that lie on some
 	// permutation inside it.
 	permSupTab [512]uint16
+	// permIdxTab lists the permutations a 3x3 matrix holds (their
+	// indices in permList, lowest first, four bits each).
+	permIdxTab [512]uint32
 	// miniRowCells maps a 3x3 row/box matrix to the 27-bit mask of the
 	// cells of its mini-rows.
 	miniRowCells [512]uint32
@@ -81,8 +84,9 @@ func init() {
 		}
 	}
 	for m := 0; m < 512; m++ {
-		for _, p := range permList {
+		for i, p := range permList {
 			if uint32(m)&p == p {
+				permIdxTab[m] |= uint32(i) << (4 * permCountTab[m])
 				permCountTab[m]++
 				permSupTab[m] |= uint16(p)
 			}

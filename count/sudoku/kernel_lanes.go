@@ -389,22 +389,18 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 	if !ok {
 		return false
 	}
-	first := -1
-	for i := len(permList) - 1; i >= 0; i-- {
-		if mat&permList[i] != permList[i] {
-			continue
-		}
-		if first >= 0 {
-			// The later configurations wait, the first takes the lane.
-			c.guesses++
-			k.pending = append(k.pending, pendingState{puzzle: p})
-			ps := &k.pending[len(k.pending)-1]
-			ps.s = *s
-			ps.s.applyConfig(u, d, first)
-		}
-		first = i
+	// The configurations mat holds, in permList's order (a table, not
+	// six mispredicted tests): the later ones wait, from the last, and
+	// the first takes the lane.
+	idx := permIdxTab[mat]
+	for j := int(permCountTab[mat]) - 1; j > 0; j-- {
+		c.guesses++
+		k.pending = append(k.pending, pendingState{puzzle: p})
+		ps := &k.pending[len(k.pending)-1]
+		ps.s = *s
+		ps.s.applyConfig(u, d, int(idx>>(4*j)&15))
 	}
-	s.applyConfig(u, d, first)
+	s.applyConfig(u, d, int(idx&15))
 	// The lane holds s but for digit d's words, the only ones
 	// applyConfig changes.
 	for b := range s.f {

@@ -31,43 +31,48 @@ type wideState struct {
 
 // init sets up s for the givens of g. It returns false if two givens
 // clash in a row (the rounds find the other clashes). The givens are
-// found eight cells at a time (a puzzle's 17 to 30 givens at random
-// places make a branch per cell mispredict often) and gathered by band
-// and digit; then each word is the digit's givens, and the band's cells
-// free of givens outside the rows where the digit has one.
+// found all at once (givenMask: a puzzle's 17 to 30 givens at random
+// places make a branch per cell, or per eight cells, mispredict often),
+// band by band; then each word is the digit's givens, and the band's
+// cells free of givens outside the rows where the digit has one.
 func (s *wideState) init(g *Grid) bool {
-	var all [3]uint32
+	lo, hi := givenMask(g)
+	bands := [3]uint32{uint32(lo) & bandMask, uint32(lo>>27) & bandMask, uint32(lo>>54|hi<<10) & bandMask}
 	s.f = [3][9]uint32{}
-	for base := 0; base < 81; base += 8 {
-		var m uint64
-		if base+8 <= 81 {
-			m = nonzeroBytes(binary.LittleEndian.Uint64(g[base:]))
-		} else if g[base] != 0 {
-			m = 1
-		}
-		for ; m != 0; m &= m - 1 {
-			i := base + bits.TrailingZeros64(m)
-			v := g[i]
+	for b, all := range bands {
+		w := &s.f[b]
+		cells := g[27*b : 27*b+27]
+		for m := all; m != 0; m &= m - 1 {
+			p := bits.TrailingZeros32(m)
+			v := cells[p]
 			if v > 9 {
 				return false
 			}
-			b, p := cellBand[i], cellBit[i]
 			bit := uint32(1) << p
-			w := &s.f[b][v-1]
-			if *w&rowOf[p] != 0 {
+			if w[v-1]&rowOf[p] != 0 {
 				return false // the digit twice in a row
 			}
-			*w |= bit
-			all[b] |= bit
+			w[v-1] |= bit
 		}
-	}
-	for b := range s.f {
-		free := bandMask &^ all[b]
-		for d, x := range s.f[b] {
-			s.f[b][d] = free&^rowsOf(x) | x
+		free := bandMask &^ all
+		for d, x := range w {
+			w[d] = free&^rowsOf(x) | x
 		}
 	}
 	return true
+}
+
+// givenMask returns the cells of g that hold a value: bit i of lo for
+// cell i < 64, bit i-64 of hi for the others.
+func givenMask(g *Grid) (lo, hi uint64) {
+	for k := 0; k < 64; k += 8 {
+		lo |= nonzeroBytes(binary.LittleEndian.Uint64(g[k:])) << k
+	}
+	hi = nonzeroBytes(binary.LittleEndian.Uint64(g[64:])) | nonzeroBytes(binary.LittleEndian.Uint64(g[72:]))<<8
+	if g[80] != 0 {
+		hi |= 1 << 16
+	}
+	return lo, hi
 }
 
 // nonzeroBytes returns a bit for each non-zero byte of x (bit i for byte

@@ -192,19 +192,20 @@ func (g *Grid) Check() error {
 	return nil
 }
 
-// givens yields the cells that hold a value, in order, finding them
-// eight at a time.
+// givens yields the cells that hold a value, in order, finding them all
+// at once (givenMask).
 func (g *Grid) givens() func(yield func(int) bool) {
 	return func(yield func(int) bool) {
-		for i := 0; i < 80; i += 8 {
-			for m := nonzeroHi(binary.LittleEndian.Uint64(g[i:])); m != 0; m &= m - 1 {
-				if !yield(i + bits.TrailingZeros64(m)>>3) {
-					return
-				}
+		lo, hi := givenMask(g)
+		for m := lo; m != 0; m &= m - 1 {
+			if !yield(bits.TrailingZeros64(m)) {
+				return
 			}
 		}
-		if g[80] != 0 {
-			yield(80)
+		for m := hi; m != 0; m &= m - 1 {
+			if !yield(64 + bits.TrailingZeros64(m)) {
+				return
+			}
 		}
 	}
 }

@@ -40,9 +40,17 @@ type laneState struct {
 	// pick is each lane's branch choice (pickOf): unit | digit<<4, all
 	// ones for none.
 	pick [lanes]uint32
+	// The triads' first pass (triadCheck), where it does not fail: its
+	// only3 and full, low and high halves.
+	only3Lo, only3Hi, fullLo, fullHi [lanes]uint32
 }
 
-// keys returns what wideState.triads takes, for lane x at a fixpoint,
+// triadWork returns lane x's only3 and full, as triadCheck gives them.
+func (l *laneState) triadWork(x int) (only3, full uint64) {
+	return uint64(l.only3Lo[x]) | uint64(l.only3Hi[x])<<32, uint64(l.fullLo[x]) | uint64(l.fullHi[x])<<32
+}
+
+// keys returns what wideState.applyTriads takes, for lane x at a fixpoint,
 // from the matrices of its last round.
 func (l *laneState) keys(x int) (xs [9]uint64) {
 	for d := range xs {
@@ -109,7 +117,9 @@ func roundLanesGo(l *laneState) (fail, changed, triFail, triWork uint16) {
 		l.open[i] = uint32(s.open())
 		l.pick[i] = l.pickOf(i)
 		xs := l.keys(i)
-		if only3, full, ok := triadCheck(&xs); !ok {
+		only3, full, ok := triadCheck(&xs)
+		l.only3Lo[i], l.only3Hi[i], l.fullLo[i], l.fullHi[i] = uint32(only3), uint32(only3>>32), uint32(full), uint32(full>>32)
+		if !ok {
 			triFail |= 1 << i
 		} else if only3|full != 0 {
 			triWork |= 1 << i
@@ -374,11 +384,8 @@ func (k *laneKernel) settled(x, p int, s *wideState, failed bool, limit uint64, 
 		}
 		if k.triWork>>x&1 != 0 {
 			xs := k.l.keys(x)
-			changed, ok := s.triads(&xs)
-			if !ok {
-				return false
-			}
-			if changed {
+			only3, full := k.l.triadWork(x)
+			if s.applyTriads(&xs, only3, full) {
 				c.nodes-- // the same node, propagated on
 				k.l.put(x, s)
 				return true

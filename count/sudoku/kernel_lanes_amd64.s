@@ -17,6 +17,10 @@
 #define HP 9664
 #define SUP 10240
 #define PICK 10816
+#define O3LO 10880
+#define O3HI 10944
+#define FULLLO 11008
+#define FULLHI 11072
 
 // Constant registers. C49, M077 and M770 serve BANDKEEP only: STACK, which
 // comes after, sums the stack counts in them (TOT3-TOT5).
@@ -541,12 +545,18 @@ TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-16
 	KORW K2, K1, K1
 	KMOVW K1, AX
 	MOVW AX, triFail+12(FP)
-	// Work: only3 = c3 &^ c4 &^ f3 or full = f3 & c4, in either half.
+	// Work: only3 = c3 &^ c4 &^ f3 or full = f3 & c4, in either half;
+	// both kept for the second pass.
 	VPTERNLOGD $0x10, Z6, Z3, Z2
-	VPTERNLOGD $0xF8, Z6, Z3, Z2
+	VPANDD Z6, Z3, Z3
 	VPTERNLOGD $0x10, Z14, Z11, Z10
-	VPTERNLOGD $0xF8, Z14, Z11, Z10
-	VPORD Z2, Z10, TRIX
+	VPANDD Z14, Z11, Z11
+	VMOVDQU32 Z2, O3LO(DI)
+	VMOVDQU32 Z10, O3HI(DI)
+	VMOVDQU32 Z3, FULLLO(DI)
+	VMOVDQU32 Z11, FULLHI(DI)
+	VPTERNLOGD $0xFE, Z3, Z10, Z2
+	VPORD Z11, Z2, TRIX
 	VPTESTMD TRIX, TRIX, K3
 	KMOVW K3, AX
 	MOVW AX, triWork+14(FP)

@@ -81,6 +81,15 @@ func TestRoundLanes(t *testing.T) {
 			// only where it does not fail).
 			if fix := ^(gone | wf | wc); gtf&fix != wtf&fix || gtw&fix&^wtf != wtw&fix {
 				t.Fatalf("cases %d..: triad check: fail %016b work %016b, want %016b %016b (fixpoints %016b)", start, gtf&fix, gtw&fix, wtf&fix, wtw&fix, fix)
+			} else {
+				for m := fix &^ wtf; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros16(m)
+					go3, gfull := b.triadWork(i)
+					wo3, wfull := a.triadWork(i)
+					if go3 != wo3 || gfull != wfull {
+						t.Fatalf("cases %d.., lane %d: triad check: only3 %#x full %#x, want %#x %#x", start, i, go3, gfull, wo3, wfull)
+					}
+				}
 			}
 			triFails += bits.OnesCount16(wtf &^ (gone | wf | wc))
 			triWorks += bits.OnesCount16(wtw &^ (gone | wf | wc))
@@ -200,6 +209,10 @@ func TestLaneStateLayout(t *testing.T) {
 		{"hp", unsafe.Offsetof(l.hp), 9664},
 		{"sup", unsafe.Offsetof(l.sup), 10240},
 		{"pick", unsafe.Offsetof(l.pick), 10816},
+		{"only3Lo", unsafe.Offsetof(l.only3Lo), 10880},
+		{"only3Hi", unsafe.Offsetof(l.only3Hi), 10944},
+		{"fullLo", unsafe.Offsetof(l.fullLo), 11008},
+		{"fullHi", unsafe.Offsetof(l.fullHi), 11072},
 	} {
 		if c.got != c.want {
 			t.Errorf("laneState.%s is at offset %d; kernel_lanes_amd64.s says %d", c.name, c.got, c.want)

@@ -255,18 +255,15 @@ func shrinkRows(x uint64) uint64 {
 // colsOf2 is colsOf on one or two band words (at bits 0 and 32).
 func colsOf2(x uint64) uint64 { return (x | x>>9 | x>>18) & (511 | 511<<32) }
 
-// triads applies the triad rules (see triadState.triads) at a fixpoint of
-// propagate, given its keys (laneState.keys): for each digit its
-// band/column matrix (bits 0-26, matrices' sup) and its mini-row
-// presence (bits 32-58, matrices' hp). It returns changed=true if it
-// removed candidates and ok=false on a contradiction.
-func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
-	only3, full, ok := triadCheck(xs)
-	if !ok {
-		return false, false
-	}
+// applyTriads applies the triad rules (see triadState.triads) at a
+// fixpoint of propagate, given its keys (laneState.keys: for each digit
+// its band/column matrix in bits 0-26, matrices' sup, and its mini-row
+// presence in bits 32-58, matrices' hp) and what their first pass,
+// triadCheck, found (only3, full; it must not have failed). It returns
+// true if it removed candidates.
+func (s *wideState) applyTriads(xs *[9]uint64, only3, full uint64) (changed bool) {
 	if only3|full == 0 {
-		return false, true
+		return false
 	}
 	for d, x := range xs {
 		open := x & (colRot1w(x) | colRot2w(x))
@@ -285,10 +282,10 @@ func (s *wideState) triads(xs *[9]uint64) (changed, ok bool) {
 			}
 		}
 	}
-	return changed, true
+	return changed
 }
 
-// triadCheck is the triads' first pass (wideState.triads; the triad
+// triadCheck is the triads' first pass (before applyTriads; the triad
 // kernel's own copy, in triadState.triads, measured faster inline), on a
 // state's keys: for each digit, its band/column
 // matrix in bits 0-26 and its mini-row presence in bits 32-58. It counts,

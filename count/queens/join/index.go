@@ -184,7 +184,9 @@ var directMax = 48
 
 // join counts the compatible pairs of e and w: the longer list is cut
 // into blocks, the other runs through them as items; both are cut by
-// index bits first, as many as keep the blocks' buckets full.
+// index bits first, as many as keep the blocks' buckets full. A long
+// join chooses its own index bits (chooseKeys); a short one takes the
+// frame's.
 func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 	if len(e) < len(w) {
 		e, w = w, e
@@ -196,6 +198,12 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 		return f.joinBuckets(e, w, 1, f.m, s)
 	}
 	kr := &f.keys[k]
+	if float64(len(e))*float64(len(w)) >= keyChoiceWork {
+		var ok bool
+		if s.kr, ok = s.chooseKeys(e, w, k, f.m); ok {
+			kr = &s.kr
+		}
+	}
 	nkeys := 1 << uint(k)
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)

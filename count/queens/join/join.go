@@ -154,6 +154,8 @@ type scratch struct {
 	ke, kw []uint32  // their keys
 	ce, cw []int32   // bucket starts
 	blk    *block    // see block
+	kr     keyer     // a join's own index bits (chooseKeys)
+	ks     keySample // chooseKeys' samples
 	// keep, when not nil, says which keys of the blocks' side the join
 	// joins (the estimator's sample, on the bounded path's list join).
 	keep []bool

@@ -44,7 +44,7 @@ const (
 	tableEntries = max(largeBudget/64, (62+largeBits-1)/largeBits<<largeBits, maxChunks<<smallBits)
 	// largeItems is the fewest items a block is run through for which
 	// it takes a large layout (see layoutOf).
-	largeItems = 4096
+	largeItems = 2048
 )
 
 // entry is one table entry: a bit per pattern of the block.

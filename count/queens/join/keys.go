@@ -1,0 +1,153 @@
+package join
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// A join's own index bits. The frame's (initKeys) are the diagonals most
+// likely taken by both halves of any row set; but the half boards of one
+// row set (their queens on given rows) take some diagonals far more often
+// than the frame's estimate says, and the bits that prune the most pairs
+// differ from one row set to another. So a long join chooses its bits on
+// samples of its two lists, greedily: each bit in turn the one that
+// leaves the kernels the least work, the blocks of each bucket of the
+// blocks' side (a last partial block at its kernel's cost) times the
+// items they are run through, among the bits that keep the key to
+// keyRuns runs. On random tasks of n = 20 and 22 that cut the kernels'
+// work by about a third against the frame's bits (RESULTS.md).
+
+// keyChoiceWork is the least product of the two lists' lengths for which
+// a join chooses its own index bits: below it the choice costs more than
+// it saves (a variable for tests).
+var keyChoiceWork = float64(1 << 32)
+
+// keySampleLen is the most patterns of each list the choice looks at.
+const keySampleLen = 1024
+
+// keySample is what chooseKeys works on: each list's sample and the
+// sample's keys so far, and the buckets' counts.
+type keySample struct {
+	e, w   []uint64
+	ke, kw []uint32
+	he, hw []float64
+}
+
+// sample appends to out about keySampleLen patterns of pats, evenly
+// spaced, and returns it with the number of patterns each stands for.
+func sample(pats, out []uint64) ([]uint64, float64) {
+	step := max(1, len(pats)/keySampleLen)
+	for i := 0; i < len(pats); i += step {
+		out = append(out, pats[i])
+	}
+	return out, float64(len(pats)) / float64(len(out))
+}
+
+// runs returns the runs of consecutive bits of x.
+func runs(x uint64) int { return bits.OnesCount64(x &^ (x << 1)) }
+
+// chooseKeys returns the keyer of the k index bits, of patterns of m
+// bits, that leave the join of e (the blocks' side) and w the least work,
+// chosen greedily on samples of both; false when fewer than k bits prune
+// at all.
+func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
+	ks := &s.ks
+	var fe, fw float64
+	ks.e, fe = sample(e, ks.e[:0])
+	ks.w, fw = sample(w, ks.w[:0])
+	ks.ke = resize(ks.ke, len(ks.e))
+	ks.kw = resize(ks.kw, len(ks.w))
+	clear(ks.ke)
+	clear(ks.kw)
+	// Bits neither sample takes never prune: they are left out.
+	var orE, orW uint64
+	for _, p := range ks.e {
+		orE |= p
+	}
+	for _, p := range ks.w {
+		orW |= p
+	}
+	useful := orE & orW & (uint64(1)<<uint(m) - 1)
+	var chosen uint64
+	for j := 0; j < k; j++ {
+		best, bestCost := -1, 0.0
+		for c := useful &^ chosen; c != 0; c &= c - 1 {
+			b := bits.TrailingZeros64(c)
+			if runs(chosen|1<<uint(b)) > keyRuns {
+				continue
+			}
+			if cost := ks.cost(b, j, fe, fw); best < 0 || cost < bestCost {
+				best, bestCost = b, cost
+			}
+		}
+		if best < 0 {
+			break // no bit left that prunes: the frame's keys
+		}
+		chosen |= 1 << uint(best)
+		for i, p := range ks.e {
+			ks.ke[i] |= uint32(p>>uint(best)&1) << uint(j)
+		}
+		for i, p := range ks.w {
+			ks.kw[i] |= uint32(p>>uint(best)&1) << uint(j)
+		}
+	}
+	if bits.OnesCount64(chosen) < k {
+		return keyer{}, false
+	}
+	var list []int
+	for c := chosen; c != 0; c &= c - 1 {
+		list = append(list, bits.TrailingZeros64(c))
+	}
+	slices.Sort(list)
+	return newKeyer(list, m) // at most keyRuns runs: true
+}
+
+// cost returns the kernels' work, in blocks times items, when bit b is
+// key bit j beside the samples' keys so far; fe and fw are the patterns
+// each sampled pattern stands for.
+func (ks *keySample) cost(b, j int, fe, fw float64) float64 {
+	n := 2 << uint(j)
+	ks.he = resize(ks.he, n)
+	ks.hw = resize(ks.hw, n)
+	he, hw := ks.he, ks.hw
+	clear(he)
+	clear(hw)
+	for i, p := range ks.e {
+		he[ks.ke[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+	}
+	for i, p := range ks.w {
+		hw[ks.kw[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+	}
+	// hw[x] becomes the items of every key within x.
+	for i := 1; i < n; i <<= 1 {
+		for x := range hw {
+			if x&i != 0 {
+				hw[x] += hw[x^i]
+			}
+		}
+	}
+	all := n - 1
+	var total float64
+	for x, c := range he {
+		if c > 0 {
+			total += blockCost(c*fe) * hw[all&^x]
+		}
+	}
+	return total * fw
+}
+
+// blockCost is the kernels' work on a bucket of n patterns per item run
+// through it, in full blocks: its full blocks, and the rest at its
+// kernel's cost (the half kernel about 0.7 of the full one, the pair by
+// pair one about a 32nd a pattern; measured at n = 22).
+func blockCost(n float64) float64 {
+	full := float64(int(n / blockSize))
+	switch r := n - full*blockSize; {
+	case r > blockSize/2:
+		return full + 1
+	case r > float64(directMax):
+		return full + 0.7
+	default:
+		return full + r/32
+	}
+}

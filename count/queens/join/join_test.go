@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -85,6 +86,70 @@ func TestEmptyBoards(t *testing.T) {
 	}
 }
 
+// TestChosenKeys counts n = 12 to 15 with every join choosing its own
+// index bits (and buckets small enough for many of them), on every
+// kernel, against OEIS.
+func TestChosenKeys(t *testing.T) {
+	old, oldWork := indexMinBucket, keyChoiceWork
+	defer func() { indexMinBucket, keyChoiceWork = old, oldWork }()
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		top := 14
+		if k.Name == Best().Name {
+			top = 15
+		}
+		for n := 12; n <= top; n++ {
+			for _, mb := range []int{blockSize, 32} {
+				indexMinBucket, keyChoiceWork = mb, 0
+				if got := countBands(t, Empty(n), Cut(n), k); got != known[n] {
+					t.Errorf("n=%d bucket %d: %d, want %d", n, mb, got, known[n])
+				}
+			}
+		}
+	})
+}
+
+// TestChooseKeysPrunes: given lists where one bit is taken by half of
+// each side and the others rarely, the chosen key holds that bit, and
+// the key has the bits asked for.
+func TestChooseKeysPrunes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const m, hot = 30, 17
+	gen := func(n int) []uint64 {
+		out := make([]uint64, n)
+		for i := range out {
+			var p uint64
+			if r.IntN(2) == 0 {
+				p |= 1 << hot
+			}
+			for b := 0; b < m; b++ {
+				if b != hot && r.IntN(20) == 0 {
+					p |= 1 << uint(b)
+				}
+			}
+			out[i] = p
+		}
+		return out
+	}
+	e, w := gen(50000), gen(40000)
+	var s scratch
+	for k := 1; k <= 6; k++ {
+		kr, ok := s.chooseKeys(e, w, k, m)
+		if !ok {
+			t.Fatalf("k=%d: no key", k)
+		}
+		if kr.bits != k || bits.OnesCount64(kr.chosen) != k {
+			t.Fatalf("k=%d: a key of %d bits (%b)", k, kr.bits, kr.chosen)
+		}
+		if kr.chosen>>hot&1 == 0 {
+			t.Errorf("k=%d: key %b lacks the bit both sides take half the time", k, kr.chosen)
+		}
+	}
+	// Lists with no bit in common: nothing prunes, no key.
+	if _, ok := s.chooseKeys([]uint64{1, 2}, []uint64{4, 8}, 1, 4); ok {
+		t.Error("disjoint lists: a key")
+	}
+}
+
 // randomBoard places a few queens on distinct rows and columns of an
 // empty board, attacking each other or not.
 func randomBoard(r *rand.Rand, n int) Board {
@@ -99,10 +164,11 @@ func randomBoard(r *rand.Rand, n int) Board {
 }
 
 // TestRandomBoards counts random boards with every kernel (small
-// buckets forced, so that the index bits are used), against naive.
+// buckets forced, so that the index bits are used, and half the time
+// every join choosing its own), against naive.
 func TestRandomBoards(t *testing.T) {
-	old := indexMinBucket
-	defer func() { indexMinBucket = old }()
+	old, oldWork := indexMinBucket, keyChoiceWork
+	defer func() { indexMinBucket, keyChoiceWork = old, oldWork }()
 	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for i := 0; i < 200; i++ {
@@ -110,9 +176,13 @@ func TestRandomBoards(t *testing.T) {
 			gs := geometries(n)
 			g := gs[rng.IntN(len(gs))]
 			indexMinBucket = 1 + rng.IntN(64)
+			keyChoiceWork = oldWork
+			if i%2 == 0 {
+				keyChoiceWork = 0
+			}
 			b := randomBoard(rng, n)
 			if got, want := countBands(t, b, g, k), naive(b); got != want {
-				t.Fatalf("board %+v cut %s: join %d, naive %d", b, g, got, want)
+				t.Fatalf("board %+v cut %s (key choice from %g): join %d, naive %d", b, g, keyChoiceWork, got, want)
 			}
 		}
 	})

@@ -100,9 +100,7 @@
 	VPOPCNTD Z9, Z9 \
 	VPTERNLOGD $0xF8, Z7, Z6, Z3 \
 	VPANDD Z3, Z2, Z2 \
-	VPSLLD $1, Z2, Z4 \
-	VPSLLD $2, Z2, Z5 \
-	VPTERNLOGD $0xFE, Z5, Z2, Z4 \
+	VPMULLD.BCST mul7<>(SB), Z2, Z4 \
 	VPANDD Z4, a, a
 
 // SINGLEROWS(a, p): p = the cells of a alone in their row. Uses Z0-Z5,
@@ -132,22 +130,20 @@
 	VPSRLD $18, x, t \
 	VPTERNLOGD $0xFE, t, x, dst \
 	VPANDD ROW0, dst, dst \
-	VPSLLD $9, dst, t \
-	VPSLLD $18, dst, u \
-	VPTERNLOGD $0xFE, u, t, dst
-
-// FOLD(x, a, b, mask, t, u): x = (x | x>>a | x>>b) & mask. Uses t, u.
-#define FOLD(x, a, b, mask, t, u) \
-	VPSRLD $(a), x, t \
-	VPSRLD $(b), x, u \
-	VPTERNLOGD $0xFE, u, t, x \
-	VPANDD mask, x, x
+	VPMULLD.BCST rowrep<>(SB), dst, dst
 
 // HPACC(b, d): hp[d] |= word 9b+d's row/box presence (Z2, bit 9r+3c,
-// left by BANDKEEP) as bits 3r+c, at bit 9b. Uses Z0-Z2.
+// left by BANDKEEP) as bits 3r+c, at bit 9b: the bits gathered by
+// multiplying (the copies never overlap, so the products carry nothing:
+// x*21 is x | x<<2 | x<<4, then rows side by side by x*4161, x | x<<6 |
+// x<<12). Uses Z2.
 #define HPACC(b, d) \
-	FOLD(Z2, 2, 4, M007, Z0, Z1) \
-	FOLD(Z2, 6, 12, ROW0, Z0, Z1) \
+	VPMULLD.BCST mul21<>(SB), Z2, Z2 \
+	VPSRLD $4, Z2, Z2 \
+	VPANDD M007, Z2, Z2 \
+	VPMULLD.BCST mul4161<>(SB), Z2, Z2 \
+	VPSRLD $12, Z2, Z2 \
+	VPANDD ROW0, Z2, Z2 \
 	VPSLLD $(9*(b)), Z2, Z2 \
 	VPORD (HP+(d)*64)(DI), Z2, Z2 \
 	VMOVDQU32 Z2, (HP+(d)*64)(DI)
@@ -259,10 +255,7 @@
 
 // REP(x, dst, t): dst = x * rowRep for a 9-bit x.
 #define REP(x, dst, t) \
-	VPSLLD $9, x, t \
-	VPORD t, x, dst \
-	VPSLLD $18, x, t \
-	VPORD t, dst, dst
+	VPMULLD.BCST rowrep<>(SB), x, dst
 
 // CHANGED(w, x): x is word w's new value: store it and note the lanes
 // where it differs from its value after the band rule.
@@ -397,6 +390,17 @@
 	MOVL $(d), AX \
 	VPBROADCASTD AX, Z9 \
 	VMOVDQA32 Z9, K7, Z7
+
+// Multipliers that copy bits apart: x*7 fills each mini-row of a
+// presence bit (bit 9r+3c), x*rowRep copies a 9-bit row to all three.
+DATA mul7<>+0(SB)/4, $7
+GLOBL mul7<>(SB), RODATA|NOPTR, $4
+DATA rowrep<>+0(SB)/4, $0x40201
+GLOBL rowrep<>(SB), RODATA|NOPTR, $4
+DATA mul21<>+0(SB)/4, $21
+GLOBL mul21<>(SB), RODATA|NOPTR, $4
+DATA mul4161<>+0(SB)/4, $4161
+GLOBL mul4161<>(SB), RODATA|NOPTR, $4
 
 // func roundLanesAVX512(s *laneState) (fail, changed, triFail, triWork uint16)
 TEXT ·roundLanesAVX512(SB), NOSPLIT, $0-16

@@ -341,17 +341,22 @@
 // f1-f4), of the hp halves in Z8-Z15.
 #define TRIX Z16
 #define TRIY Z21
-#define TRIT Z22
 #define TRIU Z23
 
 // TRIHALF(src, c1, c2, c3, c4, f1, f2, f3, f4): one digit's key half
-// loaded from src into the counters.
+// loaded from src into the counters: the key's bits into c1-c4, those
+// alone in their group of three into f1-f4 (x &^ (colRot1(x) |
+// colRot2(x)): each group's exactly-one bit, 0x16, at its first member,
+// spread over the group by *7 and kept where x has its bit).
 #define TRIHALF(src, c1, c2, c3, c4, f1, f2, f3, f4) \
 	VMOVDQU32 src, TRIX \
 	ACC4(TRIX, c1, c2, c3, c4) \
-	COLROT1(TRIX, TRIY, TRIT) \
-	COLROT2(TRIX, TRIU, TRIT) \
-	VPTERNLOGD $0x02, TRIX, TRIU, TRIY \
+	VPSRLD $1, TRIX, TRIY \
+	VPSRLD $2, TRIX, TRIU \
+	VPTERNLOGD $0x16, TRIX, TRIU, TRIY \
+	VPANDD OCT1, TRIY, TRIY \
+	VPMULLD.BCST mul7<>(SB), TRIY, TRIY \
+	VPANDD TRIX, TRIY, TRIY \
 	ACC4(TRIY, f1, f2, f3, f4)
 
 #define TRIDIGIT(d) \

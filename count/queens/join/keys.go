@@ -20,10 +20,14 @@ import (
 // keyChoiceWork is the least product of the two lists' lengths for which
 // a join chooses its own index bits: below it the choice costs more than
 // it saves (a variable for tests).
-var keyChoiceWork = float64(1 << 32)
+var keyChoiceWork = float64(1 << 29)
 
 // keySampleLen is the most patterns of each list the choice looks at.
 const keySampleLen = 1024
+
+// keyCandidates is how many of the bits most often taken by both lists
+// the choice tries at every step, beside the neighbours of those chosen.
+const keyCandidates = 8
 
 // keySample is what chooseKeys works on: each list's sample and the
 // sample's keys so far, and the buckets' counts.
@@ -59,19 +63,44 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 	ks.kw = resize(ks.kw, len(ks.w))
 	clear(ks.ke)
 	clear(ks.kw)
-	// Bits neither sample takes never prune: they are left out.
-	var orE, orW uint64
+	// The candidates: the keyCandidates bits most often taken by both
+	// samples (a bit neither takes never prunes), and at each step the
+	// bits beside those chosen (the best keys are runs of neighbouring
+	// diagonals).
+	var te, tw [64]int
 	for _, p := range ks.e {
-		orE |= p
+		for q := p; q != 0; q &= q - 1 {
+			te[bits.TrailingZeros64(q)]++
+		}
 	}
 	for _, p := range ks.w {
-		orW |= p
+		for q := p; q != 0; q &= q - 1 {
+			tw[bits.TrailingZeros64(q)]++
+		}
 	}
-	useful := orE & orW & (uint64(1)<<uint(m) - 1)
+	var top uint64
+	for range keyCandidates {
+		best, bestScore := -1, 0
+		for b := range m {
+			if sc := te[b] * tw[b]; sc > bestScore && top>>uint(b)&1 == 0 {
+				best, bestScore = b, sc
+			}
+		}
+		if best < 0 {
+			break
+		}
+		top |= 1 << uint(best)
+	}
+	useful := uint64(0)
+	for b := range m {
+		if te[b] > 0 && tw[b] > 0 {
+			useful |= 1 << uint(b)
+		}
+	}
 	var chosen uint64
 	for j := 0; j < k; j++ {
 		best, bestCost := -1, 0.0
-		for c := useful &^ chosen; c != 0; c &= c - 1 {
+		for c := (top | chosen<<1 | chosen>>1) & useful &^ chosen; c != 0; c &= c - 1 {
 			b := bits.TrailingZeros64(c)
 			if runs(chosen|1<<uint(b)) > keyRuns {
 				continue

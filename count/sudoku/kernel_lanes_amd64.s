@@ -149,15 +149,14 @@
 	VMOVDQU32 Z2, (HP+(d)*64)(DI)
 
 // STEP1(b, d): band rule and single rows of word 9b+d (its value after
-// the band rule kept in old), its count added to Z14 and its part of
-// hp[d].
+// the band rule kept in old, where STEP2 takes it), its count added to
+// Z14 and its part of hp[d].
 #define STEP1(b, d) \
 	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
 	BANDKEEP(Z12) \
 	VMOVDQU32 Z12, (OLD+((b)*9+(d))*64)(DI) \
 	VPTESTNMD Z12, Z12, K4 \
 	KORW K4, K5, K5 \
-	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
 	VMOVDQU32 Z9, (BC+((b)*9+(d))*64)(DI) \
 	VPADDD Z9, Z14, Z14 \
 	HPACC(b, d) \
@@ -166,18 +165,20 @@
 	ACC(Z13, Z10, Z11)
 
 // STEP2(b, d): a cell placed leaves the other digits; count the
-// candidates of each cell.
+// candidates of each cell; the columns placed.
 #define STEP2(b, d) \
-	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
+	VMOVDQU32 (OLD+((b)*9+(d))*64)(DI), Z12 \
 	VMOVDQU32 (PP+(d)*64)(DI), Z13 \
 	VMOVDQA32 Z10, Z0 \
 	VPTERNLOGD $0xBA, Z11, Z13, Z0 \
 	VPANDND Z12, Z0, Z12 \
 	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
-	ACC(Z12, Z14, Z15)
+	ACC(Z12, Z14, Z15) \
+	COLSREP(Z13, Z1, Z2, Z3) \
+	VMOVDQU32 Z1, (CM+((b)*9+(d))*64)(DI)
 
 // STEP3(b, d): naked singles take their row (the lowest of two in one
-// row, so that the next round fails); the columns placed.
+// row, so that the next round fails).
 #define STEP3(b, d) \
 	VMOVDQU32 (((b)*9+(d))*64)(DI), Z12 \
 	VPANDD Z16, Z12, Z6 \
@@ -198,10 +199,7 @@
 	VPORD ROW1, Z7, K2, Z7 \
 	VPORD ROW2, Z7, K3, Z7 \
 	VPTERNLOGD $0xB0, Z0, Z7, Z12 \
-	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI) \
-	VMOVDQU32 (PP+(d)*64)(DI), Z13 \
-	COLSREP(Z13, Z0, Z1, Z2) \
-	VMOVDQU32 Z0, (CM+((b)*9+(d))*64)(DI)
+	VMOVDQU32 Z12, (((b)*9+(d))*64)(DI)
 
 // BAND(b) runs the three steps on band b.
 #define BAND(b) \

@@ -6,29 +6,20 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // interrupt is the handling of SIGINT and SIGTERM that cli.App.Main sets
 // up (the first cancels the context the command runs with, a second ends
 // the process at once), installed when a command needs it rather than at
 // start: Notify costs a run some 0.2-0.6 ms of CPU (threads of the
-// runtime's own for signals, and their wake-ups), a twentieth of solving
-// a file of a thousand puzzles. Every command installs it before it reads
-// or waits for anything (standard input, a pipe, a FIFO, a terminal) or
-// starts work that may last; solve of a regular file, whose reads never
-// wait and whose puzzles take milliseconds, installs it after
-// interruptDelay, so a short run never pays for it. A signal before then
-// ends the process by its default action, as it ends any program still
-// starting (a shell says 130 or 143).
+// runtime's own for signals, and their wake-ups), which a command that
+// fails on its arguments need not pay. Every command installs it before
+// it reads or waits for anything or starts any work, so a signal never
+// loses output of work that finished.
 type interrupt struct {
 	cancel context.CancelFunc // nil: not run by main (tests give their own context)
 	once   sync.Once
 }
-
-// interruptDelay is how long solve of a regular file runs before it
-// installs the handling of SIGINT and SIGTERM.
-const interruptDelay = 20 * time.Millisecond
 
 var interrupts interrupt
 
@@ -46,13 +37,6 @@ func (in *interrupt) arm() {
 			in.cancel()
 		}()
 	})
-}
-
-// armSoon installs the handling after interruptDelay.
-func (in *interrupt) armSoon() {
-	if in.cancel != nil {
-		time.AfterFunc(interruptDelay, in.arm)
-	}
 }
 
 // runMain runs the command of args with the handling of the signals that

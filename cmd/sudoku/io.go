@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
@@ -58,11 +57,7 @@ func input(ctx context.Context, e *env, args []string) (r io.Reader, name string
 		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
-	if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
-		interrupts.armSoon()
-	} else {
-		interrupts.arm() // a FIFO's open waits for its writer
-	}
+	interrupts.arm() // before any work, and a FIFO's open waits for its writer
 	f, err := readfile.Open(ctx, a)
 	if err == nil {
 		return f, a, func() { f.Close() }, nil

@@ -2,19 +2,16 @@
 
 package sudoku
 
-import "sync"
+import (
+	"sync"
+
+	x86id "github.com/nqcount/nqcount/internal/x86"
+)
 
 // The kernels' CPU features, read with CPUID when a variant's Supported
 // is first asked: three CPUID leaves and XGETBV, where
 // golang.org/x/sys/cpu reads seven at every start-up (CPUID traps to the
 // hypervisor on a virtual machine, some 10 µs each here).
-
-// cpuidLeaf returns CPUID's registers for leaf and sub-leaf (cpu_amd64.s).
-func cpuidLeaf(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-
-// xgetbv returns XCR0 (cpu_amd64.s); valid only where CPUID says
-// OSXSAVE.
-func xgetbv() (eax, edx uint32)
 
 // x86Features is what the kernels need to know of the CPU.
 type x86Features struct {
@@ -23,12 +20,12 @@ type x86Features struct {
 }
 
 var x86 = sync.OnceValue(func() (f x86Features) {
-	maxLeaf, _, _, _ := cpuidLeaf(0, 0)
+	maxLeaf, _, _, _ := x86id.CPUID(0, 0)
 	if maxLeaf < 7 {
 		return f
 	}
-	_, _, ecx1, _ := cpuidLeaf(1, 0)
-	_, ebx7, ecx7, _ := cpuidLeaf(7, 0)
+	_, _, ecx1, _ := x86id.CPUID(1, 0)
+	_, ebx7, ecx7, _ := x86id.CPUID(7, 0)
 	has := func(r uint32, bits ...uint) bool {
 		for _, b := range bits {
 			if r>>b&1 == 0 {
@@ -41,7 +38,7 @@ var x86 = sync.OnceValue(func() (f x86Features) {
 	// The OS saves the opmask and ZMM registers (XCR0 bits 5-7) as well
 	// as XMM and YMM (bits 1, 2).
 	if has(ecx1, 27) { // OSXSAVE
-		xcr0, _ := xgetbv()
+		xcr0, _ := x86id.XGETBV()
 		f.avx512 = has(xcr0, 1, 2, 5, 6, 7) && has(ebx7, 16, 30, 31) && has(ecx7, 14)
 	}
 	return f

@@ -5,6 +5,7 @@ package join
 import (
 	"sync"
 
+	"github.com/nqcount/nqcount/internal/x86"
 	"golang.org/x/sys/cpu"
 )
 
@@ -25,20 +26,15 @@ func fastPEXT() bool {
 	return !amd || family >= 0x19
 }
 
-// cpuidLeaf executes CPUID with EAX = leaf and ECX = sub (index_amd64.s).
-//
-//go:noescape
-func cpuidLeaf(leaf, sub uint32) (a, b, c, d uint32)
-
 // vendorFamily reports whether the CPU is AMD's or Hygon's (whose
 // pre-Zen 3 cores run PEXT in microcode), and its family as the
 // vendors' manuals compose it (the extended family added where the
 // base family is 0xF).
 func vendorFamily() (amd bool, family uint32) {
-	_, b, c, d := cpuidLeaf(0, 0)
+	_, b, c, d := x86.CPUID(0, 0)
 	amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163 || // "AuthenticAMD"
 		b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975 // "HygonGenuine"
-	a, _, _, _ := cpuidLeaf(1, 0)
+	a, _, _, _ := x86.CPUID(1, 0)
 	family = a >> 8 & 0xf
 	if family == 0xf {
 		family += a >> 20 & 0xff

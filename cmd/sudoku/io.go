@@ -53,11 +53,9 @@ func input(ctx context.Context, e *env, args []string) (r io.Reader, name string
 		return nil, "", nil, fmt.Errorf("one input at a time, got %d: %s", len(args), strings.Join(args, " "))
 	}
 	if len(args) == 0 || args[0] == "-" {
-		interrupts.arm()
 		return e.Stdin, "stdin", func() {}, nil
 	}
 	a := args[0]
-	interrupts.arm() // before any work, and a FIFO's open waits for its writer
 	f, err := readfile.Open(ctx, a)
 	if err == nil {
 		return f, a, func() { f.Close() }, nil

@@ -35,15 +35,7 @@ var app = cli.App{Name: "sudoku"}
 
 func register(c *command) { app.Register(c) }
 
-func main() {
-	args := os.Args[1:]
-	if len(args) > 0 && args[0] == "play" {
-		// play passes signals on to the command it runs, whose SIGPIPE
-		// must not start ignored.
-		app.Main(args)
-	}
-	runMain(args)
-}
+func main() { app.Main(os.Args[1:]) }
 
 func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
 

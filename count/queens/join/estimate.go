@@ -95,6 +95,12 @@ func sort32(start []int, i int) int {
 // pairs with k index bits (as many as keep 512 half boards a bucket, at
 // most 12).
 const (
+	// modelIndexBits is the model's cap on the index bits: the join's of
+	// the release that fitted it. It stays, so that shards and the
+	// estimator's strata, which the estimates decide, stay those of
+	// earlier releases.
+	modelIndexBits = 12
+
 	estMake = 10.0
 	estRow  = 5e4
 	estJoin = 0.015
@@ -139,7 +145,7 @@ func (m *model) parts(f *frame, rt, rb uint32) (make, join float64) {
 	e, w := float64(rho*pe), float64(rho*pw)
 	// Index bits: as the join chooses them for the longer list.
 	share := 1.0
-	for k := 0; k < maxIndexBits && uint64(max(e, w))>>uint(k+1) >= blockSize; k++ {
+	for k := 0; k < modelIndexBits && uint64(max(e, w))>>uint(k+1) >= blockSize; k++ {
 		share *= 0.75
 	}
 	return float64(estMake*(pe+pw)) + estRow, float64(estJoin * float64(float64(e*w)*share))

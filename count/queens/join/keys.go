@@ -25,6 +25,10 @@ var keyChoiceWork = float64(1 << 29)
 // keySampleLen is the most patterns of each list the choice looks at.
 const keySampleLen = 1024
 
+// keyGreedyBits is the most bits chosen by their cost on the samples;
+// deeper ones by how often both samples take them.
+const keyGreedyBits = 10
+
 // keyCandidates is how many of the bits most often taken by both lists
 // the choice tries at every step, beside the neighbours of those chosen.
 const keyCandidates = 8
@@ -98,7 +102,7 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 		}
 	}
 	var chosen uint64
-	for j := 0; j < k; j++ {
+	for j := 0; j < min(k, keyGreedyBits); j++ {
 		best, bestCost := -1, 0.0
 		for c := (top | chosen<<1 | chosen>>1) & useful &^ chosen; c != 0; c &= c - 1 {
 			b := bits.TrailingZeros64(c)
@@ -118,6 +122,25 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 		}
 		for i, p := range ks.w {
 			ks.kw[i] |= uint32(p>>uint(best)&1) << uint(j)
+		}
+	}
+	// Deeper bits: a sample of keySampleLen patterns a side cannot tell
+	// apart the costs of keys of more than about keyGreedyBits bits, so
+	// those take the bits most often taken by both lists, among those
+	// that keep the key to keyRuns runs.
+	for j := bits.OnesCount64(chosen); j < k && j == bits.OnesCount64(chosen); j++ {
+		best, bestScore := -1, 0
+		for c := useful &^ chosen; c != 0; c &= c - 1 {
+			b := bits.TrailingZeros64(c)
+			if runs(chosen|1<<uint(b)) > keyRuns {
+				continue
+			}
+			if sc := te[b] * tw[b]; sc > bestScore {
+				best, bestScore = b, sc
+			}
+		}
+		if best >= 0 {
+			chosen |= 1 << uint(best)
 		}
 	}
 	if bits.OnesCount64(chosen) < k {

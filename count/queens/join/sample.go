@@ -199,7 +199,7 @@ func unit(x float64) float64 {
 // passes is the passes of the bounded path's arena that a held side of
 // held half boards takes, its last chunks part filled.
 func (c *Counter) passes(held float64) int {
-	room := float64(c.arena) - float64(arenaChunk)*float64(1<<maxIndexBits)/2
+	room := float64(c.arena) - float64(arenaChunk)*float64(1<<streamMaxBits)/2
 	room = max(room, float64(c.arena)/2)
 	return max(1, int(math.Ceil(held/room)))
 }

@@ -229,7 +229,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	}
 	// Index bits as the table path chooses them for the list of blocks
 	// (about half the candidate pairs are compatible).
-	k := f.indexBits(int(streamed.bound / 2))
+	k := min(f.indexBits(int(streamed.bound/2)), streamMaxBits)
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
 	// The list join's buffers share the arena's budget: large ones go,

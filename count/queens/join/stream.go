@@ -37,13 +37,15 @@ type bscratch struct {
 	stage    []uint64
 	stageLen []int
 	cand     []uint64 // half boards made, before filing
-	pend     []uint64 // half boards made and keyed that the arena could not take (fill)
-	pendKeys []uint32
-	kx       []uint64 // the north entries a sample keeps (kept)
-	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
-	cols     []uint32 // column sets with entries on both quadrants
-	rbs      []uint32 // the task's south row sets
-	k        Kernel
+	// sampE and sampW are the samples of a row set joined in passes.
+	sampE, sampW []uint64
+	pend         []uint64 // half boards made and keyed that the arena could not take (fill)
+	pendKeys     []uint32
+	kx           []uint64 // the north entries a sample keeps (kept)
+	xs, ys       entries  // a few north entries and one column set's south entries, ready to pair
+	cols         []uint32 // column sets with entries on both quadrants
+	rbs          []uint32 // the task's south row sets
+	k            Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
 	// keepFrac and keepSeed; usedFrac is the share kept.
@@ -72,9 +74,10 @@ type bscratch struct {
 	yield func(work uint64) error
 	// halves counts the half boards made, the task's nodes; listed and
 	// streamed the row sets joined as lists and streamed (for tests).
-	halves           uint64
-	listed, streamed int
-	noLists          bool // streams every row set (for tests)
+	halves                   uint64
+	listed, passed, streamed int
+	noLists                  bool // joins every row set in passes (for tests)
+	noPasses                 bool // streams every row set that does not fit (for tests)
 	// capacity is the arena's size in patterns.
 	capacity int
 }
@@ -221,6 +224,14 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	if s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
 		s.listed++
 		return f.joinLists(&east, &west, s)
+	}
+	// A larger one is joined as lists in passes, each within the budget.
+	if s.entryThresh == 0 && !s.noPasses {
+		n, ok, err := f.joinPasses(&east, &west, s)
+		if ok || err != nil {
+			s.passed++
+			return n, err
+		}
 	}
 	s.streamed++
 	held, streamed := &west, &east

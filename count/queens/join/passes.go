@@ -1,0 +1,329 @@
+package join
+
+import "time"
+
+// The bounded path's passes. A row set whose two lists of half boards do
+// not fit in a worker's budget is still joined as lists, at the list
+// join's speed, in passes: its index keys are chosen first, on samples
+// of both sides; a counting pass then makes each side once and counts its
+// half boards by the top bits of their keys (its class); the classes are
+// grouped so that a group of the blocks' side and a chunk of the classes
+// of the other side that can pair with it (whose keys' top bits are
+// disjoint) fit in the budget together; each pass makes the two sides
+// again, keeping the half boards of its group and its chunk, and joins
+// them as the list join does, with the same keys. Making half boards is
+// cheap beside joining them (a few per cent at n = 22, less as n grows:
+// the lists grow, their join as their product), so memory is traded for
+// passes, never for a slower join. Every pair of half boards is joined
+// in exactly one pass: its blocks' side's class is in one group, its
+// other side's in one chunk of that group.
+
+// passPrefix is the most top key bits that cut a row set into passes:
+// 256 classes a side.
+const passPrefix = 8
+
+// passSample is about how many half boards of each side the key choice
+// of a row set joined in passes looks at.
+const passSample = 8192
+
+// passSide is one side of a row set joined in passes: its half boards'
+// count by class (the top bits of their keys) and in all.
+type passSide struct {
+	sd    *side
+	hist  [1 << passPrefix]uint64
+	total uint64
+}
+
+// joinPasses counts the completions of a row set whose sides are east
+// and west, in passes that each hold at most what the worker's budget
+// allows, and adds its nodes (as the table path's) to s.halves. It
+// reports false, having done nothing, when even passes of one class a
+// side do not fit: the caller then streams.
+func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
+	defer func() {
+		s.work += ls.work
+		ls.yield = nil
+	}()
+	var t0 time.Duration
+	if s.clock != nil {
+		t0 = s.clock()
+	}
+	// The keys, from samples: every stride-th north entry's half boards.
+	se, fe := f.sampleSide(east, s, s.sampE[:0])
+	sw, fw := f.sampleSide(west, s, s.sampW[:0])
+	s.sampE, s.sampW = se, sw
+	estE, estW := float64(len(se))*fe, float64(len(sw))*fw
+	blocks, items := east, west // the blocks' side: the longer
+	sb, si := se, sw
+	if estW > estE {
+		blocks, items, sb, si = west, east, sw, se
+	}
+	k := f.indexBits(int(max(estE, estW)))
+	kr := f.keys[k]
+	if k > 0 {
+		if c, ok := ls.chooseKeys(sb, si, k, f.m); ok {
+			kr = c
+		}
+	}
+	k = kr.bits
+	pb := min(k, passPrefix)
+	// The counting pass: each side's half boards by class.
+	var pe, pw passSide
+	pe.sd, pw.sd = east, west
+	for _, ps := range []*passSide{&pe, &pw} {
+		err := f.genSide(ps.sd, s, func(pats []uint64) {
+			for _, p := range pats {
+				ps.hist[kr.key(p)>>uint(k-pb)]++
+			}
+			ps.total += uint64(len(pats))
+		})
+		if err != nil {
+			return 0, true, err
+		}
+		if ps == &pe && pe.total == 0 {
+			return 0, true, nil // no east half board: no nodes, as the table path
+		}
+	}
+	s.halves += pe.total + pw.total
+	if pw.total == 0 {
+		return 0, true, nil
+	}
+	pbk, pit := &pe, &pw
+	if blocks == west {
+		pbk, pit = &pw, &pe
+	}
+	plan, ok := planPasses(pbk, pit, pb, s.passBudget())
+	if !ok {
+		s.halves -= pe.total + pw.total
+		return 0, false, nil
+	}
+	if s.clock != nil {
+		s.fillTime += s.clock() - t0
+	}
+	s.passes = len(plan.passes)
+	s.listsFit(plan.most) // lets the arena's slabs go if need be
+	var total uint64
+	var inG, inC [1 << passPrefix]bool
+	shift := uint(k - plan.p)
+	last := -1
+	for _, ps := range plan.passes {
+		if s.clock != nil {
+			t0 = s.clock()
+		}
+		if ps.group != last {
+			// The blocks' side of a new group, bucketed once for its
+			// chunks.
+			last = ps.group
+			clear(inG[:])
+			for _, c := range plan.groups[ps.group] {
+				inG[c] = true
+			}
+			ls.e = ls.e[:0]
+			if err := f.genSide(blocks, s, func(pats []uint64) {
+				for _, p := range pats {
+					if inG[kr.key(p)>>shift] {
+						ls.e = append(ls.e, p)
+					}
+				}
+			}); err != nil {
+				return 0, true, err
+			}
+			ls.ie, ls.ke, ls.ce = bucket(&ls.k, &kr, ls.e, 1<<uint(k), ls.ie, ls.ke, ls.ce)
+		}
+		clear(inC[:])
+		for _, c := range ps.chunk {
+			inC[c] = true
+		}
+		ls.w = ls.w[:0]
+		if err := f.genSide(items, s, func(pats []uint64) {
+			for _, p := range pats {
+				if inC[kr.key(p)>>shift] {
+					ls.w = append(ls.w, p)
+				}
+			}
+		}); err != nil {
+			return 0, true, err
+		}
+		ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, 1<<uint(k), ls.iw, ls.kw, ls.cw)
+		var t1 time.Duration
+		if s.clock != nil {
+			t1 = s.clock()
+			s.fillTime += t1 - t0
+		}
+		n, err := ls.joinBuckets(ls.ie, ls.iw, 1<<uint(k), f.m-k)
+		if s.clock != nil {
+			d := s.clock() - t1
+			s.joinTime += d
+			s.streamTime += d
+		}
+		if err != nil {
+			return 0, true, err
+		}
+		total += n
+	}
+	return total, true, nil
+}
+
+// passBudget is the most half boards, both sides together, that one
+// pass may hold: what the list join of them holds (listBytes) within
+// the arena's budget.
+func (s *bscratch) passBudget() uint64 {
+	budget := 8 * uint64(s.capacity)
+	if budget <= 64*vecPad {
+		return 0
+	}
+	return (budget - 64*vecPad) * 4 / 107 // listBytes: 26.75 bytes a half board
+}
+
+// passPlan is how a row set is joined in passes: the top p key bits cut
+// each side into classes; groups are the classes of the blocks' side
+// held at once, and each pass joins a group with a chunk of the other
+// side's classes that can pair with it (those whose top bits are
+// disjoint from some class of the group). most is the largest pass, in
+// half boards.
+type passPlan struct {
+	p      int
+	groups [][]int
+	passes []pass
+	most   uint64
+}
+
+type pass struct {
+	group int
+	chunk []int
+}
+
+// planPasses plans the passes of a row set whose sides' classes (by
+// their keys' top pb bits) are counted in blk (the blocks' side) and
+// its (the other), each pass holding at most budget half boards: the
+// fewest top bits that allow it. false when even pb bits do not.
+func planPasses(blk, its *passSide, pb int, budget uint64) (passPlan, bool) {
+	for p := 0; p <= pb; p++ {
+		var e, w [1 << passPrefix]uint64
+		for c := range 1 << uint(pb) {
+			e[c>>uint(pb-p)] += blk.hist[c]
+			w[c>>uint(pb-p)] += its.hist[c]
+		}
+		if pl, ok := packPasses(e[:1<<uint(p)], w[:1<<uint(p)], budget); ok {
+			pl.p = p
+			return pl, true
+		}
+	}
+	return passPlan{}, false
+}
+
+// packPasses groups the classes e of the blocks' side, in order, into
+// groups of at most half the budget (or one class, if larger), and the
+// classes w of the other side that each group needs into chunks that
+// fit beside the group.
+func packPasses(e, w []uint64, budget uint64) (passPlan, bool) {
+	var pl passPlan
+	var groups [][]int
+	var cur []int
+	var sum uint64
+	for c, n := range e {
+		if n == 0 {
+			continue
+		}
+		if len(cur) > 0 && sum+n > budget/2 {
+			groups = append(groups, cur)
+			cur, sum = nil, 0
+		}
+		cur = append(cur, c)
+		sum += n
+	}
+	if len(cur) > 0 {
+		groups = append(groups, cur)
+	}
+	for g, gr := range groups {
+		var held uint64
+		for _, c := range gr {
+			held += e[c]
+		}
+		if held > budget {
+			return pl, false
+		}
+		room := budget - held
+		var chunk []int
+		var in uint64
+		for z, n := range w {
+			if n == 0 || !pairsWith(z, gr) {
+				continue
+			}
+			if n > room {
+				return pl, false
+			}
+			if in+n > room {
+				pl.passes = append(pl.passes, pass{g, chunk})
+				pl.most = max(pl.most, held+in)
+				chunk, in = nil, 0
+			}
+			chunk = append(chunk, z)
+			in += n
+		}
+		if len(chunk) > 0 {
+			pl.passes = append(pl.passes, pass{g, chunk})
+			pl.most = max(pl.most, held+in)
+		}
+	}
+	pl.groups = groups
+	return pl, true
+}
+
+// pairsWith reports whether class z of the items' side has top key bits
+// disjoint from some class of group gr.
+func pairsWith(z int, gr []int) bool {
+	for _, c := range gr {
+		if c&z == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// genSide makes the half boards of sd, a few thousand at a time, and
+// gives each batch to use.
+func (f *frame) genSide(sd *side, s *bscratch, use func([]uint64)) error {
+	for _, c := range sd.cols {
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for x := 0; x < len(xs); x += step {
+			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand[:0])
+			use(s.cand)
+			if err := s.tick(uint64(len(s.cand))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sampleSide appends to out the half boards of every stride-th north
+// entry of sd, about passSample of them, and returns them with the
+// number of half boards each stands for.
+func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float64) {
+	// About a third of the candidate pairs are half boards.
+	stride := max(1, int(sd.bound/3/passSample))
+	i := stride / 2
+	for _, c := range sd.cols {
+		xs := sd.nl.list(c)
+		if i >= len(xs) {
+			i -= len(xs)
+			continue
+		}
+		nb := f.southOf(sd, c, s)
+		for ; i < len(xs); i += stride {
+			if nb > 0 {
+				out = f.crossNorth(sd, xs[i:i+1], nb, s, out)
+			}
+		}
+		i -= len(xs)
+	}
+	return out, float64(stride)
+}

@@ -227,18 +227,18 @@ func (s *scratch) joinKeyed(e, w []uint64, kr *keyer, m int) (uint64, error) {
 	if k == 0 {
 		s.ce = append(s.ce[:0], 0, int32(len(e)))
 		s.cw = append(s.cw[:0], 0, int32(len(w)))
-		return s.joinBuckets(e, w, 1, m)
+		return s.joinBuckets(e, s.ce, w, s.cw, 1, m)
 	}
 	nkeys := 1 << uint(k)
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
-	return s.joinBuckets(s.ie, s.iw, nkeys, m-k) // compacted: m-k bits
+	return s.joinBuckets(s.ie, s.ce, s.iw, s.cw, nkeys, m-k) // compacted: m-k bits
 }
 
 // joinBuckets counts the compatible pairs of the buckets of e and w
-// (s.ce and s.cw their starts) whose keys are disjoint; the patterns
-// have m bits.
-func (s *scratch) joinBuckets(e, w []uint64, nkeys, m int) (uint64, error) {
+// (ce and cw their starts) whose keys are disjoint, e's buckets cut
+// into blocks; the patterns have m bits.
+func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nkeys, m int) (uint64, error) {
 	var total uint64
 	blk := s.block()
 	all := nkeys - 1
@@ -246,7 +246,7 @@ func (s *scratch) joinBuckets(e, w []uint64, nkeys, m int) (uint64, error) {
 		if s.keep != nil && !s.keep[x] {
 			continue
 		}
-		ex := e[s.ce[x]:s.ce[x+1]]
+		ex := e[ce[x]:ce[x+1]]
 		comp := all &^ x
 		if len(ex) <= directMax {
 			if len(ex) == 0 {
@@ -254,7 +254,7 @@ func (s *scratch) joinBuckets(e, w []uint64, nkeys, m int) (uint64, error) {
 			}
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
 					total += s.k.pairs(ex, wz)
 					items += len(wz)
 					s.stat.direct += uint64(len(ex) * len(wz))
@@ -271,7 +271,7 @@ func (s *scratch) joinBuckets(e, w []uint64, nkeys, m int) (uint64, error) {
 		// The items each block of ex is run through choose its layout.
 		nitems := 0
 		for z := comp; ; z = (z - 1) & comp {
-			nitems += int(s.cw[z+1] - s.cw[z])
+			nitems += int(cw[z+1] - cw[z])
 			if z == 0 {
 				break
 			}
@@ -284,7 +284,7 @@ func (s *scratch) joinBuckets(e, w []uint64, nkeys, m int) (uint64, error) {
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
 					if n <= blockSize/2 {
 						total += s.k.half(blk, wz)
 						s.stat.halfLookups += uint64(len(wz) * lay.nch)

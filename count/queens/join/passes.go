@@ -1,6 +1,9 @@
 package join
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // The bounded path's passes. A row set whose two lists of half boards do
 // not fit in a worker's budget is still joined as lists, at the list
@@ -39,6 +42,14 @@ type passSide struct {
 // allows, and adds its nodes (as the table path's) to s.halves. It
 // reports false, having done nothing, when even passes of one class a
 // side do not fit: the caller then streams.
+//
+// The side that the samples say is the shorter is made whole and
+// bucketed by the row set's keys, when it takes at most three quarters
+// of the budget; the other is then made once, in pieces that fill what
+// is left, each bucketed and joined with the held side as lists: each
+// side is made once, as by the list join, and only the held side's
+// blocks are built again for each piece. A row set whose shorter side
+// does not fit so is cut by classes (joinClasses).
 func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) {
 	ls := &s.ls
 	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
@@ -55,29 +66,145 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 	sw, fw := f.sampleSide(west, s, s.sampW[:0])
 	s.sampE, s.sampW = se, sw
 	estE, estW := float64(len(se))*fe, float64(len(sw))*fw
-	blocks, items := east, west // the blocks' side: the longer
-	sb, si := se, sw
-	if estW > estE {
-		blocks, items, sb, si = west, east, sw, se
+	held, other, sh, so := east, west, se, sw
+	if estW < estE {
+		held, other, sh, so = west, east, sw, se
 	}
 	k := f.indexBits(int(max(estE, estW)))
 	kr := f.keys[k]
 	if k > 0 {
-		if c, ok := ls.chooseKeys(sb, si, k, f.m); ok {
+		if c, ok := ls.chooseKeys(so, sh, k, f.m); ok {
 			kr = c
 		}
 	}
-	k = kr.bits
+	budget := s.passBudget()
+	// The held side, whole, unless it outgrows three quarters of the
+	// budget.
+	limit := budget / 4 * 3
+	var nh uint64
+	ls.w = ls.w[:0]
+	over := f.genSide(held, s, func(pats []uint64) error {
+		nh += uint64(len(pats))
+		if uint64(len(ls.w)+len(pats)) > limit {
+			return errFull
+		}
+		if need := len(ls.w) + len(pats); cap(ls.w) < need {
+			ls.w = append(make([]uint64, 0, max(need+need/4, int(min(held.bound/2, limit))+vecPad)), ls.w...)
+		}
+		ls.w = append(ls.w, pats...)
+		return nil
+	})
+	if over == errFull {
+		ls.w = ls.w[:0]
+		return f.joinClasses(east, west, &kr, s)
+	}
+	if over != nil {
+		return 0, true, over
+	}
+	if held == east && nh == 0 {
+		return 0, true, nil // no east half board: no nodes, as the table path
+	}
+	if s.clock != nil {
+		s.fillTime += s.clock() - t0
+	}
+	nkeys := 1 << uint(kr.bits)
+	m := f.m - kr.bits
+	ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
+	hb, hc := ls.iw, ls.cw
+	// The other side, in pieces; the held side's raw list is no longer
+	// needed, so a piece is made in its room.
+	room := max(budget-nh, 1)
+	piece := ls.w[:0]
+	var total, no uint64
+	flush := func() error {
+		if len(piece) == 0 || nh == 0 {
+			piece = piece[:0]
+			return nil
+		}
+		var t1 time.Duration
+		if s.clock != nil {
+			t1 = s.clock()
+		}
+		ls.ie, ls.ke, ls.ce = bucket(&ls.k, &kr, piece, nkeys, ls.ie, ls.ke, ls.ce)
+		var n uint64
+		var err error
+		if uint64(len(piece)) <= nh {
+			n, err = ls.joinBuckets(hb, hc, ls.ie, ls.ce, nkeys, m)
+		} else {
+			n, err = ls.joinBuckets(ls.ie, ls.ce, hb, hc, nkeys, m)
+		}
+		total += n
+		s.passes++
+		piece = piece[:0]
+		if s.clock != nil {
+			d := s.clock() - t1
+			s.joinTime += d
+			s.streamTime += d
+		}
+		return err
+	}
+	s.passes = 0
+	err := f.genSide(other, s, func(pats []uint64) error {
+		no += uint64(len(pats))
+		if uint64(len(piece)+len(pats)) > room {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if need := len(piece) + len(pats); cap(piece) < need {
+			piece = append(make([]uint64, 0, need+need/4), piece...)
+		}
+		piece = append(piece, pats...)
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	ls.w = piece[:0]
+	if err != nil {
+		return 0, true, err
+	}
+	ne := nh
+	if held != east {
+		ne = no
+	}
+	if ne > 0 {
+		s.halves += nh + no
+	}
+	return total, true, nil
+}
+
+// errFull stops the making of a held side that outgrows its room.
+var errFull = errors.New("join: held side over its room")
+
+// joinClasses counts the completions of a row set whose shorter side
+// does not fit in three quarters of the worker's budget, with keys kr:
+// a counting pass makes each side once and counts its half boards by
+// class (the top bits of their keys); the classes are grouped so that a
+// group of the blocks' side and a chunk of the classes of the other side
+// that can pair with it (those whose top bits are disjoint from the
+// group's) fit in the budget together; each pass makes the two sides
+// again, keeping the half boards of its group and its chunk. Every pair
+// of half boards is joined in exactly one pass: its blocks' side's class
+// is in one group, its other side's in one chunk of that group.
+func (f *frame) joinClasses(east, west *side, kr *keyer, s *bscratch) (uint64, bool, error) {
+	ls := &s.ls
+	var t0 time.Duration
+	if s.clock != nil {
+		t0 = s.clock()
+	}
+	k := kr.bits
 	pb := min(k, passPrefix)
 	// The counting pass: each side's half boards by class.
 	var pe, pw passSide
 	pe.sd, pw.sd = east, west
 	for _, ps := range []*passSide{&pe, &pw} {
-		err := f.genSide(ps.sd, s, func(pats []uint64) {
+		err := f.genSide(ps.sd, s, func(pats []uint64) error {
 			for _, p := range pats {
 				ps.hist[kr.key(p)>>uint(k-pb)]++
 			}
 			ps.total += uint64(len(pats))
+			return nil
 		})
 		if err != nil {
 			return 0, true, err
@@ -86,19 +213,20 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 			return 0, true, nil // no east half board: no nodes, as the table path
 		}
 	}
-	s.halves += pe.total + pw.total
-	if pw.total == 0 {
-		return 0, true, nil
-	}
+	blocks, items := east, west // the blocks' side: the longer
 	pbk, pit := &pe, &pw
-	if blocks == west {
-		pbk, pit = &pw, &pe
+	if pw.total > pe.total {
+		blocks, items, pbk, pit = west, east, &pw, &pe
+	}
+	if pw.total == 0 {
+		s.halves += pe.total
+		return 0, true, nil
 	}
 	plan, ok := planPasses(pbk, pit, pb, s.passBudget())
 	if !ok {
-		s.halves -= pe.total + pw.total
 		return 0, false, nil
 	}
+	s.halves += pe.total + pw.total
 	if s.clock != nil {
 		s.fillTime += s.clock() - t0
 	}
@@ -107,6 +235,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 	var total uint64
 	var inG, inC [1 << passPrefix]bool
 	shift := uint(k - plan.p)
+	nkeys := 1 << uint(k)
 	last := -1
 	for _, ps := range plan.passes {
 		if s.clock != nil {
@@ -121,38 +250,40 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 				inG[c] = true
 			}
 			ls.e = ls.e[:0]
-			if err := f.genSide(blocks, s, func(pats []uint64) {
+			if err := f.genSide(blocks, s, func(pats []uint64) error {
 				for _, p := range pats {
 					if inG[kr.key(p)>>shift] {
 						ls.e = append(ls.e, p)
 					}
 				}
+				return nil
 			}); err != nil {
 				return 0, true, err
 			}
-			ls.ie, ls.ke, ls.ce = bucket(&ls.k, &kr, ls.e, 1<<uint(k), ls.ie, ls.ke, ls.ce)
+			ls.ie, ls.ke, ls.ce = bucket(&ls.k, kr, ls.e, nkeys, ls.ie, ls.ke, ls.ce)
 		}
 		clear(inC[:])
 		for _, c := range ps.chunk {
 			inC[c] = true
 		}
 		ls.w = ls.w[:0]
-		if err := f.genSide(items, s, func(pats []uint64) {
+		if err := f.genSide(items, s, func(pats []uint64) error {
 			for _, p := range pats {
 				if inC[kr.key(p)>>shift] {
 					ls.w = append(ls.w, p)
 				}
 			}
+			return nil
 		}); err != nil {
 			return 0, true, err
 		}
-		ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, 1<<uint(k), ls.iw, ls.kw, ls.cw)
+		ls.iw, ls.kw, ls.cw = bucket(&ls.k, kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
 		var t1 time.Duration
 		if s.clock != nil {
 			t1 = s.clock()
 			s.fillTime += t1 - t0
 		}
-		n, err := ls.joinBuckets(ls.ie, ls.iw, 1<<uint(k), f.m-k)
+		n, err := ls.joinBuckets(ls.ie, ls.ce, ls.iw, ls.cw, nkeys, f.m-k)
 		if s.clock != nil {
 			d := s.clock() - t1
 			s.joinTime += d
@@ -284,8 +415,8 @@ func pairsWith(z int, gr []int) bool {
 }
 
 // genSide makes the half boards of sd, a few thousand at a time, and
-// gives each batch to use.
-func (f *frame) genSide(sd *side, s *bscratch, use func([]uint64)) error {
+// gives each batch to use; it stops at use's first error.
+func (f *frame) genSide(sd *side, s *bscratch, use func([]uint64) error) error {
 	for _, c := range sd.cols {
 		nb := f.southOf(sd, c, s)
 		if nb == 0 {
@@ -295,7 +426,9 @@ func (f *frame) genSide(sd *side, s *bscratch, use func([]uint64)) error {
 		step := northStep(nb)
 		for x := 0; x < len(xs); x += step {
 			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand[:0])
-			use(s.cand)
+			if err := use(s.cand); err != nil {
+				return err
+			}
 			if err := s.tick(uint64(len(s.cand))); err != nil {
 				return err
 			}

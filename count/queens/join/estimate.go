@@ -151,38 +151,6 @@ func (m *model) parts(f *frame, rt, rb uint32) (make, join float64) {
 	return float64(estMake*(pe+pw)) + estRow, float64(estJoin * float64(float64(e*w)*share))
 }
 
-// RowCost returns the model's cost, in about nanoseconds of one core, of
-// an average canonical row set of task id: making its half boards, and
-// joining them (what the estimator can sample a share of); 0 for an id
-// out of range.
-func (l *Layout) RowCost(id int) (make, join float64) {
-	if id < 0 || id >= l.Len() {
-		return 0, 0
-	}
-	t := l.Task(id)
-	g := l.Geometry
-	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
-	f, err := newFrame(l.Frames[t.Frame].Board(g.N), g, north, south)
-	if err != nil {
-		return 0, 0
-	}
-	m := newModel(g)
-	rows := 0
-	for _, rb := range l.southSets(f, t, nil) {
-		if f.canonical(t.Top, rb) > 0 {
-			mk, jn := m.parts(f, t.Top, rb)
-			make += mk
-			join += jn
-			rows++
-		}
-	}
-	if rows > 0 {
-		make /= float64(rows)
-		join /= float64(rows)
-	}
-	return make, join
-}
-
 // rowModel returns, for every row set r of an h×q rectangle, an estimate
 // of a(r): the number of placements of non-attacking queens with one on
 // each row of r (any columns). Counting them exactly walks every

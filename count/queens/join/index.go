@@ -1,6 +1,7 @@
 package join
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -232,6 +233,7 @@ func (s *scratch) joinKeyed(e, w []uint64, kr *keyer, m int) (uint64, error) {
 	nkeys := 1 << uint(k)
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
+	s.stat.sorted += uint64(len(e) + len(w))
 	return s.joinBuckets(s.ie, s.ce, s.iw, s.cw, nkeys, m-k) // compacted: m-k bits
 }
 
@@ -252,6 +254,7 @@ func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nk
 			if len(ex) == 0 {
 				continue
 			}
+			s.stat.steps += 1 << uint(bits.OnesCount(uint(comp)))
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
 				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
@@ -277,10 +280,14 @@ func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nk
 			}
 		}
 		lay := layoutOf(m, nitems)
+		sub := uint64(1) << uint(bits.OnesCount(uint(comp)))
+		s.stat.steps += sub
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
 			s.k.build(blk, ex[:n], m, lay)
 			s.stat.builds++
+			s.stat.buildEntries += uint64(lay.entries())
+			s.stat.steps += sub
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
@@ -290,6 +297,11 @@ func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nk
 						s.stat.halfLookups += uint64(len(wz) * lay.nch)
 					} else {
 						total += s.k.count(blk, wz)
+						if lay.bits == largeBits {
+							s.stat.largeLookups += uint64(len(wz) * lay.nch)
+						} else {
+							s.stat.smallLookups += uint64(len(wz) * lay.nch)
+						}
 					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))

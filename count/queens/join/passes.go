@@ -2,6 +2,7 @@ package join
 
 import (
 	"errors"
+	"math"
 	"time"
 )
 
@@ -110,6 +111,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 	nkeys := 1 << uint(kr.bits)
 	m := f.m - kr.bits
 	ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
+	ls.stat.sorted += uint64(len(ls.w))
 	hb, hc := ls.iw, ls.cw
 	// The other side, in pieces; the held side's raw list is no longer
 	// needed, so a piece is made in its room.
@@ -126,6 +128,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, bool, error) 
 			t1 = s.clock()
 		}
 		ls.ie, ls.ke, ls.ce = bucket(&ls.k, &kr, piece, nkeys, ls.ie, ls.ke, ls.ce)
+		ls.stat.sorted += uint64(len(piece))
 		var n uint64
 		var err error
 		if uint64(len(piece)) <= nh {
@@ -261,6 +264,7 @@ func (f *frame) joinClasses(east, west *side, kr *keyer, s *bscratch) (uint64, b
 				return 0, true, err
 			}
 			ls.ie, ls.ke, ls.ce = bucket(&ls.k, kr, ls.e, nkeys, ls.ie, ls.ke, ls.ce)
+			ls.stat.sorted += uint64(len(ls.e))
 		}
 		clear(inC[:])
 		for _, c := range ps.chunk {
@@ -278,6 +282,7 @@ func (f *frame) joinClasses(east, west *side, kr *keyer, s *bscratch) (uint64, b
 			return 0, true, err
 		}
 		ls.iw, ls.kw, ls.cw = bucket(&ls.k, kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
+		ls.stat.sorted += uint64(len(ls.w))
 		var t1 time.Duration
 		if s.clock != nil {
 			t1 = s.clock()
@@ -459,4 +464,169 @@ func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float
 		i -= len(xs)
 	}
 	return out, float64(stride)
+}
+
+// sampleRowsBounded makes a sample of the half boards of row set (rt,
+// rb), each north entry's kept with chance g (keepEntry), joins the
+// sampled sides with the index keys the count would choose, and returns
+// the compatible pairs found (an estimate of g² of the row set's count)
+// and the Work of counting the whole row set as the bounded path counts
+// it, projected from the sampled buckets (see projectJoin): the lists
+// joined whole, or the passes that the worker's budget requires.
+func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64, Work, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.keep = s.k, s.yield, nil
+	var w Work
+	lse, lsw := &s.south[1], &s.south[0]
+	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
+	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	w.Rows = float64(lse.size() + lsw.size())
+	east := f.makeSide(&f.sides[1], &s.north[1], lse, s.cols)
+	if east.bound == 0 {
+		return 0, w, nil
+	}
+	s.cols = east.cols[len(east.cols):]
+	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
+	s.cols = east.cols[:0]
+	made0 := ls.stat.made
+	sampled := func(sd *side, id int, out []uint64) []uint64 {
+		s.sideID = id
+		for ci, c := range sd.cols {
+			xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
+			if len(xs) == 0 {
+				continue
+			}
+			if nb := f.southOf(sd, c, s); nb > 0 {
+				out = f.crossNorth(sd, xs, nb, s, out)
+			}
+		}
+		return out
+	}
+	ls.e = sampled(&east, 1, ls.e[:0])
+	if len(ls.e) == 0 {
+		w.Halves = float64(ls.stat.made - made0)
+		return 0, w, nil
+	}
+	ls.w = sampled(&west, 0, ls.w[:0])
+	sampleMade := float64(ls.stat.made - made0)
+	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
+	if len(ls.w) == 0 {
+		// The count makes the east side, and the west (empty).
+		w.Halves = sampleMade + nE
+		return 0, w, nil
+	}
+	// The keys, as the count chooses them: for the longer list.
+	long, short := ls.e, ls.w
+	if len(short) > len(long) {
+		long, short = short, long
+	}
+	k := f.indexBits(int(max(nE, nW)))
+	kr := f.keys[k]
+	lists := s.listsFit(east.bound + west.bound)
+	if k > 0 && (!lists || max(nE, nW)*min(nE, nW) >= keyChoiceWork) {
+		if c, ok := ls.chooseKeys(long, short, k, f.m); ok {
+			kr = c
+		}
+	}
+	k = kr.bits
+	n, err := ls.joinKeyed(ls.e, ls.w, &kr, f.m)
+	if err != nil {
+		return 0, w, err
+	}
+	// The whole row set's buckets, from the sample's.
+	he, hw := make([]float64, 1<<uint(k)), make([]float64, 1<<uint(k))
+	for _, p := range ls.e {
+		he[kr.key(p)] += 1 / g
+	}
+	for _, p := range ls.w {
+		hw[kr.key(p)] += 1 / g
+	}
+	w.Halves = sampleMade + nE + nW
+	w.Sorted = nE + nW
+	if k == 0 {
+		w.Sorted = 0
+	}
+	hb, hi := he, hw
+	if nW > nE {
+		hb, hi = hw, he
+	}
+	if lists {
+		w.Add(projectJoin(hb, hi, k, f.m))
+		return n, w, nil
+	}
+	// Passes: the samples that choose the keys, then the shorter side
+	// held whole and the other in pieces, or classes.
+	w.Halves += 2 * passSample
+	budget := float64(s.passBudget())
+	held, other := min(nE, nW), max(nE, nW)
+	hh, ho := he, hw
+	if nW < nE {
+		hh, ho = hw, he
+	}
+	if held <= budget/4*3 {
+		pieces := math.Ceil(other / max(budget-held, 1))
+		part := make([]float64, len(ho))
+		for x, c := range ho {
+			part[x] = c / pieces
+		}
+		pw := projectJoin(hh, part, k, f.m)
+		if other/pieces > held {
+			pw = projectJoin(part, hh, k, f.m)
+		}
+		w.Add(pw.Scale(pieces))
+		return n, w, nil
+	}
+	// Classes: a counting pass, then each group's blocks and each pass's
+	// items made again.
+	pb := min(k, passPrefix)
+	var cb, ci passSide
+	for x := range hb {
+		cb.hist[x>>uint(k-pb)] += uint64(math.Round(hb[x]))
+		ci.hist[x>>uint(k-pb)] += uint64(math.Round(hi[x]))
+	}
+	plan, ok := planPasses(&cb, &ci, pb, uint64(budget))
+	if !ok {
+		// The stream: not projected; priced as one list join.
+		w.Add(projectJoin(hb, hi, k, f.m))
+		return n, w, nil
+	}
+	w.Halves += nE + nW
+	shift := uint(k - plan.p)
+	last := -1
+	gb := make([]float64, len(hb))
+	for _, ps := range plan.passes {
+		if ps.group != last {
+			last = ps.group
+			in := map[int]bool{}
+			for _, c := range plan.groups[ps.group] {
+				in[c] = true
+			}
+			var sz float64
+			for x, c := range hb {
+				gb[x] = 0
+				if in[x>>shift] {
+					gb[x] = c
+					sz += c
+				}
+			}
+			w.Halves += max(nE, nW)
+			w.Sorted += sz
+		}
+		in := map[int]bool{}
+		for _, c := range ps.chunk {
+			in[c] = true
+		}
+		gi := make([]float64, len(hi))
+		var sz float64
+		for x, c := range hi {
+			if in[x>>shift] {
+				gi[x] = c
+				sz += c
+			}
+		}
+		w.Halves += min(nE, nW)
+		w.Sorted += sz
+		w.Add(projectJoin(gb, gi, k, f.m))
+	}
+	return n, w, nil
 }

@@ -75,6 +75,7 @@ type bscratch struct {
 	// halves counts the half boards made, the task's nodes; listed and
 	// streamed the row sets joined as lists and streamed (for tests).
 	halves                   uint64
+	rows                     uint64 // row list entries built
 	listed, passed, streamed int
 	noLists                  bool // joins every row set in passes (for tests)
 	noPasses                 bool // streams every row set that does not fit (for tests)
@@ -139,7 +140,10 @@ func (f *frame) crossNorth(sd *side, xs []uint64, nb int, s *bscratch, out []uin
 	if need := len(out) + na*nb + vecPad; cap(out) < need {
 		out = append(out[:cap(out)], make([]uint64, need-cap(out)+need/4)...)[:len(out)]
 	}
-	return s.k.cross(&s.xs, na, &s.ys, nb, out)
+	n := len(out)
+	out = s.k.cross(&s.xs, na, &s.ys, nb, out)
+	s.ls.stat.made += uint64(len(out) - n)
+	return out
 }
 
 // kept returns the north entries xs[x0:x1] of column set c (its index in
@@ -171,6 +175,7 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 	e, w := &s.north[1], &s.north[0]
 	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
 	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
+	s.rows += uint64(e.size() + w.size())
 	if err := s.tick(uint64(e.size() + w.size())); err != nil {
 		return 0, err
 	}
@@ -201,6 +206,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	s.rows += uint64(lse.size() + lsw.size())
 	if err := s.tick(uint64(lse.size() + lsw.size())); err != nil {
 		return 0, err
 	}

@@ -155,7 +155,7 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 			if efrac < 1 {
 				// A sample of entries, joined as the count would join the
 				// whole row set; its Work projected.
-				t0 := clock()
+				t0, made := clock(), s.ls.stat.made
 				n, w, err := f.sampleRowsBounded(t.Top, rb, efrac, s)
 				d := clock() - t0
 				s.clock, s.keepFrac, s.entryThresh = nil, 1, 0
@@ -165,6 +165,7 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 				wt := f.canonical(t.Top, rb) * weight
 				out.Each = append(out.Each, RowSample{
 					Count: n * wt, KeyFraction: 1, EntryFraction: efrac, Joined: d, Work: w,
+					Halves: s.ls.stat.made - made,
 				})
 				continue
 			}

@@ -114,9 +114,9 @@ func calibrateRows(k Kernel, price func(float64, func()) float64) (rows, halves 
 	rows = price(float64(max(entries, 1)), build)
 	east := f.makeSide(&f.sides[1], &s.north[1], &s.south[1], nil)
 	var made int
-	_ = f.genSide(&east, s, func(p []uint64) error { made += len(p); return nil })
+	_, _ = f.genFrom(&east, &genPos{}, s, func(p []uint64) bool { made += len(p); return true })
 	halves = price(float64(max(made, 1)), func() {
-		_ = f.genSide(&east, s, func([]uint64) error { return nil })
+		_, _ = f.genFrom(&east, &genPos{}, s, func([]uint64) bool { return true })
 	})
 	return rows, halves
 }

@@ -37,8 +37,10 @@ type bscratch struct {
 	stage    []uint64
 	stageLen []int
 	cand     []uint64 // half boards made, before filing
-	// sampE and sampW are the samples of a row set joined in passes.
+	// sampE and sampW are the samples of a row set joined in passes;
+	// err carries an error out of a callback.
 	sampE, sampW []uint64
+	err          error
 	pend         []uint64 // half boards made and keyed that the arena could not take (fill)
 	pendKeys     []uint32
 	kx           []uint64 // the north entries a sample keeps (kept)
@@ -233,11 +235,8 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	}
 	// A larger one is joined as lists in passes, each within the budget.
 	if s.entryThresh == 0 && !s.noPasses {
-		n, ok, err := f.joinPasses(&east, &west, s)
-		if ok || err != nil {
-			s.passed++
-			return n, err
-		}
+		s.passed++
+		return f.joinPasses(&east, &west, s)
 	}
 	s.streamed++
 	held, streamed := &west, &east

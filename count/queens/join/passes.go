@@ -21,8 +21,9 @@ import (
 // is traded for passes, never for a slower join.
 
 // passSample is about how many half boards of each side the key choice
-// of a row set joined in passes looks at.
-const passSample = 8192
+// of a row set joined in passes looks at (at most an eighth of the
+// budget's).
+const passSample = 1 << 20
 
 // Bytes a half board takes in a pass, with resize's quarter more: a
 // held one bucketed (8) and its key (4); one of a piece of the other
@@ -58,22 +59,17 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	// The keys, from samples: every stride-th north entry's half boards.
 	se, fe := f.sampleSide(east, s, s.sampE[:0])
 	sw, fw := f.sampleSide(west, s, s.sampW[:0])
-	s.sampE, s.sampW = se, sw
 	estE, estW := float64(len(se))*fe, float64(len(sw))*fw
-	held, other, sh, so := east, west, se, sw
+	held, other, sh, so, fh, fo := east, west, se, sw, fe, fw
 	if estW < estE {
-		held, other, sh, so = west, east, sw, se
+		held, other, sh, so, fh, fo = west, east, sw, se, fw, fe
 	}
-	k := f.indexBits(int(max(estE, estW)))
-	kr := f.keys[k]
-	if k > 0 {
-		if c, ok := ls.chooseKeys(so, sh, k, f.m); ok {
-			kr = c
-		}
-	}
+	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
+	kr := f.passKeys(ls, sh, so, fh, fo, budget)
+	s.sampE, s.sampW = nil, nil // the budget's eighth each: let them go
+	ls.ks.de, ls.ks.dw = nil, nil
 	nkeys := 1 << uint(kr.bits)
 	m := f.m - kr.bits
-	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
 	heldMax, _ := passRoom(budget, math.MaxUint64)
 	if s.clock != nil {
 		s.fillTime += s.clock() - t0
@@ -192,6 +188,91 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	return total, nil
 }
 
+// smoothMin is the fewest sampled patterns a bucket of the coarse keys
+// that smoothed projects from holds on average.
+const smoothMin = 32
+
+// smoothed returns the sizes of the buckets of the whole list that pats
+// samples, each pattern kept with chance g, under the keys of kr. A
+// sample too small for every bucket to hold many of its patterns (the
+// sizes of the whole list's buckets then come out as 0 or multiples of
+// 1/g, which joins bucket by bucket, block by block, far from what they
+// are) is counted by its coarse keys, the top j bits of kr's key, j as
+// large as leaves smoothMin sampled patterns a bucket on average; each
+// coarse bucket is then spread over its fine keys as if their bits were
+// independent, each set with the share of the sample that sets it.
+func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
+	k := kr.bits
+	h := make([]float64, 1<<uint(k))
+	j := k
+	for j > 0 && float64(len(pats))/float64(uint(1)<<uint(j)) < smoothMin {
+		j--
+	}
+	if j == k {
+		for _, p := range pats {
+			h[kr.key(p)] += 1 / g
+		}
+		return h
+	}
+	fine := k - j
+	coarse := make([]float64, 1<<uint(j))
+	var ones [32]float64
+	for _, p := range pats {
+		x := kr.key(p)
+		coarse[x>>uint(fine)] += 1 / g
+		for b := range fine {
+			ones[b] += float64(x >> uint(b) & 1)
+		}
+	}
+	// spread[y]: the share of fine key y.
+	spread := []float64{1}
+	for b := range fine {
+		q := ones[b] / float64(max(len(pats), 1))
+		next := make([]float64, 2*len(spread))
+		for y, v := range spread {
+			next[y] = v * (1 - q)
+			next[y|1<<uint(b)] = v * q
+		}
+		spread = next
+	}
+	for c, v := range coarse {
+		if v == 0 {
+			continue
+		}
+		for y, sh := range spread {
+			h[c<<uint(fine)|y] = v * sh
+		}
+	}
+	return h
+}
+
+// passKeys returns the index bits of a row set joined in passes, from
+// samples sh and so of its held and other sides, each pattern standing
+// for fh and fo: the depth that makes the least Work of the pieces the
+// budget (in bytes) cuts the sides into (see deepKeys).
+func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget uint64) keyer {
+	held, other := float64(len(sh))*fh, float64(len(so))*fo
+	heldMax, room := passRoom(budget, uint64(held))
+	hp := math.Ceil(held / float64(max(heldMax, 1)))
+	op := math.Ceil(other / float64(room))
+	k := f.indexBits(int(max(held/hp, other/op)))
+	kr := f.keys[k]
+	if k == 0 {
+		return kr
+	}
+	var c keyer
+	var ok bool
+	if held/hp >= other/op {
+		c, ok = ls.deepKeys(sh, so, k, f.m, fh, fo, hp, op)
+	} else {
+		c, ok = ls.deepKeys(so, sh, k, f.m, fo, fh, op, hp)
+	}
+	if ok {
+		return c
+	}
+	return kr
+}
+
 // genFrom makes the half boards of sd from pos on, a few thousand at a
 // time, and gives each batch to use, until use returns false (pos then
 // says where to go on) or the side is done (true). It stops at the
@@ -229,7 +310,8 @@ func (f *frame) genFrom(sd *side, pos *genPos, s *bscratch, use func([]uint64) b
 // number of half boards each stands for.
 func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float64) {
 	// About a third of the candidate pairs are half boards.
-	stride := max(1, int(sd.bound/3/passSample))
+	want := min(passSample, uint64(s.capacity)/8)
+	stride := max(1, int(sd.bound/3/max(want, 1)))
 	i := stride / 2
 	for _, c := range sd.cols {
 		xs := sd.nl.list(c)
@@ -302,26 +384,32 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	if len(short) > len(long) {
 		long, short = short, long
 	}
-	k := f.indexBits(int(max(nE, nW)))
-	kr := f.keys[k]
+
 	lists := s.listsFit(east.bound + west.bound)
-	if k > 0 && (!lists || max(nE, nW)*min(nE, nW) >= keyChoiceWork) {
-		if c, ok := ls.chooseKeys(long, short, k, f.m); ok {
-			kr = c
+	var kr keyer
+	if lists {
+		k := f.indexBits(int(max(nE, nW)))
+		kr = f.keys[k]
+		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
+			if c, ok := ls.deepKeys(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
+				kr = c
+			}
 		}
+	} else {
+		sh, so := ls.e, ls.w
+		if nW < nE {
+			sh, so = ls.w, ls.e
+		}
+		kr = f.passKeys(ls, sh, so, 1/g, 1/g, uint64(max(8*float64(s.capacity)-64*vecPad, 0)))
 	}
-	k = kr.bits
-	n, err := ls.joinKeyed(ls.e, ls.w, &kr, f.m)
+	k := kr.bits
+	// The whole row set's buckets, from the sample's (see smoothed),
+	// before the sample's own join reorders its lists.
+	he, hw := smoothed(ls.e, &kr, g), smoothed(ls.w, &kr, g)
+	// The sample's own count, joined with keys for its own length.
+	n, err := f.join(ls.e, ls.w, ls)
 	if err != nil {
 		return 0, w, err
-	}
-	// The whole row set's buckets, from the sample's.
-	he, hw := make([]float64, 1<<uint(k)), make([]float64, 1<<uint(k))
-	for _, p := range ls.e {
-		he[kr.key(p)] += 1 / g
-	}
-	for _, p := range ls.w {
-		hw[kr.key(p)] += 1 / g
 	}
 	w.Halves = sampleMade + nE + nW
 	w.Sorted = nE + nW

@@ -62,7 +62,9 @@ func pasteGame(p *tab, gm web.Game) {
 	if want == "" {
 		want = gm.Puzzle
 	}
-	p.wait("the pasted game", boardJS+` === '`+want+`'`)
+	// The board, and the status that comes with the marks (a game may
+	// differ from the one shown in its marks alone).
+	p.wait("the pasted game", boardJS+` === '`+want+`' && document.getElementById('status').textContent.startsWith('Pasted puzzle')`)
 }
 
 // hintStages presses Hint three times and checks the stages: the

@@ -271,37 +271,119 @@ function drawLinks() {
 // (the browser test measures the same).
 const CLEAR = 0.6;
 
+// hitsOf counts the points of a polyline or curve (given as a function
+// of t in [0, 1], sampled every pixel or so) that come within CLEAR of a
+// candidate's radius of its centre.
+function hitsOf(at, len, obstacles) {
+  const n = Math.max(8, Math.ceil(len));
+  let hits = 0;
+  for (let s = 0; s <= n; s++) {
+    const [px, py] = at(s / n);
+    for (const [, ox, oy, or] of obstacles) if (Math.hypot(px - ox, py - oy) < or * CLEAR) { hits++; break; }
+  }
+  return hits;
+}
+
 // route returns the SVG path of a link from (x1, y1) to (x2, y2), its ends
 // on the two candidates' circles: straight when that runs over no other
-// candidate, else the least bent curve that does not (the straight line
-// when none is found).
+// candidate, else the least bent curve that does not, else a path around
+// them (routeAround).
 function route(x1, y1, r1, x2, y2, r2, obstacles) {
   const len = Math.hypot(x2 - x1, y2 - y1) || 1;
   const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
   const nx = -uy, ny = ux;
   const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
   const near = obstacles.filter(([, ox, oy]) => Math.abs((ox - mx) * ux + (oy - my) * uy) < len / 2 + 20);
-  let best = null;
-  for (const bend of [0, 0.12, -0.12, 0.22, -0.22, 0.32, -0.32, 0.45, -0.45, 0.6, -0.6]) {
+  const f = (v) => v.toFixed(1);
+  for (const bend of [0, 0.12, -0.12, 0.22, -0.22, 0.32, -0.32, 0.45, -0.45]) {
     const off = bend * len + Math.sign(bend) * 6;
     const cx = mx + nx * off, cy = my + ny * off;
     // Leave the circles towards the control point.
     const a = Math.atan2(cy - y1, cx - x1), b = Math.atan2(cy - y2, cx - x2);
     const sx = x1 + Math.cos(a) * r1, sy = y1 + Math.sin(a) * r1;
     const ex = x2 + Math.cos(b) * r2, ey = y2 + Math.sin(b) * r2;
-    let hits = 0;
-    for (let t = 0; t <= 1.0001; t += 1 / 48) {
-      const px = (1 - t) * (1 - t) * sx + 2 * t * (1 - t) * cx + t * t * ex;
-      const py = (1 - t) * (1 - t) * sy + 2 * t * (1 - t) * cy + t * t * ey;
-      for (const [, ox, oy, or] of near) if (Math.hypot(px - ox, py - oy) < or * CLEAR) { hits++; break; }
-    }
-    const d = bend === 0
-      ? 'M' + sx.toFixed(1) + ' ' + sy.toFixed(1) + 'L' + ex.toFixed(1) + ' ' + ey.toFixed(1)
-      : 'M' + sx.toFixed(1) + ' ' + sy.toFixed(1) + 'Q' + cx.toFixed(1) + ' ' + cy.toFixed(1) + ' ' + ex.toFixed(1) + ' ' + ey.toFixed(1);
-    if (!hits) return d;
-    if (!best || hits < best[0]) best = [hits, d];
+    const at = (t) => [(1 - t) * (1 - t) * sx + 2 * t * (1 - t) * cx + t * t * ex, (1 - t) * (1 - t) * sy + 2 * t * (1 - t) * cy + t * t * ey];
+    if (hitsOf(at, len * (1 + Math.abs(bend)), near)) continue;
+    return bend === 0 ? 'M' + f(sx) + ' ' + f(sy) + 'L' + f(ex) + ' ' + f(ey) : 'M' + f(sx) + ' ' + f(sy) + 'Q' + f(cx) + ' ' + f(cy) + ' ' + f(ex) + ' ' + f(ey);
   }
-  return best[1];
+  const pts = routeAround(x1, y1, x2, y2, obstacles);
+  // The ends on the circles.
+  const trim = (p, q, r) => { const l = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1; return [p[0] + (q[0] - p[0]) / l * r, p[1] + (q[1] - p[1]) / l * r]; };
+  pts[0] = trim(pts[0], pts[1], r1);
+  pts[pts.length - 1] = trim(pts[pts.length - 1], pts[pts.length - 2], r2);
+  return pts.map((p, i) => (i ? 'L' : 'M') + f(p[0]) + ' ' + f(p[1])).join('');
+}
+
+// routeAround finds a way from (x1, y1) to (x2, y2) that keeps off the
+// candidates: the shortest on a grid of 2 px (A*), then only the corners
+// it needs (each leg straight and clear). Without one it is the straight
+// line.
+function routeAround(x1, y1, x2, y2, obstacles) {
+  const box = $('boardbox').getBoundingClientRect();
+  const st = 2;
+  const nx = Math.ceil(box.width / st) + 1, ny = Math.ceil(box.height / st) + 1;
+  const blocked = new Uint8Array(nx * ny);
+  for (const [, ox, oy, or] of obstacles) {
+    const rr = or * CLEAR + 1;
+    for (let j = Math.max(0, Math.floor((oy - rr) / st)); j <= Math.min(ny - 1, Math.ceil((oy + rr) / st)); j++) {
+      for (let i = Math.max(0, Math.floor((ox - rr) / st)); i <= Math.min(nx - 1, Math.ceil((ox + rr) / st)); i++) {
+        if (Math.hypot(i * st - ox, j * st - oy) < rr) blocked[j * nx + i] = 1;
+      }
+    }
+  }
+  const node = (x, y) => Math.min(ny - 1, Math.max(0, Math.round(y / st))) * nx + Math.min(nx - 1, Math.max(0, Math.round(x / st)));
+  const s0 = node(x1, y1), g0 = node(x2, y2);
+  blocked[s0] = 0;
+  blocked[g0] = 0;
+  const gx = g0 % nx, gy = Math.floor(g0 / nx);
+  const h = (k) => { const dx = Math.abs(k % nx - gx), dy = Math.abs(Math.floor(k / nx) - gy); return Math.max(dx, dy) + 0.4142 * Math.min(dx, dy); };
+  const cost = new Float32Array(nx * ny).fill(Infinity);
+  const from = new Int32Array(nx * ny).fill(-1);
+  // A binary heap of [f, node].
+  const heap = [];
+  const push = (f, k) => { heap.push([f, k]); let i = heap.length - 1; while (i > 0) { const p = (i - 1) >> 1; if (heap[p][0] <= heap[i][0]) break; [heap[p], heap[i]] = [heap[i], heap[p]]; i = p; } };
+  const pop = () => { const top = heap[0], last = heap.pop(); if (heap.length) { heap[0] = last; let i = 0; for (;;) { const l = 2 * i + 1, r = l + 1; let m = i; if (l < heap.length && heap[l][0] < heap[m][0]) m = l; if (r < heap.length && heap[r][0] < heap[m][0]) m = r; if (m === i) break; [heap[m], heap[i]] = [heap[i], heap[m]]; i = m; } } return top; };
+  cost[s0] = 0;
+  push(h(s0), s0);
+  let found = false;
+  while (heap.length) {
+    const [fk, k] = pop();
+    if (k === g0) { found = true; break; }
+    if (fk - h(k) > cost[k] + 1e-6) continue;
+    const x = k % nx, y = Math.floor(k / nx);
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const x2n = x + dx, y2n = y + dy;
+        if (x2n < 0 || y2n < 0 || x2n >= nx || y2n >= ny) continue;
+        const k2 = y2n * nx + x2n;
+        if (blocked[k2]) continue;
+        const c = cost[k] + (dx && dy ? 1.4142 : 1);
+        if (c < cost[k2]) { cost[k2] = c; from[k2] = k; push(c + h(k2), k2); }
+      }
+    }
+  }
+  if (!found) return [[x1, y1], [x2, y2]];
+  const path = [];
+  for (let k = g0; k !== -1; k = from[k]) path.push([(k % nx) * st, Math.floor(k / nx) * st]);
+  path.reverse();
+  path[0] = [x1, y1];
+  path[path.length - 1] = [x2, y2];
+  // Keep the corners needed: from each point, the farthest one in sight.
+  // (Sight on the grid: every pixel of the leg on a free node.)
+  const clear = (p, q) => {
+    const n = Math.ceil(Math.hypot(q[0] - p[0], q[1] - p[1]));
+    for (let s = 1; s < n; s++) if (blocked[node(p[0] + (q[0] - p[0]) * s / n, p[1] + (q[1] - p[1]) * s / n)]) return false;
+    return true;
+  };
+  const out = [path[0]];
+  for (let i = 0; i < path.length - 1;) {
+    let j = i + 1;
+    while (j + 1 < path.length && clear(path[i], path[j + 1])) j++;
+    out.push(path[j]);
+    i = j;
+  }
+  return out;
 }
 
 // applyTheme sets the page's theme: 'light', 'dark' or 'auto' (the

@@ -857,7 +857,9 @@ const solving = (st) => !['mistake', 'clash', 'solved', 'none'].includes(st.tech
 const boardKey = () => toStr(S.grid) + S.marks.join(',');
 
 // techPhrase names a technique the way a sentence does ("an X-Wing").
-const techPhrase = (t) => (/^(?:[AEIO]|X-|XY|8)/.test(t) ? 'an ' : 'a ') + t;
+// Plural names ("Cell Forcing Chains", "3 Strong Links") take no article.
+const plural3 = (t) => /Chains|Links|Skyscrapers/.test(t);
+const techPhrase = (t) => (plural3(t) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(t) ? 'an ' : 'a ') + t;
 
 // The glossary: one entry per family of techniques, keyed as the hint's
 // glossary field (web/words.go's glossaryKeys), in the glossary's order.
@@ -943,7 +945,7 @@ function pausedSay(what) {
 // glossLink is the hint's link to its technique's glossary entry.
 function glossLink(st) {
   if (!st.glossary) return null;
-  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: 'What is ' + techPhrase(st.name) + '?' });
+  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: (plural3(st.name) ? 'What are ' : 'What is ') + techPhrase(st.name) + '?' });
   a.addEventListener('click', (e) => { e.preventDefault(); showGlossary(st.glossary); });
   return a;
 }

@@ -227,6 +227,9 @@ var sudoku37Steps = []pageStep{
 			for bi, b := range h.Branches {
 				p.click("#branch-" + strconv.Itoa(bi))
 				p.wait("branch "+strconv.Itoa(bi+1), fmt.Sprintf(`document.querySelectorAll('#overlay path').length === %d && Array.from(document.querySelectorAll('#overlay path')).every(p => p.dataset.branch === '%d')`, len(b), bi))
+				if got, want := eval[string](p, `(t => t ? t.textContent : '')(document.querySelector('#status .branchtext'))`), fmt.Sprintf("Branch %d: %s.", bi+1, h.BranchWords[bi]); got != want {
+					p.t.Errorf("%s, branch %d: %q, want %q", what, bi+1, got, want)
+				}
 			}
 			p.click("#branch-all")
 			checkBranches(p, h, what+", all again")

@@ -2,7 +2,10 @@ package web
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/nqcount/nqcount/count/sudoku"
 
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
@@ -33,6 +36,9 @@ type Hint struct {
 	// order from its assumption; Links is the first. Nil for other
 	// steps.
 	Branches [][]logic.Link `json:"branches"`
+	// BranchWords are the branches in words, one sentence each ("if r8c6
+	// is 4, then r8c5 cannot be 4, so ..."); nil with Branches.
+	BranchWords []string `json:"branch_words"`
 }
 
 // HintOf returns st in a player's words. For a forcing chain with
@@ -50,6 +56,11 @@ func HintOf(st logic.Step) Hint {
 	nodes := chains(st.Text)
 	for _, ns := range nodes {
 		h.Branches = append(h.Branches, linksOf(ns))
+		words := make([]string, len(ns))
+		for k, n := range ns {
+			words[k] = nodeWords(n)
+		}
+		h.BranchWords = append(h.BranchWords, "if "+words[0]+", then "+strings.Join(words[1:], ", so "))
 	}
 	if len(nodes) > 1 {
 		h.Step = widen(st, nodes)
@@ -297,6 +308,15 @@ func chains(text string) [][]chainNode {
 		out = append(out, ns)
 	}
 	return out
+}
+
+// nodeWords writes a chain's node in words, as potWords does.
+func nodeWords(n chainNode) string {
+	name := sudoku.CellName(n.mv.Cell)
+	if n.on {
+		return name + " is " + strconv.Itoa(n.mv.Digit)
+	}
+	return name + " cannot be " + strconv.Itoa(n.mv.Digit)
 }
 
 // linksOf links a branch's consecutive nodes: strongly from a candidate

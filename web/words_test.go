@@ -82,6 +82,9 @@ func TestHintWords(t *testing.T) {
 	if !slices.Equal(h.Branches[0], st.Links) {
 		t.Errorf("first branch %v, want the engine's links %v", h.Branches[0], st.Links)
 	}
+	if want := "if r8c6 is 9, then r8c4 cannot be 9, so r5c4 is 9, so r5c4 cannot be 7, so r5c6 is 7, so r5c6 cannot be 8"; len(h.BranchWords) != 3 || h.BranchWords[2] != want {
+		t.Errorf("branches in words %q, want the third %q", h.BranchWords, want)
+	}
 	if n := len(h.Branches[2]); n != 5 {
 		t.Errorf("third branch: %d links, want 5", n)
 	}

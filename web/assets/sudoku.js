@@ -993,6 +993,7 @@ function showHint() {
         pick.append(b);
       }
       parts.push(' ', pick);
+      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: 'Branch ' + (h.branch + 1) + ': ' + st.branch_words[h.branch] + '.' }));
     }
     status(parts, 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
   }

@@ -896,6 +896,21 @@ const GLOSSARY = [
   ['guess', 'No technique', 'No technique the solver knows finds a step: the hint gives a digit of the solution.'],
 ];
 
+// buildExtras adds what the page's HTML leaves to the script: the theme
+// switch in the header, Colour beside Pencil, and the glossary panel.
+function buildExtras() {
+  const nav = document.querySelector('.top nav');
+  const box = el('div', { class: 'topright' });
+  nav.replaceWith(box);
+  box.append(el('button', { class: 'btn icon theme', id: 'theme', title: 'Theme: as the system, light or dark' }), nav);
+  $('pencil').after(el('button', { class: 'btn', id: 'colour', 'aria-pressed': 'false', title: 'Colour candidates (O): a digit colours that candidate of the cell', text: '◑ Colour' }));
+  const gloss = el('details', { class: 'panel glossary', id: 'glossary' },
+    el('summary', {}, el('h2', { id: 'h-gloss', text: 'Techniques' })),
+    el('p', { class: 'small muted', text: 'What each hint\'s technique means. A hint links to its entry.' }),
+    el('dl', { id: 'glosslist' }));
+  document.querySelector('section[aria-labelledby="h-file"]').before(gloss);
+}
+
 function buildGlossary() {
   const dl = $('glosslist');
   for (const [key, title, text] of GLOSSARY) {
@@ -1243,6 +1258,7 @@ function init() {
   }
   pending && pending[4].catch(() => {}); // handled in generate
 
+  buildExtras();
   buildBoard();
   buildGlossary();
   applyTheme();

@@ -229,7 +229,7 @@ func sampleN(pats, out []uint64, n int) []uint64 {
 }
 
 // depthTries is how many depths below the one the lists' length gives
-// (indexBits) deepKeys weighs, beside one deeper.
+// (indexBits) deepKeys weighs, beside three deeper.
 const depthTries = 6
 
 // modelPrices weigh the kinds of Work against each other when a join
@@ -252,7 +252,7 @@ var modelPrices = Prices{Rows: 25, Halves: 1.45, Sorted: 11, Small: 0.39, Large:
 // lists' (each a share 1/de and 1/dw of them), de·dw pairs of pieces:
 // its blocks are built from the smaller buckets of a piece.
 func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, bool) {
-	top := min(k+1, maxIndexBits)
+	top := min(k+3, maxIndexBits)
 	order := s.chooseOrder(e, w, top, m)
 	if len(order) == 0 {
 		return keyer{}, false

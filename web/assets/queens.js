@@ -228,7 +228,7 @@ function renderArrays() {
       const i = Number(cell.dataset.i);
       const m = marks[i];
       // A mark no queen on the board stands behind: left by the mistake.
-      const stale = m && Q.board[m - 1] < 0;
+      const stale = m && !lineHeld(name, i);
       let cls = 'ac' + (m ? ' on' : '') + (stale ? ' stale' : '');
       if (touched && idx[a] === i) {
         if (k === STEP.CHECK) cls += ' look' + (m ? ' hit' : '');
@@ -249,7 +249,7 @@ function renderArrays() {
     p.append(el('b', { text: t('q.look.check', { sq: rc(r, c) }) }), ' ');
     LINES.forEach(([name, bit], a) => {
       const m = Q.marks[name][idx[a]];
-      const stale = m && Q.board[m - 1] < 0;
+      const stale = m && !lineHeld(name, idx[a]);
       p.append(el('span', { class: 'lk ' + (f & bit ? (stale ? 'stale' : 'hit') : 'free'), text: names[a] + ' = ' + (f & bit ? t(stale ? 'q.look.stale' : 'q.look.marked', { r: m }) : t('q.look.free')) }), ' ');
     });
     p.append(el('span', { class: 'verdict', text: f ? t('q.look.no') : t('q.look.yes') }));
@@ -271,7 +271,7 @@ function renderStack() {
     else if (f.row < 0) text = t('q.stack.enter', { k: i });
     else if (f.col < 0) text = t('q.stack.choose', { k: i, r: f.row + 1 });
     else text = t('q.stack.frame', { k: i, r: f.row + 1, c: f.col + 1 });
-    ol.append(el('li', { class: i === Q.frames.length - 1 ? 'top' : '', text }));
+    ol.append(el('li', { class: i === Q.frames.length - 1 ? 'cur' : '', text }));
   }
   if (!Q.frames.length) ol.append(el('li', { class: 'empty', text: t('q.stack.none') }));
   ol.setAttribute('data-frames', Q.frames.length);
@@ -396,12 +396,22 @@ function setMarks(r, c, v) {
   Q.marks.d2[d] = v;
 }
 
+// lineHeld says whether a queen on the board stands on the line that
+// entry i of array name stands for (numbered as shown, from 1).
+function lineHeld(name, i) {
+  for (let r = 0; r < Q.n; r++) {
+    const c = Q.board[r];
+    if (c >= 0 && lookups(Q.n, r, c)[name === 'col' ? 0 : name === 'd1' ? 1 : 2] === i) return true;
+  }
+  return false;
+}
+
 // hitWords lists the look-ups of a check that found a mark.
 function hitWords(r, c, f) {
   const idx = lookups(Q.n, r, c);
   const out = [];
   LINES.forEach(([name, bit], a) => {
-    if (f & bit) out.push(t('q.n.hit', { line: name + '[' + idx[a] + ']', r: Q.marks[name][idx[a]] }));
+    if (f & bit) out.push(t(lineHeld(name, idx[a]) ? 'q.n.hit' : 'q.n.hitstale', { line: name + '[' + idx[a] + ']', r: Q.marks[name][idx[a]] }));
   });
   return out.join(t('q.list.sep'));
 }
@@ -854,7 +864,7 @@ function parseBoard(raw) {
   if (!/^[0-9]{1,6}$/.test(s)) return { err: t('q.live.err.notsize', { v: s.slice(0, 20), max: MAXLIVE }) };
   const n = Number(s);
   if (n < 1) return { err: t('q.live.err.notsize', { v: s, max: MAXLIVE }) };
-  if (n > MAXLIVE) return { err: t('q.live.err.large', { n, max: MAXLIVE }) };
+  if (n > MAXLIVE) return { err: t('q.live.err.large', { n: String(n), max: MAXLIVE }) };
   return { n };
 }
 
@@ -868,7 +878,12 @@ function countError(msg) {
   clearCount();
 }
 
+// hiddenID is the count whose figures an error cleared: a late progress
+// message of it does not bring them back.
+let hiddenID = 0, shownID = 0;
+
 function clearCount() {
+  hiddenID = shownID;
   for (const id of ['cmethod', 'ctasks', 'crate', 'celapsed', 'ceta', 'ctotal']) $(id).textContent = '–';
   $('cstate').textContent = t('q.live.idle');
   $('cprog').value = 0;
@@ -952,6 +967,8 @@ function human(v) {
 }
 
 function showCount(p) {
+  if (p.id && p.id === hiddenID) return;
+  shownID = p.id || 0;
   const running = p.state === 'running' || p.state === 'planning';
   $('cstop').disabled = !running;
   let state = p.state === 'stopped' && p.stop_reason ? t('q.live.stopped.' + p.stop_reason) : t('q.live.st.' + p.state);

@@ -1055,3 +1055,61 @@ func noKeys(p *tab, keys []string, what string) {
 		p.t.Errorf("%s shows a value not put in: …%s…", what, text[max(0, i-40):min(len(text), i+40)])
 	}
 }
+
+func init() {
+	queensSteps = append(queensSteps, pageStep{"lesson pictures", func(p *tab, base string) {
+		// The lesson at 4 × 4 as a learner sees it: a square checked with
+		// two queens on the board (the arrays marked, the look-ups, the
+		// call stack), and the mistaken search where it goes astray. With
+		// NQCOUNT_SCREENSHOTS=DIR, saved in DIR (docs/ for the README).
+		evs := plainLesson(4, false)
+		check := 0
+		for i, e := range evs {
+			if e.Kind == evCheck && e.Frame == 2 && e.Flags != 0 {
+				check = i + 1
+				break
+			}
+		}
+		_, _, astray := lessonCounts(plainLesson(4, true))
+		for _, c := range []struct {
+			name    string
+			w, h    int64
+			lang    string
+			mistake bool
+		}{
+			{"lesson-4x4.png", 1280, 1320, "en", false},
+			{"lesson-4x4-phone.png", 390, 1500, "en", false},
+			{"lesson-mistake.png", 1280, 1320, "en", true},
+			{"lesson-mistake-phone.png", 390, 1500, "en", true},
+			{"lesson-4x4-ko.png", 1280, 1320, "ko", false},
+			{"lesson-4x4-ro.png", 1280, 1320, "ro", false},
+		} {
+			if c.w < 500 {
+				p.do(chromedp.EmulateViewport(c.w, c.h, chromedp.EmulateMobile))
+			} else {
+				p.do(chromedp.EmulateViewport(c.w, c.h))
+			}
+			url := base + "/queens?n=4&lang=" + c.lang
+			step := check
+			if c.mistake {
+				url += "&mistake=1"
+				step = astray
+			}
+			p.fresh(base, url)
+			p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`goTo(%d)`, step)))
+			p.wait("the step", `document.getElementById('stepno').textContent === '`+strconv.Itoa(step)+`'`)
+			if n := eval[int](p, `document.querySelectorAll('#arrays .ac.on').length`); n < 6 {
+				p.t.Errorf("%s: %d marks drawn, want two queens' 6", c.name, n)
+			}
+			if n := eval[int](p, `document.querySelectorAll('#callstack li').length`); n != 3 {
+				p.t.Errorf("%s: %d frames drawn, want 3", c.name, n)
+			}
+			if c.mistake {
+				if cls := eval[string](p, `document.querySelector('#code li[data-line="clear"]').className`); cls != "missing fix" {
+					p.t.Errorf("%s: the clearing line is %q", c.name, cls)
+				}
+			}
+			p.shot(c.name)
+		}
+	}})
+}

@@ -351,6 +351,9 @@ var queensSteps = []pageStep{
 		p.fresh(base, base+"/queens?n=8")
 		p.do(chromedp.SetValue(chromedp.ID("cn"), "27"))
 		p.click("#cstart")
+		// A count of decades: the page warns first.
+		p.wait("the warning", `!document.getElementById('cwarn').hidden`)
+		p.click("#cgo")
 		p.wait("the count", `/^(running|planning)/.test(document.getElementById('cstate').textContent)`)
 		time.Sleep(2 * browserCountIdle)
 		if st := p.text("cstate"); !strings.HasPrefix(st, "running") && !strings.HasPrefix(st, "planning") {
@@ -816,7 +819,7 @@ var lessonSteps = []pageStep{
 		// result of the count before beside it.
 		p.do(chromedp.SetValue(chromedp.ID("cn"), "6"))
 		p.click("#cstart")
-		p.waitFor("the count of 6", `document.getElementById('ctotal').textContent.includes('matches')`, 30*time.Second)
+		p.waitFor("the count of 6", `document.getElementById('ctotal').textContent.startsWith('4 ✓') && document.getElementById('cstate').textContent.includes('n = 6')`, 30*time.Second)
 		lastID := countID(p.t, base)
 		for _, c := range []struct{ in, want string }{
 			{"abc", "“abc” is not a board size: type a whole number from 1 to 32."},
@@ -990,7 +993,8 @@ var lessonSteps = []pageStep{
 		// The switch: choosing a language reloads the page in it, and the
 		// choice is kept.
 		p.fresh(base, base+"/queens?n=4")
-		p.do(chromedp.SetValue(chromedp.ID("lang"), "ko"), chromedp.Evaluate[chromedp.Void](`document.getElementById('lang').dispatchEvent(new Event('change'))`))
+		p.wait("the switch", `!!document.getElementById('lang')`)
+		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'ko'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
 		p.wait("Korean", `document.documentElement.dataset.i18n === 'ko'`)
 		p.do(chromedp.Navigate(base + "/sudoku"))
 		p.wait("Korean kept", `document.documentElement.dataset.i18n === 'ko'`)

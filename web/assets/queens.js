@@ -252,7 +252,7 @@ function renderArrays() {
       const stale = m && !lineHeld(name, idx[a]);
       p.append(el('span', { class: 'lk ' + (f & bit ? (stale ? 'stale' : 'hit') : 'free'), text: names[a] + ' = ' + (f & bit ? t(stale ? 'q.look.stale' : 'q.look.marked', { r: m }) : t('q.look.free')) }), ' ');
     });
-    p.append(el('span', { class: 'verdict', text: f ? t('q.look.no') : t('q.look.yes') }));
+    p.append(el('span', { class: 'verdict', text: !f ? t('q.look.yes') : f & ASTRAY ? t('q.look.wrong') : t('q.look.no') }));
   } else if (k === STEP.PLACE) {
     p.append(t('q.look.set', { lines: names.join(', '), sq: rc(r, c) }));
   } else {

@@ -738,6 +738,14 @@ var lessonSteps = []pageStep{
 				p.t.Errorf("the stale look-up is not shown")
 			}
 			p.t.Logf("%d × %d with the marks never cleared: %d of the solutions, %d queens placed; astray at step %d: %s", n, n, sols, nodes, astray, nar)
+			if n == 4 {
+				// The stale marks, the look-ups and the missing line are
+				// readable in both themes.
+				p.contrast("the mistaken search")
+				p.dark(true)
+				p.contrast("the mistaken search, dark")
+				p.dark(false)
+			}
 		}
 	}},
 

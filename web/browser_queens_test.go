@@ -1003,7 +1003,15 @@ var lessonSteps = []pageStep{
 		p.fresh(base, base+"/queens?n=4")
 		p.wait("the switch", `!!document.getElementById('lang')`)
 		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'ko'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
-		p.wait("Korean", `document.documentElement.dataset.i18n === 'ko'`)
+		// The page reloads: ask until the new one answers in Korean.
+		lang := ""
+		for end := time.Now().Add(15 * time.Second); lang != "ko" && time.Now().Before(end); {
+			time.Sleep(100 * time.Millisecond)
+			lang, _ = chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.documentElement.dataset.i18n || ''`))
+		}
+		if lang != "ko" {
+			p.t.Fatalf("after choosing Korean the page is in %q", lang)
+		}
 		p.do(chromedp.Navigate(base + "/sudoku"))
 		p.wait("Korean kept", `document.documentElement.dataset.i18n === 'ko'`)
 		p.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('nqcount.lang')`))

@@ -727,6 +727,10 @@ var lessonSteps = []pageStep{
 				p.t.Errorf("n = %d with the mistake, at the end: the clearing line is %q, want lit as the fix", n, cls)
 			}
 			// Where it goes astray: the step, the square, the stale mark.
+			rs, _, _ := lessonCounts(plainLesson(n, false))
+			if got, want := p.text("astray"), fmt.Sprintf("goes astray at step %d: ", astray); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("It finds %d of the %d solutions.", sols, rs)) {
+				p.t.Errorf("n = %d: %q", n, got)
+			}
 			p.click("#showastray")
 			p.wait("the step that goes astray", `document.getElementById('stepno').textContent === '`+strconv.Itoa(astray)+`'`)
 			e := evs[astray-1]

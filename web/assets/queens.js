@@ -16,6 +16,8 @@ const TREE_MAX = 600; // nodes drawn in the tree view: the last ones
 const SOLS_MAX = 500; // solutions listed
 const DX = 20, DY = 24, R = 8; // the tree's geometry
 const TOTAL_MAX_N = 11; // the whole search's steps are counted up to here
+// The solutions of n × n, OEIS A000170, for the boards the lesson animates.
+const KNOWN = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
 
 const Q = {
   n: 8,
@@ -715,7 +717,7 @@ function mistakeTable() {
   const [, r, c, , f] = unpackStep(wrong.astrayEvent);
   const idx = lookups(Q.n, r, c);
   const which = LINES.map(([name, bit], a) => (f & bit ? name + '[' + idx[a] + ']' : '')).filter(Boolean).join(t('q.list.sep'));
-  p.append(t('q.mistake.where', { n: Q.n, s: wrong.astray, sq: rc(r, c), lines: which, found: wrong.solutions, total: summarize(Q.n, Q.order, false).solutions }), ' ');
+  p.append(t('q.mistake.where', { n: Q.n, s: wrong.astray, sq: rc(r, c), lines: which, found: wrong.solutions, total: KNOWN[Q.n] }), ' ');
   const btn = el('button', { class: 'btn', id: 'showastray', text: t('q.mistake.show') });
   btn.addEventListener('click', () => {
     if (!Q.mistake) { $('mistake').checked = true; Q.mistake = true; restart(); }

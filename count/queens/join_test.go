@@ -34,7 +34,9 @@ func TestJoinKernelsMatchOEIS(t *testing.T) {
 }
 
 // TestJoinLong counts n = 16 and 17 by the join (seconds each; minutes
-// under -race), when NQCOUNT_LONG_TESTS is set: CI's default run stays
+// under -race), and n = 16 to 19 on the bounded path in 32 MiB, where
+// the longest row sets' lists outgrow the arena and are joined in passes
+// with deep keys, when NQCOUNT_LONG_TESTS is set: CI's default run stays
 // short, and n = 15 is counted by TestCountMatchesOEIS.
 func TestJoinLong(t *testing.T) {
 	if os.Getenv("NQCOUNT_LONG_TESTS") == "" {
@@ -46,6 +48,14 @@ func TestJoinLong(t *testing.T) {
 		wu, _ := KnownUnique(n)
 		if r.Total != count.U128(want) || *r.Unique != count.U128(wu) {
 			t.Errorf("n=%d: %s total, %s unique, want %d and %d", n, r.Total, r.Unique, want, wu)
+		}
+	}
+	for n := 16; n <= 19; n++ {
+		r := mustCount(t, n, Options{Method: Join, Unique: true, Path: "bounded", Memory: 32 << 20})
+		want, _ := Known(n)
+		wu, _ := KnownUnique(n)
+		if r.Total != count.U128(want) || *r.Unique != count.U128(wu) || r.Path != "bounded" {
+			t.Errorf("n=%d bounded in 32 MiB: %s total, %s unique on path %q, want %d and %d", n, r.Total, r.Unique, r.Path, want, wu)
 		}
 	}
 }

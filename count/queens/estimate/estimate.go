@@ -12,17 +12,29 @@
 //     proportional to its estimate.
 //  2. In a drawn join task, a few of its row sets (a south row set with
 //     the task's north rows) are drawn without replacement.
-//  3. On the join's bounded path, a row set too long for the sample's
-//     budget joins only a random share of its index keys (join.Counter.
-//     Sample); what they give is scaled by the share.
+//  3. On the join's bounded path, a row set too long for the draw's share
+//     makes only a random share g of its north entries' half boards
+//     (join.Counter.Sample): their pairs estimate g² of its count, and
+//     their buckets, under the keys and passes the count would take,
+//     project the Work of counting it whole.
+//
+// The join's CPU time is its Work priced: the Work is in units that do
+// not depend on the machine or its load (half boards made, keys sorted,
+// table lookups, table entries built, pairs tested one by one, bucket
+// steps), and the prices, in nanoseconds of one core, come from short
+// reference runs of each kind (join.Calibrate) taken beside the sample on
+// every thread, the least of each kept: on a shared machine the least is
+// the one its neighbours disturbed least. The backtracking methods' tasks
+// are timed whole.
 //
 // Each stage's estimate is unbiased, so each drawn task gives an unbiased
-// estimate of its task's count and CPU time, and the classic estimator of
+// estimate of its task's count and Work, and the classic estimator of
 // sampling with replacement (Hansen and Hurwitz) gives the totals and
 // their variance, stratum by stratum, from those alone. The intervals are
 // the totals ± t·σ (Student's t at 95%, with the sample's degrees of
 // freedom): they cover the sampling error, not a machine that is slower
-// than the one measured.
+// than the one measured (Result.PriceSpread says how much the reference
+// runs' prices moved).
 //
 // The sample is a function of the plan, the seed and the options: the
 // same seed draws the same tasks, row sets and keys, and so the same
@@ -610,6 +622,12 @@ func (r *Result) String() string {
 	s += "\n"
 	s += fmt.Sprintf("largest task: about %s of one core; memory: %s a worker (%s allowed)\n",
 		duration(r.LargestTaskSeconds), mib(r.MemoryPerWorker), mib(r.MemoryLimit))
+	if q := r.TaskHours; q != nil {
+		s += fmt.Sprintf("tasks: median %s, 90%% %s, 99%% %s of one core\n", duration(q.P50*3600), duration(q.P90*3600), duration(q.P99*3600))
+	}
+	if r.Prices != nil {
+		s += fmt.Sprintf("the join's work priced at the least of %d reference runs' prices (the dearest run's: %+.0f%%)\n", r.PriceRuns, 100*(r.PriceSpread-1))
+	}
 	s += fmt.Sprintf("sample: %d tasks, %d row sets, seed %d, %s of CPU in %s", r.Samples, r.RowSets, r.Seed, duration(r.SampleSeconds), duration(r.Seconds))
 	return s
 }

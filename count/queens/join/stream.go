@@ -532,22 +532,8 @@ func (f *frame) stageAll(kr *keyer, s *bscratch, flush func(uint32, []uint64) er
 // streamCount makes the half boards of sd and only counts them.
 func (f *frame) streamCount(sd *side, s *bscratch) (uint64, error) {
 	var n uint64
-	for _, c := range sd.cols {
-		nb := f.southOf(sd, c, s)
-		if nb == 0 {
-			continue
-		}
-		xs := sd.nl.list(c)
-		step := northStep(nb)
-		for x := 0; x < len(xs); x += step {
-			s.cand = f.crossNorth(sd, xs[x:min(x+step, len(xs))], nb, s, s.cand[:0])
-			n += uint64(len(s.cand))
-			if err := s.tick(uint64(len(s.cand))); err != nil {
-				return n, err
-			}
-		}
-	}
-	return n, nil
+	_, err := f.genFrom(sd, &genPos{}, s, func(p []uint64) bool { n += uint64(len(p)); return true })
+	return n, err
 }
 
 // southSets appends to out the south row sets rb of the row sets of task

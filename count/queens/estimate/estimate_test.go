@@ -39,6 +39,19 @@ func TestCovers(t *testing.T) {
 		if a.Count != b.Count {
 			t.Errorf("n = %d seed 7 twice: %+v then %+v", c.spec.N, a.Count, b.Count)
 		}
+		// The join's Work does not depend on the machine or its load: the
+		// same seed gives the same Work; only its prices move.
+		if c.spec.Method == queens.Join {
+			if a.Work == nil || b.Work == nil || *a.Work != *b.Work {
+				t.Errorf("n = %d seed 7 twice: Work %+v then %+v", c.spec.N, a.Work, b.Work)
+			}
+			if a.Prices == nil || a.PriceRuns < 1 || a.PriceSpread < 1 {
+				t.Errorf("n = %d: prices %+v from %d runs, spread %g", c.spec.N, a.Prices, a.PriceRuns, a.PriceSpread)
+			}
+		}
+		if q := a.TaskHours; q == nil || !(0 < q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= q.Max) {
+			t.Errorf("n = %d: task quantiles %+v", c.spec.N, a.TaskHours)
+		}
 		opt.Seed = 8
 		d, _ := Run(context.Background(), c.spec, opt)
 		if d.Count == a.Count && c.spec.N >= 16 {

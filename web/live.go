@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,7 +97,7 @@ type liveRun struct {
 	budget         time.Duration
 	cancel         context.CancelCauseFunc
 	start          time.Time
-	job            atomic.Pointer[job.Job] // set once planned
+	job            atomic.Pointer[job.Job] // set once planned, cleared when the count ends
 	polled         atomic.Int64            // time of the last request for the progress, in ns since start
 
 	mu     sync.Mutex // guards what follows
@@ -105,6 +106,8 @@ type liveRun struct {
 	err    error
 	reason string
 	finish time.Time
+	method string
+	last   *job.Progress // the progress when the count ended (its job is then let go)
 }
 
 func newLiveCount(budget, idle time.Duration) *liveCount {
@@ -181,9 +184,20 @@ func (r *liveRun) run(ctx context.Context) {
 	r.end(ctx, out, err)
 }
 
+// end records how the count ended and lets its job go: a stopped or
+// finished count keeps only its last progress, and the memory its plan
+// and workers held goes back to the system at once rather than when the
+// next count starts (a page closed on n = 21 left the server holding it).
 func (r *liveRun) end(ctx context.Context, out *job.Outcome, err error) {
 	r.mu.Lock()
+	defer debug.FreeOSMemory()
 	defer r.mu.Unlock()
+	if j := r.job.Load(); j != nil {
+		p := j.Progress()
+		r.last, r.method = &p, string(j.Plan().Spec().Method)
+		r.job.Store(nil)
+		j.Close()
+	}
 	r.finish = time.Now()
 	var sc *stopCause
 	switch {
@@ -225,6 +239,8 @@ func (l *liveCount) snapshot(poll bool) CountProgress {
 func (r *liveRun) snapshot() CountProgress {
 	r.mu.Lock()
 	state, out, err, finish, reason := r.state, r.out, r.err, r.finish, r.reason
+	last, method := r.last, r.method
+	j := r.job.Load() // under r.mu: either last or j is set once planned
 	r.mu.Unlock()
 	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, BudgetSeconds: r.budget.Seconds(), StopReason: reason}
 	if k, ok := queens.Known(r.n); ok {
@@ -235,9 +251,14 @@ func (r *liveRun) snapshot() CountProgress {
 		end = finish
 	}
 	p.Seconds = end.Sub(r.start).Seconds()
-	if j := r.job.Load(); j != nil {
-		p.Method = string(j.Plan().Spec().Method)
+	if j != nil && last == nil {
+		method = string(j.Plan().Spec().Method)
 		pr := j.Progress()
+		last = &pr
+	}
+	if last != nil {
+		pr := *last
+		p.Method = method
 		p.Tasks, p.TasksDone, p.Fraction = pr.Tasks, pr.Done, pr.Fraction
 		p.Nodes, _ = pr.Nodes.Big().Float64()
 		p.NodesPerSecond = pr.NodesPerSec

@@ -24,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,14 @@ type Options struct {
 	// for its progress for that long (0: DefaultCountIdle), so that a
 	// count ends with the page that started it.
 	CountBudget, CountIdle time.Duration
+	// MaxWork bounds the requests that compute at once (solve, rate, hint,
+	// generate, count, trace, orders; 0: DefaultMaxWork per core), and
+	// WorkQueue those that wait for their turn (0: DefaultWorkQueue per
+	// core), each for at most WorkWait (0: DefaultWorkWait); others are
+	// answered 503 (busy), so that the memory of the work is bounded
+	// however many clients ask.
+	MaxWork, WorkQueue int
+	WorkWait           time.Duration
 	// Logf, when set, receives one line per failed request and per
 	// recovered panic.
 	Logf func(format string, args ...any)
@@ -66,6 +75,7 @@ type Server struct {
 	opt    Options
 	mux    *http.ServeMux
 	live   *liveCount
+	work   *workLimit
 	orders orderCache
 
 	ln       net.Listener
@@ -79,7 +89,18 @@ func New(opt Options) *Server {
 	if opt.Home == "" {
 		opt.Home = "/sudoku"
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle)}
+	cores := runtime.GOMAXPROCS(0)
+	if opt.MaxWork <= 0 {
+		opt.MaxWork = DefaultMaxWork * cores
+	}
+	if opt.WorkQueue <= 0 {
+		opt.WorkQueue = DefaultWorkQueue * cores
+	}
+	if opt.WorkWait <= 0 {
+		opt.WorkWait = DefaultWorkWait
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle),
+		work: newWorkLimit(opt.MaxWork, opt.WorkQueue, opt.WorkWait)}
 	s.routes()
 	return s
 }
@@ -399,6 +420,9 @@ func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.C
 		resp, e := fn(r.Context(), req)
 		if e != nil {
 			s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
+			if e.status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "1")
+			}
 			writeError(w, e.status, e.msg)
 			return
 		}
@@ -420,17 +444,17 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /queens", s.page("queens.html"))
 	m.Handle("GET /static/", http.StripPrefix("/static/", assetHandler()))
 
-	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, s.generate))
+	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, limited(s, s.generate)))
 	m.Handle("/api/sudoku/parse", endpoint(s, http.MethodPost, s.parse))
 	m.Handle("/api/sudoku/save", endpoint(s, http.MethodPost, s.save))
-	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, s.validate))
-	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, s.solve))
-	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, s.count))
-	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, s.rate))
-	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, s.hint))
+	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, limited(s, s.validate)))
+	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, limited(s, s.solve)))
+	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, limited(s, s.count)))
+	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, limited(s, s.rate)))
+	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, limited(s, s.hint)))
 
-	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, s.trace))
-	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, s.compareOrders))
+	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, limited(s, s.trace)))
+	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, limited(s, s.compareOrders)))
 	m.Handle("POST /api/queens/count", endpoint(s, http.MethodPost, s.startCount))
 	m.Handle("GET /api/queens/count", endpoint(s, http.MethodGet, s.countStatus))
 	m.Handle("DELETE /api/queens/count", endpoint(s, http.MethodDelete, s.stopCount))

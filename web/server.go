@@ -12,6 +12,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -24,6 +25,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -322,10 +324,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeJSON reads a request body of at most MaxBody bytes into v: one
-// JSON object with no unknown fields and nothing after it.
+// JSON object with no unknown fields and nothing after it. Field names
+// are matched exactly: encoding/json alone would take {"GRID": ...} for
+// "grid".
 func decodeJSON(body io.Reader, v any) *apiError {
-	lr := &io.LimitedReader{R: body, N: MaxBody + 1}
-	dec := json.NewDecoder(lr)
+	b, rerr := io.ReadAll(io.LimitReader(body, MaxBody+1))
+	if len(b) > MaxBody {
+		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
@@ -333,8 +340,11 @@ func decodeJSON(body io.Reader, v any) *apiError {
 			err = errors.New("more than one JSON value")
 		}
 	}
-	if lr.N <= 0 {
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+	if err == nil {
+		err = exactFields(b, reflect.TypeOf(v))
+	}
+	if err != nil && errors.Is(err, io.EOF) && rerr != nil {
+		err = rerr // the body broke off
 	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -354,6 +364,82 @@ func decodeJSON(body io.Reader, v any) *apiError {
 		return badRequest("bad request: %v", err)
 	}
 	return nil
+}
+
+// exactFields checks that every field name of the JSON object b (already
+// decoded into a value of type t) is spelled as in t's json tags, case
+// included, in nested objects too.
+func exactFields(b []byte, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		var elems []json.RawMessage
+		if json.Unmarshal(b, &elems) != nil {
+			return nil
+		}
+		for _, e := range elems {
+			if err := exactFields(e, t.Elem()); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return nil // null, or a type the decoder took (json.RawMessage)
+	}
+	names := jsonFields(t)
+	for k, raw := range fields {
+		ft, ok := names[k]
+		if !ok {
+			return fmt.Errorf("json: unknown field %q (names are case-sensitive)", k)
+		}
+		if err := exactFields(raw, ft); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonFields maps the JSON names of struct type t's fields, those of
+// embedded structs included, to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" && !strings.HasPrefix(tag, "-,") {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, v := range jsonFields(et) {
+					if _, ok := out[k]; !ok {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
 }
 
 // typeMismatch says what a field wants and what it got. A number that
@@ -407,7 +493,9 @@ func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.C
 			// A JSON content type cannot be sent across sites without
 			// the browser asking first, so another page cannot make the
 			// user's browser start work here.
-			if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			// Media types are case-insensitive (RFC 9110):
+			// Application/JSON is JSON.
+			if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
 				writeError(w, http.StatusUnsupportedMediaType, "send the request as Content-Type: application/json")
 				return
 			}

@@ -183,6 +183,13 @@ func TestFromEnv(t *testing.T) {
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, err: "completions"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "6"}, shards: 6, err: "not below"},
 		{env: map[string]string{}, err: "neither"},
+		// Both schedulers (issue 36, item 13: one was picked silently):
+		// they must agree.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "2"}, want: Index{2, 4}},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "3"}, err: "Slurm (SLURM_ARRAY_TASK_ID=2) names shard 2/4 and Kubernetes (JOB_COMPLETION_INDEX=3) shard 3/4: the environment names two shards"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "JOB_COMPLETION_INDEX": "0"}, shards: 2, err: "names two shards"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "5"}, err: "JOB_COMPLETION_INDEX=5 is not below"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "x"}, err: "whole number"},
 	} {
 		got, err := FromEnv(func(k string) string { return tc.env[k] }, tc.shards)
 		if tc.err != "" {

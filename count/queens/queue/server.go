@@ -328,6 +328,7 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if port == 0 {
 		opts.Port = server.RANDOM_PORT
 	}
+	opts.JetStreamMaxMemory = jetStreamMemory() // bounded by a container's limit too
 	if cfg.HTTP != "" {
 		// The monitoring endpoint only reads (/healthz, /varz, /jsz: never
 		// the token); beyond loopback, for a kubelet's probes, it takes a

@@ -12,6 +12,7 @@ import (
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
+// A server's monitoring endpoint answers the kubelet's probes, and
 // JetStream's memory is bounded by the least of the machine's limits (a
 // container's included), not three quarters of the physical memory (issue
 // 36: 17.7 GiB inside a 256 MiB cgroup). Read from the server's own
@@ -47,5 +48,22 @@ func TestJetStreamMaxMemory(t *testing.T) {
 	}
 	if got, want := varz.JetStream.Config.MaxMemory, int64(l.Bytes/4); got != want {
 		t.Errorf("JetStream max_memory %d, want %d (a quarter of the %s, %d)", got, want, l.Source, l.Bytes)
+	}
+	// The paths scripts/k8s-queue.yaml's probes ask (issue 36, item 8).
+	for _, path := range []string{"/healthz?js-enabled-only=true", "/healthz"} {
+		deadline := time.Now().Add(waitBound)
+		for {
+			resp, err := client.Get("http://" + addr + path)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("GET %s: %v %v", path, resp, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 }

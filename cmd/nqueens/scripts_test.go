@@ -416,3 +416,34 @@ func TestKubernetesProduction(t *testing.T) {
 		})
 	}
 }
+
+// The runbook's Slurm lines (issue 36, item 8): the three servers' time
+// limits are staggered (the same --time=7-0 expired all three at once),
+// and workers and shards count with the CPUs of their allocation, which
+// a rerun asks for (--workers 8 whatever the allocation).
+func TestRunbookSlurmLines(t *testing.T) {
+	readme, err := os.ReadFile("../../scripts/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../../scripts/slurm-array.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := regexp.MustCompile(`sbatch --job-name=nqserve\$i .*--time=(.+?) --`).FindSubmatch(readme)
+	if servers == nil || !strings.Contains(string(servers[1]), "i") {
+		t.Errorf("the servers' sbatch line gives each the same time limit (%q): stagger them by $i", servers)
+	}
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.Contains(l, "nqueens work") && strings.Contains(l, "--workers") && !strings.Contains(l, "SLURM_CPUS_PER_TASK") && strings.Contains(string(readme), "--wrap \\\n"+l) {
+			t.Errorf("a Slurm worker's --workers is not its allocation's: %q", l)
+		}
+	}
+	rerun := regexp.MustCompile(`(?m)^#\s+N=\d+ K=\d+ sbatch --array=\S+ (.*) scripts/slurm-array.sh shard$`).FindSubmatch(script)
+	if rerun == nil || !strings.Contains(string(rerun[1]), "--cpus-per-task=") || !strings.Contains(string(rerun[1]), "--mem=") {
+		t.Errorf("slurm-array.sh's rerun line %q: want --cpus-per-task and --mem", rerun)
+	}
+	if !strings.Contains(string(script), "${SLURM_CPUS_PER_TASK:-") {
+		t.Error("slurm-array.sh's shards do not count with their allocation's CPUs")
+	}
+}

@@ -314,7 +314,8 @@ func (tg target) cases(t *testing.T) []hcase {
 			out = append(out, c)
 		}
 	}
-	// SIGINT and SIGTERM while it works (or serves, or waits).
+	// SIGINT, SIGTERM and SIGHUP (the terminal closed) while it works (or
+	// serves, or waits).
 	long := tg.long
 	if tg.serves {
 		long = tg.base
@@ -323,7 +324,7 @@ func (tg target) cases(t *testing.T) []hcase {
 		long = nil // its long state is the held-open input, above
 	}
 	if long != nil {
-		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			// 30 ms: while it starts (a signal then must not be lost).
 			for _, after := range []time.Duration{30 * time.Millisecond, 400 * time.Millisecond, 1500 * time.Millisecond} {
 				sig, after := sig, after

@@ -247,6 +247,9 @@ func replaceLocked(tmp, target string, may func(string) error) (done bool, err e
 // createNew gives the file tmp the new name target, failing with an error
 // wrapping fs.ErrExist if target exists: link(2), or where the file system
 // has no hard links, a rename that does not replace (renameNoReplace).
+// Where it has neither (some FUSE and SMB mounts), the file is renamed
+// into place if nothing is there a moment before, as it was before this
+// was atomic: a narrow window, rather than no file at all.
 func createNew(tmp, target string) error {
 	err := os.Link(tmp, target)
 	if err == nil || errors.Is(err, fs.ErrExist) {
@@ -255,7 +258,10 @@ func createNew(tmp, target string) error {
 	if rerr := renameNoReplace(tmp, target); rerr != errNoRenameNoReplace {
 		return rerr
 	}
-	return err
+	if _, serr := os.Lstat(target); serr == nil {
+		return &os.LinkError{Op: "rename", Old: tmp, New: target, Err: fs.ErrExist}
+	}
+	return os.Rename(tmp, target)
 }
 
 // createTemp creates a new file beside target, named after it, with mode

@@ -148,7 +148,7 @@ func FromEnv(getenv func(string) string, k int) (Index, error) {
 			return Index{}, err
 		}
 		if a != b {
-			return Index{}, fmt.Errorf("Slurm (SLURM_ARRAY_TASK_ID=%s) names shard %s and Kubernetes (JOB_COMPLETION_INDEX=%d) shard %s: the environment names two shards, so neither is counted (unset one, or give --shard I/K)", getenv("SLURM_ARRAY_TASK_ID"), a, idx, b)
+			return Index{}, fmt.Errorf("the environment names two shards: %s for Slurm (SLURM_ARRAY_TASK_ID=%s) and %s for Kubernetes (JOB_COMPLETION_INDEX=%d), so neither is counted (unset one, or give --shard I/K)", a, getenv("SLURM_ARRAY_TASK_ID"), b, idx)
 		}
 		return a, nil
 	case hasSlurm:

@@ -186,7 +186,7 @@ func TestFromEnv(t *testing.T) {
 		// Both schedulers (issue 36, item 13: one was picked silently):
 		// they must agree.
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "2"}, want: Index{2, 4}},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "3"}, err: "Slurm (SLURM_ARRAY_TASK_ID=2) names shard 2/4 and Kubernetes (JOB_COMPLETION_INDEX=3) shard 3/4: the environment names two shards"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "3"}, err: "the environment names two shards: 2/4 for Slurm (SLURM_ARRAY_TASK_ID=2) and 3/4 for Kubernetes (JOB_COMPLETION_INDEX=3), so neither is counted"},
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "JOB_COMPLETION_INDEX": "0"}, shards: 2, err: "names two shards"},
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "5"}, err: "JOB_COMPLETION_INDEX=5 is not below"},
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "x"}, err: "whole number"},

@@ -73,3 +73,17 @@ func TestMemoryOverMachine(t *testing.T) {
 		t.Errorf("--memory at the limit: exit %d: %s", code, errs)
 	}
 }
+
+// --shard env with Slurm's and Kubernetes' indices naming two shards is
+// refused in one line, before any work (issue 36, item 13: one was
+// picked silently).
+func TestShardEnvDisagrees(t *testing.T) {
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
+	t.Setenv("JOB_COMPLETION_INDEX", "0")
+	out := t.TempDir() + "/s.json"
+	code, _, errs := runCLI("count", "10", "--shard", "env", "--out", out)
+	if code != exitUsage || !strings.Contains(errs, "names two shards") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q: want 2 and one line", code, errs)
+	}
+}

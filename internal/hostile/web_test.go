@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -131,7 +132,7 @@ func request(ctx context.Context, method, url, ctype string, body io.Reader, big
 	}
 	var ps []string
 	switch resp.StatusCode {
-	case 200, 400, 404, 405, 413, 415, 422:
+	case 200, 400, 404, 405, 413, 415, 422, 503:
 	default:
 		ps = append(ps, fmt.Sprintf("status %d", resp.StatusCode))
 	}
@@ -287,6 +288,68 @@ func webCases(t *testing.T) []hcase {
 				}
 				return request(context.Background(), "POST", srv.url+"/api/sudoku/solve", "application/json", strings.NewReader(`{"grid":"`+top1+`"}`), false, 5*time.Second)
 			}})
+	}
+	// 200 requests at once that compute (issue 36, item 10: 200
+	// ratings of a hard puzzle took 'sudoku play' out of memory): each is
+	// answered, computed or refused as busy (503), and the server's
+	// memory grows by a bounded amount, whatever the number of clients.
+	for s := range 2 {
+		for _, b := range []struct{ path, body string }{
+			{"/api/sudoku/rate", `{"grid":"` + top1 + `"}`},
+			{"/api/queens/count", `{"n":31}`},
+		} {
+			s, b := s, b
+			out = append(out, hcase{class: "huge", row: "web POST " + b.path, name: "200 requests at once", last: true,
+				web: func(string) []string {
+					srv := servers[s]
+					srv.busy.Lock() // alone on the server: its memory is measured
+					defer srv.busy.Unlock()
+					if b.path == "/api/queens/count" {
+						defer request(context.Background(), "DELETE", srv.url+b.path, "", nil, false, 5*time.Second)
+					}
+					pid := srv.run.Pid()
+					before := Status(pid, "VmRSS")
+					var peak atomic.Uint64
+					stop := make(chan struct{})
+					sampled := make(chan struct{})
+					go func() {
+						defer close(sampled)
+						for {
+							if v := Status(pid, "VmRSS"); v > peak.Load() {
+								peak.Store(v)
+							}
+							select {
+							case <-stop:
+								return
+							case <-time.After(5 * time.Millisecond):
+							}
+						}
+					}()
+					var (
+						mu sync.Mutex
+						ps []string
+						wg sync.WaitGroup
+					)
+					for range 200 {
+						wg.Go(func() {
+							if p := request(context.Background(), "POST", srv.url+b.path, "application/json", strings.NewReader(b.body), false, time.Minute); len(p) > 0 {
+								mu.Lock()
+								if len(ps) < 3 {
+									ps = append(ps, p...)
+								}
+								mu.Unlock()
+							}
+						})
+					}
+					wg.Wait()
+					close(stop)
+					<-sampled
+					if grew := int64(peak.Load()) - int64(before); grew > 256<<20 {
+						ps = append(ps, fmt.Sprintf("the server grew by %d MiB (from %d MiB) answering them: the work is not bounded", grew>>20, before>>20))
+					}
+					return ps
+				}})
+		}
 	}
 	// Work started by a request ends with its requester: a live count
 	// that takes minutes (n = 21; planning n = 32 alone takes minutes)

@@ -182,21 +182,31 @@ func TestLiveCountBurst(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	h := watchHeap(limit, cancel)
+	start := time.Now()
 	status := burst(t, ctx, srv, 200, "POST", "/api/queens/count", `{"n":31}`)
-	// The last count plans while the replaced ones end.
-	time.Sleep(time.Second)
-	peak := h.end()
+	// Stopped, the last count ends once the counts it replaced have (a
+	// plan of n = 31 does not stop halfway): until then the heap is
+	// watched.
 	call(t, srv, "DELETE", "/api/queens/count", "", "", nil)
-	t.Logf("200 concurrent counts: answers by status %v, peak live heap %d MiB", status, peak>>20)
+	var p web.CountProgress
+	for call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State == "planning" || p.State == "running"; call(t, srv, "GET", "/api/queens/count", "", "", &p) {
+		if ctx.Err() != nil {
+			break // over the heap's limit, or too long
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	peak := h.end()
+	t.Logf("200 concurrent counts: answers by status %v, %v to end them all, peak live heap %d MiB", status, time.Since(start).Round(time.Millisecond), peak>>20)
 	if peak > limit {
 		t.Fatalf("the live heap reached %d MiB, over %d MiB", peak>>20, limit>>20)
+	}
+	if p.State == "planning" || p.State == "running" {
+		t.Fatalf("the counts still ran %v after they were stopped: %+v", time.Since(start), p)
 	}
 	if status[http.StatusOK] != 200 {
 		t.Errorf("answers by status %v, want 200 OK", status)
 	}
-	var p web.CountProgress
-	call(t, srv, "GET", "/api/queens/count", "", "", &p)
-	if p.ID != 200 {
-		t.Errorf("the last count is %d, want 200", p.ID)
+	if p.ID != 200 || p.State != "stopped" {
+		t.Errorf("the last count is %+v, want count 200, stopped", p)
 	}
 }

@@ -304,9 +304,6 @@ func webCases(t *testing.T) []hcase {
 					srv := servers[s]
 					srv.busy.Lock() // alone on the server: its memory is measured
 					defer srv.busy.Unlock()
-					if b.path == "/api/queens/count" {
-						defer request(context.Background(), "DELETE", srv.url+b.path, "", nil, false, 5*time.Second)
-					}
 					pid := srv.run.Pid()
 					before := Status(pid, "VmRSS")
 					var peak atomic.Uint64
@@ -342,6 +339,16 @@ func webCases(t *testing.T) []hcase {
 						})
 					}
 					wg.Wait()
+					if b.path == "/api/queens/count" {
+						// The counts replaced end one after the other
+						// (a plan of n = 31 does not stop halfway): the
+						// last, stopped, ends once they all have, and
+						// then the server is idle again.
+						ps = append(ps, request(context.Background(), "DELETE", srv.url+b.path, "", nil, false, 5*time.Second)...)
+						if p := settle(srv.url, time.Minute); p != "" {
+							ps = append(ps, p)
+						}
+					}
 					close(stop)
 					<-sampled
 					if grew := int64(peak.Load()) - int64(before); grew > 256<<20 {
@@ -390,4 +397,25 @@ func webCases(t *testing.T) []hcase {
 			}})
 	}
 	return out
+}
+
+// settle waits until the live count of the server at url has ended, at
+// most limit; it says what is wrong otherwise.
+func settle(url string, limit time.Duration) string {
+	deadline := time.Now().Add(limit)
+	for {
+		var p web.CountProgress
+		resp, err := webClient.Get(url + "/api/queens/count")
+		if err == nil {
+			err = json.NewDecoder(resp.Body).Decode(&p)
+			resp.Body.Close()
+		}
+		if err == nil && p.State != "planning" && p.State != "running" {
+			return ""
+		}
+		if time.Now().After(deadline) {
+			return fmt.Sprintf("the live count was still %q %v after it was stopped (%v)", p.State, limit, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -64,7 +64,7 @@ func FuzzParseGame(f *testing.F) {
 var fuzzPaths = []string{
 	"/api/sudoku/generate", "/api/sudoku/parse", "/api/sudoku/save", "/api/sudoku/validate",
 	"/api/sudoku/solve", "/api/sudoku/count", "/api/sudoku/rate", "/api/sudoku/hint",
-	"/api/queens/trace", "/api/queens/orders", "/api/queens/count",
+	"/api/queens/trace", "/api/queens/orders", "/api/queens/count", "/api/queens/estimate",
 }
 
 // FuzzRequests sends any body to every endpoint: the answer must be 200

@@ -26,7 +26,7 @@ type Game struct {
 	// for no marks at all.
 	Marks []string `json:"marks,omitempty"`
 	// Seconds is the time played.
-	Seconds int `json:"seconds,omitempty"`
+	Seconds int `json:"seconds"`
 	// Seed, Level, Symmetry and Index say how the puzzle was generated,
 	// when it was.
 	Seed     string `json:"seed,omitempty"`

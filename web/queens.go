@@ -2,7 +2,11 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/nqcount/nqcount/count/queens"
@@ -179,16 +183,77 @@ func (c *orderCache) summary(n int, o solutions.Order) OrderSummary {
 	return sum
 }
 
-// countRequestQ is the body that starts a live count.
+// countRequestQ is the body that starts a live count, and the body of
+// estimate. N is kept raw, so that a missing n, a string or a fraction
+// is named as such (not reported as "n = 0").
 type countRequestQ struct {
-	N int `json:"n"`
+	N json.RawMessage `json:"n"`
+}
+
+// boardSize reads the n of a live count: a whole number from 1 to
+// queens.MaxN, in digits.
+func boardSize(raw json.RawMessage) (int, *apiError) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return 0, badRequest("n is missing: want a whole number from 1 to %d", queens.MaxN)
+	}
+	show := s
+	if len(show) > 24 {
+		show = show[:24] + "…"
+	}
+	if len(s) > 6 || strings.Trim(s, "0123456789") != "" {
+		return 0, badRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, badRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
+	}
+	if n > queens.MaxN {
+		return 0, badRequest("n = %d is too large: the counter handles 1 to %d", n, queens.MaxN)
+	}
+	return n, nil
 }
 
 func (s *Server) startCount(_ context.Context, req *countRequestQ) (CountProgress, *apiError) {
-	if req.N < 1 || req.N > queens.MaxN {
-		return CountProgress{}, badRequest("n = %d: the counter handles 1 to %d", req.N, queens.MaxN)
+	n, e := boardSize(req.N)
+	if e != nil {
+		return CountProgress{}, e
 	}
-	return s.live.start(req.N, s.opt.Workers), nil
+	return s.live.start(n, s.opt.Workers), nil
+}
+
+// EstimatedCoreHours are the CPU times, in hours of one core, that
+// nqueens estimate gave for the counts from n = 19 on (RESULTS.md, "the
+// cost per n": an AMD EPYC Zen 4 core, the build of 2026-12-02). The page
+// warns with them before a count of hours.
+var EstimatedCoreHours = map[int]float64{
+	19: 0.00534, 20: 0.0279, 21: 0.225, 22: 1.82, 23: 14.9,
+	24: 131, 25: 1078, 26: 51585, 27: 351000, 28: 13430719,
+}
+
+// CountEstimate is the answer of estimate: what a live count of N costs.
+type CountEstimate struct {
+	N int `json:"n"`
+	// CoreHours is EstimatedCoreHours[N]; 0 where nothing was measured
+	// (n up to 18 takes seconds, n above 28 more than Q(28)'s 13 million
+	// core-hours).
+	CoreHours float64 `json:"core_hours"`
+	// Workers is the number of workers a live count runs on here.
+	Workers int `json:"workers"`
+	// BudgetSeconds is the most a live count may run.
+	BudgetSeconds float64 `json:"budget_seconds"`
+}
+
+func (s *Server) estimate(_ context.Context, req *countRequestQ) (CountEstimate, *apiError) {
+	n, e := boardSize(req.N)
+	if e != nil {
+		return CountEstimate{}, e
+	}
+	w := s.opt.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return CountEstimate{N: n, CoreHours: EstimatedCoreHours[n], Workers: w, BudgetSeconds: s.live.budget.Seconds()}, nil
 }
 
 type noBody struct{}

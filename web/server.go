@@ -543,6 +543,7 @@ func (s *Server) routes() {
 
 	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, limited(s, s.trace)))
 	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, limited(s, s.compareOrders)))
+	m.Handle("/api/queens/estimate", endpoint(s, http.MethodPost, s.estimate)) // a table's look-up: no turn needed
 	m.Handle("POST /api/queens/count", endpoint(s, http.MethodPost, s.startCount))
 	m.Handle("GET /api/queens/count", endpoint(s, http.MethodGet, s.countStatus))
 	m.Handle("DELETE /api/queens/count", endpoint(s, http.MethodDelete, s.stopCount))

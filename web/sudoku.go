@@ -95,7 +95,11 @@ func check(g sudoku.Grid) (Validation, sudoku.Grid) {
 	default:
 		v.Verdict, v.Message = VerdictSeveral, "Several solutions: a proper puzzle has exactly one."
 		if v.Clues <= 16 {
-			v.Message += fmt.Sprintf(" (%d clues; a unique puzzle needs at least 17.)", v.Clues)
+			clues := "clues"
+			if v.Clues == 1 {
+				clues = "clue"
+			}
+			v.Message += fmt.Sprintf(" (%d %s; a unique puzzle needs at least 17.)", v.Clues, clues)
 		}
 	}
 	return v, sol
@@ -266,6 +270,9 @@ type Generated struct {
 	Level    string  `json:"level"`
 	Score    float64 `json:"score"`
 	Symmetry string  `json:"symmetry"`
+	// Drawn is the symmetry the clue pattern has: Symmetry, or for
+	// "random" the one drawn from the seed ("rot180", ...).
+	Drawn string `json:"drawn"`
 	// Seed is a decimal string: browsers read JSON numbers past 2^53
 	// inexactly.
 	Seed  string `json:"seed"`
@@ -338,7 +345,7 @@ func (s *Server) generate(ctx context.Context, req *generateRequest) (Generated,
 	if opt.Symmetry != generate.None {
 		cmd += " --symmetry " + opt.Symmetry.String()
 	}
-	return Generated{Puzzle: g.Puzzle.String(), Level: g.Level.String(), Score: g.Score, Symmetry: opt.Symmetry.String(),
+	return Generated{Puzzle: g.Puzzle.String(), Level: g.Level.String(), Score: g.Score, Symmetry: opt.Symmetry.String(), Drawn: g.Symmetry.String(),
 		Seed: strconv.FormatUint(opt.Seed, 10), Index: req.Index, Clues: g.Puzzle.Clues(), Command: cmd}, nil
 }
 
@@ -375,7 +382,18 @@ func parseCandidates(cs []string) (logic.Candidates, *apiError) {
 	return out, nil
 }
 
-func (s *Server) hint(ctx context.Context, req *hintRequest) (logic.Step, *apiError) {
+// hint answers the hint request with the step in a player's words too.
+func (s *Server) hint(ctx context.Context, req *hintRequest) (Hint, *apiError) {
+	st, e := s.step(ctx, req)
+	if e != nil {
+		return Hint{}, e
+	}
+	return HintOf(st), nil
+}
+
+// step finds the next step of a hint request: a solving step, or an
+// answer (a clash, a mistake, the end).
+func (s *Server) step(ctx context.Context, req *hintRequest) (logic.Step, *apiError) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return logic.Step{}, e

@@ -33,12 +33,16 @@ func joinSplit(d int) int {
 // at: none split below n = 20 (the tasks of a top take seconds at most),
 // then twice as many for every n more, 2^(n-11), so that a task stays
 // minutes of one core as the work grows about 6.5 times per n (2^9 tasks
-// at n = 20, 2^17 at n = 28).
+// at n = 20); from n = 26, the campaigns of many machines, eight times
+// as many (2^20 at n = 28), so that a worker lost costs little.
 func joinTasks(n int) int {
-	if n < 20 {
+	switch {
+	case n < 20:
 		return 0
+	case n < 26:
+		return 1 << uint(n-11)
 	}
-	return 1 << uint(n-11)
+	return 1 << uint(n-8)
 }
 
 // newJoinPlan plans the join method: the board cut by join.Cut(n), its

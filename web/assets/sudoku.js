@@ -4,6 +4,9 @@
 
 const STORE = 'nqcount.sudoku.v1';
 const SETTINGS = 'nqcount.sudoku.settings';
+const HISTORY = 'nqcount.sudoku.history.v1';
+const THEME = 'nqcount.theme';
+const KEPT = 500; // undo and redo steps kept over a reload
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 
@@ -27,7 +30,10 @@ const S = {
   source: null, // {seed, level, score, symmetry, index, command} of a generated puzzle
   solution: null, // {verdict, solution} of the puzzle, once asked for
   wrong: new Set(),
-  hint: null, // {st, stage (1 technique, 2 where, 3 the move), key (the board it is for)}
+  hint: null, // {st, stage (1 technique, 2 where, 3 the move), key (the board it is for), branch (-1: all)}
+  colouring: false, // digits colour candidates instead of entering them
+  colors: {}, // the player's colours of candidates: cell*10+digit -> 0 or 1
+  lastDigit: 0, // the digit last entered or chosen on the pad (its candidates lit)
 };
 
 let cells = [];
@@ -82,7 +88,7 @@ function buildBoard() {
   const pad = $('pad');
   for (let d = 1; d <= 9; d++) {
     const b = el('button', { class: 'btn', 'aria-label': 'Digit ' + d, text: String(d) });
-    b.addEventListener('click', () => input(d, false));
+    b.addEventListener('click', () => { S.lastDigit = d; input(d, false); render(); });
     pad.append(b);
   }
   new ResizeObserver(() => drawLinks()).observe($('boardbox'));
@@ -137,6 +143,9 @@ function render() {
   const sel = S.sel;
   const selV = S.grid[sel];
   const hv = hintView();
+  // The digit whose candidates are lit: the selected cell's, else the
+  // one last entered or chosen on the pad.
+  const hl = S.mode === 'play' ? selV || S.lastDigit : 0;
   for (let i = 0; i < 81; i++) {
     const c = cells[i];
     const v = S.grid[i];
@@ -165,6 +174,8 @@ function render() {
       const k = i * 10 + d;
       let cls = 'm';
       if (on && hv.colors.has(k)) cls += ' c' + hv.colors.get(k);
+      else if (on && S.colors[k] !== undefined) cls += ' u' + S.colors[k];
+      else if (on && d === hl) cls += ' hl';
       if (on && hv.elim.has(k)) cls += ' elim';
       if (cls !== span.className) span.className = cls;
     }
@@ -182,6 +193,18 @@ function render() {
     else label += 'empty' + (S.marks[i] ? ', candidates ' + marksToStr(S.marks[i]).split('').join(' ') : '');
     c.setAttribute('aria-label', label);
   }
+  // The pad: a digit whose nine places are all filled (without a clash)
+  // is complete.
+  const count = new Array(10).fill(0);
+  for (let i = 0; i < 81; i++) if (S.grid[i] && !clash.has(i)) count[S.grid[i]]++;
+  for (let d = 1; d <= 9; d++) {
+    const b = $('pad').children[d - 1];
+    const done = S.mode === 'play' && count[d] === 9;
+    b.classList.toggle('done', done);
+    b.classList.toggle('hl', d === hl && !done);
+    b.setAttribute('aria-label', 'Digit ' + d + (done ? ', all nine placed' : ''));
+  }
+  $('colour').setAttribute('aria-pressed', String(S.colouring));
   $('undo').disabled = S.undo.length === 0;
   $('redo').disabled = S.redo.length === 0;
   $('pencil').setAttribute('aria-pressed', String(S.pencil));
@@ -198,36 +221,181 @@ function render() {
 }
 
 // drawLinks draws the links of a chain shown by a hint as lines between
-// the very candidates they join (their spans on the board).
+// the very candidates they join (their spans on the board): every branch
+// of a forcing chain in a colour of its own, or the branch chosen. A line
+// that would run over another candidate bends around it (route).
 function drawLinks() {
   const svg = $('overlay');
   const h = S.hint;
-  const links = h && h.stage >= 3 ? h.st.links : [];
-  if (!links.length) { if (svg.firstChild) svg.replaceChildren(); return; }
+  const shown = h && h.stage >= 3 ? linksShown(h).filter(([, l]) => l && l.length) : [];
+  if (!shown.length) { if (svg.firstChild) svg.replaceChildren(); return; }
   const box = $('boardbox').getBoundingClientRect();
   svg.setAttribute('viewBox', '0 0 ' + box.width + ' ' + box.height);
-  const parts = [];
-  const center = (mv) => {
-    const span = cells[mv.cell].children[2].children[mv.digit - 1];
-    const r = span.getBoundingClientRect();
-    return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, Math.min(r.width, r.height) / 2];
+  const centers = new Map();
+  const center = (cell, digit) => {
+    const k = cell * 10 + digit;
+    if (!centers.has(k)) {
+      const r = cells[cell].children[2].children[digit - 1].getBoundingClientRect();
+      centers.set(k, [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, Math.min(r.width, r.height) / 2]);
+    }
+    return centers.get(k);
   };
-  for (const l of links) {
-    const [x1, y1, r1] = center(l.from);
-    const [x2, y2, r2] = center(l.to);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const line = document.createElementNS(SVGNS, 'line');
-    line.setAttribute('class', 'link ' + (l.strong ? 'strong' : 'weak'));
-    line.setAttribute('x1', (x1 + ux * r1).toFixed(1));
-    line.setAttribute('y1', (y1 + uy * r1).toFixed(1));
-    line.setAttribute('x2', (x2 - ux * r2).toFixed(1));
-    line.setAttribute('y2', (y2 - uy * r2).toFixed(1));
-    line.dataset.from = l.from.cell + ':' + l.from.digit;
-    line.dataset.to = l.to.cell + ':' + l.to.digit;
-    parts.push(line);
+  // The candidates shown, which lines keep off.
+  const obstacles = [];
+  for (let i = 0; i < 81; i++) {
+    const cs = cells[i].children[2];
+    if (cs.hidden) continue;
+    for (let d = 1; d <= 9; d++) if (cs.children[d - 1].textContent) obstacles.push([i * 10 + d, ...center(i, d)]);
+  }
+  const parts = [];
+  const multi = h.st.branches && h.st.branches.length > 1;
+  for (const [k, links] of shown) {
+    for (const l of links) {
+      const [x1, y1, r1] = center(l.from.cell, l.from.digit);
+      const [x2, y2, r2] = center(l.to.cell, l.to.digit);
+      const skip = [l.from.cell * 10 + l.from.digit, l.to.cell * 10 + l.to.digit];
+      const path = document.createElementNS(SVGNS, 'path');
+      path.setAttribute('class', 'link ' + (l.strong ? 'strong' : 'weak') + (multi ? ' b' + (k % 4) : ''));
+      path.setAttribute('d', route(x1, y1, r1, x2, y2, r2, obstacles.filter((o) => !skip.includes(o[0]))));
+      path.dataset.from = l.from.cell + ':' + l.from.digit;
+      path.dataset.to = l.to.cell + ':' + l.to.digit;
+      path.dataset.branch = String(k);
+      parts.push(path);
+    }
   }
   svg.replaceChildren(...parts);
+}
+
+// CLEAR is how close to a candidate's centre a line may pass, as a part
+// of the candidate's radius: further out it crosses no digit's glyph
+// (the browser test measures the same).
+const CLEAR = 0.6;
+
+// hitsOf counts the points of a polyline or curve (given as a function
+// of t in [0, 1], sampled every pixel or so) that come within CLEAR of a
+// candidate's radius of its centre.
+function hitsOf(at, len, obstacles) {
+  const n = Math.max(8, Math.ceil(len));
+  let hits = 0;
+  for (let s = 0; s <= n; s++) {
+    const [px, py] = at(s / n);
+    for (const [, ox, oy, or] of obstacles) if (Math.hypot(px - ox, py - oy) < or * CLEAR) { hits++; break; }
+  }
+  return hits;
+}
+
+// route returns the SVG path of a link from (x1, y1) to (x2, y2), its ends
+// on the two candidates' circles: straight when that runs over no other
+// candidate, else the least bent curve that does not, else a path around
+// them (routeAround).
+function route(x1, y1, r1, x2, y2, r2, obstacles) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const nx = -uy, ny = ux;
+  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  const near = obstacles.filter(([, ox, oy]) => Math.abs((ox - mx) * ux + (oy - my) * uy) < len / 2 + 20);
+  const f = (v) => v.toFixed(1);
+  for (const bend of [0, 0.12, -0.12, 0.22, -0.22, 0.32, -0.32, 0.45, -0.45]) {
+    const off = bend * len + Math.sign(bend) * 6;
+    const cx = mx + nx * off, cy = my + ny * off;
+    // Leave the circles towards the control point.
+    const a = Math.atan2(cy - y1, cx - x1), b = Math.atan2(cy - y2, cx - x2);
+    const sx = x1 + Math.cos(a) * r1, sy = y1 + Math.sin(a) * r1;
+    const ex = x2 + Math.cos(b) * r2, ey = y2 + Math.sin(b) * r2;
+    const at = (t) => [(1 - t) * (1 - t) * sx + 2 * t * (1 - t) * cx + t * t * ex, (1 - t) * (1 - t) * sy + 2 * t * (1 - t) * cy + t * t * ey];
+    if (hitsOf(at, len * (1 + Math.abs(bend)), near)) continue;
+    return bend === 0 ? 'M' + f(sx) + ' ' + f(sy) + 'L' + f(ex) + ' ' + f(ey) : 'M' + f(sx) + ' ' + f(sy) + 'Q' + f(cx) + ' ' + f(cy) + ' ' + f(ex) + ' ' + f(ey);
+  }
+  const pts = routeAround(x1, y1, x2, y2, obstacles);
+  // The ends on the circles.
+  const trim = (p, q, r) => { const l = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1; return [p[0] + (q[0] - p[0]) / l * r, p[1] + (q[1] - p[1]) / l * r]; };
+  pts[0] = trim(pts[0], pts[1], r1);
+  pts[pts.length - 1] = trim(pts[pts.length - 1], pts[pts.length - 2], r2);
+  return pts.map((p, i) => (i ? 'L' : 'M') + f(p[0]) + ' ' + f(p[1])).join('');
+}
+
+// routeAround finds a way from (x1, y1) to (x2, y2) that keeps off the
+// candidates: the shortest on a grid of 2 px (A*), then only the corners
+// it needs (each leg straight and clear). Without one it is the straight
+// line.
+function routeAround(x1, y1, x2, y2, obstacles) {
+  const box = $('boardbox').getBoundingClientRect();
+  const st = 2;
+  const nx = Math.ceil(box.width / st) + 1, ny = Math.ceil(box.height / st) + 1;
+  const blocked = new Uint8Array(nx * ny);
+  for (const [, ox, oy, or] of obstacles) {
+    const rr = or * CLEAR + 1;
+    for (let j = Math.max(0, Math.floor((oy - rr) / st)); j <= Math.min(ny - 1, Math.ceil((oy + rr) / st)); j++) {
+      for (let i = Math.max(0, Math.floor((ox - rr) / st)); i <= Math.min(nx - 1, Math.ceil((ox + rr) / st)); i++) {
+        if (Math.hypot(i * st - ox, j * st - oy) < rr) blocked[j * nx + i] = 1;
+      }
+    }
+  }
+  const node = (x, y) => Math.min(ny - 1, Math.max(0, Math.round(y / st))) * nx + Math.min(nx - 1, Math.max(0, Math.round(x / st)));
+  const s0 = node(x1, y1), g0 = node(x2, y2);
+  blocked[s0] = 0;
+  blocked[g0] = 0;
+  const gx = g0 % nx, gy = Math.floor(g0 / nx);
+  const h = (k) => { const dx = Math.abs(k % nx - gx), dy = Math.abs(Math.floor(k / nx) - gy); return Math.max(dx, dy) + 0.4142 * Math.min(dx, dy); };
+  const cost = new Float32Array(nx * ny).fill(Infinity);
+  const from = new Int32Array(nx * ny).fill(-1);
+  // A binary heap of [f, node].
+  const heap = [];
+  const push = (f, k) => { heap.push([f, k]); let i = heap.length - 1; while (i > 0) { const p = (i - 1) >> 1; if (heap[p][0] <= heap[i][0]) break; [heap[p], heap[i]] = [heap[i], heap[p]]; i = p; } };
+  const pop = () => { const top = heap[0], last = heap.pop(); if (heap.length) { heap[0] = last; let i = 0; for (;;) { const l = 2 * i + 1, r = l + 1; let m = i; if (l < heap.length && heap[l][0] < heap[m][0]) m = l; if (r < heap.length && heap[r][0] < heap[m][0]) m = r; if (m === i) break; [heap[m], heap[i]] = [heap[i], heap[m]]; i = m; } } return top; };
+  cost[s0] = 0;
+  push(h(s0), s0);
+  let found = false;
+  while (heap.length) {
+    const [fk, k] = pop();
+    if (k === g0) { found = true; break; }
+    if (fk - h(k) > cost[k] + 1e-6) continue;
+    const x = k % nx, y = Math.floor(k / nx);
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const x2n = x + dx, y2n = y + dy;
+        if (x2n < 0 || y2n < 0 || x2n >= nx || y2n >= ny) continue;
+        const k2 = y2n * nx + x2n;
+        if (blocked[k2]) continue;
+        const c = cost[k] + (dx && dy ? 1.4142 : 1);
+        if (c < cost[k2]) { cost[k2] = c; from[k2] = k; push(c + h(k2), k2); }
+      }
+    }
+  }
+  if (!found) return [[x1, y1], [x2, y2]];
+  const path = [];
+  for (let k = g0; k !== -1; k = from[k]) path.push([(k % nx) * st, Math.floor(k / nx) * st]);
+  path.reverse();
+  path[0] = [x1, y1];
+  path[path.length - 1] = [x2, y2];
+  // Keep the corners needed: from each point, the farthest one in sight.
+  // (Sight on the grid: every pixel of the leg on a free node.)
+  const clear = (p, q) => {
+    const n = Math.ceil(Math.hypot(q[0] - p[0], q[1] - p[1]));
+    for (let s = 1; s < n; s++) if (blocked[node(p[0] + (q[0] - p[0]) * s / n, p[1] + (q[1] - p[1]) * s / n)]) return false;
+    return true;
+  };
+  const out = [path[0]];
+  for (let i = 0; i < path.length - 1;) {
+    let j = i + 1;
+    while (j + 1 < path.length && clear(path[i], path[j + 1])) j++;
+    out.push(path[j]);
+    i = j;
+  }
+  return out;
+}
+
+// applyTheme sets the page's theme: 'light', 'dark' or 'auto' (the
+// system's), read from the browser when not given.
+function applyTheme(t) {
+  if (!t) { try { t = localStorage.getItem(THEME) || 'auto'; } catch (e) { t = 'auto'; } }
+  if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
+  else delete document.documentElement.dataset.theme;
+  const b = $('theme');
+  const [icon, label] = { auto: ['◐', 'Auto'], light: ['☀', 'Light'], dark: ['☾', 'Dark'] }[t] || ['◐', 'Auto'];
+  b.replaceChildren(icon, el('span', { class: 'tlabel', text: ' ' + label }));
+  b.setAttribute('aria-label', 'Theme: ' + (t === 'auto' ? 'as the system' : t) + ' (press to change)');
 }
 
 function select(i, focus) {
@@ -329,10 +497,25 @@ function placing(i, d, cur) {
 function input(d, pencil) {
   if (S.paused) return;
   const i = S.sel;
+  if (d) S.lastDigit = d;
   if (S.mode === 'play' && S.puzzle[i]) { status(name(i) + ' is a given: it cannot change.', ''); return; }
   if (S.finished && S.mode === 'play') { status('Solved: Undo or Restart to change it, or start a new puzzle.', 'good'); return; }
   if (d === 0) {
-    if (S.grid[i] || S.marks[i]) apply([[i, 0, 0]]);
+    if (S.grid[i] || S.marks[i]) apply(S.grid[i] && S.mode === 'play' ? erasing(i) : [[i, 0, 0]]);
+    else if (S.mode === 'enter' && i > 0) {
+      // Typing a puzzle: Backspace on an empty cell erases the one before.
+      select(i - 1, true);
+      if (S.grid[i - 1]) apply([[i - 1, 0, 0]]);
+    }
+    return;
+  }
+  if (S.colouring && S.mode === 'play') {
+    if (S.grid[i] || !((S.marks[i] || allowed(i)) & (1 << d))) { status('Colour: ' + name(i) + ' has no candidate ' + d + ' to colour.', ''); return; }
+    const k = i * 10 + d;
+    const c = S.colors[k];
+    if (c === undefined) S.colors[k] = 0; else if (c === 0) S.colors[k] = 1; else delete S.colors[k];
+    autosave();
+    render();
     return;
   }
   if ((pencil || S.pencil) && S.mode === 'play') {
@@ -340,13 +523,59 @@ function input(d, pencil) {
     apply([[i, 0, S.marks[i] ^ (1 << d)]]);
     return;
   }
-  if (S.grid[i] === d) return;
+  if (S.grid[i] === d) { if (S.mode === 'enter') select((i + 1) % 81, true); return; }
   apply(S.mode === 'play' ? placing(i, d) : [[i, d, 0]]);
+  // Typing a puzzle: the cursor moves on, as in a text field.
+  if (S.mode === 'enter') select((i + 1) % 81, true);
   const clash = clashSet(S.grid);
   if (clash.has(i)) {
     const other = PEERS[i].find((p) => S.grid[p] === d);
     status(name(i) + ': ' + d + ' is already in ' + where(i, other) + ' (' + name(other) + ').', 'bad');
   }
+}
+
+// erasing returns the changes that empty cell i: its digit goes back
+// into the candidates of the peers its placing took it from (the undo
+// history says which, and only where no other peer holds it now), and the
+// cell gets back the candidates it had before. cur holds changes already
+// made (several cells erased at once).
+function erasing(i, cur) {
+  const get = (j) => (cur && cur.get(j)) || [j, S.grid[j], S.marks[j]];
+  const d = get(i)[1];
+  const ch = [[i, 0, 0]];
+  if (!d) return ch;
+  let entry = null;
+  for (let k = S.undo.length - 1; k >= 0 && !entry; k--) {
+    const a = S.undo[k];
+    const after = a.after.find((c) => c[0] === i);
+    const before = a.before.find((c) => c[0] === i);
+    if (after && after[1] === d && before && before[1] !== d) entry = a;
+  }
+  if (!entry) return ch;
+  const before = new Map(entry.before.map((c) => [c[0], c]));
+  const after = new Map(entry.after.map((c) => [c[0], c]));
+  if (!before.get(i)[1]) ch[0][2] = before.get(i)[2];
+  const g = S.grid.slice();
+  if (cur) for (const [j, v] of cur.values()) g[j] = v;
+  g[i] = 0;
+  for (const p of PEERS[i]) {
+    const b = before.get(p), a = after.get(p);
+    if (!b || !a || !(b[2] & (1 << d)) || (a[2] & (1 << d))) continue;
+    const [, v, m] = get(p);
+    if (v || !m || (m & (1 << d)) || !(allowed(p, g) & (1 << d))) continue;
+    ch.push([p, 0, m | (1 << d)]);
+  }
+  return ch;
+}
+
+// eraseWrong erases the digits a hint found wrong, and what they did to
+// their peers' candidates.
+function eraseWrong(list) {
+  const cur = new Map();
+  let back = 0;
+  for (const i of list) for (const c of erasing(i, cur)) { if (c[0] !== i) back++; cur.set(c[0], c); }
+  apply([...cur.values()]);
+  status('Erased ' + list.map(name).join(', ') + (back ? ': the candidates ' + (list.length > 1 ? 'they' : 'it') + ' took from ' + plural(back, 'cell') + ' are back.' : '.') + ' Press Hint for the next step.', '');
 }
 
 function where(a, b) {
@@ -428,6 +657,7 @@ function onKey(e) {
   if (digit >= 0) { e.preventDefault(); input(digit, e.shiftKey || e.altKey); return; }
   if (k === 'Backspace' || k === 'Delete' || k === '.') { e.preventDefault(); input(0, false); return; }
   if (k === 'p' || k === 'P') { S.pencil = !S.pencil; render(); return; }
+  if (k === 'o' || k === 'O') { $('colour').click(); return; }
   if (k === 'h' || k === 'H') { hint(); return; }
   if (k === 'c' || k === 'C') { fillCandidates(); return; }
   if (k === 'k' || k === 'K') { check(); return; }
@@ -441,7 +671,7 @@ setInterval(() => {
   if (ticking()) {
     S.seconds++;
     $('timer').textContent = fmtTime(S.seconds);
-    if (S.seconds % 5 === 0) autosave();
+    autosave();
   }
 }, 1000);
 
@@ -453,12 +683,20 @@ function togglePause() {
   else { status('Resumed.', ''); cells[S.sel].focus({ preventScroll: true }); }
 }
 
+// autosave keeps the game in the browser: every second (the timer) and
+// after every change; the undo history with it when it changed.
+let savedHistory = null;
 function autosave() {
   try {
     localStorage.setItem(STORE, JSON.stringify({
       puzzle: toStr(S.puzzle), grid: toStr(S.grid), marks: S.marks.map(marksToStr),
-      seconds: S.seconds, mode: S.mode, source: S.source, assisted: S.assisted,
+      seconds: S.seconds, mode: S.mode, source: S.source, assisted: S.assisted, colors: S.colors,
     }));
+    const u = S.undo[S.undo.length - 1], r = S.redo[S.redo.length - 1];
+    if (!savedHistory || savedHistory[0] !== u || savedHistory[1] !== r || savedHistory[2] !== S.undo.length + S.redo.length) {
+      savedHistory = [u, r, S.undo.length + S.redo.length];
+      localStorage.setItem(HISTORY, JSON.stringify({ puzzle: toStr(S.puzzle), undo: S.undo.slice(-KEPT), redo: S.redo.slice(-KEPT) }));
+    }
   } catch (e) { /* private mode or full: the game just is not kept */ }
 }
 
@@ -472,6 +710,12 @@ function restore() {
   S.seconds = Number(g.seconds) || 0;
   S.mode = g.mode === 'enter' ? 'enter' : 'play';
   S.source = g.source || null;
+  S.colors = g.colors && typeof g.colors === 'object' ? g.colors : {};
+  try {
+    const h = JSON.parse(localStorage.getItem(HISTORY) || 'null');
+    const ok = (l) => Array.isArray(l) && l.every((a) => a && Array.isArray(a.before) && Array.isArray(a.after));
+    if (h && h.puzzle === g.puzzle && ok(h.undo) && ok(h.redo)) { S.undo = h.undo; S.redo = h.redo; }
+  } catch (e) { /* no history then */ }
   // Solved or not is the board's, never a flag read back.
   S.finished = S.mode === 'play' && complete();
   S.assisted = S.finished && !!g.assisted;
@@ -515,6 +759,8 @@ function confirmDiscard(what, proceed) {
   status('Discard ' + game + ' to ' + what + '?', 'bad',
     { id: 'discard', label: 'Discard it', primary: true, run: proceed },
     { id: 'keep', label: 'Keep playing', run: () => { status('Carry on.', ''); cells[S.sel].focus({ preventScroll: true }); } });
+  // The question gets the focus (on the choice that loses nothing).
+  $('keep').focus();
 }
 
 function newGame(puzzle, source, progress, marks, seconds) {
@@ -531,6 +777,7 @@ function newGame(puzzle, source, progress, marks, seconds) {
   S.hint = null;
   S.paused = false;
   S.assisted = false;
+  S.colors = {};
   S.finished = complete();
   if (S.auto) for (let i = 0; i < 81; i++) if (!S.grid[i] && !S.marks[i]) S.marks[i] = allowed(i);
   showSource();
@@ -544,7 +791,7 @@ function showSource() {
   const s = S.source;
   if (s && s.seed) {
     $('source').textContent = s.level + (s.score ? ' ' + s.score.toFixed(1) : '') + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '') +
-      (s.symmetry && s.symmetry !== 'none' ? ' · ' + s.symmetry : '');
+      (s.symmetry && s.symmetry !== 'none' ? ' · ' + symWords(s) : '');
     const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
     $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: cmd }));
@@ -552,6 +799,16 @@ function showSource() {
     $('source').textContent = s && s.level ? 'your puzzle · ' + s.level + (s.score ? ' ' + s.score.toFixed(1) : '') : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
     $('share').textContent = '\u00a0';
   }
+}
+
+// SYMMETRY names the symmetries as the menu does.
+const SYMMETRY = { rot180: 'half turn', rot90: 'quarter turn', mirror: 'mirror', diagonal: 'diagonal', none: 'none' };
+
+// symWords says a puzzle's symmetry: "half turn", or "half turn (drawn
+// at random)" for the one a random symmetry drew.
+function symWords(s) {
+  if (s.symmetry === 'random') return s.drawn && SYMMETRY[s.drawn] ? SYMMETRY[s.drawn] + ' (drawn at random)' : 'random';
+  return SYMMETRY[s.symmetry] || s.symmetry;
 }
 
 function shareURL(s) {
@@ -571,10 +828,12 @@ async function generate(level, seed, index, symmetry, pending) {
   status('Making a ' + level + ' puzzle…', '');
   try {
     const g = await (pending || requestPuzzle(level, seed, index, symmetry));
-    newGame(g.puzzle, { seed: g.seed, level: g.level, score: g.score, symmetry: g.symmetry, index: g.index, command: g.command });
+    const src = { seed: g.seed, level: g.level, score: g.score, symmetry: g.symmetry, drawn: g.drawn, index: g.index, command: g.command };
+    newGame(g.puzzle, src);
     $('seed').value = '';
     $('level').value = g.level;
-    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + plural(g.clues, 'clue') + ', exactly one solution. Good luck!', '');
+    const sym = g.symmetry && g.symmetry !== 'none' ? ', symmetry ' + symWords(src) : '';
+    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + plural(g.clues, 'clue') + sym + ', exactly one solution. Good luck!', '');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -598,22 +857,85 @@ const solving = (st) => !['mistake', 'clash', 'solved', 'none'].includes(st.tech
 const boardKey = () => toStr(S.grid) + S.marks.join(',');
 
 // techPhrase names a technique the way a sentence does ("an X-Wing").
-const TECH = {
-  pointing: 'a pointing pair or triple', claiming: 'a claiming pair or triple',
-  'x-wing': 'an X-Wing', swordfish: 'a Swordfish', jellyfish: 'a Jellyfish',
-  'xy-wing': 'an XY-Wing', 'xyz-wing': 'an XYZ-Wing', 'x-chain': 'an X-chain', 'xy-chain': 'an XY-chain',
-  aic: 'an alternating inference chain (AIC)',
-  // The SE scale's names (the default) that take "an".
-  'X-Wing': 'an X-Wing', 'XY-Wing': 'an XY-Wing', 'XYZ-Wing': 'an XYZ-Wing',
-  'Aligned Pair Exclusion': 'an Aligned Pair Exclusion', 'Aligned Triplet Exclusion': 'an Aligned Triplet Exclusion',
-};
-const techPhrase = (t) => TECH[t] || (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t;
+// Plural names ("Cell Forcing Chains", "3 Strong Links") take no article.
+const plural3 = (t) => /Chains|Links|Skyscrapers/.test(t);
+const techPhrase = (t) => (plural3(t) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(t) ? 'an ' : 'a ') + t;
+
+// The glossary: one entry per family of techniques, keyed as the hint's
+// glossary field (web/words.go's glossaryKeys), in the glossary's order.
+const GLOSSARY = [
+  ['full-house', 'Full House', 'The last empty cell of a row, column or box: it takes the one digit the house is missing.'],
+  ['hidden-single', 'Hidden Single', 'A digit that has only one place left in a row, column or box goes there, whatever else that cell could hold.'],
+  ['naked-single', 'Naked Single', 'A cell with one candidate left: every other digit is already in its row, column or box.'],
+  ['direct', 'Direct techniques', 'A pointing pair or a hidden pair or triple that leaves a single at once: the pattern removes candidates, and a cell or a place for a digit is left with only one.'],
+  ['pointing', 'Pointing', 'In a box, a digit can only go in one row (or column): it cannot go anywhere else in that row (or column), outside the box.'],
+  ['claiming', 'Claiming', 'In a row (or column), a digit can only go in one box: it cannot go anywhere else in that box.'],
+  ['naked-subset', 'Naked Pair, Triplet, Quad', 'Two cells of a house holding only the same two digits (three cells, three digits; four, four) use those digits up: no other cell of the house can hold them.'],
+  ['hidden-subset', 'Hidden Pair, Triplet, Quad', 'Two digits that can only go in the same two cells of a house (three and three; four and four) fill those cells: the cells cannot hold any other digit.'],
+  ['fish', 'X-Wing, Swordfish, Jellyfish', 'A digit that, in two rows, can only go in the same two columns (three rows and three columns for a Swordfish, four for a Jellyfish) takes those columns: it cannot go anywhere else in them. The same with rows and columns swapped.'],
+  ['skyscraper', 'Skyscraper', 'Two rows (or columns) where a digit has only two places, one place of each in the same column: one of the two other ends holds the digit, so no cell that sees both ends can.'],
+  ['kite', '2-String Kite', 'A row and a column where a digit has only two places, joined through a box: one of the two far ends holds the digit, so a cell that sees both cannot.'],
+  ['turbot-fish', 'Turbot Fish', 'A chain of two strong links on one digit (only two places in a house) joined by a weak one: one of its ends holds the digit, so a cell that sees both ends cannot.'],
+  ['strong-links', 'Strong Links', 'A chain of houses where a digit has only two places (strong links), joined by cells that see each other: one of the chain\'s two ends holds the digit, so a cell that sees both ends cannot. "Grouped": a place can be two or three cells of a box in one line.'],
+  ['x-loop', 'X-Loop', 'A chain of strong links on one digit that closes on itself: along each weak link the digit is in one of the two ends, so it cannot be anywhere else in the house they share.'],
+  ['coloring', 'Coloring', 'The candidates of a digit joined by strong links, coloured in two colours: one colour is all true. A cell that sees both colours cannot hold the digit; a colour that sees itself is false.'],
+  ['xy-wing', 'XY-Wing', 'A cell with two candidates XY sees two cells XZ and YZ: whichever the first holds, one of the wings is Z, so a cell that sees both wings cannot be Z.'],
+  ['xyz-wing', 'XYZ-Wing', 'A cell with candidates XYZ sees cells XZ and YZ: one of the three is Z, so a cell that sees all three cannot be Z.'],
+  ['big-wing', 'WXYZ-Wing and longer wings', 'A set of cells holding as many digits as there are cells plus one, and one cell outside that locks a digit: a digit that must end up in the set or the cell cannot be in a cell that sees every place of it.'],
+  ['unique-rectangle', 'Unique Rectangle, Unique Loop', 'Four cells in two rows, two columns and two boxes (or a longer loop) that could only hold the same two digits would let them be swapped: a puzzle with one solution cannot end so, so one of the cells holds another digit.'],
+  ['bug', 'BUG (Bivalue Universal Grave)', 'If every empty cell had two candidates and every digit two places in each house, the puzzle would have two solutions: the extra candidates that prevent it must hold.'],
+  ['aligned-exclusion', 'Aligned Pair, Triplet Exclusion', 'Two (or three) cells that see each other: every combination of their candidates is tried, and a candidate that only appears in combinations that leave some cell they all see without a candidate is removed.'],
+  ['forcing-chain', 'Forcing Chain', 'Suppose a candidate true and follow what it forces, step by step: if it forces itself false, it is false. Each step is a strong link (one of two must be true) or a weak link (two cannot both be true).'],
+  ['cycle', 'Bidirectional Cycle', 'A chain of alternating strong and weak links that closes on itself: every weak link of the loop becomes strong, so candidates that see both ends of one are removed.'],
+  ['cell-forcing', 'Cell Forcing Chains', 'Each candidate of a cell is supposed true in turn, one branch each: when every branch forces the same conclusion, it holds, since one of them is the cell\'s digit.'],
+  ['region-forcing', 'Region Forcing Chains', 'Each place a digit can take in a house is supposed in turn, one branch each: when every branch forces the same conclusion, it holds.'],
+  ['contradiction', 'Contradiction Forcing Chains (Nishio)', 'Suppose a candidate true: if two of its branches force opposite conclusions (a cell both is and is not a digit), the supposition was false.'],
+  ['double-forcing', 'Double Forcing Chains', 'Whether a candidate is true or false, two branches force the same conclusion: it holds.'],
+  ['dynamic', 'Dynamic Forcing Chains', 'Forcing chains whose branches also use what earlier steps of the same branch forced (several at once), not only one link at a time.'],
+  ['nested', 'Nested Forcing Chains', 'Forcing chains whose steps may themselves need a forcing chain: the hardest logic this solver uses.'],
+  ['guess', 'No technique', 'No technique the solver knows finds a step: the hint gives a digit of the solution.'],
+];
+
+// buildExtras adds what the page's HTML leaves to the script: the theme
+// switch in the header, Colour beside Pencil, and the glossary panel.
+function buildExtras() {
+  const nav = document.querySelector('.top nav');
+  const box = el('div', { class: 'topright' });
+  nav.replaceWith(box);
+  box.append(el('button', { class: 'btn icon theme', id: 'theme', title: 'Theme: as the system, light or dark' }), nav);
+  $('pencil').after(el('button', { class: 'btn', id: 'colour', 'aria-pressed': 'false', title: 'Colour candidates (O): a digit colours that candidate of the cell', text: '◑ Colour' }));
+  const gloss = el('details', { class: 'panel glossary', id: 'glossary' },
+    el('summary', {}, el('h2', { id: 'h-gloss', text: 'Techniques' })),
+    el('p', { class: 'small muted', text: 'What each hint\'s technique means. A hint links to its entry.' }),
+    el('dl', { id: 'glosslist' }));
+  document.querySelector('section[aria-labelledby="h-file"]').before(gloss);
+}
+
+function buildGlossary() {
+  const dl = $('glosslist');
+  for (const [key, title, text] of GLOSSARY) {
+    dl.append(el('dt', { id: 'g-' + key, tabindex: '-1', text: title }), el('dd', { text }));
+  }
+}
+
+// showGlossary opens the glossary at an entry.
+function showGlossary(key) {
+  const d = $('glossary');
+  d.open = true;
+  const dt = $('g-' + key);
+  if (!dt) return;
+  for (const x of d.querySelectorAll('.lit')) x.classList.remove('lit');
+  dt.classList.add('lit');
+  dt.nextElementSibling.classList.add('lit');
+  dt.scrollIntoView({ block: 'center' });
+  dt.focus({ preventScroll: true });
+}
 
 // hint asks for the next step, or, pressed again on the same board, goes
 // from the technique to where it is, to the move, to applying it.
 async function hint() {
   if (S.mode !== 'play') { status('Start playing first: hints are for a puzzle in play.', ''); return; }
-  if (S.paused) return;
+  if (S.paused) { pausedSay('a hint'); return; }
   const key = boardKey();
   if (S.hint && S.hint.key === key && solving(S.hint.st)) {
     if (S.hint.stage < 3) { S.hint.stage++; showHint(); } else applyHint(S.hint.st);
@@ -622,12 +944,32 @@ async function hint() {
   try {
     const st = await api('/api/sudoku/hint', { puzzle: toStr(S.puzzle), grid: toStr(S.grid), candidates: candidates() });
     if (boardKey() !== key) return; // the board changed meanwhile
-    S.hint = { st, stage: solving(st) ? 1 : 3, key };
+    S.hint = { st, stage: solving(st) ? 1 : 3, key, branch: -1 };
     if (st.technique === 'mistake') st.cells.forEach((i) => { if (S.grid[i]) S.wrong.add(i); });
     showHint();
   } catch (e) {
     status(e.message, 'bad');
   }
+}
+
+// pausedSay tells why a button does nothing while the clock is paused.
+function pausedSay(what) {
+  status('Paused: resume (Esc) to ask for ' + what + '.', '', { id: 'resume2', label: '▶ Resume', run: togglePause });
+}
+
+// glossLink is the hint's link to its technique's glossary entry.
+function glossLink(st) {
+  if (!st.glossary) return null;
+  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: (plural3(st.name) ? 'What are ' : 'What is ') + techPhrase(st.name) + '?' });
+  a.addEventListener('click', (e) => { e.preventDefault(); showGlossary(st.glossary); });
+  return a;
+}
+
+// linksShown are the chain links the hint draws: every branch of a
+// forcing chain, or the one chosen; [branch, links] pairs.
+function linksShown(h) {
+  const bs = h.st.branches && h.st.branches.length > 1 ? h.st.branches : [h.st.links];
+  return bs.map((l, k) => [k, l]).filter(([k]) => h.branch < 0 || h.branch === k);
 }
 
 function showHint() {
@@ -639,13 +981,13 @@ function showHint() {
     const kind = { mistake: 'bad', clash: 'bad', solved: 'good' }[st.technique] || '';
     const acts = [];
     if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: 'Put them back', primary: true, run: () => putBack(st) });
-    else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: 'Erase them', primary: true, run: () => apply(st.cells.filter((i) => !S.puzzle[i]).map((i) => [i, 0, 0])) });
-    status(st.text, kind, ...acts);
+    else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: 'Erase them', primary: true, run: () => eraseWrong(st.cells.filter((i) => S.grid[i] && !S.puzzle[i])) });
+    status(st.words || st.text, kind, ...acts);
   } else if (h.stage === 1) {
     const what = st.technique === 'guess'
-      ? 'no technique finds a step here: the move will be a digit of the solution (difficulty 12.0).'
-      : 'look for ' + techPhrase(st.technique) + ' (difficulty ' + st.score.toFixed(1) + ').';
-    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), what], 'hint', next('Where?'));
+      ? 'no technique finds a step here: the move will be a digit of the solution (difficulty 12.0). '
+      : 'look for ' + techPhrase(st.name) + ' (difficulty ' + st.score.toFixed(1) + '). ';
+    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), what, glossLink(st) || ''], 'hint', next('Where?'));
   } else if (h.stage === 2) {
     let w;
     if (st.houses.length) w = 'look in ' + st.houses.map(houseName).join(', ');
@@ -654,7 +996,21 @@ function showHint() {
     const colored = st.marks.length ? ', where the pattern\'s candidates are coloured' : '';
     status([el('span', { class: 'stage', text: 'Hint 2 of 3: ' }), w + colored + '.'], 'hint', next('Show the move'));
   } else {
-    status([el('span', { class: 'stage', text: 'Hint 3 of 3: ' }), el('span', { class: 'steptext', text: st.text })], 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
+    const parts = [el('span', { class: 'stage', text: 'Hint 3 of 3: ' }), el('span', { class: 'steptext', text: st.words || st.text })];
+    const bs = st.branches || [];
+    if (bs.length > 1) {
+      // Every branch drawn at once, or one at a time.
+      const pick = el('span', { class: 'branches', role: 'group', 'aria-label': 'Branches of the chain' });
+      const opts = [[-1, 'All ' + bs.length + ' branches']].concat(bs.map((_, k) => [k, 'Branch ' + (k + 1)]));
+      for (const [k, label] of opts) {
+        const b = el('button', { class: 'btn' + (k >= 0 ? ' br b' + (k % 4) : ''), id: k < 0 ? 'branch-all' : 'branch-' + k, 'aria-pressed': String(h.branch === k), text: label });
+        b.addEventListener('click', () => { h.branch = k; showHint(); $(b.id).focus(); });
+        pick.append(b);
+      }
+      parts.push(' ', pick);
+      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: 'Branch ' + (h.branch + 1) + ': ' + st.branch_words[h.branch] + '.' }));
+    }
+    status(parts, 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
   }
   // On a phone the explanation sits under the pad: keep it on screen.
   $('status').scrollIntoView({ block: 'nearest' });
@@ -735,7 +1091,7 @@ async function check() {
 
 async function solveAll() {
   if (S.mode === 'enter') { await startPlaying(); if (S.mode !== 'play') return; }
-  if (S.paused) return;
+  if (S.paused) { pausedSay('the solution'); return; }
   const s = await solution();
   if (!s) return;
   let sol = s.solution;
@@ -785,6 +1141,7 @@ function enterMode() {
   S.assisted = false;
   S.paused = false;
   S.seconds = 0;
+  S.colors = {};
   showSource();
   select(0, true);
   autosave();
@@ -901,7 +1258,20 @@ function init() {
   }
   pending && pending[4].catch(() => {}); // handled in generate
 
+  buildExtras();
   buildBoard();
+  buildGlossary();
+  applyTheme();
+  $('theme').addEventListener('click', () => {
+    const order = ['auto', 'light', 'dark'];
+    let t = 'auto';
+    try { t = localStorage.getItem(THEME) || 'auto'; } catch (e) { /* auto */ }
+    t = order[(order.indexOf(t) + 1) % order.length];
+    try { localStorage.setItem(THEME, t); } catch (e) { /* for this page only */ }
+    applyTheme(t);
+  });
+  $('colour').addEventListener('click', () => { S.colouring = !S.colouring; render(); status(S.colouring ? 'Colour: a digit now colours that candidate of the cell (green, then orange, then none). Press Colour again to enter digits.' : 'Digits are entered again.', ''); });
+  window.addEventListener('pagehide', autosave);
   $('new').addEventListener('click', () => confirmDiscard('start a new puzzle', () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value)));
   $('pencil').addEventListener('click', () => { S.pencil = !S.pencil; render(); });
   $('erase').addEventListener('click', () => input(0, false));

@@ -128,6 +128,32 @@ type Result struct {
 	// ThreadTimes says whether the CPU times are the threads' own (false:
 	// wall clock, on a system that does not report them).
 	ThreadTimes bool `json:"thread_cpu_times"`
+	// For the join: Work is the whole count's work, in units that do not
+	// depend on the machine or its load (the sample's, extrapolated), and
+	// Prices what a unit costs here, in nanoseconds of one core: the least
+	// of each over PriceRuns short reference runs taken beside the sample
+	// (join.Calibrate); PriceSpread is how much dearer the count comes out
+	// at the dearest run's prices than at the least (1.10: 10%). The CPU
+	// time is Work at Prices; its interval is the sampling error's.
+	Work        *join.Work   `json:"work,omitempty"`
+	Prices      *join.Prices `json:"prices_ns,omitempty"`
+	PriceRuns   int          `json:"price_runs,omitempty"`
+	PriceSpread float64      `json:"price_spread,omitempty"`
+	// TaskHours are quantiles of the tasks' CPU time in core-hours (the
+	// median, 90th and 99th percentiles and the largest), from the
+	// sample: what a worker lost in a campaign costs.
+	TaskHours *Quantiles `json:"task_core_hours,omitempty"`
+	// Interval says how the intervals were made.
+	Interval string `json:"interval"`
+}
+
+// Quantiles are a distribution's median, 90th and 99th percentiles and
+// largest value.
+type Quantiles struct {
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
 }
 
 // draw is one task drawn, and what its sample gave.
@@ -138,6 +164,9 @@ type draw struct {
 	// The estimates of the task's count and CPU seconds.
 	y, t float64
 	rows int
+	// work is the estimate of the task's Work (join plans), which the
+	// prices turn into t once the sample is done.
+	work join.Work
 }
 
 // Run estimates the count of spec.
@@ -186,6 +215,10 @@ func Run(ctx context.Context, spec queens.Spec, opt Options) (*Result, error) {
 	for _, d := range draws {
 		res.RowSets += d.rows
 	}
+	res.Interval = "95%, sampling error only: tasks drawn with chance proportional to the plan's estimates in strata, row sets and north entries sampled within them (Hansen-Hurwitz, Student's t)"
+	if s.join != nil {
+		s.price(draws, opt.Strata, res)
+	}
 	y, t := combine(draws, opt.Strata)
 	res.Count = y
 	res.CPUSeconds = Interval{t.Estimate + fixed.Seconds(), t.Low + fixed.Seconds(), t.High + fixed.Seconds()}
@@ -201,6 +234,7 @@ func Run(ctx context.Context, spec queens.Spec, opt Options) (*Result, error) {
 	if sumEst > 0 {
 		res.LargestTaskSeconds = t.Estimate / sumEst * float64(maxEst)
 	}
+	res.TaskHours = quantiles(draws, opt.Strata)
 	if k, ok := queens.Known(p.N); ok {
 		res.Known = &k
 		c := res.Count.Contains(float64(k))
@@ -320,9 +354,13 @@ func tQuantile(df float64) float64 {
 type sampler struct {
 	p      *queens.Plan
 	join   *join.Counter
+	kernel join.Kernel
 	task   count.TaskFunc // the backtracking methods' tasks, counted whole
 	tables time.Duration  // CPU time of building the tables
 	thread bool
+	// The prices measured by the reference runs (join plans).
+	mu     sync.Mutex
+	prices []join.Prices
 }
 
 func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Result) (*sampler, error) {
@@ -340,6 +378,9 @@ func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Re
 		return nil, err
 	}
 	s.join, res.Kernel, res.Path, res.MemoryPerWorker, res.MemoryLimit = c, name, b.Path, b.PerWorker, b.Limit
+	if s.kernel, err = join.Lookup(name); err != nil {
+		return nil, err
+	}
 	t0, _ := cputime.Process()
 	if err := c.Prepare(ctx, nil); err != nil {
 		return nil, err
@@ -364,7 +405,18 @@ func (s *sampler) run(ctx context.Context, draws []draw, est []uint64, opt Optio
 			defer runtime.UnlockOSThread()
 			_, thread := cputime.Thread()
 			clock := func() time.Duration { d, _ := cputime.Thread(); return d }
+			// The reference runs: before the first draw and every
+			// calibrateEvery draws of this thread, so that the prices
+			// are taken beside the sample, whatever the load does.
+			mine := 0
 			for i := range next {
+				if s.join != nil && mine%calibrateEvery == 0 {
+					p := join.Calibrate(s.kernel, clock)
+					s.mu.Lock()
+					s.prices = append(s.prices, p)
+					s.mu.Unlock()
+				}
+				mine++
 				if errs[w] != nil {
 					continue
 				}
@@ -427,53 +479,106 @@ func (s *sampler) count(ctx context.Context, d *draw, seed uint64, est []uint64,
 		return nil
 	}
 	perRow := float64(est[d.task]) / float64(rows)
-	m, keys, entries := rows, 1.0, 1.0
+	m, entries := rows, 1.0
 	if float64(est[d.task]) > per {
 		m = min(rows, max(1, int(per/perRow)))
 		if m == 1 && perRow > per {
-			keys, entries = shares(s.p.Layout(), d.task, perRow, per)
+			// A row set too long for the draw's share: a sample of its
+			// north entries, whose join costs about their share squared.
+			entries = max(math.Sqrt(per/perRow), 1.0/4096)
 		}
 	}
 	rng := rand.New(rand.NewPCG(ds, 1))
 	pick := rng.Perm(rows)[:m]
 	slices.Sort(pick)
-	ts, err := s.join.Sample(ctx, d.task, join.SampleOptions{Rows: pick, KeyFraction: keys, EntryFraction: entries, Seed: ds, Clock: clock})
+	ts, err := s.join.Sample(ctx, d.task, join.SampleOptions{Rows: pick, EntryFraction: entries, Seed: ds, Clock: clock})
 	if err != nil {
 		return err
 	}
-	var y, t float64
+	var y float64
+	var w join.Work
 	for _, r := range ts.Each {
 		y += r.Estimate()
-		t += r.CPU().Seconds()
+		w.Add(r.Work)
 	}
 	scale := float64(rows) / float64(m)
 	d.y = y * scale
-	d.t = ts.Fixed.Seconds() + t*scale
+	d.work = w.Scale(scale)
+	d.work.Add(ts.FixedWork)
 	d.rows = m
 	return nil
 }
 
-// shares chooses, for a row set of task id estimated at cost (in the
-// plan's units) and a sample of budget, the shares of its index keys and
-// north entries to sample: the model's split of the row set between
-// making its half boards and joining them (join.Layout.RowCost) decides.
-// Entries are sampled only when making alone exceeds half the budget
-// (each side's making scales by the entries' share, the joining by its
-// square); keys then take what is left.
-func shares(l *join.Layout, id int, cost, budget float64) (keys, entries float64) {
-	const least = 1.0 / 4096
-	mk, jn := l.RowCost(id)
-	if mk+jn <= 0 {
-		return max(budget/cost, least), 1
+// calibrateEvery is how many draws a thread counts between two reference
+// runs.
+const calibrateEvery = 16
+
+// price turns each draw's Work into CPU seconds at the least prices the
+// reference runs measured, and records the prices, their spread and the
+// whole count's Work in res.
+func (s *sampler) price(draws []draw, strata int, res *Result) {
+	if len(s.prices) == 0 {
+		return
 	}
-	mk, jn = cost*mk/(mk+jn), cost*jn/(mk+jn)
-	entries = 1.0
-	if mk > budget/2 {
-		entries = max(budget/2/mk, least)
+	least := s.prices[0]
+	for _, p := range s.prices[1:] {
+		least = least.Least(p)
 	}
-	left := budget - entries*mk
-	keys = min(1, max(left/(entries*entries*jn), least))
-	return keys, entries
+	var work join.Work
+	for i := range draws {
+		d := &draws[i]
+		d.t += least.Cost(d.work).Seconds()
+	}
+	// The whole count's Work: each draw's, weighted as combine weighs it.
+	n := make([]float64, strata)
+	for _, d := range draws {
+		n[d.stratum]++
+	}
+	for _, d := range draws {
+		work.Add(d.work.Scale(1 / (d.p * n[d.stratum])))
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, p := range s.prices {
+		c := p.Cost(work).Seconds()
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	res.Work, res.Prices, res.PriceRuns = &work, &least, len(s.prices)
+	if lo > 0 {
+		res.PriceSpread = hi / lo
+	}
+	res.Interval += fmt.Sprintf("; the join's work priced at the least of %d reference runs' prices on this machine (the dearest run's would add %.0f%%)", len(s.prices), 100*(res.PriceSpread-1))
+}
+
+// quantiles estimates the quantiles of the tasks' CPU time in core-hours
+// from the draws, each standing for 1/(n·p) tasks of its stratum.
+func quantiles(draws []draw, strata int) *Quantiles {
+	n := make([]float64, strata)
+	for _, d := range draws {
+		n[d.stratum]++
+	}
+	type pt struct{ t, w float64 }
+	var pts []pt
+	var total float64
+	for _, d := range draws {
+		w := 1 / (d.p * n[d.stratum])
+		pts = append(pts, pt{d.t / 3600, w})
+		total += w
+	}
+	if total == 0 {
+		return nil
+	}
+	slices.SortFunc(pts, func(a, b pt) int { return cmp.Compare(a.t, b.t) })
+	at := func(q float64) float64 {
+		var acc float64
+		for _, p := range pts {
+			acc += p.w
+			if acc >= q*total {
+				return p.t
+			}
+		}
+		return pts[len(pts)-1].t
+	}
+	return &Quantiles{P50: at(0.5), P90: at(0.9), P99: at(0.99), Max: pts[len(pts)-1].t}
 }
 
 func mixSeed(xs ...uint64) uint64 {

@@ -95,6 +95,12 @@ func sort32(start []int, i int) int {
 // pairs with k index bits (as many as keep 512 half boards a bucket, at
 // most 12).
 const (
+	// modelIndexBits is the model's cap on the index bits: the join's of
+	// the release that fitted it. It stays, so that shards and the
+	// estimator's strata, which the estimates decide, stay those of
+	// earlier releases.
+	modelIndexBits = 12
+
 	estMake = 10.0
 	estRow  = 5e4
 	estJoin = 0.015
@@ -139,42 +145,10 @@ func (m *model) parts(f *frame, rt, rb uint32) (make, join float64) {
 	e, w := float64(rho*pe), float64(rho*pw)
 	// Index bits: as the join chooses them for the longer list.
 	share := 1.0
-	for k := 0; k < maxIndexBits && uint64(max(e, w))>>uint(k+1) >= blockSize; k++ {
+	for k := 0; k < modelIndexBits && uint64(max(e, w))>>uint(k+1) >= blockSize; k++ {
 		share *= 0.75
 	}
 	return float64(estMake*(pe+pw)) + estRow, float64(estJoin * float64(float64(e*w)*share))
-}
-
-// RowCost returns the model's cost, in about nanoseconds of one core, of
-// an average canonical row set of task id: making its half boards, and
-// joining them (what the estimator can sample a share of); 0 for an id
-// out of range.
-func (l *Layout) RowCost(id int) (make, join float64) {
-	if id < 0 || id >= l.Len() {
-		return 0, 0
-	}
-	t := l.Task(id)
-	g := l.Geometry
-	north, south := &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q}
-	f, err := newFrame(l.Frames[t.Frame].Board(g.N), g, north, south)
-	if err != nil {
-		return 0, 0
-	}
-	m := newModel(g)
-	rows := 0
-	for _, rb := range l.southSets(f, t, nil) {
-		if f.canonical(t.Top, rb) > 0 {
-			mk, jn := m.parts(f, t.Top, rb)
-			make += mk
-			join += jn
-			rows++
-		}
-	}
-	if rows > 0 {
-		make /= float64(rows)
-		join /= float64(rows)
-	}
-	return make, join
 }
 
 // rowModel returns, for every row set r of an h×q rectangle, an estimate

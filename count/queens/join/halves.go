@@ -211,6 +211,7 @@ func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
 	}
 	s.w = f.halves(0, f.ft&^rt, f.fb&^rb, s.w[:0], s)
 	s.stat.halves += uint64(len(s.e) + len(s.w))
+	s.stat.made += uint64(len(s.e) + len(s.w))
 	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
 	if err := s.tick(uint64(len(s.e) + len(s.w))); err != nil {
 		return 0, err

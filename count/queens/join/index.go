@@ -1,6 +1,7 @@
 package join
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -11,8 +12,15 @@ import (
 // only those; the bits tested stay in the patterns (they are disjoint in
 // every pair tested, so they never change an answer).
 
-// maxIndexBits bounds the index bits: 2^12 buckets per side.
-const maxIndexBits = 12
+// maxIndexBits bounds the index bits: 2^20 buckets per side, for lists
+// of half a billion half boards (n = 30). The bits a join takes grow
+// with its lists (indexBits): each bit more both prunes about a quarter
+// of the pairs left and, compacted out, shortens the patterns.
+const maxIndexBits = 20
+
+// streamMaxBits bounds the index bits of the streaming join, whose
+// staging blocks take 4 KiB a key.
+const streamMaxBits = 12
 
 // indexMinBucket is the average bucket size below which a list gets no
 // more index bits: smaller buckets waste the kernels' 512-pattern blocks
@@ -25,9 +33,7 @@ const maxIndexBits = 12
 var indexMinBucket = blockSize
 
 // indexMaxBits is the most index bits a join uses, maxIndexBits (a
-// variable for experiments). Lists long enough for more than 8 (2^17
-// half boards) come from n = 21 on; each bit more both prunes pairs and,
-// compacted out, shortens the patterns the kernels look up.
+// variable for experiments and tests).
 var indexMaxBits = maxIndexBits
 
 // keyer extracts a key from chosen bits of a pattern, as up to keyRuns
@@ -44,8 +50,9 @@ type keyer struct {
 }
 
 // keyRuns is the most runs a key takes: the likeliest shared diagonals
-// are the middle ones of each kind, so two runs are the rule.
-const keyRuns = 3
+// are the middle ones of each kind, so two runs are the rule, and deep
+// keys take a third or fourth.
+const keyRuns = 4
 
 type run struct {
 	shift, to uint64
@@ -57,7 +64,8 @@ func (k *keyer) key(p uint64) uint32 {
 	r := &k.in
 	return uint32((p>>(r[0].shift&63)&r[0].mask)<<(r[0].to&63) |
 		(p>>(r[1].shift&63)&r[1].mask)<<(r[1].to&63) |
-		(p>>(r[2].shift&63)&r[2].mask)<<(r[2].to&63))
+		(p>>(r[2].shift&63)&r[2].mask)<<(r[2].to&63) |
+		(p>>(r[3].shift&63)&r[3].mask)<<(r[3].to&63))
 }
 
 // compact returns p without its chosen bits.
@@ -66,7 +74,8 @@ func (k *keyer) compact(p uint64) uint64 {
 	return (p>>(r[0].shift&63)&r[0].mask)<<(r[0].to&63) |
 		(p>>(r[1].shift&63)&r[1].mask)<<(r[1].to&63) |
 		(p>>(r[2].shift&63)&r[2].mask)<<(r[2].to&63) |
-		(p>>(r[3].shift&63)&r[3].mask)<<(r[3].to&63)
+		(p>>(r[3].shift&63)&r[3].mask)<<(r[3].to&63) |
+		(p>>(r[4].shift&63)&r[4].mask)<<(r[4].to&63)
 }
 
 // newKeyer returns the keyer of the pattern bits chosen (increasing) out
@@ -191,29 +200,47 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 	if len(e) < len(w) {
 		e, w = w, e
 	}
+	return s.joinKeyed(e, w, f.joinKeys(e, w, s), f.m)
+}
+
+// joinKeys returns the index bits of the join of e (the longer list)
+// and w: as many as indexBits gives e, chosen on samples of both lists
+// when the join is long (s.kr then holds them), else the frame's.
+func (f *frame) joinKeys(e, w []uint64, s *scratch) *keyer {
 	k := f.indexBits(len(e))
+	kr := &f.keys[k]
+	if k > 0 && float64(len(e))*float64(len(w)) >= keyChoiceWork {
+		var ok bool
+		if s.kr, ok = s.deepKeys(e, w, k, f.m, 1, 1, 1, 1); ok {
+			kr = &s.kr
+		}
+	}
+	return kr
+}
+
+// joinKeyed counts the compatible pairs of e and w, patterns of m bits,
+// cut by the index bits of kr: the longer list into blocks.
+func (s *scratch) joinKeyed(e, w []uint64, kr *keyer, m int) (uint64, error) {
+	if len(e) < len(w) {
+		e, w = w, e
+	}
+	k := kr.bits
 	if k == 0 {
 		s.ce = append(s.ce[:0], 0, int32(len(e)))
 		s.cw = append(s.cw[:0], 0, int32(len(w)))
-		return f.joinBuckets(e, w, 1, f.m, s)
-	}
-	kr := &f.keys[k]
-	if float64(len(e))*float64(len(w)) >= keyChoiceWork {
-		var ok bool
-		if s.kr, ok = s.chooseKeys(e, w, k, f.m); ok {
-			kr = &s.kr
-		}
+		return s.joinBuckets(e, s.ce, w, s.cw, 1, m)
 	}
 	nkeys := 1 << uint(k)
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
-	return f.joinBuckets(s.ie, s.iw, nkeys, f.m-k, s) // compacted: m-k bits
+	s.stat.sorted += uint64(len(e) + len(w))
+	return s.joinBuckets(s.ie, s.ce, s.iw, s.cw, nkeys, m-k) // compacted: m-k bits
 }
 
 // joinBuckets counts the compatible pairs of the buckets of e and w
-// (s.ce and s.cw their starts) whose keys are disjoint; the patterns
-// have m bits.
-func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, error) {
+// (ce and cw their starts) whose keys are disjoint, e's buckets cut
+// into blocks; the patterns have m bits.
+func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nkeys, m int) (uint64, error) {
 	var total uint64
 	blk := s.block()
 	all := nkeys - 1
@@ -221,15 +248,16 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 		if s.keep != nil && !s.keep[x] {
 			continue
 		}
-		ex := e[s.ce[x]:s.ce[x+1]]
+		ex := e[ce[x]:ce[x+1]]
 		comp := all &^ x
 		if len(ex) <= directMax {
 			if len(ex) == 0 {
 				continue
 			}
+			s.stat.steps += 1 << uint(bits.OnesCount(uint(comp)))
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
 					total += s.k.pairs(ex, wz)
 					items += len(wz)
 					s.stat.direct += uint64(len(ex) * len(wz))
@@ -246,25 +274,34 @@ func (f *frame) joinBuckets(e, w []uint64, nkeys, m int, s *scratch) (uint64, er
 		// The items each block of ex is run through choose its layout.
 		nitems := 0
 		for z := comp; ; z = (z - 1) & comp {
-			nitems += int(s.cw[z+1] - s.cw[z])
+			nitems += int(cw[z+1] - cw[z])
 			if z == 0 {
 				break
 			}
 		}
 		lay := layoutOf(m, nitems)
+		sub := uint64(1) << uint(bits.OnesCount(uint(comp)))
+		s.stat.steps += sub
 		for len(ex) > 0 {
 			n := min(len(ex), blockSize)
 			s.k.build(blk, ex[:n], m, lay)
 			s.stat.builds++
+			s.stat.buildEntries += uint64(lay.entries())
+			s.stat.steps += sub
 			ex = ex[n:]
 			items := 0
 			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[s.cw[z]:s.cw[z+1]]; len(wz) > 0 {
+				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
 					if n <= blockSize/2 {
 						total += s.k.half(blk, wz)
 						s.stat.halfLookups += uint64(len(wz) * lay.nch)
 					} else {
 						total += s.k.count(blk, wz)
+						if lay.bits == largeBits {
+							s.stat.largeLookups += uint64(len(wz) * lay.nch)
+						} else {
+							s.stat.smallLookups += uint64(len(wz) * lay.nch)
+						}
 					}
 					items += len(wz)
 					s.stat.real += uint64(n * len(wz))
@@ -321,12 +358,12 @@ func bucket(kn *Kernel, kr *keyer, pats []uint64, nkeys int, out []uint64, keys 
 func sortKeysGeneric(kr *keyer, pats []uint64, keys []uint32, cnt []int32) {
 	// The runs' fields in registers (kr.key by hand).
 	in := &kr.in
-	s0, s1, s2 := in[0].shift&63, in[1].shift&63, in[2].shift&63
-	m0, m1, m2 := in[0].mask, in[1].mask, in[2].mask
-	t0, t1, t2 := in[0].to&63, in[1].to&63, in[2].to&63
+	s0, s1, s2, s3 := in[0].shift&63, in[1].shift&63, in[2].shift&63, in[3].shift&63
+	m0, m1, m2, m3 := in[0].mask, in[1].mask, in[2].mask, in[3].mask
+	t0, t1, t2, t3 := in[0].to&63, in[1].to&63, in[2].to&63, in[3].to&63
 	keys = keys[:len(pats)]
 	for i, p := range pats {
-		k := uint32((p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2)
+		k := uint32((p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3)
 		keys[i] = k
 		cnt[k]++
 	}
@@ -336,13 +373,13 @@ func sortKeysGeneric(kr *keyer, pats []uint64, keys []uint32, cnt []int32) {
 // advancing the start.
 func sortOutGeneric(kr *keyer, pats []uint64, keys []uint32, start []int32, out []uint64) {
 	r := &kr.rest
-	s0, s1, s2, s3 := r[0].shift&63, r[1].shift&63, r[2].shift&63, r[3].shift&63
-	m0, m1, m2, m3 := r[0].mask, r[1].mask, r[2].mask, r[3].mask
-	t0, t1, t2, t3 := r[0].to&63, r[1].to&63, r[2].to&63, r[3].to&63
+	s0, s1, s2, s3, s4 := r[0].shift&63, r[1].shift&63, r[2].shift&63, r[3].shift&63, r[4].shift&63
+	m0, m1, m2, m3, m4 := r[0].mask, r[1].mask, r[2].mask, r[3].mask, r[4].mask
+	t0, t1, t2, t3, t4 := r[0].to&63, r[1].to&63, r[2].to&63, r[3].to&63, r[4].to&63
 	keys = keys[:len(pats)]
 	for i, k := range keys {
 		p := pats[i]
-		out[start[k]] = (p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3
+		out[start[k]] = (p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3 | (p>>s4&m4)<<t4
 		start[k]++
 	}
 }

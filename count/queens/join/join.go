@@ -175,13 +175,27 @@ func (s *scratch) block() *block {
 	return s.blk
 }
 
-// stats count what a join did, for tuning.
+// stats count what a join did: its Work, and more for tuning.
 type stats struct {
 	halves, builds, items, real uint64
 	lookups                     uint64 // table entries the kernels read
 	halfLookups                 uint64 // of which by the half kernel
+	smallLookups, largeLookups  uint64 // the others, by the layouts' families
+	buildEntries                uint64 // table entries built
 	direct                      uint64 // pairs counted one by one
+	steps                       uint64 // bucket pairs visited
+	sorted                      uint64 // patterns bucketed by key
+	made                        uint64 // half boards made (every pass's)
 	maxList                     int    // longest list of half boards
+}
+
+// work returns the Work st counts.
+func (st *stats) work() Work {
+	return Work{
+		Halves: float64(st.made), Sorted: float64(st.sorted),
+		Small: float64(st.smallLookups), Large: float64(st.largeLookups), Half: float64(st.halfLookups),
+		Builds: float64(st.buildEntries), Direct: float64(st.direct), Steps: float64(st.steps),
+	}
 }
 
 // sliceWork is the work between two look ups: a few milliseconds (a

@@ -98,7 +98,7 @@ func TestChosenKeys(t *testing.T) {
 			top = 15
 		}
 		for n := 12; n <= top; n++ {
-			for _, mb := range []int{blockSize, 32} {
+			for _, mb := range []int{blockSize, 32, 1} {
 				indexMinBucket, keyChoiceWork = mb, 0
 				if got := countBands(t, Empty(n), Cut(n), k); got != known[n] {
 					t.Errorf("n=%d bucket %d: %d, want %d", n, mb, got, known[n])

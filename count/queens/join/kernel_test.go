@@ -390,8 +390,11 @@ func TestKeyer(t *testing.T) {
 			t.Fatalf("m=%d chosen %v: %#x compacted is %#x, want %#x", m, chosen, p, got, rest)
 		}
 	}
-	if _, ok := newKeyer([]int{1, 3, 5, 7}, 10); ok {
-		t.Fatal("a key of 4 runs accepted")
+	if _, ok := newKeyer([]int{1, 3, 5, 7, 9}, 12); ok {
+		t.Fatal("a key of 5 runs accepted")
+	}
+	if _, ok := newKeyer([]int{1, 3, 5, 7}, 10); !ok {
+		t.Fatal("a key of 4 runs refused")
 	}
 }
 
@@ -596,4 +599,52 @@ func BenchmarkBlockAlign(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestKernelsDeepKeys joins random lists with keys of every depth from 0
+// to maxIndexBits bits (in up to keyRuns runs), on every kernel, against
+// the plain pair by pair count: buckets of every size, from many
+// patterns a key to none, and the patterns compacted to m-k bits.
+func TestKernelsDeepKeys(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(41, 42))
+		const m = 40
+		gen := func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				var p uint64
+				for b := 0; b < m; b++ {
+					if r.IntN(5) == 0 {
+						p |= 1 << uint(b)
+					}
+				}
+				out[i] = p
+			}
+			return out
+		}
+		s := &scratch{k: k}
+		for depth := 0; depth <= maxIndexBits; depth++ {
+			e, w := gen(600+r.IntN(2000)), gen(1+r.IntN(1500))
+			// depth bits in up to keyRuns runs, from a random start.
+			var chosen []int
+			lo := r.IntN(4)
+			for b := lo; len(chosen) < depth; b++ {
+				chosen = append(chosen, b)
+				if len(chosen)%7 == 0 {
+					b += 2 // a gap: a new run
+				}
+			}
+			kr, ok := newKeyer(chosen, m)
+			if !ok || kr.bits != depth {
+				t.Fatalf("depth %d: keyer of %v refused", depth, chosen)
+			}
+			got, err := s.joinKeyed(e, w, &kr, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := pairsGeneric(e, w); got != want {
+				t.Fatalf("depth %d (%d × %d patterns): %d pairs, want %d", depth, len(e), len(w), got, want)
+			}
+		}
+	})
 }

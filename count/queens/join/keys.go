@@ -1,8 +1,10 @@
 package join
 
 import (
+	"math"
 	"math/bits"
 	"slices"
+	"time"
 )
 
 // A join's own index bits. The frame's (initKeys) are the diagonals most
@@ -25,6 +27,10 @@ var keyChoiceWork = float64(1 << 29)
 // keySampleLen is the most patterns of each list the choice looks at.
 const keySampleLen = 1024
 
+// keyGreedyBits is the most bits chosen by their cost on the samples;
+// deeper ones by how often both samples take them.
+const keyGreedyBits = 10
+
 // keyCandidates is how many of the bits most often taken by both lists
 // the choice tries at every step, beside the neighbours of those chosen.
 const keyCandidates = 8
@@ -33,6 +39,7 @@ const keyCandidates = 8
 // sample's keys so far, and the buckets' counts.
 type keySample struct {
 	e, w   []uint64
+	de, dw []uint64 // deepKeys' larger samples
 	ke, kw []uint32
 	he, hw []float64
 }
@@ -55,6 +62,19 @@ func runs(x uint64) int { return bits.OnesCount64(x &^ (x << 1)) }
 // chosen greedily on samples of both; false when fewer than k bits prune
 // at all.
 func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
+	order := s.chooseOrder(e, w, k, m)
+	if len(order) < k {
+		return keyer{}, false
+	}
+	list := slices.Clone(order)
+	slices.Sort(list)
+	return newKeyer(list, m) // at most keyRuns runs: true
+}
+
+// chooseOrder returns up to k index bits for the join of e (the blocks'
+// side) and w, in the order chooseKeys chooses them, leaving the samples
+// it chose them on in s.ks.
+func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 	ks := &s.ks
 	var fe, fw float64
 	ks.e, fe = sample(e, ks.e[:0])
@@ -98,7 +118,8 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 		}
 	}
 	var chosen uint64
-	for j := 0; j < k; j++ {
+	var order []int
+	for j := 0; j < min(k, keyGreedyBits); j++ {
 		best, bestCost := -1, 0.0
 		for c := (top | chosen<<1 | chosen>>1) & useful &^ chosen; c != 0; c &= c - 1 {
 			b := bits.TrailingZeros64(c)
@@ -113,6 +134,7 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 			break // no bit left that prunes: the frame's keys
 		}
 		chosen |= 1 << uint(best)
+		order = append(order, best)
 		for i, p := range ks.e {
 			ks.ke[i] |= uint32(p>>uint(best)&1) << uint(j)
 		}
@@ -120,15 +142,27 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 			ks.kw[i] |= uint32(p>>uint(best)&1) << uint(j)
 		}
 	}
-	if bits.OnesCount64(chosen) < k {
-		return keyer{}, false
+	// Deeper bits: a sample of keySampleLen patterns a side cannot tell
+	// apart the costs of keys of more than about keyGreedyBits bits, so
+	// those take the bits most often taken by both lists, among those
+	// that keep the key to keyRuns runs.
+	for j := bits.OnesCount64(chosen); j < k && j == bits.OnesCount64(chosen); j++ {
+		best, bestScore := -1, 0
+		for c := useful &^ chosen; c != 0; c &= c - 1 {
+			b := bits.TrailingZeros64(c)
+			if runs(chosen|1<<uint(b)) > keyRuns {
+				continue
+			}
+			if sc := te[b] * tw[b]; sc > bestScore {
+				best, bestScore = b, sc
+			}
+		}
+		if best >= 0 {
+			chosen |= 1 << uint(best)
+			order = append(order, best)
+		}
 	}
-	var list []int
-	for c := chosen; c != 0; c &= c - 1 {
-		list = append(list, bits.TrailingZeros64(c))
-	}
-	slices.Sort(list)
-	return newKeyer(list, m) // at most keyRuns runs: true
+	return order
 }
 
 // cost returns the kernels' work, in blocks times items, when bit b is
@@ -179,4 +213,71 @@ func blockCost(n float64) float64 {
 	default:
 		return full + r/32
 	}
+}
+
+// depthSample is the most patterns of each list deepKeys weighs depths
+// on.
+const depthSample = 1 << 20
+
+// sampleN appends to out about n patterns of pats, evenly spaced.
+func sampleN(pats, out []uint64, n int) []uint64 {
+	step := max(1, len(pats)/n)
+	for i := 0; i < len(pats); i += step {
+		out = append(out, pats[i])
+	}
+	return out
+}
+
+// depthTries is how many depths below the one the lists' length gives
+// (indexBits) deepKeys weighs, beside three deeper.
+const depthTries = 6
+
+// modelPrices weigh the kinds of Work against each other when a join
+// chooses its depth: what Calibrate measured on one core of an Intel
+// Xeon with AVX-512 (RESULTS.md). Only their ratios matter, so that the
+// choice, and the count's Work, are the same on every machine.
+var modelPrices = Prices{Rows: 25, Halves: 1.45, Sorted: 11, Small: 0.39, Large: 0.47, Half: 0.35, Builds: 1.65, Direct: 0.077, Steps: 1.46}
+
+// deepKeys returns the index bits of the join of e (the blocks' side)
+// and w, about as many as indexBits gives e (k) or fewer: those that
+// chooseOrder chooses on samples of both lists, as many as leave the
+// least Work at modelPrices, projected on the samples (see smoothed and
+// projectJoin). A list whose keys skew (some diagonals far likelier than
+// others) fills its buckets unevenly: past a depth, more bits leave most
+// buckets a few patterns each, joined pair by pair or in half-empty
+// blocks at a block's price, and cost more than they prune.
+//
+// e and w may be samples: each of their patterns stands for fe and fw of
+// the whole lists'. A join in passes joins pieces of de and dw of the
+// lists' (each a share 1/de and 1/dw of them), de·dw pairs of pieces:
+// its blocks are built from the smaller buckets of a piece.
+func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, bool) {
+	top := min(k+3, maxIndexBits)
+	order := s.chooseOrder(e, w, top, m)
+	if len(order) == 0 {
+		return keyer{}, false
+	}
+	// The depths are weighed on larger samples than the bits are chosen
+	// on: how unevenly the buckets fill shows only in many patterns.
+	ks := &s.ks
+	ks.de = sampleN(e, ks.de[:0], depthSample)
+	ks.dw = sampleN(w, ks.dw[:0], depthSample)
+	ge := float64(len(ks.de)) / (float64(max(len(e), 1)) * fe) * de
+	gw := float64(len(ks.dw)) / (float64(max(len(w), 1)) * fw) * dw
+	var best keyer
+	bestCost := math.Inf(1)
+	for j := max(1, min(k, len(order))-depthTries); j <= len(order); j++ {
+		list := slices.Clone(order[:j])
+		slices.Sort(list)
+		kr, ok := newKeyer(list, m)
+		if !ok {
+			continue
+		}
+		pw := projectJoin(smoothed(ks.de, &kr, ge), smoothed(ks.dw, &kr, gw), j, m)
+		c := modelPrices.Cost(pw) * time.Duration(de*dw)
+		if float64(c) < bestCost {
+			best, bestCost = kr, float64(c)
+		}
+	}
+	return best, bestCost < math.Inf(1)
 }

@@ -53,7 +53,7 @@ func MemoryOf(g Geometry) Memory {
 	bufs := uint64((24+10+12)*perC) + (24+2*10+12)*candFlush
 	// The index keys of the longest list (see indexBits).
 	keys := uint64(1)
-	for k := 0; k < maxIndexBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {
+	for k := 0; k < streamMaxBits && maxList(g)>>uint(k+1) >= uint64(indexMinBucket); k++ {
 		keys <<= 1
 	}
 	// The four lists' leaf groups (rowList.groups), 16 bytes each: at

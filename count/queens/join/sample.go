@@ -42,8 +42,9 @@ type TaskSample struct {
 	// Rows is the number of the task's canonical row sets.
 	Rows int
 	// Fixed is the CPU time of what the task does once whatever its row
-	// sets (its north row lists on the bounded path).
-	Fixed time.Duration
+	// sets (its north row lists on the bounded path), FixedWork its Work.
+	Fixed     time.Duration
+	FixedWork Work
 	// Each holds a RowSample per row set of SampleOptions.Rows.
 	Each []RowSample
 }
@@ -73,6 +74,10 @@ type RowSample struct {
 	// JoinedWhole, for a sample of keys or entries, is its estimate of
 	// joining the whole row set (see joinEstimate); 0 otherwise.
 	JoinedWhole time.Duration
+	// Work is the Work of counting the whole row set: counted as it ran,
+	// or, for a sample of entries, projected from the sample's buckets
+	// (the keys and passes the count would take).
+	Work Work
 }
 
 // Estimate is the sample's estimate of the row set's count: each pair of
@@ -130,6 +135,7 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 		s.north[1].build(f.g.HN, f.q, t.Top, f.ce, f.att[ne])
 		s.north[0].build(f.g.HN, f.q, f.ft&^t.Top, f.cw, f.att[nw])
 		out.Fixed = clock() - t0
+		out.FixedWork.Rows = float64(s.north[0].size() + s.north[1].size())
 		frac, efrac := unit(opt.KeyFraction), unit(opt.EntryFraction)
 		for _, i := range opt.Rows {
 			if i < 0 || i >= len(rows) {
@@ -146,6 +152,24 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 				s.entryThresh = uint64(efrac * (1 << 63) * 2)
 			}
 			s.clock = opt.Clock
+			if efrac < 1 {
+				// A sample of entries, joined as the count would join the
+				// whole row set; its Work projected.
+				t0, made := clock(), s.ls.stat.made
+				n, w, err := f.sampleRowsBounded(t.Top, rb, efrac, s)
+				d := clock() - t0
+				s.clock, s.keepFrac, s.entryThresh = nil, 1, 0
+				if err != nil {
+					return out, err
+				}
+				wt := f.canonical(t.Top, rb) * weight
+				out.Each = append(out.Each, RowSample{
+					Count: n * wt, KeyFraction: 1, EntryFraction: efrac, Joined: d, Work: w,
+					Halves: s.ls.stat.made - made,
+				})
+				continue
+			}
+			rows0, st0 := s.rows, s.ls.stat
 			n, err := f.countRowsBounded(t.Top, rb, s)
 			s.clock, s.keepFrac, s.entryThresh = nil, 1, 0
 			if err != nil {
@@ -156,11 +180,12 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 				Count: n * w, KeyFraction: s.usedFrac, EntryFraction: efrac,
 				Lists: s.listTime, Fill: s.fillTime, Stream: s.streamTime - s.joinTime, Joined: s.joinTime,
 				Passes: s.passes, Whole: s.passes, Halves: s.halves,
+				Work: workSince(&st0, &s.ls.stat, rows0, s.rows),
 			}
-			if efrac < 1 || s.keep != nil {
+			if s.keep != nil {
 				// The whole held side, in the count's arena.
-				r.Whole = c.passes(float64(s.held) / efrac)
-				r.JoinedWhole = s.joinEstimate(efrac, r.Whole)
+				r.Whole = c.passes(float64(s.held))
+				r.JoinedWhole = s.joinEstimate(1, r.Whole)
 			}
 			out.Each = append(out.Each, r)
 		}
@@ -183,9 +208,18 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 			return out, err
 		}
 		w := f.canonical(t.Top, rb) * weight
-		out.Each = append(out.Each, RowSample{Count: n * w, KeyFraction: 1, EntryFraction: 1, Lists: d, Halves: s.stat.halves})
+		out.Each = append(out.Each, RowSample{Count: n * w, KeyFraction: 1, EntryFraction: 1, Lists: d, Halves: s.stat.halves, Work: s.stat.work()})
 	}
 	return out, nil
+}
+
+// workSince is the Work between two readings of a scratch's stats and
+// its row entries built.
+func workSince(a, b *stats, rows0, rows1 uint64) Work {
+	w := b.work()
+	w.Add(a.work().Scale(-1))
+	w.Rows = float64(rows1 - rows0)
+	return w
 }
 
 // unit is x as a sampling chance: 1 (all) unless 0 < x < 1.
@@ -199,7 +233,7 @@ func unit(x float64) float64 {
 // passes is the passes of the bounded path's arena that a held side of
 // held half boards takes, its last chunks part filled.
 func (c *Counter) passes(held float64) int {
-	room := float64(c.arena) - float64(arenaChunk)*float64(1<<maxIndexBits)/2
+	room := float64(c.arena) - float64(arenaChunk)*float64(1<<streamMaxBits)/2
 	room = max(room, float64(c.arena)/2)
 	return max(1, int(math.Ceil(held/room)))
 }

@@ -76,14 +76,17 @@ func TestSampleShares(t *testing.T) {
 	whole, _ := c.Sample(context.Background(), id, SampleOptions{Rows: rows})
 	var truth float64
 	var halves uint64
+	var work Work
 	for _, r := range whole.Each {
 		truth += float64(r.Count)
 		halves += r.Halves
+		work.Add(r.Work)
 	}
 	for _, tc := range []struct{ keys, entries float64 }{{0.25, 1}, {1, 0.5}, {0.5, 0.5}} {
 		const seeds = 60
 		var sum, sum2 float64
 		var made uint64
+		var projected Work
 		distinct := map[float64]bool{}
 		for seed := range uint64(seeds) {
 			s, err := c.Sample(context.Background(), id, SampleOptions{Rows: rows, KeyFraction: tc.keys, EntryFraction: tc.entries, Seed: seed})
@@ -94,6 +97,7 @@ func TestSampleShares(t *testing.T) {
 			for _, r := range s.Each {
 				x += r.Estimate()
 				made += r.Halves
+				projected.Add(r.Work.Scale(1.0 / seeds))
 			}
 			sum += x
 			sum2 += x * x
@@ -109,6 +113,18 @@ func TestSampleShares(t *testing.T) {
 		}
 		if share := float64(made) / seeds / float64(halves); tc.entries < 1 && math.Abs(share-tc.entries) > 0.1 {
 			t.Errorf("%+v: made %.2f of the half boards", tc, share)
+		}
+		// A sample of entries projects the whole row sets' Work: the
+		// half boards (and the sample's own), the lookups.
+		if tc.entries < 1 {
+			look := func(w Work) float64 { return w.Small + w.Large + w.Half }
+			if r := projected.Sorted / work.Sorted; math.Abs(r-1) > 0.05 {
+				t.Errorf("%+v: projected %.0f half boards sorted, whole %.0f", tc, projected.Sorted, work.Sorted)
+			}
+			if r := look(projected) / look(work); math.Abs(r-1) > 0.25 {
+				t.Errorf("%+v: projected %.0f lookups, whole %.0f (%+v against %+v)", tc, look(projected), look(work), projected, work)
+			}
+			t.Logf("%+v: projected %+v, whole %+v", tc, projected, work)
 		}
 	}
 }

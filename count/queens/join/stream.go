@@ -37,13 +37,17 @@ type bscratch struct {
 	stage    []uint64
 	stageLen []int
 	cand     []uint64 // half boards made, before filing
-	pend     []uint64 // half boards made and keyed that the arena could not take (fill)
-	pendKeys []uint32
-	kx       []uint64 // the north entries a sample keeps (kept)
-	xs, ys   entries  // a few north entries and one column set's south entries, ready to pair
-	cols     []uint32 // column sets with entries on both quadrants
-	rbs      []uint32 // the task's south row sets
-	k        Kernel
+	// sampE and sampW are the samples of a row set joined in passes;
+	// err carries an error out of a callback.
+	sampE, sampW []uint64
+	err          error
+	pend         []uint64 // half boards made and keyed that the arena could not take (fill)
+	pendKeys     []uint32
+	kx           []uint64 // the north entries a sample keeps (kept)
+	xs, ys       entries  // a few north entries and one column set's south entries, ready to pair
+	cols         []uint32 // column sets with entries on both quadrants
+	rbs          []uint32 // the task's south row sets
+	k            Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
 	// keepFrac and keepSeed; usedFrac is the share kept.
@@ -72,9 +76,11 @@ type bscratch struct {
 	yield func(work uint64) error
 	// halves counts the half boards made, the task's nodes; listed and
 	// streamed the row sets joined as lists and streamed (for tests).
-	halves           uint64
-	listed, streamed int
-	noLists          bool // streams every row set (for tests)
+	halves                   uint64
+	rows                     uint64 // row list entries built
+	listed, passed, streamed int
+	noLists                  bool // joins every row set in passes (for tests)
+	noPasses                 bool // streams every row set that does not fit (for tests)
 	// capacity is the arena's size in patterns.
 	capacity int
 }
@@ -136,7 +142,10 @@ func (f *frame) crossNorth(sd *side, xs []uint64, nb int, s *bscratch, out []uin
 	if need := len(out) + na*nb + vecPad; cap(out) < need {
 		out = append(out[:cap(out)], make([]uint64, need-cap(out)+need/4)...)[:len(out)]
 	}
-	return s.k.cross(&s.xs, na, &s.ys, nb, out)
+	n := len(out)
+	out = s.k.cross(&s.xs, na, &s.ys, nb, out)
+	s.ls.stat.made += uint64(len(out) - n)
+	return out
 }
 
 // kept returns the north entries xs[x0:x1] of column set c (its index in
@@ -168,6 +177,7 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 	e, w := &s.north[1], &s.north[0]
 	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
 	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
+	s.rows += uint64(e.size() + w.size())
 	if err := s.tick(uint64(e.size() + w.size())); err != nil {
 		return 0, err
 	}
@@ -198,6 +208,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	s.rows += uint64(lse.size() + lsw.size())
 	if err := s.tick(uint64(lse.size() + lsw.size())); err != nil {
 		return 0, err
 	}
@@ -222,6 +233,11 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		s.listed++
 		return f.joinLists(&east, &west, s)
 	}
+	// A larger one is joined as lists in passes, each within the budget.
+	if s.entryThresh == 0 && !s.noPasses {
+		s.passed++
+		return f.joinPasses(&east, &west, s)
+	}
 	s.streamed++
 	held, streamed := &west, &east
 	if east.bound < west.bound {
@@ -229,7 +245,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	}
 	// Index bits as the table path chooses them for the list of blocks
 	// (about half the candidate pairs are compatible).
-	k := f.indexBits(int(streamed.bound / 2))
+	k := min(f.indexBits(int(streamed.bound/2)), streamMaxBits)
 	kr := &f.keys[k]
 	nkeys := 1 << uint(k)
 	// The list join's buffers share the arena's budget: large ones go,

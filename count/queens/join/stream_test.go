@@ -53,19 +53,20 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		t.Fatal(err)
 	}
 	type mode struct {
-		capacity int
-		noLists  bool
+		capacity          int
+		noLists, noPasses bool
 	}
-	// Lists, streaming only, and both in one arena (where n is large
-	// enough for the small arena to stream some row sets).
-	modes := []mode{{1 << 20, false}, {3 * arenaChunk, true}}
+	// Lists; passes only (streaming what no passes fit); streaming only;
+	// and all in one small arena (where n is large enough for the small
+	// arena to need passes for some row sets).
+	modes := []mode{{1 << 20, false, false}, {3 * arenaChunk, true, false}, {3 * arenaChunk, true, true}, {8 * arenaChunk, true, false}}
 	if n >= 14 {
-		modes = append(modes, mode{3 * arenaChunk, false})
+		modes = append(modes, mode{3 * arenaChunk, false, false}, mode{3 * arenaChunk, false, true})
 	}
 	for _, md := range modes {
 		capacity := md.capacity
 		s := &scratch{k: k}
-		b := &bscratch{k: k, capacity: capacity, noLists: md.noLists}
+		b := &bscratch{k: k, capacity: capacity, noLists: md.noLists, noPasses: md.noPasses}
 		var sum uint64
 		for id, tk := range p.Tasks() {
 			f := c.frames[tk.Frame]
@@ -87,8 +88,15 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		if sum != known[n] {
 			t.Fatalf("total %d, want %d", sum, known[n])
 		}
-		if n >= 10 && (b.streamed == 0 || b.listed == 0) != (capacity > 3*arenaChunk || md.noLists) {
-			t.Fatalf("capacity %d: %d row sets joined as lists, %d streamed", capacity, b.listed, b.streamed)
+		t.Logf("n=%d capacity %d %+v: %d row sets joined as lists, %d in passes, %d streamed", n, capacity, md, b.listed, b.passed, b.streamed)
+		switch {
+		case n < 10:
+		case md.noPasses && (b.passed > 0 || b.streamed == 0):
+			t.Fatalf("capacity %d, no passes: %d row sets in passes, %d streamed", capacity, b.passed, b.streamed)
+		case md.noLists && !md.noPasses && b.passed == 0:
+			t.Fatalf("capacity %d, no lists: no row set joined in passes", capacity)
+		case !md.noLists && capacity > 3*arenaChunk && (b.passed > 0 || b.streamed > 0):
+			t.Fatalf("capacity %d: %d row sets in passes, %d streamed, where all fit", capacity, b.passed, b.streamed)
 		}
 	}
 }

@@ -1,0 +1,122 @@
+package join
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Calibrate measures this machine's Prices for kernel k: each kind of
+// Work is run on fixed inputs (the same on every machine: random
+// patterns of a fixed seed, and a row set of n = 18) for a few
+// milliseconds of the calling thread's CPU time, read by clock (the
+// caller keeps its goroutine on one thread). It takes about a tenth of a
+// second. The inputs are shaped as a long join's: patterns of 36 bits,
+// blocks run through thousands of items, lists longer than the level-2
+// cache.
+func Calibrate(k Kernel, clock func() time.Duration) Prices {
+	var p Prices
+	r := rand.New(rand.NewPCG(0x63616c69, 0x62726174))
+	const m = 36
+	gen := func(n int) []uint64 {
+		out := make([]uint64, n+vecPad)
+		for i := range n {
+			var x uint64
+			for b := range m {
+				if r.IntN(10) < 3 {
+					x |= 1 << uint(b)
+				}
+			}
+			out[i] = x
+		}
+		return out[:n]
+	}
+	// price runs f until it has taken at least 5 ms, and returns the
+	// CPU time per unit, f doing units each run.
+	price := func(units float64, f func()) float64 {
+		var n int
+		t0 := clock()
+		var d time.Duration
+		for d < 5*time.Millisecond || n < 2 {
+			f()
+			n++
+			d = clock() - t0
+		}
+		return float64(d) / (float64(n) * units)
+	}
+	blk := newBlock()
+	pats := gen(blockSize)
+	items := gen(1 << 18) // 2 MiB: beyond level 2
+	var sink uint64
+	large := layoutOf(m, largeItems)
+	k.build(blk, pats, m, large)
+	p.Large = price(float64(len(items)*large.nch), func() { sink += k.count(blk, items) })
+	p.Builds = price(float64(large.entries()), func() { k.build(blk, pats, m, large) })
+	small := layoutOf(m, 1000)
+	k.build(blk, pats, m, small)
+	few := items[:1000]
+	p.Small = price(float64(len(few)*small.nch), func() { sink += k.count(blk, few) })
+	k.build(blk, pats[:blockSize/2], m, small)
+	p.Half = price(float64(len(few)*small.nch), func() { sink += k.half(blk, few) })
+	short := gen(directMax)
+	p.Direct = price(float64(len(short)*4096), func() { sink += k.pairs(short, items[:4096]) })
+	// Sorting and bucket steps: a 12-bit key.
+	chosen := []int{4, 5, 6, 7, 8, 9, 20, 21, 22, 23, 24, 25}
+	kr, _ := newKeyer(chosen, m)
+	s := &scratch{k: k}
+	p.Sorted = price(float64(len(items)), func() {
+		s.ie, s.ke, s.ce = bucket(&s.k, &kr, items, 1<<12, s.ie, s.ke, s.ce)
+	})
+	// Steps: one pattern a bucket (pair by pair), no items.
+	ones := make([]uint64, 1<<12+vecPad)
+	ce := make([]int32, 1<<12+1)
+	for i := range ce {
+		ce[i] = int32(i)
+	}
+	cw := make([]int32, 1<<12+1)
+	p.Steps = price(531441, func() { // 3^12 bucket pairs
+		n, _ := s.joinBuckets(ones, ce, ones, cw, 1<<12, m-12)
+		sink += n
+	})
+	// Row lists and half boards: a row set of n = 18 on the bounded
+	// path.
+	p.Rows, p.Halves = calibrateRows(k, price)
+	if sink == 1 {
+		p.Steps++ // keeps the counts from being optimised away
+	}
+	return p
+}
+
+// calibrateRows prices row-list entries and half boards on a middle row
+// set of a middle task of n = 18.
+func calibrateRows(k Kernel, price func(float64, func()) float64) (rows, halves float64) {
+	l, err := NewLayout(Even(18), 0)
+	if err != nil {
+		return 0, 0
+	}
+	g := l.Geometry
+	f, err := newFrame(l.Frames[0].Board(g.N), g, &quadTable{h: g.HN, q: g.Q}, &quadTable{h: g.HS, q: g.Q})
+	if err != nil {
+		return 0, 0
+	}
+	t := l.Task(l.Len() / 2)
+	rbs := l.southSets(f, t, nil)
+	rb := rbs[len(rbs)/2]
+	s := &bscratch{k: k, capacity: 1 << 20}
+	s.ls.k = k
+	build := func() {
+		s.north[1].build(g.HN, f.q, t.Top, f.ce, f.att[ne])
+		s.north[0].build(g.HN, f.q, f.ft&^t.Top, f.cw, f.att[nw])
+		s.south[1].build(g.HS, f.q, rb, f.ce, f.att[se])
+		s.south[0].build(g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	}
+	build()
+	entries := s.north[0].size() + s.north[1].size() + s.south[0].size() + s.south[1].size()
+	rows = price(float64(max(entries, 1)), build)
+	east := f.makeSide(&f.sides[1], &s.north[1], &s.south[1], nil)
+	var made int
+	_, _ = f.genFrom(&east, &genPos{}, s, func(p []uint64) bool { made += len(p); return true })
+	halves = price(float64(max(made, 1)), func() {
+		_, _ = f.genFrom(&east, &genPos{}, s, func([]uint64) bool { return true })
+	})
+	return rows, halves
+}

@@ -1,0 +1,451 @@
+package join
+
+import (
+	"math"
+	"time"
+)
+
+// The bounded path's passes. A row set whose two lists of half boards do
+// not fit in a worker's budget is still joined as lists, at the list
+// join's speed, in passes: its index keys are chosen first, on samples
+// of both sides (every so many north entries' half boards); then the
+// side the samples say is the shorter is made in pieces of at most half
+// the budget (one piece, most often), and for each piece, bucketed by the
+// keys, the other side is made in pieces that fill the rest, each
+// bucketed and joined with the held piece as lists. When the shorter
+// side fits in one piece, each side is made once, as by the list join,
+// and only the held side's blocks are built again for each piece of the
+// other; else the other side is made again for each held piece. Making
+// half boards is cheap beside joining them (a few per cent at n = 20-22,
+// less as n grows, the lists growing as their product does), so memory
+// is traded for passes, never for a slower join.
+
+// passSample is about how many half boards of each side the key choice
+// of a row set joined in passes looks at (at most an eighth of the
+// budget's).
+const passSample = 1 << 20
+
+// Bytes a half board takes in a pass, with resize's quarter more: a
+// held one bucketed (8) and its key (4); one of a piece of the other
+// side made (8), bucketed (8) and its key (4).
+const (
+	heldBytes  = 15
+	pieceBytes = 25
+)
+
+// passRoom returns, for a budget of bytes, the most half boards of the
+// held side a piece takes, and of the other side beside held ones.
+func passRoom(budget, held uint64) (heldMax, room uint64) {
+	heldMax = budget / 2 / heldBytes
+	h := min(held, heldMax)
+	return heldMax, max((budget-h*heldBytes)/pieceBytes, 1)
+}
+
+// joinPasses counts the completions of a row set whose sides are east
+// and west in passes that each hold at most the worker's budget, and
+// adds its nodes (as the table path's) to s.halves.
+func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
+	defer func() {
+		s.work += ls.work
+		ls.yield = nil
+	}()
+	s.arena.release()
+	var t0 time.Duration
+	if s.clock != nil {
+		t0 = s.clock()
+	}
+	// The keys, from samples: every stride-th north entry's half boards.
+	se, fe := f.sampleSide(east, s, s.sampE[:0])
+	sw, fw := f.sampleSide(west, s, s.sampW[:0])
+	estE, estW := float64(len(se))*fe, float64(len(sw))*fw
+	held, other, sh, so, fh, fo := east, west, se, sw, fe, fw
+	if estW < estE {
+		held, other, sh, so, fh, fo = west, east, sw, se, fw, fe
+	}
+	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
+	kr := f.passKeys(ls, sh, so, fh, fo, budget)
+	s.sampE, s.sampW = nil, nil // the budget's eighth each: let them go
+	ls.ks.de, ls.ks.dw = nil, nil
+	nkeys := 1 << uint(kr.bits)
+	m := f.m - kr.bits
+	heldMax, _ := passRoom(budget, math.MaxUint64)
+	if s.clock != nil {
+		s.fillTime += s.clock() - t0
+	}
+	var total, nh, no uint64
+	var hpos genPos
+	s.passes = 0
+	for round := 0; ; round++ {
+		// A piece of the held side.
+		if s.clock != nil {
+			t0 = s.clock()
+		}
+		ls.w = ls.w[:0]
+		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
+			nh += uint64(len(pats))
+			if need := len(ls.w) + len(pats); cap(ls.w) < need {
+				ls.w = append(make([]uint64, 0, need+need/4), ls.w...)
+			}
+			ls.w = append(ls.w, pats...)
+			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
+		})
+		if err != nil {
+			return 0, err
+		}
+		if round > 0 && len(ls.w) == 0 {
+			break // done: the last piece ended the side
+		}
+		if round == 0 && done && nh == 0 {
+			if held == east {
+				return 0, nil // no east half board: no nodes, as the table path
+			}
+			// The table path makes the east side (its nodes), which
+			// pairs with nothing.
+			n, err := f.streamCount(east, s)
+			s.halves += n
+			return 0, err
+		}
+		ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
+		ls.stat.sorted += uint64(len(ls.w))
+		hb, hc, hn := ls.iw, ls.cw, uint64(len(ls.w))
+		_, room := passRoom(budget, hn)
+		if s.clock != nil {
+			s.fillTime += s.clock() - t0
+		}
+		// The other side, in pieces against it; the held piece's raw
+		// list is no longer needed, so a piece is made in its room.
+		piece := ls.w[:0]
+		flush := func() error {
+			if len(piece) == 0 {
+				return nil
+			}
+			var t1 time.Duration
+			if s.clock != nil {
+				t1 = s.clock()
+			}
+			ls.ie, ls.ke, ls.ce = bucket(&ls.k, &kr, piece, nkeys, ls.ie, ls.ke, ls.ce)
+			ls.stat.sorted += uint64(len(piece))
+			var n uint64
+			var err error
+			if uint64(len(piece)) <= hn {
+				n, err = ls.joinBuckets(hb, hc, ls.ie, ls.ce, nkeys, m)
+			} else {
+				n, err = ls.joinBuckets(ls.ie, ls.ce, hb, hc, nkeys, m)
+			}
+			total += n
+			s.passes++
+			piece = piece[:0]
+			if s.clock != nil {
+				d := s.clock() - t1
+				s.joinTime += d
+				s.streamTime += d
+			}
+			return err
+		}
+		var opos genPos
+		_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
+			if round == 0 {
+				no += uint64(len(pats))
+			}
+			if hn == 0 {
+				return true
+			}
+			if uint64(len(piece)+len(pats)) > room {
+				if err := flush(); err != nil {
+					s.err = err
+					return false
+				}
+			}
+			if need := len(piece) + len(pats); cap(piece) < need {
+				piece = append(make([]uint64, 0, need+need/4), piece...)
+			}
+			piece = append(piece, pats...)
+			return true
+		})
+		if err == nil {
+			err, s.err = s.err, nil
+		}
+		if err == nil {
+			err = flush()
+		}
+		ls.w = piece[:0]
+		if err != nil {
+			return 0, err
+		}
+		if done {
+			break
+		}
+	}
+	ne := nh
+	if held != east {
+		ne = no
+	}
+	if ne > 0 {
+		s.halves += nh + no
+	}
+	return total, nil
+}
+
+// smoothMin is the fewest sampled patterns a bucket of the coarse keys
+// that smoothed projects from holds on average.
+const smoothMin = 32
+
+// smoothed returns the sizes of the buckets of the whole list that pats
+// samples, each pattern kept with chance g, under the keys of kr. A
+// sample too small for every bucket to hold many of its patterns (the
+// sizes of the whole list's buckets then come out as 0 or multiples of
+// 1/g, which joins bucket by bucket, block by block, far from what they
+// are) is counted by its coarse keys, the top j bits of kr's key, j as
+// large as leaves smoothMin sampled patterns a bucket on average; each
+// coarse bucket is then spread over its fine keys as if their bits were
+// independent, each set with the share of the sample that sets it.
+func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
+	k := kr.bits
+	h := make([]float64, 1<<uint(k))
+	j := k
+	for j > 0 && float64(len(pats))/float64(uint(1)<<uint(j)) < smoothMin {
+		j--
+	}
+	if j == k {
+		for _, p := range pats {
+			h[kr.key(p)] += 1 / g
+		}
+		return h
+	}
+	fine := k - j
+	coarse := make([]float64, 1<<uint(j))
+	var ones [32]float64
+	for _, p := range pats {
+		x := kr.key(p)
+		coarse[x>>uint(fine)] += 1 / g
+		for b := range fine {
+			ones[b] += float64(x >> uint(b) & 1)
+		}
+	}
+	// spread[y]: the share of fine key y.
+	spread := []float64{1}
+	for b := range fine {
+		q := ones[b] / float64(max(len(pats), 1))
+		next := make([]float64, 2*len(spread))
+		for y, v := range spread {
+			next[y] = v * (1 - q)
+			next[y|1<<uint(b)] = v * q
+		}
+		spread = next
+	}
+	for c, v := range coarse {
+		if v == 0 {
+			continue
+		}
+		for y, sh := range spread {
+			h[c<<uint(fine)|y] = v * sh
+		}
+	}
+	return h
+}
+
+// passKeys returns the index bits of a row set joined in passes, from
+// samples sh and so of its held and other sides, each pattern standing
+// for fh and fo: the depth that makes the least Work of the pieces the
+// budget (in bytes) cuts the sides into (see deepKeys).
+func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget uint64) keyer {
+	held, other := float64(len(sh))*fh, float64(len(so))*fo
+	heldMax, room := passRoom(budget, uint64(held))
+	hp := math.Ceil(held / float64(max(heldMax, 1)))
+	op := math.Ceil(other / float64(room))
+	k := f.indexBits(int(max(held/hp, other/op)))
+	kr := f.keys[k]
+	if k == 0 {
+		return kr
+	}
+	var c keyer
+	var ok bool
+	if held/hp >= other/op {
+		c, ok = ls.deepKeys(sh, so, k, f.m, fh, fo, hp, op)
+	} else {
+		c, ok = ls.deepKeys(so, sh, k, f.m, fo, fh, op, hp)
+	}
+	if ok {
+		return c
+	}
+	return kr
+}
+
+// genFrom makes the half boards of sd from pos on, a few thousand at a
+// time, and gives each batch to use, until use returns false (pos then
+// says where to go on) or the side is done (true). It stops at the
+// first error of s.tick.
+func (f *frame) genFrom(sd *side, pos *genPos, s *bscratch, use func([]uint64) bool) (bool, error) {
+	for ; pos.c < len(sd.cols); pos.c, pos.x = pos.c+1, 0 {
+		c := sd.cols[pos.c]
+		nb := f.southOf(sd, c, s)
+		if nb == 0 {
+			continue
+		}
+		xs := sd.nl.list(c)
+		step := northStep(nb)
+		for pos.x < len(xs) {
+			end := min(pos.x+step, len(xs))
+			s.cand = f.crossNorth(sd, xs[pos.x:end], nb, s, s.cand[:0])
+			pos.x = end
+			more := use(s.cand)
+			if err := s.tick(uint64(len(s.cand))); err != nil {
+				return false, err
+			}
+			if !more {
+				if pos.x == len(xs) {
+					pos.c, pos.x = pos.c+1, 0
+				}
+				return pos.c >= len(sd.cols), nil
+			}
+		}
+	}
+	return true, nil
+}
+
+// sampleSide appends to out the half boards of every stride-th north
+// entry of sd, about passSample of them, and returns them with the
+// number of half boards each stands for.
+func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float64) {
+	// About a third of the candidate pairs are half boards.
+	want := min(passSample, uint64(s.capacity)/8)
+	stride := max(1, int(sd.bound/3/max(want, 1)))
+	i := stride / 2
+	for _, c := range sd.cols {
+		xs := sd.nl.list(c)
+		if i >= len(xs) {
+			i -= len(xs)
+			continue
+		}
+		nb := f.southOf(sd, c, s)
+		for ; i < len(xs); i += stride {
+			if nb > 0 {
+				out = f.crossNorth(sd, xs[i:i+1], nb, s, out)
+			}
+		}
+		i -= len(xs)
+	}
+	return out, float64(stride)
+}
+
+// sampleRowsBounded makes a sample of the half boards of row set (rt,
+// rb), each north entry's kept with chance g (keepEntry), joins the
+// sampled sides with the index keys the count would choose, and returns
+// the compatible pairs found (an estimate of g² of the row set's count)
+// and the Work of counting the whole row set as the bounded path counts
+// it, projected from the sampled buckets (see projectJoin): the lists
+// joined whole, or the passes that the worker's budget requires.
+func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64, Work, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.keep = s.k, s.yield, nil
+	var w Work
+	lse, lsw := &s.south[1], &s.south[0]
+	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
+	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	w.Rows = float64(lse.size() + lsw.size())
+	east := f.makeSide(&f.sides[1], &s.north[1], lse, s.cols)
+	if east.bound == 0 {
+		return 0, w, nil
+	}
+	s.cols = east.cols[len(east.cols):]
+	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
+	s.cols = east.cols[:0]
+	made0 := ls.stat.made
+	sampled := func(sd *side, id int, out []uint64) []uint64 {
+		s.sideID = id
+		for ci, c := range sd.cols {
+			xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
+			if len(xs) == 0 {
+				continue
+			}
+			if nb := f.southOf(sd, c, s); nb > 0 {
+				out = f.crossNorth(sd, xs, nb, s, out)
+			}
+		}
+		return out
+	}
+	ls.e = sampled(&east, 1, ls.e[:0])
+	if len(ls.e) == 0 {
+		w.Halves = float64(ls.stat.made - made0)
+		return 0, w, nil
+	}
+	ls.w = sampled(&west, 0, ls.w[:0])
+	sampleMade := float64(ls.stat.made - made0)
+	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
+	if len(ls.w) == 0 {
+		// The count makes the east side, and the west (empty).
+		w.Halves = sampleMade + nE
+		return 0, w, nil
+	}
+	// The keys, as the count chooses them: for the longer list.
+	long, short := ls.e, ls.w
+	if len(short) > len(long) {
+		long, short = short, long
+	}
+
+	lists := s.listsFit(east.bound + west.bound)
+	var kr keyer
+	if lists {
+		k := f.indexBits(int(max(nE, nW)))
+		kr = f.keys[k]
+		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
+			if c, ok := ls.deepKeys(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
+				kr = c
+			}
+		}
+	} else {
+		sh, so := ls.e, ls.w
+		if nW < nE {
+			sh, so = ls.w, ls.e
+		}
+		kr = f.passKeys(ls, sh, so, 1/g, 1/g, uint64(max(8*float64(s.capacity)-64*vecPad, 0)))
+	}
+	k := kr.bits
+	// The whole row set's buckets, from the sample's (see smoothed),
+	// before the sample's own join reorders its lists.
+	he, hw := smoothed(ls.e, &kr, g), smoothed(ls.w, &kr, g)
+	// The sample's own count, joined with keys for its own length.
+	n, err := f.join(ls.e, ls.w, ls)
+	if err != nil {
+		return 0, w, err
+	}
+	w.Halves = sampleMade + nE + nW
+	w.Sorted = nE + nW
+	if k == 0 {
+		w.Sorted = 0
+	}
+	hb, hi := he, hw
+	if nW > nE {
+		hb, hi = hw, he
+	}
+	if lists {
+		w.Add(projectJoin(hb, hi, k, f.m))
+		return n, w, nil
+	}
+	// Passes: the samples that choose the keys, then the shorter side
+	// in pieces, and for each the other side made again in pieces.
+	w.Halves += 2 * passSample
+	budget := 8*float64(s.capacity) - 64*vecPad
+	held, other := min(nE, nW), max(nE, nW)
+	hh, ho := he, hw
+	if nW < nE {
+		hh, ho = hw, he
+	}
+	heldMax, room := passRoom(uint64(max(budget, 0)), uint64(held))
+	hp := math.Ceil(held / float64(max(heldMax, 1)))
+	op := math.Ceil(other / float64(room))
+	w.Halves += other * (hp - 1)
+	w.Sorted += other * (hp - 1)
+	ph, po := make([]float64, len(hh)), make([]float64, len(ho))
+	for x := range hh {
+		ph[x], po[x] = hh[x]/hp, ho[x]/op
+	}
+	pw := projectJoin(ph, po, k, f.m)
+	if other/op > held/hp {
+		pw = projectJoin(po, ph, k, f.m)
+	}
+	w.Add(pw.Scale(hp * op))
+	return n, w, nil
+}

@@ -1,0 +1,132 @@
+package join
+
+import (
+	"math"
+	"time"
+)
+
+// Work is what counting did, in units that are the same on every machine
+// and under any load: the estimator measures a sample's Work, which a
+// seed fixes, and prices it with this machine's Prices, which a short
+// reference run (Calibrate) measures beside the sample. So a cost figure
+// moves with the machine's speed only through the prices, and says so.
+type Work struct {
+	// Rows is the quadrant row-list entries built (bounded path).
+	Rows float64 `json:"row_entries"`
+	// Halves is the half boards made, every pass's.
+	Halves float64 `json:"half_boards"`
+	// Sorted is the half boards bucketed by index key.
+	Sorted float64 `json:"sorted"`
+	// Small and Large are the table lookups of full blocks (an item run
+	// through a block: one lookup per chunk of its layout) with small
+	// (level 1) and large (level 2) tables; Half those of blocks of at
+	// most half a block, by the half kernel.
+	Small float64 `json:"small_lookups"`
+	Large float64 `json:"large_lookups"`
+	Half  float64 `json:"half_lookups"`
+	// Builds is the blocks' table entries built (64 bytes each).
+	Builds float64 `json:"built_entries"`
+	// Direct is the pairs tested one by one (buckets of a few patterns).
+	Direct float64 `json:"direct_pairs"`
+	// Steps is the pairs of buckets visited.
+	Steps float64 `json:"bucket_steps"`
+}
+
+// Prices are what a unit of each kind of Work costs on this machine, in
+// nanoseconds of one core.
+type Prices Work
+
+// Add adds x to w.
+func (w *Work) Add(x Work) {
+	w.Rows += x.Rows
+	w.Halves += x.Halves
+	w.Sorted += x.Sorted
+	w.Small += x.Small
+	w.Large += x.Large
+	w.Half += x.Half
+	w.Builds += x.Builds
+	w.Direct += x.Direct
+	w.Steps += x.Steps
+}
+
+// Scale returns w times f.
+func (w Work) Scale(f float64) Work {
+	return Work{w.Rows * f, w.Halves * f, w.Sorted * f, w.Small * f, w.Large * f, w.Half * f, w.Builds * f, w.Direct * f, w.Steps * f}
+}
+
+// Cost is w at prices p.
+func (p Prices) Cost(w Work) time.Duration {
+	ns := w.Rows*p.Rows + w.Halves*p.Halves + w.Sorted*p.Sorted + w.Small*p.Small + w.Large*p.Large +
+		w.Half*p.Half + w.Builds*p.Builds + w.Direct*p.Direct + w.Steps*p.Steps
+	return time.Duration(math.Round(ns))
+}
+
+// Least returns the least of each price of p and q (the reference run's
+// least contended measure of each).
+func (p Prices) Least(q Prices) Prices {
+	return Prices{min(p.Rows, q.Rows), min(p.Halves, q.Halves), min(p.Sorted, q.Sorted), min(p.Small, q.Small),
+		min(p.Large, q.Large), min(p.Half, q.Half), min(p.Builds, q.Builds), min(p.Direct, q.Direct), min(p.Steps, q.Steps)}
+}
+
+// projectJoin returns the Work of joining lists whose buckets, under k
+// index bits, hold hb[x] patterns on the blocks' side and hi[x] on the
+// other, of m bits (m-k once compacted): joinBuckets' units, from the
+// sizes alone. Sizes may be fractional (a sample's,
+// scaled): each bucket then counts as the expected one.
+func projectJoin(hb, hi []float64, k, m int) Work {
+	n := 1 << uint(k)
+	// its[x]: the items of the keys within x (a subset sum).
+	its := make([]float64, n)
+	copy(its, hi)
+	for b := 1; b < n; b <<= 1 {
+		for x := range its {
+			if x&b != 0 {
+				its[x] += its[x^b]
+			}
+		}
+	}
+	var w Work
+	all := n - 1
+	for x, ne := range hb {
+		if ne <= 0 {
+			continue
+		}
+		comp := all &^ x
+		items := its[comp]
+		sub := math.Ldexp(1, popcount(comp))
+		if ne <= float64(directMax) {
+			w.Steps += sub
+			w.Direct += ne * items
+			continue
+		}
+		lay := layoutOf(m-k, int(items))
+		full := math.Floor(ne / blockSize)
+		rest := ne - full*blockSize
+		blocks := full
+		if rest > 0 {
+			blocks++
+		}
+		w.Steps += sub * (blocks + 1)
+		w.Builds += blocks * float64(lay.entries())
+		look := full
+		if rest > blockSize/2 {
+			look++
+		} else if rest > 0 {
+			w.Half += items * float64(lay.nch)
+		}
+		if lay.bits == largeBits {
+			w.Large += look * items * float64(lay.nch)
+		} else {
+			w.Small += look * items * float64(lay.nch)
+		}
+	}
+	return w
+}
+
+func popcount(x int) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}

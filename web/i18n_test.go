@@ -1,0 +1,173 @@
+package web
+
+import (
+	"encoding/json"
+	"io/fs"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The languages the pages speak: a catalogue each, and the plural forms
+// (Intl.PluralRules' categories for cardinal numbers) a text with a count
+// must have in that language.
+var catalogueForms = map[string][]string{
+	"en":      {"one", "other"},
+	"ro":      {"one", "few", "other"},
+	"ko":      {"other"},
+	"zh-Hant": {"other"},
+	"id":      {"other"},
+}
+
+var placeholderRE = regexp.MustCompile(`\{(\w+)\}`)
+
+// loadCatalogue reads assets/i18n/lang.json: key -> a text, or plural
+// forms -> texts.
+func loadCatalogue(t *testing.T, lang string) map[string]any {
+	t.Helper()
+	b, err := assets.ReadFile("assets/i18n/" + lang + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s.json: %v", lang, err)
+	}
+	return m
+}
+
+// forms returns a message's texts by plural form ("" for a plain text).
+func forms(v any) (map[string]string, bool) {
+	switch v := v.(type) {
+	case string:
+		return map[string]string{"": v}, true
+	case map[string]any:
+		out := map[string]string{}
+		for k, s := range v {
+			str, ok := s.(string)
+			if !ok {
+				return nil, false
+			}
+			out[k] = str
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func placeholders(s string) []string {
+	var out []string
+	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestCatalogues checks that every catalogue has every key of the English
+// one and no other, each text non-empty, with the same values put in
+// ({name}) as the English text, and the plural forms its language needs.
+func TestCatalogues(t *testing.T) {
+	files, err := fs.Glob(assets, "assets/i18n/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var langs []string
+	for _, f := range files {
+		langs = append(langs, strings.TrimSuffix(path.Base(f), ".json"))
+	}
+	if want := slices.Sorted(maps.Keys(catalogueForms)); !slices.Equal(slices.Sorted(slices.Values(langs)), want) {
+		t.Fatalf("catalogues %v, want %v", langs, want)
+	}
+	en := loadCatalogue(t, "en")
+	if len(en) < 100 {
+		t.Fatalf("the English catalogue has %d keys", len(en))
+	}
+	for _, lang := range langs {
+		cat := loadCatalogue(t, lang)
+		for key := range cat {
+			if _, ok := en[key]; !ok {
+				t.Errorf("%s: key %q is not in the English catalogue", lang, key)
+			}
+		}
+		for key, ev := range en {
+			v, ok := cat[key]
+			if !ok {
+				t.Errorf("%s: no %q", lang, key)
+				continue
+			}
+			enForms, _ := forms(ev)
+			var want []string
+			for _, s := range enForms {
+				want = append(want, placeholders(s)...)
+			}
+			slices.Sort(want)
+			want = slices.Compact(want)
+			fs, ok := forms(v)
+			if !ok {
+				t.Errorf("%s: %q is neither a text nor plural forms", lang, key)
+				continue
+			}
+			if _, plain := enForms[""]; plain {
+				if _, p := fs[""]; !p {
+					t.Errorf("%s: %q has plural forms where English has a text", lang, key)
+				}
+			} else {
+				for _, f := range catalogueForms[lang] {
+					if _, ok := fs[f]; !ok {
+						t.Errorf("%s: %q lacks the plural form %q", lang, key, f)
+					}
+				}
+			}
+			for form, s := range fs {
+				if strings.TrimSpace(s) == "" {
+					t.Errorf("%s: %q (%s) is empty", lang, key, form)
+				}
+				if form != "" && !slices.Contains(catalogueForms[lang], form) {
+					t.Errorf("%s: %q has a plural form %q the language does not use", lang, key, form)
+				}
+				got := placeholders(s)
+				for _, p := range got {
+					if !slices.Contains(want, p) {
+						t.Errorf("%s: %q (%s) puts in {%s}, which the page does not give", lang, key, form, p)
+					}
+				}
+				// Every value but a count shown by its form is in the text.
+				for _, p := range want {
+					if !slices.Contains(got, p) && !(p == "n" && form != "" && form != "other") {
+						t.Errorf("%s: %q (%s) leaves out {%s}", lang, key, form, p)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPagesUseCatalogue checks that every key the pages name (data-i18n
+// attributes, t('…') in the scripts) is in the English catalogue.
+func TestPagesUseCatalogue(t *testing.T) {
+	en := loadCatalogue(t, "en")
+	attr := regexp.MustCompile(`data-i18n(?:-[a-z-]+)?="([^"]+)"`)
+	call := regexp.MustCompile(`\bt\('([a-z0-9.]+[a-z0-9])'`)
+	for _, name := range []string{"queens.html", "sudoku.html", "queens.js", "i18n.js"} {
+		b, err := assets.ReadFile("assets/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, re := range []*regexp.Regexp{attr, call} {
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				n++
+				if _, ok := en[m[1]]; !ok {
+					t.Errorf("%s names %q, which the catalogue lacks", name, m[1])
+				}
+			}
+		}
+		if n == 0 && name != "i18n.js" {
+			t.Errorf("%s names no key", name)
+		}
+	}
+}

@@ -41,6 +41,7 @@ var endpoints = []endpoint{
 	{method: "POST", path: "/api/sudoku/save", body: `{"format":"line","puzzle":"` + top1 + `","seconds":125,"seed":"42","level":"hard","symmetry":"none","index":2}`},
 	{method: "POST", path: "/api/queens/trace", body: `{"n":8,"order":"topdown","from":0,"limit":100}`},
 	{method: "POST", path: "/api/queens/orders", body: `{"n":8}`},
+	{method: "POST", path: "/api/queens/estimate", body: `{"n":20}`},
 	{method: "POST", path: "/api/queens/count", body: `{"n":10}`},
 	{method: "GET", path: "/api/queens/count"},
 	{method: "DELETE", path: "/api/queens/count"},

@@ -149,6 +149,13 @@ func TestValidateSolveCountRate(t *testing.T) {
 	if v.Verdict != web.VerdictSeveral || v.Solutions != 2 {
 		t.Errorf("four solutions: %+v", v)
 	}
+	// Media types are case-insensitive (issue 36, item 13: 415).
+	for _, ct := range []string{"Application/JSON", "APPLICATION/json; charset=UTF-8", " application/json ;charset=utf-8"} {
+		v = web.Validation{}
+		if st := call(t, srv, "POST", "/api/sudoku/validate", ct, `{"grid":"`+top1+`"}`, &v); st != 200 || v.Verdict != web.VerdictUnique {
+			t.Errorf("Content-Type %q: %d %+v", ct, st, v)
+		}
+	}
 	clash := "11" + top1[2:]
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": clash}, &v)
 	if v.Verdict != web.VerdictNone || !slices.Equal(v.Clashes, []int{0, 1}) || !strings.Contains(v.Message, "r1c1 and r1c2 are both 1 in row 1") {
@@ -398,6 +405,14 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"123"}`, 400, "3 characters, want 81"},
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + strings.Repeat("x", 81) + `"}`, 400, `character 1 is "x"`},
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `","extra":1}`, 400, "unknown field"},
+		// Issue 36, item 13: names are case-sensitive, characters are
+		// not bytes (a full-width digit is one character, not a digit).
+		{"POST", "/api/sudoku/solve", "application/json", `{"GRID":"` + top1 + `"}`, 400, `unknown field "GRID"`},
+		{"POST", "/api/sudoku/solve", "application/json", `{"Grid":"` + top1 + `"}`, 400, `unknown field "Grid"`},
+		{"POST", "/api/sudoku/save", "application/json", `{"Puzzle":"` + top1 + `","format":"line"}`, 400, `unknown field "Puzzle"`},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `１"}`, 400, "grid: 82 characters, want 81"},
+		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"１` + top1[1:] + `"}`, 400, `grid: character 1 is "１", not a digit`},
+		{"POST", "/api/sudoku/solve", "application/jsonx", `{"grid":"` + top1 + `"}`, 415, "application/json"},
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `"} {}`, 400, "more than one JSON value"},
 		{"POST", "/api/sudoku/parse", "application/json", big, 413, "over"},
 		{"POST", "/api/sudoku/solve", "application/json", strings.Repeat(" ", web.MaxBody+10), 413, "over"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,14 +91,22 @@ type liveCount struct {
 	last int // id of the last run started
 }
 
+// closedChan is the done of the run before the first.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 // liveRun is one count.
 type liveRun struct {
 	id, n, workers int
 	budget         time.Duration
 	cancel         context.CancelCauseFunc
 	start          time.Time
-	job            atomic.Pointer[job.Job] // set once planned
-	polled         atomic.Int64            // time of the last request for the progress, in ns since start
+	// prev is closed when the run before this one has ended, done when
+	// this one has: a run starts its work only after the one it replaced
+	// let go of its own, so that however many requests start counts at
+	// once, one plan at a time holds memory.
+	prev, done chan struct{}
+	job        atomic.Pointer[job.Job] // set once planned, cleared when the count ends
+	polled     atomic.Int64            // time of the last request for the progress, in ns since start
 
 	mu     sync.Mutex // guards what follows
 	state  string
@@ -105,6 +114,8 @@ type liveRun struct {
 	err    error
 	reason string
 	finish time.Time
+	method string
+	last   *job.Progress // the progress when the count ended (its job is then let go)
 }
 
 func newLiveCount(budget, idle time.Duration) *liveCount {
@@ -128,7 +139,12 @@ func (l *liveCount) start(n, workers int) CountProgress {
 	}
 	l.last++
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &liveRun{id: l.last, n: n, workers: workers, budget: l.budget, cancel: cancel, start: time.Now(), state: "planning"}
+	prev := closedChan
+	if l.cur != nil {
+		prev = l.cur.done
+	}
+	r := &liveRun{id: l.last, n: n, workers: workers, budget: l.budget, cancel: cancel, start: time.Now(), state: "planning",
+		prev: prev, done: make(chan struct{})}
 	l.cur = r
 	l.mu.Unlock()
 	go r.run(ctx)
@@ -163,7 +179,16 @@ func (r *liveRun) watch(ctx context.Context, idle time.Duration) {
 func (r *liveRun) touch() { r.polled.Store(int64(time.Since(r.start))) }
 
 func (r *liveRun) run(ctx context.Context) {
+	defer close(r.done)
 	defer r.cancel(nil)
+	<-r.prev
+	if ctx.Err() != nil {
+		r.end(ctx, nil, ctx.Err())
+		return
+	}
+	// The memory of the plan and the workers goes back to the system when
+	// the count ends, before the next one starts.
+	defer debug.FreeOSMemory()
 	// The same call as nqueens count's, with its defaults: the fastest
 	// method for n (the join from n = 12 but 13), every core.
 	j, err := job.OpenContext(ctx, job.Config{Spec: queens.Spec{N: r.n}, Workers: r.workers})
@@ -181,9 +206,19 @@ func (r *liveRun) run(ctx context.Context) {
 	r.end(ctx, out, err)
 }
 
+// end records how the count ended and lets its job go: a stopped or
+// finished count keeps only its last progress, and the memory its plan
+// and workers held goes back to the system at once rather than when the
+// next count starts (a page closed on n = 21 left the server holding it).
 func (r *liveRun) end(ctx context.Context, out *job.Outcome, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if j := r.job.Load(); j != nil {
+		p := j.Progress()
+		r.last, r.method = &p, string(j.Plan().Spec().Method)
+		r.job.Store(nil)
+		j.Close()
+	}
 	r.finish = time.Now()
 	var sc *stopCause
 	switch {
@@ -225,6 +260,8 @@ func (l *liveCount) snapshot(poll bool) CountProgress {
 func (r *liveRun) snapshot() CountProgress {
 	r.mu.Lock()
 	state, out, err, finish, reason := r.state, r.out, r.err, r.finish, r.reason
+	last, method := r.last, r.method
+	j := r.job.Load() // under r.mu: either last or j is set once planned
 	r.mu.Unlock()
 	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, BudgetSeconds: r.budget.Seconds(), StopReason: reason}
 	if k, ok := queens.Known(r.n); ok {
@@ -235,9 +272,14 @@ func (r *liveRun) snapshot() CountProgress {
 		end = finish
 	}
 	p.Seconds = end.Sub(r.start).Seconds()
-	if j := r.job.Load(); j != nil {
-		p.Method = string(j.Plan().Spec().Method)
+	if j != nil && last == nil {
+		method = string(j.Plan().Spec().Method)
 		pr := j.Progress()
+		last = &pr
+	}
+	if last != nil {
+		pr := *last
+		p.Method = method
 		p.Tasks, p.TasksDone, p.Fraction = pr.Tasks, pr.Done, pr.Fraction
 		p.Nodes, _ = pr.Nodes.Big().Float64()
 		p.NodesPerSecond = pr.NodesPerSec

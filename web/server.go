@@ -12,6 +12,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -24,6 +25,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +58,14 @@ type Options struct {
 	// for its progress for that long (0: DefaultCountIdle), so that a
 	// count ends with the page that started it.
 	CountBudget, CountIdle time.Duration
+	// MaxWork bounds the requests that compute at once (solve, rate, hint,
+	// generate, count, trace, orders; 0: DefaultMaxWork per core), and
+	// WorkQueue those that wait for their turn (0: DefaultWorkQueue per
+	// core), each for at most WorkWait (0: DefaultWorkWait); others are
+	// answered 503 (busy), so that the memory of the work is bounded
+	// however many clients ask.
+	MaxWork, WorkQueue int
+	WorkWait           time.Duration
 	// Logf, when set, receives one line per failed request and per
 	// recovered panic.
 	Logf func(format string, args ...any)
@@ -66,6 +77,7 @@ type Server struct {
 	opt    Options
 	mux    *http.ServeMux
 	live   *liveCount
+	work   *workLimit
 	orders orderCache
 
 	ln       net.Listener
@@ -79,7 +91,18 @@ func New(opt Options) *Server {
 	if opt.Home == "" {
 		opt.Home = "/sudoku"
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle)}
+	cores := runtime.GOMAXPROCS(0)
+	if opt.MaxWork <= 0 {
+		opt.MaxWork = DefaultMaxWork * cores
+	}
+	if opt.WorkQueue <= 0 {
+		opt.WorkQueue = DefaultWorkQueue * cores
+	}
+	if opt.WorkWait <= 0 {
+		opt.WorkWait = DefaultWorkWait
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle),
+		work: newWorkLimit(opt.MaxWork, opt.WorkQueue, opt.WorkWait)}
 	s.routes()
 	return s
 }
@@ -301,10 +324,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeJSON reads a request body of at most MaxBody bytes into v: one
-// JSON object with no unknown fields and nothing after it.
+// JSON object with no unknown fields and nothing after it. Field names
+// are matched exactly: encoding/json alone would take {"GRID": ...} for
+// "grid".
 func decodeJSON(body io.Reader, v any) *apiError {
-	lr := &io.LimitedReader{R: body, N: MaxBody + 1}
-	dec := json.NewDecoder(lr)
+	b, rerr := io.ReadAll(io.LimitReader(body, MaxBody+1))
+	if len(b) > MaxBody {
+		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
@@ -312,8 +340,11 @@ func decodeJSON(body io.Reader, v any) *apiError {
 			err = errors.New("more than one JSON value")
 		}
 	}
-	if lr.N <= 0 {
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+	if err == nil {
+		err = exactFields(b, reflect.TypeOf(v))
+	}
+	if err != nil && errors.Is(err, io.EOF) && rerr != nil {
+		err = rerr // the body broke off
 	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -333,6 +364,82 @@ func decodeJSON(body io.Reader, v any) *apiError {
 		return badRequest("bad request: %v", err)
 	}
 	return nil
+}
+
+// exactFields checks that every field name of the JSON object b (already
+// decoded into a value of type t) is spelled as in t's json tags, case
+// included, in nested objects too.
+func exactFields(b []byte, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		var elems []json.RawMessage
+		if json.Unmarshal(b, &elems) != nil {
+			return nil
+		}
+		for _, e := range elems {
+			if err := exactFields(e, t.Elem()); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return nil // null, or a type the decoder took (json.RawMessage)
+	}
+	names := jsonFields(t)
+	for k, raw := range fields {
+		ft, ok := names[k]
+		if !ok {
+			return fmt.Errorf("json: unknown field %q (names are case-sensitive)", k)
+		}
+		if err := exactFields(raw, ft); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonFields maps the JSON names of struct type t's fields, those of
+// embedded structs included, to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" && !strings.HasPrefix(tag, "-,") {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, v := range jsonFields(et) {
+					if _, ok := out[k]; !ok {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
 }
 
 // typeMismatch says what a field wants and what it got. A number that
@@ -386,7 +493,9 @@ func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.C
 			// A JSON content type cannot be sent across sites without
 			// the browser asking first, so another page cannot make the
 			// user's browser start work here.
-			if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			// Media types are case-insensitive (RFC 9110):
+			// Application/JSON is JSON.
+			if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
 				writeError(w, http.StatusUnsupportedMediaType, "send the request as Content-Type: application/json")
 				return
 			}
@@ -399,6 +508,9 @@ func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.C
 		resp, e := fn(r.Context(), req)
 		if e != nil {
 			s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
+			if e.status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "1")
+			}
 			writeError(w, e.status, e.msg)
 			return
 		}
@@ -420,18 +532,18 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /queens", s.page("queens.html"))
 	m.Handle("GET /static/", http.StripPrefix("/static/", assetHandler()))
 
-	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, s.generate))
+	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, limited(s, s.generate)))
 	m.Handle("/api/sudoku/parse", endpoint(s, http.MethodPost, s.parse))
 	m.Handle("/api/sudoku/save", endpoint(s, http.MethodPost, s.save))
-	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, s.validate))
-	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, s.solve))
-	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, s.count))
-	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, s.rate))
-	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, s.hint))
+	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, limited(s, s.validate)))
+	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, limited(s, s.solve)))
+	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, limited(s, s.count)))
+	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, limited(s, s.rate)))
+	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, limited(s, s.hint)))
 
-	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, s.trace))
-	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, s.compareOrders))
-	m.Handle("/api/queens/estimate", endpoint(s, http.MethodPost, s.estimate))
+	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, limited(s, s.trace)))
+	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, limited(s, s.compareOrders)))
+	m.Handle("/api/queens/estimate", endpoint(s, http.MethodPost, s.estimate)) // a table's look-up: no turn needed
 	m.Handle("POST /api/queens/count", endpoint(s, http.MethodPost, s.startCount))
 	m.Handle("GET /api/queens/count", endpoint(s, http.MethodGet, s.countStatus))
 	m.Handle("DELETE /api/queens/count", endpoint(s, http.MethodDelete, s.stopCount))

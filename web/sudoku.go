@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
@@ -25,21 +26,24 @@ type gridRequest struct {
 }
 
 // parseGrid reads an API grid: exactly 81 characters of '.', '0'-'9'. It
-// accepts clashing digits (the answers report them).
+// accepts clashing digits (the answers report them). Characters are
+// counted as characters, not bytes: a full-width digit is one character
+// (and not a digit).
 func parseGrid(field, s string) (sudoku.Grid, *apiError) {
 	var g sudoku.Grid
-	if len(s) != 81 {
-		return g, badRequest("%s: %d characters, want 81 (row by row, '.' or '0' for an empty cell)", field, len(s))
+	if n := utf8.RuneCountInString(s); n != 81 {
+		return g, badRequest("%s: %d characters, want 81 (row by row, '.' or '0' for an empty cell)", field, n)
 	}
-	for i := 0; i < 81; i++ {
-		c := s[i]
+	i := 0
+	for _, c := range s {
 		switch {
 		case c == '.' || c == '0':
 		case c >= '1' && c <= '9':
-			g[i] = c - '0'
+			g[i] = uint8(c - '0')
 		default:
-			return g, badRequest("%s: character %d is %q, not a digit or '.'", field, i+1, string(rune(c)))
+			return g, badRequest("%s: character %d is %q, not a digit or '.'", field, i+1, string(c))
 		}
+		i++
 	}
 	return g, nil
 }

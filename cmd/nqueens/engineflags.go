@@ -3,13 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/nqcount/nqcount/internal/cli"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
+	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
 // engineFlags are the flags that say how to count, shared by count and
@@ -52,6 +53,12 @@ func (f *engineFlags) check(e *env) bool {
 		b, err := parseBytes(f.memory)
 		if err != nil {
 			e.Errorf("--memory: %v", err)
+			return false
+		}
+		// A budget the machine cannot give would be planned for and
+		// then fail (or be killed) hours in: refused now.
+		if l, ok := sysmem.Smallest(); ok && b > l.Bytes {
+			e.Errorf("--memory %s is more than this machine can give: its %s is %s (give at most that, or leave --memory out for half of it)", strings.TrimSpace(f.memory), l.Source, mib(l.Bytes))
 			return false
 		}
 		f.opt.Memory = b

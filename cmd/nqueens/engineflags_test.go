@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqcount/nqcount/internal/sysmem"
+)
 
 func TestParseBytes(t *testing.T) {
 	for _, c := range []struct {
@@ -45,4 +51,39 @@ func FuzzParseBytes(f *testing.F) {
 			t.Fatalf("parseBytes(%q) = %d without error", s, b)
 		}
 	})
+}
+
+// --memory beyond what the machine can give (the least of its physical
+// memory, cgroup limit and Slurm allocation) is refused in one line, by
+// every command that counts here (issue 36, item 13: 1TiB on a 24 GiB
+// machine was accepted silently). The size asked is twice the least.
+func TestMemoryOverMachine(t *testing.T) {
+	l, ok := sysmem.Smallest()
+	if !ok {
+		t.Fatal("this system states no memory limit (sysmem.Smallest)")
+	}
+	over := strconv.FormatUint(2*l.Bytes>>20, 10) + "MiB"
+	for _, args := range [][]string{{"count", "8"}, {"verify", "--max", "8"}, {"estimate", "8"}} {
+		code, _, errs := runCLI(append(args, "--memory", over)...)
+		if code != exitUsage || !strings.Contains(errs, "--memory "+over+" is more than this machine can give: its "+l.Source) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v --memory %s: exit %d, stderr %q", args, over, code, errs)
+		}
+	}
+	if code, _, errs := runCLI("count", "8", "--memory", strconv.FormatUint(l.Bytes>>20, 10)+"MiB"); code != exitOK {
+		t.Errorf("--memory at the limit: exit %d: %s", code, errs)
+	}
+}
+
+// --shard env with Slurm's and Kubernetes' indices naming two shards is
+// refused in one line, before any work (issue 36, item 13: one was
+// picked silently).
+func TestShardEnvDisagrees(t *testing.T) {
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
+	t.Setenv("JOB_COMPLETION_INDEX", "0")
+	out := t.TempDir() + "/s.json"
+	code, _, errs := runCLI("count", "10", "--shard", "env", "--out", out)
+	if code != exitUsage || !strings.Contains(errs, "names two shards") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q: want 2 and one line", code, errs)
+	}
 }

@@ -196,6 +196,9 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		e.Errorf("%v; shard %s's partial total was %s over %d tasks (%s)", err, out.Shard, out.Total, out.Tasks, keep)
 		return exitFail
 	}
+	for _, w := range out.Warnings[len(j.Warnings()):] {
+		e.Errorf("warning: %s", w)
+	}
 	if jsonOut {
 		if err := json.NewEncoder(e.Stdout).Encode(out); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)

@@ -42,25 +42,71 @@ func TestSlurmArrayScript(t *testing.T) {
 			t.Fatalf("array index %s alone wrote %q (%v), want shard %s of 4", i, b, err, i)
 		}
 	}
-	// The merge of a shard missing fails and leaves no total behind.
+	// The merge of a shard missing fails and leaves no total behind; it
+	// names the shards missing and the line that reruns them with the
+	// same CPUs and memory (issue 36, item 8).
 	cmd := exec.Command(bash, "../../scripts/slurm-array.sh", "merge")
-	cmd.Env = env
-	if b, err := cmd.CombinedOutput(); err == nil {
+	cmd.Env = append(env, "MEM=2G")
+	b, err := cmd.CombinedOutput()
+	if err == nil {
 		t.Errorf("merge with shards 1 and 3 missing succeeded: %s", b)
 	}
-	if _, err := os.Stat(filepath.Join(out, "total.json")); err == nil {
-		t.Error("a failed merge left total.json")
+	if !strings.Contains(string(b), "2 of 4 shards wrote no result (shards 1,3") || !strings.Contains(string(b), "sbatch --array=1,3 --cpus-per-task=1 --mem=2G ") {
+		t.Errorf("merge with shards 1 and 3 missing said %q: want them named, and the rerun line", b)
+	}
+	// A shard's file that is not a result: merge fails, and neither
+	// total.json nor total.json.part is left.
+	for _, i := range []string{"1", "3"} {
+		os.WriteFile(filepath.Join(out, "shard-"+i+".json"), []byte("not a result\n"), 0o644)
+	}
+	cmd = exec.Command(bash, "../../scripts/slurm-array.sh", "merge")
+	cmd.Env = env
+	if b, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("merge with shards 1 and 3 damaged succeeded: %s", b)
+	}
+	for _, f := range []string{"total.json", "total.json.part"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("a failed merge left %s", f)
+		}
+	}
+	// A shard counts with the CPUs of its allocation, not CPUS: a rerun
+	// given other CPUs uses them. (A stand-in nqueens records its
+	// arguments.)
+	args := filepath.Join(dir, "args")
+	fake := filepath.Join(dir, "fake-nqueens")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >"+args+"\n"), 0o755)
+	for _, c := range []struct{ env, want string }{
+		{"SLURM_CPUS_PER_TASK=3", "--workers 3 "},
+		{"SLURM_CPUS_ON_NODE=5", "--workers 5 "},
+	} {
+		cmd = exec.Command(bash, "../../scripts/slurm-array.sh", "shard")
+		cmd.Env = append(env, "NQUEENS="+fake, "CPUS=8", "SLURM_ARRAY_TASK_ID=1", c.env)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("shard with %s: %v: %s", c.env, err, b)
+		}
+		if got, _ := os.ReadFile(args); !strings.Contains(string(got), c.want) {
+			t.Errorf("shard with %s ran nqueens %s, want %q", c.env, got, c.want)
+		}
 	}
 	// Submitting: a stand-in sbatch answers as --parsable does on a
-	// multi-cluster site, JOBID;CLUSTER.
+	// multi-cluster site, JOBID;CLUSTER, and records its arguments. The
+	// shards ask for memory; the merge starts once every shard has ended
+	// (afterany: afterok waited for ever after a failure).
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "sbatch"), []byte("#!/bin/sh\necho \"$$;cluster7\"\n"), 0o755)
+	sbatchArgs := filepath.Join(dir, "sbatch.args")
+	os.WriteFile(filepath.Join(bin, "sbatch"), []byte("#!/bin/sh\necho \"$@\" >>"+sbatchArgs+"\necho \"$$;cluster7\"\n"), 0o755)
 	cmd = exec.Command(bash, "../../scripts/slurm-array.sh", "submit")
-	cmd.Env = append(env, "PATH="+bin+":"+os.Getenv("PATH"))
-	b, err := cmd.CombinedOutput()
+	cmd.Env = append(env, "PATH="+bin+":"+os.Getenv("PATH"), "MEM=6G")
+	b, err = cmd.CombinedOutput()
 	if err != nil || strings.Contains(string(b), ";") || !regexp.MustCompile(`merge as job \d+\n`).Match(b) {
 		t.Errorf("submit: %v: %q, want the job ids without ;cluster7", err, b)
+	}
+	calls, _ := os.ReadFile(sbatchArgs)
+	lines := strings.Split(strings.TrimSpace(string(calls)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "--array=0-3") || !strings.Contains(lines[0], "--mem=6G") ||
+		!regexp.MustCompile(`--dependency=afterany:\d+ `).MatchString(lines[1]) || !strings.Contains(lines[1], "--mem=") {
+		t.Errorf("submit ran sbatch %q: want the array with --mem=6G, then the merge after any end of it, with --mem", lines)
 	}
 }
 

@@ -37,7 +37,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&routes, "routes", "", "the other servers' --cluster-listen addresses, `HOST:PORT,...` (this server's own may be among them)")
 	fs.StringVar(&cfg.ClusterName, "cluster-name", "nqcount", "the cluster's `NAME`, the same on every server")
 	fs.IntVar(&cfg.Settings.Replicas, "replicas", 0, "servers that keep each stream (0: 3 in a cluster, 1 alone)")
-	fs.StringVar(&cfg.HTTP, "http", "", "serve the NATS monitoring endpoint (/varz, /jsz, /healthz) on this loopback `HOST:PORT`")
+	fs.StringVar(&cfg.HTTP, "http", "", "serve the NATS monitoring endpoint (/varz, /jsz, /healthz) on this `HOST:PORT`; beyond loopback (a kubelet's probes) it needs --token")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve the queue's metrics (Prometheus text format) at http://`HOST:PORT`/metrics; beyond loopback scrapers show the token as a bearer token")
 	fs.DurationVar(&cfg.Settings.AckWait, "ack-wait", 30*time.Second, "how long a task stays with a worker that stopped answering before it goes to another")
 	fs.IntVar(&cfg.Settings.MaxDeliver, "max-deliver", 5, "times a task is handed out before it is set aside as failing")

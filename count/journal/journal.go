@@ -92,6 +92,12 @@ var ErrCorrupt = errors.New("journal is corrupt")
 // journal open.
 var ErrLocked = errors.New("journal is in use by another process")
 
+// ErrRemoved is wrapped by the errors of Append, Sync and Close once the
+// journal's file is no longer at its path (it, or its folder, was removed
+// or replaced while the run wrote it): what was recorded is then lost to
+// a resume.
+var ErrRemoved = errors.New("the checkpoint was removed while in use")
+
 // Header pins the run a journal belongs to. Open refuses a journal whose
 // header differs in Hash, Tasks or Meta; Info is not compared.
 type Header struct {
@@ -541,7 +547,9 @@ func (j *Journal) Append(r Record) error {
 }
 
 // Sync forces the records written so far to disk. Appends go on while it
-// waits for the disk.
+// waits for the disk. It also checks that the journal is still at its
+// path (an error wrapping ErrRemoved if not, sticky: later appends fail
+// with it too).
 func (j *Journal) Sync() error {
 	j.syncMu.Lock()
 	defer j.syncMu.Unlock()
@@ -549,8 +557,19 @@ func (j *Journal) Sync() error {
 	f, dirty, err := j.f, j.dirty, j.err
 	j.dirty = false
 	j.mu.Unlock()
-	if err != nil || f == nil || !dirty {
+	if err != nil || f == nil {
 		return err
+	}
+	if err := j.present(f); err != nil {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		if j.err == nil {
+			j.err = err
+		}
+		return j.err
+	}
+	if !dirty {
+		return nil
 	}
 	if err := f.Sync(); err != nil {
 		j.mu.Lock()
@@ -559,6 +578,19 @@ func (j *Journal) Sync() error {
 			j.err = fmt.Errorf("journal %s: %w", j.path, err)
 		}
 		return j.err
+	}
+	return nil
+}
+
+// present checks that the journal's path still names its open file f: a
+// file whose folder was removed takes writes that no resume will see.
+func (j *Journal) present(f *os.File) error {
+	open, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if now, err := os.Stat(j.path); err != nil || !os.SameFile(open, now) {
+		return fmt.Errorf("journal %s: %w (it or its folder is gone or was replaced): the tasks recorded in it are lost to a resume", j.path, ErrRemoved)
 	}
 	return nil
 }

@@ -113,9 +113,12 @@ func (f *File) Index() Index { return Index{I: f.Shard, K: f.Shards} }
 var ErrRefused = errors.New("refusing to replace it")
 
 // Write sets f.Format and f.Total and writes f to path atomically: a
-// temporary file, synced, renamed over path. A reader never sees a
-// half-written result. It replaces only what CheckTarget allows: an empty
-// file or a result of the same run and shard.
+// temporary file, synced, then linked to a new path or renamed over an old
+// one. A reader never sees a half-written result. It replaces only what
+// CheckTarget allows: an empty file or a result of the same run and shard,
+// checked under the file's lock (atomicfile.WriteFileIf), so that of two
+// shards writing one new path at once, one writes it and the other is
+// refused.
 func Write(path string, f *File) error {
 	if err := CheckTarget(path, f); err != nil {
 		return err
@@ -127,7 +130,7 @@ func Write(path string, f *File) error {
 		return err
 	}
 	b = append(b, '\n')
-	return atomicfile.WriteFile(path, b)
+	return atomicfile.WriteFileIf(path, b, func(string) error { return CheckTarget(path, f) })
 }
 
 // CheckTarget reports whether the result of shard f may be written to

@@ -81,7 +81,9 @@ var ErrCountUnknown = errors.New("the number of shards is not known")
 //   - Kubernetes: JOB_COMPLETION_INDEX of k, the Job's completions.
 //
 // k is the number of shards when the caller knows it (a flag), or 0; it
-// must agree with SLURM_ARRAY_TASK_COUNT when both are given.
+// must agree with SLURM_ARRAY_TASK_COUNT when both are given. When both
+// schedulers' variables are set they must name the same shard: a job
+// that names two is refused rather than one of them picked silently.
 func FromEnv(getenv func(string) string, k int) (Index, error) {
 	num := func(name string) (int, bool, error) {
 		s := getenv(name)
@@ -94,16 +96,15 @@ func FromEnv(getenv func(string) string, k int) (Index, error) {
 		}
 		return v, true, nil
 	}
-	if id, ok, err := num("SLURM_ARRAY_TASK_ID"); ok || err != nil {
-		if err != nil {
-			return Index{}, err
-		}
+	slurm := func() (Index, error) {
+		id, _, _ := num("SLURM_ARRAY_TASK_ID")
 		lo, _, err1 := num("SLURM_ARRAY_TASK_MIN")
 		hi, hasHi, err2 := num("SLURM_ARRAY_TASK_MAX")
 		cnt, hasCnt, err3 := num("SLURM_ARRAY_TASK_COUNT")
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return Index{}, err
 		}
+		k := k
 		if hasCnt {
 			if k != 0 && k != cnt {
 				return Index{}, fmt.Errorf("the number of shards is %d but SLURM_ARRAY_TASK_COUNT=%d", k, cnt)
@@ -122,10 +123,7 @@ func FromEnv(getenv func(string) string, k int) (Index, error) {
 		}
 		return Index{I: i, K: k}, nil
 	}
-	if idx, ok, err := num("JOB_COMPLETION_INDEX"); ok || err != nil {
-		if err != nil {
-			return Index{}, err
-		}
+	kube := func(idx, k int) (Index, error) {
 		if k < 1 {
 			return Index{}, fmt.Errorf("%w: JOB_COMPLETION_INDEX is set, but a Kubernetes Job does not say its number of completions", ErrCountUnknown)
 		}
@@ -133,6 +131,30 @@ func FromEnv(getenv func(string) string, k int) (Index, error) {
 			return Index{}, fmt.Errorf("JOB_COMPLETION_INDEX=%d is not below the number of shards, %d", idx, k)
 		}
 		return Index{I: idx, K: k}, nil
+	}
+	_, hasSlurm, serr := num("SLURM_ARRAY_TASK_ID")
+	idx, hasKube, kerr := num("JOB_COMPLETION_INDEX")
+	if err := errors.Join(serr, kerr); err != nil {
+		return Index{}, err
+	}
+	switch {
+	case hasSlurm && hasKube:
+		a, err := slurm()
+		if err != nil {
+			return Index{}, err
+		}
+		b, err := kube(idx, a.K) // a.K is k when k is given
+		if err != nil {
+			return Index{}, err
+		}
+		if a != b {
+			return Index{}, fmt.Errorf("the environment names two shards: %s for Slurm (SLURM_ARRAY_TASK_ID=%s) and %s for Kubernetes (JOB_COMPLETION_INDEX=%d), so neither is counted (unset one, or give --shard I/K)", a, getenv("SLURM_ARRAY_TASK_ID"), b, idx)
+		}
+		return a, nil
+	case hasSlurm:
+		return slurm()
+	case hasKube:
+		return kube(idx, k)
 	}
 	return Index{}, errors.New("neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set")
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -182,6 +183,13 @@ func TestFromEnv(t *testing.T) {
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, err: "completions"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "6"}, shards: 6, err: "not below"},
 		{env: map[string]string{}, err: "neither"},
+		// Both schedulers (issue 36, item 13: one was picked silently):
+		// they must agree.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "2"}, want: Index{2, 4}},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "3"}, err: "the environment names two shards: 2/4 for Slurm (SLURM_ARRAY_TASK_ID=2) and 3/4 for Kubernetes (JOB_COMPLETION_INDEX=3), so neither is counted"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "JOB_COMPLETION_INDEX": "0"}, shards: 2, err: "names two shards"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "5"}, err: "JOB_COMPLETION_INDEX=5 is not below"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "JOB_COMPLETION_INDEX": "x"}, err: "whole number"},
 	} {
 		got, err := FromEnv(func(k string) string { return tc.env[k] }, tc.shards)
 		if tc.err != "" {
@@ -441,5 +449,56 @@ func TestWriteRefuses(t *testing.T) {
 	os.WriteFile(empty, []byte("\n"), 0o644)
 	if err := Write(empty, shardOf(2, 4, run8)); err != nil {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+// Two shards writing one result file at the same moment: exactly one writes
+// it and the other is refused, never both told "written" with one lost
+// (issue 36, item 9: in 2 of 11 tries both shards said so, the gap being
+// between CheckTarget and the rename). Half the rounds start from an empty
+// file, which either may replace, the other half from no file.
+func TestWriteRace(t *testing.T) {
+	dir := t.TempDir()
+	rounds := 400
+	if testing.Short() {
+		rounds = 100
+	}
+	for round := range rounds {
+		path := filepath.Join(dir, fmt.Sprintf("s%d.json", round))
+		if round%2 == 1 {
+			os.WriteFile(path, nil, 0o644)
+		}
+		var (
+			wg    sync.WaitGroup
+			start = make(chan struct{})
+			errs  [2]error
+		)
+		for i := range 2 {
+			wg.Go(func() {
+				f := &File{Run: run8, Hash: "h8", Tasks: 20, Shard: i, Shards: 2, Results: []TaskResult{{ID: i, Count: 1, Nodes: 1}}}
+				<-start
+				errs[i] = Write(path, f)
+			})
+		}
+		close(start)
+		wg.Wait()
+		var won []int
+		for i, err := range errs {
+			if err == nil {
+				won = append(won, i)
+			} else if !errors.Is(err, ErrRefused) {
+				t.Fatalf("round %d, shard %d: %v", round, i, err)
+			}
+		}
+		if len(won) != 1 {
+			t.Fatalf("round %d: shards %v both wrote %s (errors %v)", round, won, path, errs)
+		}
+		f, err := Read(path)
+		if err != nil || f.Shard != won[0] {
+			t.Fatalf("round %d: shard %d was told it wrote the file, which holds %+v (%v)", round, won[0], f, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+			t.Fatalf("round %d: temporary files left: %v", round, left)
+		}
 	}
 }

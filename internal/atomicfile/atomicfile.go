@@ -116,6 +116,21 @@ func Check(path string) error {
 // links and special files). On error the target is unchanged and no
 // temporary file is left.
 func WriteFile(path string, data []byte) error {
+	return WriteFileIf(path, data, nil)
+}
+
+// WriteFileIf writes data to path atomically, as WriteFile does, but never
+// replaces a file that may not be replaced, even when another process
+// writes the same path at the same moment. A new file is created without
+// replacing (link(2) of the temporary file to path, which fails if path
+// appeared meanwhile; the temporary file is then unlinked). A file already
+// there is locked (flock(2), where there is one), checked with may, which
+// is given the file path resolves to and refuses by returning an error, and
+// only then replaced, under the lock: a second writer waiting on the lock
+// finds path holding a new file and checks that one. may nil allows any
+// regular file. On error the target is unchanged and no temporary file is
+// left.
+func WriteFileIf(path string, data []byte, may func(target string) error) error {
 	target, exists, err := Target(path)
 	if err != nil {
 		return err
@@ -144,10 +159,12 @@ func WriteFile(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), target)
+		target, err = place(tmp.Name(), path, may)
 	}
+	// After a link the temporary name is a second name of the new file;
+	// after a rename it is gone. Either way it is removed.
+	os.Remove(tmp.Name())
 	if err != nil {
-		os.Remove(tmp.Name())
 		return err
 	}
 	if d, err := os.Open(filepath.Dir(target)); err == nil {
@@ -155,6 +172,96 @@ func WriteFile(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// place puts the written temporary file tmp at path: linked to a new name,
+// or renamed over an existing file that may allows, under that file's lock.
+// It returns the file it wrote.
+func place(tmp, path string, may func(string) error) (string, error) {
+	for try := 0; ; try++ {
+		target, exists, err := Target(path)
+		if err != nil {
+			return "", err
+		}
+		if !exists {
+			if may != nil {
+				if err := may(target); err != nil {
+					return "", err
+				}
+			}
+			err := createNew(tmp, target)
+			if errors.Is(err, fs.ErrExist) && try < 100 {
+				continue // written by another process since Target: check it
+			}
+			return target, err
+		}
+		done, err := replaceLocked(tmp, target, may)
+		if err != nil || done {
+			return target, err
+		}
+		if try >= 100 {
+			return "", fmt.Errorf("cannot write %s: it keeps being replaced by another process", path)
+		}
+	}
+}
+
+// replaceLocked renames tmp over target if may allows what target holds,
+// holding target's lock so that no other writer checks and replaces it
+// meanwhile. It reports done false when target was replaced or removed
+// before the lock was had (the caller looks again).
+func replaceLocked(tmp, target string, may func(string) error) (done bool, err error) {
+	// Opened for writing where allowed: NFS's emulation of flock(2)
+	// locks only such files exclusively.
+	f, err := os.OpenFile(target, os.O_RDWR|openFlags, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		f, err = os.OpenFile(target, os.O_RDONLY|openFlags, 0)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("cannot write %s: %w", target, err)
+	}
+	defer f.Close()
+	if err := lock(f); err != nil {
+		return false, fmt.Errorf("cannot write %s: cannot lock it: %w", target, err)
+	}
+	locked, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if now, err := os.Stat(target); err != nil || !os.SameFile(locked, now) {
+		return false, nil
+	}
+	if !locked.Mode().IsRegular() {
+		return false, NotRegular(target, locked.Mode())
+	}
+	if may != nil {
+		if err := may(target); err != nil {
+			return false, err
+		}
+	}
+	return true, os.Rename(tmp, target)
+}
+
+// createNew gives the file tmp the new name target, failing with an error
+// wrapping fs.ErrExist if target exists: link(2), or where the file system
+// has no hard links, a rename that does not replace (renameNoReplace).
+// Where it has neither (some FUSE and SMB mounts), the file is renamed
+// into place if nothing is there a moment before, as it was before this
+// was atomic: a narrow window, rather than no file at all.
+func createNew(tmp, target string) error {
+	err := os.Link(tmp, target)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if rerr := renameNoReplace(tmp, target); rerr != errNoRenameNoReplace {
+		return rerr
+	}
+	if _, serr := os.Lstat(target); serr == nil {
+		return &os.LinkError{Op: "rename", Old: tmp, New: target, Err: fs.ErrExist}
+	}
+	return os.Rename(tmp, target)
 }
 
 // createTemp creates a new file beside target, named after it, with mode
@@ -179,3 +286,7 @@ func createTemp(target string, perm fs.FileMode) (*os.File, error) {
 		return f, nil
 	}
 }
+
+// errNoRenameNoReplace is renameNoReplace's answer where it is not
+// supported.
+var errNoRenameNoReplace = errors.New("rename without replacing is not supported")

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +98,43 @@ func TestCheck(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("Check left files: %v", entries)
+	}
+}
+
+// WriteFileIf creates a new file without replacing one that appeared, and
+// replaces an old one only if may allows it.
+func TestWriteFileIf(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	refuse := errors.New("refused")
+	onlyNew := func(target string) error {
+		if _, err := os.Stat(target); err == nil {
+			return refuse
+		}
+		return nil
+	}
+	if err := WriteFileIf(path, []byte("first\n"), onlyNew); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileIf(path, []byte("second\n"), onlyNew); !errors.Is(err, refuse) {
+		t.Errorf("replacing: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "first\n" {
+		t.Errorf("the file holds %q", b)
+	}
+	if err := WriteFileIf(path, []byte("third\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "third\n" {
+		t.Errorf("the file holds %q", b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// createNew never replaces.
+	tmp := filepath.Join(dir, "tmp")
+	os.WriteFile(tmp, []byte("x"), 0o644)
+	if err := createNew(tmp, path); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("createNew over a file: %v", err)
 	}
 }

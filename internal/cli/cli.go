@@ -102,14 +102,15 @@ func (a *App) Register(c *Command) {
 }
 
 // Main runs the program on args (os.Args[1:], or those of another
-// program that runs this one's command) and exits. The first SIGINT or SIGTERM
-// cancels the context, so the running command can stop cleanly; the
+// program that runs this one's command) and exits. The first SIGINT,
+// SIGTERM or SIGHUP (the terminal closed, the ssh session dropped) cancels
+// the context, so the running command can stop cleanly; the
 // default handling is then restored, so a second one ends the process at
 // once. SIGPIPE is caught, so that writing to a pipe whose reader has gone
 // away fails with EPIPE instead of killing the process (see Run).
 func (a *App) Main(args []string) {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	context.AfterFunc(ctx, stop)
 	code := a.Run(ctx, &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, args)
 	stop()

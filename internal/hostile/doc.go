@@ -12,8 +12,8 @@
 // asserts what the project promises of bad input (docs/architecture.md):
 // an exit status of 0, 1, 2 or 130; every line on stderr naming the
 // program, and one line for an error; no Go stack trace; a peak resident
-// memory within the limit; SIGINT and SIGTERM answered within a second; no
-// wrong answer where the case can tell. A case still running at its time
+// memory within the limit; SIGINT, SIGTERM and SIGHUP answered within a
+// second; no wrong answer where the case can tell. A case still running at its time
 // limit is sent SIGINT (or SIGTERM), so every case is also a test that the
 // command can be stopped.
 //

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -328,13 +329,22 @@ func (j *Job) Run(ctx context.Context) (*Outcome, error) {
 		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Memory: j.cfg.Memory, Path: j.cfg.Path, Tracker: j.tracker,
 		OnResult: func(id int, r count.Result) error { return j.record(jr, id, r) },
 	})
-	if cerr := j.Close(); err == nil && cerr != nil {
+	// A checkpoint that is gone outranks an interruption: the tasks it
+	// holds cannot be resumed, and the caller must not say they can. A
+	// count that finished does not need it.
+	warnings := j.warnings
+	cerr := j.Close()
+	switch {
+	case cerr == nil:
+	case err == nil && errors.Is(cerr, journal.ErrRemoved):
+		warnings = append(slices.Clip(warnings), fmt.Sprintf("%v; the count finished, so its total is complete without it", cerr))
+	case err == nil || errors.Is(cerr, journal.ErrRemoved):
 		err = fmt.Errorf("checkpoint: %w", cerr)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{ResumedTasks: j.resumed.Tasks, Warnings: j.warnings}
+	out := &Outcome{ResumedTasks: j.resumed.Tasks, Warnings: warnings}
 	out.Result = res
 	out.Total = j.resumed.Count.Add(res.Total)
 	out.Nodes = j.resumed.Nodes.Add(res.Nodes)

@@ -498,3 +498,32 @@ func TestOutReplacesOnlyItsShard(t *testing.T) {
 		t.Errorf("the result beside it: %+v %v", f, err)
 	}
 }
+
+// A checkpoint removed while the job runs (its folder gone): a count that
+// finishes keeps its total, with a warning; an interrupted one fails with
+// journal.ErrRemoved rather than the interruption, so that nobody is told
+// to resume from a file that is gone (issue 36, item 13).
+func TestCheckpointRemoved(t *testing.T) {
+	for _, interrupted := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "run")
+		os.Mkdir(dir, 0o755)
+		path := filepath.Join(dir, "j")
+		j, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Checkpoint: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.RemoveAll(dir)
+		ctx, cancel := context.WithCancel(context.Background())
+		if interrupted {
+			cancel()
+		}
+		out, err := j.Run(ctx)
+		cancel()
+		switch {
+		case interrupted && (!errors.Is(err, journal.ErrRemoved) || errors.Is(err, context.Canceled)):
+			t.Errorf("interrupted: %v, want journal.ErrRemoved", err)
+		case !interrupted && (err != nil || out.Total.String() != "724" || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "complete without it")):
+			t.Errorf("finished: %+v, %v", out, err)
+		}
+	}
+}

@@ -328,10 +328,14 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if port == 0 {
 		opts.Port = server.RANDOM_PORT
 	}
+	opts.JetStreamMaxMemory = jetStreamMemory() // bounded by a container's limit too
 	if cfg.HTTP != "" {
-		h, p, err := checkAddr("--http", cfg.HTTP, false)
+		// The monitoring endpoint only reads (/healthz, /varz, /jsz: never
+		// the token); beyond loopback, for a kubelet's probes, it takes a
+		// server protected by a token, like --metrics.
+		h, p, err := checkAddr("--http", cfg.HTTP, cfg.Token != "")
 		if err != nil {
-			return nil, fmt.Errorf("%w (the NATS monitoring endpoint has no authentication: keep it on loopback and reach it through an SSH tunnel or a proxy that checks who asks)", err)
+			return nil, fmt.Errorf("%w (the NATS monitoring endpoint itself asks for no token: beyond loopback, keep it to the cluster's network)", err)
 		}
 		opts.HTTPHost, opts.HTTPPort = h, p
 		if p == 0 {

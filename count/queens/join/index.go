@@ -211,7 +211,7 @@ func (f *frame) joinKeys(e, w []uint64, s *scratch) *keyer {
 	kr := &f.keys[k]
 	if k > 0 && float64(len(e))*float64(len(w)) >= keyChoiceWork {
 		var ok bool
-		if s.kr, ok = s.deepKeys(e, w, k, f.m, 1, 1, 1, 1); ok {
+		if s.kr, ok = s.joinBits(e, w, k, f.m, 1, 1, 1, 1); ok {
 			kr = &s.kr
 		}
 	}

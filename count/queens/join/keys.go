@@ -216,8 +216,24 @@ func blockCost(n float64) float64 {
 }
 
 // depthSample is the most patterns of each list deepKeys weighs depths
-// on.
-const depthSample = 1 << 20
+// on: 16 a bucket of the deepest depth it weighs, at most 2^20.
+func depthSample(top int) int { return min(1<<20, 16<<uint(top)) }
+
+// deepMin is the least depth (indexBits of the lists) for which a join
+// weighs its depth (deepKeys): below, the weighing costs more than it
+// saves, and the lists' own length gives the depth (chooseKeys).
+const deepMin = 12
+
+// joinBits returns the index bits of the join of e (the blocks' side)
+// and w, k of them by the lists' length: chosen and weighed by deepKeys
+// from depth deepMin on, else chosen by chooseKeys; false when fewer than
+// k bits prune at all.
+func (s *scratch) joinBits(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, bool) {
+	if k >= deepMin {
+		return s.deepKeys(e, w, k, m, fe, fw, de, dw)
+	}
+	return s.chooseKeys(e, w, k, m)
+}
 
 // sampleN appends to out about n patterns of pats, evenly spaced.
 func sampleN(pats, out []uint64, n int) []uint64 {
@@ -260,8 +276,8 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 	// The depths are weighed on larger samples than the bits are chosen
 	// on: how unevenly the buckets fill shows only in many patterns.
 	ks := &s.ks
-	ks.de = sampleN(e, ks.de[:0], depthSample)
-	ks.dw = sampleN(w, ks.dw[:0], depthSample)
+	ks.de = sampleN(e, ks.de[:0], depthSample(top))
+	ks.dw = sampleN(w, ks.dw[:0], depthSample(top))
 	ge := float64(len(ks.de)) / (float64(max(len(e), 1)) * fe) * de
 	gw := float64(len(ks.dw)) / (float64(max(len(w), 1)) * fw) * dw
 	var best keyer

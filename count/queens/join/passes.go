@@ -2,6 +2,7 @@ package join
 
 import (
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -19,11 +20,6 @@ import (
 // half boards is cheap beside joining them (a few per cent at n = 20-22,
 // less as n grows, the lists growing as their product does), so memory
 // is traded for passes, never for a slower join.
-
-// passSample is about how many half boards of each side the key choice
-// of a row set joined in passes looks at (at most an eighth of the
-// budget's).
-const passSample = 1 << 20
 
 // Bytes a half board takes in a pass, with resize's quarter more: a
 // held one bucketed (8) and its key (4); one of a piece of the other
@@ -263,9 +259,9 @@ func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget ui
 	var c keyer
 	var ok bool
 	if held/hp >= other/op {
-		c, ok = ls.deepKeys(sh, so, k, f.m, fh, fo, hp, op)
+		c, ok = ls.joinBits(sh, so, k, f.m, fh, fo, hp, op)
 	} else {
-		c, ok = ls.deepKeys(so, sh, k, f.m, fo, fh, op, hp)
+		c, ok = ls.joinBits(so, sh, k, f.m, fo, fh, op, hp)
 	}
 	if ok {
 		return c
@@ -305,13 +301,25 @@ func (f *frame) genFrom(sd *side, pos *genPos, s *bscratch, use func([]uint64) b
 	return true, nil
 }
 
+// sampleWant is how many half boards sampleSide makes of a side of bound
+// candidate pairs: a few thousand for the key choice; for weighing
+// depths (deepKeys), 16 a bucket of the deepest depth weighed; at most
+// an eighth of the budget.
+func (s *bscratch) sampleWant(bound uint64) uint64 {
+	want := uint64(4096)
+	if k := bits.Len64(bound/3/blockSize) - 1; k >= deepMin {
+		want = uint64(depthSample(min(k+3, maxIndexBits)))
+	}
+	return min(want, uint64(s.capacity)/8)
+}
+
 // sampleSide appends to out the half boards of every stride-th north
-// entry of sd, about passSample of them, and returns them with the
+// entry of sd, about sampleWant of them, and returns them with the
 // number of half boards each stands for.
 func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float64) {
-	// About a third of the candidate pairs are half boards.
-	want := min(passSample, uint64(s.capacity)/8)
-	stride := max(1, int(sd.bound/3/max(want, 1)))
+	est := sd.bound / 3 // about a third of the candidate pairs are half boards
+	want := s.sampleWant(sd.bound)
+	stride := max(1, int(est/max(want, 1)))
 	i := stride / 2
 	for _, c := range sd.cols {
 		xs := sd.nl.list(c)
@@ -391,7 +399,7 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		k := f.indexBits(int(max(nE, nW)))
 		kr = f.keys[k]
 		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
-			if c, ok := ls.deepKeys(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
+			if c, ok := ls.joinBits(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
 				kr = c
 			}
 		}
@@ -426,7 +434,7 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	}
 	// Passes: the samples that choose the keys, then the shorter side
 	// in pieces, and for each the other side made again in pieces.
-	w.Halves += 2 * passSample
+	w.Halves += float64(s.sampleWant(east.bound) + s.sampleWant(west.bound))
 	budget := 8*float64(s.capacity) - 64*vecPad
 	held, other := min(nE, nW), max(nE, nW)
 	hh, ho := he, hw

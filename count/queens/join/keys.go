@@ -27,9 +27,14 @@ var keyChoiceWork = float64(1 << 29)
 // keySampleLen is the most patterns of each list the choice looks at.
 const keySampleLen = 1024
 
-// keyGreedyBits is the most bits chosen by their cost on the samples;
-// deeper ones by how often both samples take them.
-const keyGreedyBits = 10
+// keyGreedyBits is the most bits chosen by their cost on the samples,
+// in at most greedyRuns runs (the choice of the 12-bit keys measured at
+// n = 20 and 22); deeper ones by how often both samples take them, in up
+// to keyRuns runs.
+const (
+	keyGreedyBits = 12
+	greedyRuns    = 3
+)
 
 // keyCandidates is how many of the bits most often taken by both lists
 // the choice tries at every step, beside the neighbours of those chosen.
@@ -123,7 +128,7 @@ func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 		best, bestCost := -1, 0.0
 		for c := (top | chosen<<1 | chosen>>1) & useful &^ chosen; c != 0; c &= c - 1 {
 			b := bits.TrailingZeros64(c)
-			if runs(chosen|1<<uint(b)) > keyRuns {
+			if runs(chosen|1<<uint(b)) > greedyRuns {
 				continue
 			}
 			if cost := ks.cost(b, j, fe, fw); best < 0 || cost < bestCost {

@@ -306,7 +306,10 @@ func (f *frame) genFrom(sd *side, pos *genPos, s *bscratch, use func([]uint64) b
 // depths (deepKeys), 16 a bucket of the deepest depth weighed; at most
 // an eighth of the budget.
 func (s *bscratch) sampleWant(bound uint64) uint64 {
-	want := uint64(4096)
+	want := min(4096, max(1024, bound/3/8)) // an eighth of a short side
+	if want > bound/3 {
+		want = bound / 3
+	}
 	if k := bits.Len64(bound/3/blockSize) - 1; k >= deepMin {
 		want = uint64(depthSample(min(k+3, maxIndexBits)))
 	}

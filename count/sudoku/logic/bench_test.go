@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,4 +50,34 @@ func sampleB(b *testing.B, file string, n int) []sudoku.Grid {
 		out = append(out, a.puzzle)
 	}
 	return out
+}
+
+// BenchmarkRateClassic is BenchmarkRate on the classic scale.
+func BenchmarkRateClassic(b *testing.B) {
+	d := filepath.Join("..", "..", "..", "..", "shared", "sudoku")
+	for _, c := range []struct {
+		set string
+		n   int
+	}{{"17-clue.answers.txt", 500}, {"magictour-top1465.answers.txt", 200}} {
+		b.Run("set="+strings.TrimSuffix(c.set, ".answers.txt"), func(b *testing.B) {
+			as := sampleB(b, filepath.Join(d, c.set), c.n)
+			opt := Options{Scale: ScaleClassic}
+			b.ResetTimer()
+			cpu0 := processCPU()
+			start := time.Now()
+			n := 0
+			for i := 0; i < b.N; i++ {
+				for _, a := range as {
+					if _, err := RateWith(context.Background(), a, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+				n += len(as)
+			}
+			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
+			}
+		})
+	}
 }

@@ -54,6 +54,15 @@ func init() {
 			i++
 		}
 	}
+	for h := range inCover {
+		for o := range inCover[h] {
+			for i, c := range houseCells[h] {
+				if houseSet[o].has(c) {
+					inCover[h][o] |= 1 << i
+				}
+			}
+		}
+	}
 	for h := range cellIndex {
 		for c := range cellIndex[h] {
 			cellIndex[h][c] = -1

@@ -25,8 +25,8 @@ var techniques = []technique{
 	{"full house", 10, 10, fullHouse},
 	{"hidden single", 12, 15, hiddenSingle},
 	{"naked single", 23, 23, nakedSingle},
-	{"pointing", 26, 26, lockedCandidates(true)},
-	{"claiming", 28, 28, lockedCandidates(false)},
+	{"pointing", 26, 26, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicPointing, y) })},
+	{"claiming", 28, 28, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicClaiming, y) })},
 	{"naked pair", 30, 30, nakedSubset(2, 30)},
 	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
 	{"hidden pair", 34, 34, hiddenSubset(2, 34)},
@@ -49,6 +49,19 @@ var techniques = []technique{
 	{"nested forcing chain", 115, 119, forcing(4)},
 	{"guess", 120, 120, guess},
 }
+
+// classicStyle is the classic scale's part in the catalogue's searches.
+var classicStyle = style{
+	pointing: "pointing", claiming: "claiming",
+}
+
+// classicPointing searches the boxes in order, each digit by digit, for a
+// digit's candidates in one row or column; classicClaiming the rows, then
+// the columns, for a digit's candidates in one box.
+var (
+	classicPointing = []lockPass{{bases: houseRange(18, 27), covers: []int{1, 2}}}
+	classicClaiming = []lockPass{{bases: houseRange(0, 18), covers: []int{0}}}
+)
 
 var classicList = func() []Technique {
 	var out []Technique

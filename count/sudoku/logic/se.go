@@ -111,6 +111,12 @@ var seTable = sync.OnceValue(func() *seList {
 	return &seList{rules: rules, minFrom: minFrom}
 })
 
+// seStyle is the SE scale's part in the catalogue's searches: serate's
+// orders and names.
+var seStyle = style{
+	pointing: "Pointing", claiming: "Claiming",
+}
+
 // maxChainTenths bounds the chains' difficulties for Attainable and the
 // technique list: a chain's length adds a tenth for every 50% more
 // candidates, without a bound, but no puzzle known goes past 12.

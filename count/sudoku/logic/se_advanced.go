@@ -59,7 +59,7 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 		}
 	}
 	rules := []func(b *board, yield func(seHint) bool) bool{
-		lockingEach,
+		seLockingEach,
 		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, 2, false, yield) },
 		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, 2, yield) },
 		func(b *board, yield func(seHint) bool) bool { return fishEach(b, 2, yield) },

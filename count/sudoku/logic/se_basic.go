@@ -73,56 +73,24 @@ func seNakedSingle(e *seEngine, b *board) (seHint, bool) {
 	return seHint{}, false
 }
 
-// seLockPairs lists the intersections serate searches, in order: a block's
-// candidates in one column, in one row; a column's in one block, a row's.
-var seLockPairs = [4][2]int{{0, 2}, {0, 1}, {2, 0}, {1, 0}}
-
-// crosses reports whether houses a and b share cells.
-func crosses(a, b int) bool { return !houseSet[a].and(houseSet[b]).empty() }
-
-// inHouse returns the mask of digit d's positions in house h that lie in
-// house o.
-func whereIn(b *board, h, d, o int) (in, out uint16) {
-	w := b.where(h, d)
-	for m := w; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros16(m)
-		if houseSet[o].has(houseCells[h][i]) {
-			in |= 1 << i
-		} else {
-			out |= 1 << i
-		}
-	}
-	return
+// seLockPasses are the intersections serate searches, in order: a
+// block's candidates in one column, in one row; a column's in one block, a
+// row's; digit by digit.
+var seLockPasses = []lockPass{
+	{bases: houseRange(18, 27), covers: []int{2}, digitOuter: true},
+	{bases: houseRange(18, 27), covers: []int{1}, digitOuter: true},
+	{bases: houseRange(9, 18), covers: []int{0}, digitOuter: true},
+	{bases: houseRange(0, 9), covers: []int{0}, digitOuter: true},
 }
 
-// lockings calls f for every intersection of the pair types (base r1, the
-// house r2 holding all of digit d's candidates in r1), in serate's order,
-// until f returns true.
-func lockings(b *board, f func(t1, r1, r2, d int) bool) bool {
-	for _, tp := range seLockPairs {
-		for d := 1; d <= 9; d++ {
-			for i1 := 0; i1 < 9; i1++ {
-				r1 := seRegion(tp[0], i1)
-				w := b.where(r1, d)
-				if popcount(w) < 2 {
-					continue
-				}
-				for i2 := 0; i2 < 9; i2++ {
-					r2 := seRegion(tp[1], i2)
-					if !crosses(r1, r2) {
-						continue
-					}
-					if _, out := whereIn(b, r1, d, r2); out != 0 {
-						continue
-					}
-					if f(tp[0], r1, r2, d) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
+// crosses reports whether houses a and b share cells.
+func crosses(a, b int) bool { return inCover[a][b] != 0 }
+
+// whereIn returns the masks of digit d's positions in house h that lie in
+// house o and outside it.
+func whereIn(b *board, h, d, o int) (in, out uint16) {
+	w := b.where(h, d)
+	return w & inCover[h][o], w &^ inCover[h][o]
 }
 
 // seDirectLocking finds a pointing (1.7) or claiming (1.9) that leaves a
@@ -130,7 +98,8 @@ func lockings(b *board, f func(t1, r1, r2, d int) bool) bool {
 // the single is placed, the intersection's removals are left for later.
 func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 	var h seHint
-	found := lockings(b, func(t1, r1, r2, d int) bool {
+	found := lockings(b, seLockPasses, func(r1, r2, d int) bool {
+		t1 := seType(r1)
 		for i3 := 0; i3 < 9; i3++ {
 			r3 := seRegion(t1, i3)
 			if r3 == r1 || !crosses(r3, r2) {
@@ -167,39 +136,18 @@ func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 
 // seLocking finds a pointing (2.6: a block's candidates for a digit in one
 // line) or a claiming (2.8: a line's in one block).
-func seLocking(e *seEngine, b *board) (seHint, bool) { return first(b, lockingEach) }
+func seLocking(e *seEngine, b *board) (seHint, bool) { return first(b, seLockingEach) }
+
+// seLockingEach yields the SE scale's intersections (see lockingEach).
+func seLockingEach(b *board, yield func(seHint) bool) bool {
+	return lockingEach(b, &seStyle, seLockPasses, yield)
+}
 
 // first returns the first step an enumeration yields.
 func first(b *board, each func(b *board, yield func(seHint) bool) bool) (seHint, bool) {
 	var h seHint
 	found := each(b, func(x seHint) bool { h = x; return true })
 	return h, found
-}
-
-// lockingEach yields every pointing and claiming, in serate's order, until
-// yield returns true.
-func lockingEach(b *board, yield func(seHint) bool) bool {
-	return lockings(b, func(t1, r1, r2, d int) bool {
-		el := lockElims(b, r1, r2, d)
-		if len(el) == 0 {
-			return false
-		}
-		name, diff := "Claiming", 2.8
-		if r2 < 18 {
-			name, diff = "Pointing", 2.6
-		}
-		return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-			cells := digitCellsIn(b, r1, d)
-			st.Text = fmt.Sprintf("%s: in %s, %d can only go in %s (%s), so %s", lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), cannot(el))
-			st.Cells = cells
-			st.Houses = []House{houseOfIndex(r1), houseOfIndex(r2)}
-			for _, x := range cells {
-				st.Marks = append(st.Marks, Mark{x, d, 0})
-			}
-		}, parents: func(src, cur *board, out []int) []int {
-			return lockParents(src, cur, []int{r1}, []int{r2}, d, out)
-		}})
-	})
 }
 
 // lockParents returns the removals an intersection or a fish relies on:

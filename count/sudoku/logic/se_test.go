@@ -330,7 +330,7 @@ func TestSEFindersAreSound(t *testing.T) {
 			}
 			// The enumerations nested chains apply: every step.
 			for _, each := range []func(*board, func(seHint) bool) bool{
-				lockingEach,
+				seLockingEach,
 				func(b *board, y func(seHint) bool) bool { return hiddenSets(b, 2, false, y) },
 				func(b *board, y func(seHint) bool) bool { return nakedSets(b, 2, y) },
 				func(b *board, y func(seHint) bool) bool { return fishEach(b, 2, y) },

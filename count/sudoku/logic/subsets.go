@@ -5,68 +5,6 @@ import (
 	"math/bits"
 )
 
-// lockedCandidates finds pointing (a digit's candidates in a box all in
-// one row or column: the rest of that line loses the digit, 2.6) when
-// pointing is true, else claiming (a digit's candidates in a row or column
-// all in one box: the rest of the box loses it, 2.8).
-func lockedCandidates(pointing bool) finder {
-	return func(_ *solver, b *board) (Step, bool) {
-		lo, hi := 0, 18 // claiming: rows and columns are the base
-		if pointing {
-			lo, hi = 18, 27
-		}
-		for base := lo; base < hi; base++ {
-			for d := 1; d <= 9; d++ {
-				w := b.where(base, d)
-				if popcount(w) < 2 {
-					continue
-				}
-				var in cellset
-				for m := w; m != 0; m &= m - 1 {
-					in.add(houseCells[base][bits.TrailingZeros16(m)])
-				}
-				// The other house shared by all the candidates.
-				for _, cover := range houseOf[houseCells[base][bits.TrailingZeros16(w)]] {
-					if cover == base || (pointing && cover >= 18) || (!pointing && cover < 18) {
-						continue
-					}
-					if !in.andNot(houseSet[cover]).empty() {
-						continue
-					}
-					var el []Move
-					for _, c := range houseCells[cover] {
-						if !in.has(c) && b.has(c, d) {
-							el = append(el, Move{c, d})
-						}
-					}
-					if len(el) == 0 {
-						continue
-					}
-					name, t := "claiming", 28
-					if pointing {
-						name, t = "pointing", 26
-					}
-					cells := in.cells()
-					marks := make([]Mark, len(cells))
-					for i, c := range cells {
-						marks[i] = Mark{c, d, 0}
-					}
-					return Step{
-						Technique:    name,
-						Score:        score(t),
-						Text:         fmt.Sprintf("%s: in %s, %d can only go in %s (%s), so %s", name, houseName(base), d, houseName(cover), cellList(cells), cannot(el)),
-						Eliminations: el,
-						Cells:        cells,
-						Houses:       []House{houseOfIndex(base), houseOfIndex(cover)},
-						Marks:        marks,
-					}, true
-				}
-			}
-		}
-		return Step{}, false
-	}
-}
-
 // subsetOrder tries rows, then columns, then boxes.
 var subsetOrder = func() (o [27]int) {
 	for i := range o {

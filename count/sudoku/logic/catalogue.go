@@ -3,6 +3,8 @@ package logic
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The catalogue: the techniques both scales share (singles,
@@ -140,4 +142,227 @@ func fromCatalogue(find func(b *board, yield func(seHint) bool) bool) finder {
 		}
 		return h.step(s.quiet), true
 	}
+}
+
+// combos calls f with every k-subset of the bits of pool, as a mask, until
+// f returns true, and reports whether it did: lexicographically by the
+// members (lowest first) when lex, else by increasing mask, the order of
+// serate's combination generator.
+func combos(pool uint16, k int, lex bool, f func(mask uint16) bool) bool {
+	var pos [16]uint8
+	n := 0
+	for m := pool; m != 0; m &= m - 1 {
+		pos[n] = uint8(bits.TrailingZeros16(m))
+		n++
+	}
+	if k <= 0 || k > n {
+		return false
+	}
+	if lex {
+		var rec func(start, depth int, m uint16) bool
+		rec = func(start, depth int, m uint16) bool {
+			if depth == k {
+				return f(m)
+			}
+			for i := start; i <= n-(k-depth); i++ {
+				if rec(i+1, depth+1, m|1<<pos[i]) {
+					return true
+				}
+			}
+			return false
+		}
+		return rec(0, 0, 0)
+	}
+	// Gosper's hack on the members' indices: depositing them in pool's
+	// bits keeps the order of the masks.
+	v := uint32(1)<<k - 1
+	for top := uint32(1) << n; v < top; {
+		var m uint16
+		for x := v; x != 0; x &= x - 1 {
+			m |= 1 << pos[bits.TrailingZeros32(x)]
+		}
+		if f(m) {
+			return true
+		}
+		c := v & -v
+		r := v + c
+		v = (((r ^ v) >> 2) / c) | r
+	}
+	return false
+}
+
+// nakedSets yields every naked set of n cells (pair 3.0, triple 3.6, quad
+// 5.0: n cells of a house whose candidates are n digits between them, which
+// the house's other cells lose), in the style's order, until yield returns
+// true.
+func nakedSets(b *board, sy *style, n int, yield func(seHint) bool) bool {
+	for _, hs := range sy.subsetHouses {
+		if int(b.empty[hs]) < sy.minNaked(n) {
+			continue
+		}
+		var pool uint16
+		for j, c := range houseCells[hs] {
+			if k := popcount(b.cand[c]); k >= 2 && k <= n {
+				pool |= 1 << j
+			}
+		}
+		found := combos(pool, n, sy.lex, func(mask uint16) bool {
+			var u uint16
+			for m := mask; m != 0; m &= m - 1 {
+				u |= b.cand[houseCells[hs][bits.TrailingZeros16(m)]]
+			}
+			if popcount(u) != n {
+				return false
+			}
+			var el []Move
+			for j, c := range houseCells[hs] {
+				if mask>>j&1 != 0 {
+					continue
+				}
+				for _, d := range digits(b.cand[c] & u) {
+					el = append(el, Move{c, d})
+				}
+			}
+			if len(el) == 0 {
+				return false
+			}
+			cells := make([]int, 0, n)
+			for m := mask; m != 0; m &= m - 1 {
+				cells = append(cells, houseCells[hs][bits.TrailingZeros16(m)])
+			}
+			name := sy.naked[n]
+			diff := [...]float64{2: 3.0, 3: 3.6, 4: 5.0}[n]
+			return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+				st.Text = fmt.Sprintf("%s: in %s, %s hold only %s between them, so %s", lowerFirst(name), houseName(hs), cellList(cells), digitList(digits(u), "and"), cannot(el))
+				st.Cells = cells
+				st.Houses = []House{houseOfIndex(hs)}
+				for _, x := range cells {
+					for _, y := range digits(b.cand[x]) {
+						st.Marks = append(st.Marks, Mark{x, y, 0})
+					}
+				}
+			}, parents: func(src, cur *board, out []int) []int {
+				// The cells' other digits were removed.
+				for _, x := range cells {
+					for _, d := range digits(src.cand[x] &^ u) {
+						out = append(out, potID(x, d, false))
+					}
+				}
+				return out
+			}})
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenSets yields every hidden set of n digits (pair 3.4, triple 4.0,
+// quad 5.4: n digits with n places between them in a house, whose cells
+// lose their other candidates), in the style's order, until yield returns
+// true. direct (the SE scale's Direct Hidden Pair 2.0 and Triplet 2.5)
+// yields instead the sets whose cells, once reduced to the set's digits,
+// leave a hidden single in the house: the single is placed.
+func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool) bool {
+	least := sy.minHidden(n)
+	if direct {
+		least = n + 1
+	}
+	var where [10]uint16
+	for _, hs := range sy.subsetHouses {
+		if int(b.empty[hs]) < least {
+			continue
+		}
+		var pool uint16
+		for d := 1; d <= 9; d++ {
+			where[d] = b.where(hs, d)
+			if k := popcount(where[d]); k >= 2 && k <= n {
+				pool |= 1 << (d - 1)
+			}
+		}
+		found := combos(pool, n, sy.lex, func(dm uint16) bool {
+			var common uint16
+			for m := dm; m != 0; m &= m - 1 {
+				common |= where[bits.TrailingZeros16(m)+1]
+			}
+			if popcount(common) != n {
+				return false
+			}
+			var cells []int
+			var el []Move
+			for m := common; m != 0; m &= m - 1 {
+				c := houseCells[hs][bits.TrailingZeros16(m)]
+				cells = append(cells, c)
+				for _, d := range digits(b.cand[c] &^ dm) {
+					el = append(el, Move{c, d})
+				}
+			}
+			set := digits(dm)
+			if direct {
+				for d := 1; d <= 9; d++ {
+					if dm>>(d-1)&1 != 0 {
+						continue
+					}
+					w := where[d]
+					if popcount(w) <= 1 || popcount(w&^common) != 1 {
+						continue
+					}
+					c := houseCells[hs][bits.TrailingZeros16(w&^common)]
+					name := "Direct " + sy.hidden[n]
+					diff := 2.0
+					if n == 3 {
+						diff = 2.5
+					}
+					return yield(seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+						st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %s can only go in %s, which leaves %s the only place for %d",
+							sudoku.CellName(c), d, lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), sudoku.CellName(c), d)
+						st.Cells = cells
+						st.Houses = []House{houseOfIndex(hs)}
+						for _, x := range cells {
+							for _, y := range digits(b.cand[x] & dm) {
+								st.Marks = append(st.Marks, Mark{x, y, 0})
+							}
+						}
+					}})
+				}
+				return false
+			}
+			if len(el) == 0 {
+				return false
+			}
+			name := sy.hidden[n]
+			diff := [...]float64{2: 3.4, 3: 4.0, 4: 5.4}[n]
+			return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+				st.Text = fmt.Sprintf("%s: in %s, %s can only go in %s, so %s", lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), cannot(el))
+				st.Cells = cells
+				st.Houses = []House{houseOfIndex(hs)}
+				for _, x := range cells {
+					for _, y := range digits(b.cand[x] & dm) {
+						st.Marks = append(st.Marks, Mark{x, y, 0})
+					}
+				}
+			}, parents: func(src, cur *board, out []int) []int {
+				// The set's digits were removed from the house's other cells.
+				var pos uint16
+				for _, d := range set {
+					pos |= cur.where(hs, d)
+				}
+				for i, x := range houseCells[hs] {
+					if pos>>i&1 == 0 {
+						for _, d := range set {
+							if src.has(x, d) {
+								out = append(out, potID(x, d, false))
+							}
+						}
+					}
+				}
+				return out
+			}})
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -27,17 +27,17 @@ var techniques = []technique{
 	{"naked single", 23, 23, nakedSingle},
 	{"pointing", 26, 26, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicPointing, y) })},
 	{"claiming", 28, 28, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicClaiming, y) })},
-	{"naked pair", 30, 30, nakedSubset(2, 30)},
+	{"naked pair", 30, 30, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 2, y) })},
 	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
-	{"hidden pair", 34, 34, hiddenSubset(2, 34)},
-	{"naked triple", 36, 36, nakedSubset(3, 36)},
+	{"hidden pair", 34, 34, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 2, false, y) })},
+	{"naked triple", 36, 36, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 3, y) })},
 	{"swordfish", 38, 38, fish(3, 38, "swordfish")},
-	{"hidden triple", 40, 40, hiddenSubset(3, 40)},
+	{"hidden triple", 40, 40, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 3, false, y) })},
 	{"xy-wing", 42, 42, wing(false)},
 	{"xyz-wing", 44, 44, wing(true)},
-	{"naked quad", 50, 50, nakedSubset(4, 50)},
+	{"naked quad", 50, 50, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 4, y) })},
 	{"jellyfish", 52, 52, fish(4, 52, "jellyfish")},
-	{"hidden quad", 54, 54, hiddenSubset(4, 54)},
+	{"hidden quad", 54, 54, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 4, false, y) })},
 	{"simple coloring", 56, 56, simpleColoring},
 	{"multi-coloring", 58, 58, multiColoring},
 	{"x-chain", 65, 79, chains},
@@ -53,6 +53,13 @@ var techniques = []technique{
 // classicStyle is the classic scale's part in the catalogue's searches.
 var classicStyle = style{
 	pointing: "pointing", claiming: "claiming",
+	// Rows, then columns, then boxes.
+	subsetHouses: [27]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26},
+	lex:          true,
+	minNaked:     func(n int) int { return n + 1 },
+	minHidden:    func(n int) int { return n + 1 },
+	naked:        [5]string{2: "naked pair", 3: "naked triple", 4: "naked quad"},
+	hidden:       [5]string{2: "hidden pair", 3: "hidden triple", 4: "hidden quad"},
 }
 
 // classicPointing searches the boxes in order, each digit by digit, for a

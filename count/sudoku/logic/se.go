@@ -115,6 +115,13 @@ var seTable = sync.OnceValue(func() *seList {
 // orders and names.
 var seStyle = style{
 	pointing: "Pointing", claiming: "Claiming",
+	// Blocks, then columns, then rows.
+	subsetHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+	// A house with fewer empty cells has a smaller set of the other kind.
+	minNaked:  func(n int) int { return 2 * n },
+	minHidden: func(n int) int { return 2*n + 1 },
+	naked:     [5]string{2: "Naked Pair", 3: "Naked Triplet", 4: "Naked Quad"},
+	hidden:    [5]string{2: "Hidden Pair", 3: "Hidden Triplet", 4: "Hidden Quad"},
 }
 
 // maxChainTenths bounds the chains' difficulties for Attainable and the

@@ -60,8 +60,8 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 	}
 	rules := []func(b *board, yield func(seHint) bool) bool{
 		seLockingEach,
-		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, 2, false, yield) },
-		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, 2, yield) },
+		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, 2, false, yield) },
+		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, &seStyle, 2, yield) },
 		func(b *board, yield func(seHint) bool) bool { return fishEach(b, 2, yield) },
 	}
 	for _, r := range rules {

@@ -210,190 +210,21 @@ func commonTuple(ms []uint16, n int) (uint16, bool) {
 // once reduced to the set's digits, leave a hidden single in the house.
 func seDirectHidden(n int) func(e *seEngine, b *board) (seHint, bool) {
 	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, n, true, yield) })
+		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, n, true, yield) })
 	}
 }
 
 // seHiddenSet finds a hidden pair (3.4), triplet (4.0) or quad (5.4).
 func seHiddenSet(n int) func(e *seEngine, b *board) (seHint, bool) {
 	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, n, false, yield) })
+		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, n, false, yield) })
 	}
-}
-
-var setNames = [...]string{2: "Pair", 3: "Triplet", 4: "Quad"}
-
-func hiddenSets(b *board, n int, direct bool, yield func(seHint) bool) bool {
-	var ds []int
-	ms := make([]uint16, n)
-	for _, t := range seSearchTypes {
-		for i := 0; i < 9; i++ {
-			hs := seRegion(t, i)
-			empty := int(b.empty[hs])
-			if !(empty > 2*n || (direct && empty > n)) {
-				continue
-			}
-			found := colex(n, 9, func(mask uint32) bool {
-				ds = maskBits(mask, ds)
-				var dm uint16
-				for j, d0 := range ds {
-					ms[j] = b.where(hs, d0+1)
-					dm |= 1 << d0
-				}
-				common, ok := commonTuple(ms, n)
-				if !ok {
-					return false
-				}
-				var cells []int
-				var el []Move
-				for m := common; m != 0; m &= m - 1 {
-					c := houseCells[hs][bits.TrailingZeros16(m)]
-					cells = append(cells, c)
-					for _, d := range digits(b.cand[c] &^ dm) {
-						el = append(el, Move{c, d})
-					}
-				}
-				set := digits(dm)
-				if direct {
-					for d := 1; d <= 9; d++ {
-						if dm>>(d-1)&1 != 0 {
-							continue
-						}
-						w := b.where(hs, d)
-						if popcount(w) <= 1 || popcount(w&^common) != 1 {
-							continue
-						}
-						c := houseCells[hs][bits.TrailingZeros16(w&^common)]
-						name := "Direct Hidden " + setNames[n]
-						diff := 2.0
-						if n == 3 {
-							diff = 2.5
-						}
-						return yield(seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
-							st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %s can only go in %s, which leaves %s the only place for %d",
-								sudoku.CellName(c), d, lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), sudoku.CellName(c), d)
-							st.Cells = cells
-							st.Houses = []House{houseOfIndex(hs)}
-							for _, x := range cells {
-								for _, y := range digits(b.cand[x] & dm) {
-									st.Marks = append(st.Marks, Mark{x, y, 0})
-								}
-							}
-						}})
-					}
-					return false
-				}
-				if len(el) == 0 {
-					return false
-				}
-				name := "Hidden " + setNames[n]
-				diff := [...]float64{2: 3.4, 3: 4.0, 4: 5.4}[n]
-				return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-					st.Text = fmt.Sprintf("%s: in %s, %s can only go in %s, so %s", lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), cannot(el))
-					st.Cells = cells
-					st.Houses = []House{houseOfIndex(hs)}
-					for _, x := range cells {
-						for _, y := range digits(b.cand[x] & dm) {
-							st.Marks = append(st.Marks, Mark{x, y, 0})
-						}
-					}
-				}, parents: func(src, cur *board, out []int) []int {
-					// The set's digits were removed from the house's other cells.
-					var pos uint16
-					for _, d := range set {
-						pos |= cur.where(hs, d)
-					}
-					for i, x := range houseCells[hs] {
-						if pos>>i&1 == 0 {
-							for _, d := range set {
-								if src.has(x, d) {
-									out = append(out, potID(x, d, false))
-								}
-							}
-						}
-					}
-					return out
-				}})
-			})
-			if found {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // seNakedSet finds a naked pair (3.0), triplet (3.6) or quad (5.0).
 func seNakedSet(n int) func(e *seEngine, b *board) (seHint, bool) {
 	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return nakedSets(b, n, yield) })
-	}
-}
-
-// nakedSets yields every naked set of n cells, in serate's order, until
-// yield returns true.
-func nakedSets(b *board, n int, yield func(seHint) bool) bool {
-	{
-		var pos []int
-		ms := make([]uint16, n)
-		for _, t := range seSearchTypes {
-			for i := 0; i < 9; i++ {
-				hs := seRegion(t, i)
-				if int(b.empty[hs]) < 2*n {
-					continue
-				}
-				found := colex(n, 9, func(mask uint32) bool {
-					pos = maskBits(mask, pos)
-					for j, p := range pos {
-						ms[j] = b.cand[houseCells[hs][p]]
-					}
-					u, ok := commonTuple(ms, n)
-					if !ok {
-						return false
-					}
-					var el []Move
-					for j, c := range houseCells[hs] {
-						if mask>>j&1 != 0 {
-							continue
-						}
-						for _, d := range digits(b.cand[c] & u) {
-							el = append(el, Move{c, d})
-						}
-					}
-					if len(el) == 0 {
-						return false
-					}
-					cells := make([]int, n)
-					for j, p := range pos {
-						cells[j] = houseCells[hs][p]
-					}
-					name := "Naked " + setNames[n]
-					diff := [...]float64{2: 3.0, 3: 3.6, 4: 5.0}[n]
-					return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-						st.Text = fmt.Sprintf("%s: in %s, %s hold only %s between them, so %s", lowerFirst(name), houseName(hs), cellList(cells), digitList(digits(u), "and"), cannot(el))
-						st.Cells = cells
-						st.Houses = []House{houseOfIndex(hs)}
-						for _, x := range cells {
-							for _, y := range digits(b.cand[x]) {
-								st.Marks = append(st.Marks, Mark{x, y, 0})
-							}
-						}
-					}, parents: func(src, cur *board, out []int) []int {
-						// The cells' other digits were removed.
-						for _, x := range cells {
-							for _, d := range digits(src.cand[x] &^ u) {
-								out = append(out, potID(x, d, false))
-							}
-						}
-						return out
-					}})
-				})
-				if found {
-					return true
-				}
-			}
-		}
-		return false
+		return first(b, func(b *board, yield func(seHint) bool) bool { return nakedSets(b, &seStyle, n, yield) })
 	}
 }
 

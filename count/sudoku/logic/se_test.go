@@ -331,8 +331,8 @@ func TestSEFindersAreSound(t *testing.T) {
 			// The enumerations nested chains apply: every step.
 			for _, each := range []func(*board, func(seHint) bool) bool{
 				seLockingEach,
-				func(b *board, y func(seHint) bool) bool { return hiddenSets(b, 2, false, y) },
-				func(b *board, y func(seHint) bool) bool { return nakedSets(b, 2, y) },
+				func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &seStyle, 2, false, y) },
+				func(b *board, y func(seHint) bool) bool { return nakedSets(b, &seStyle, 2, y) },
 				func(b *board, y func(seHint) bool) bool { return fishEach(b, 2, y) },
 			} {
 				each(&b, func(h seHint) bool {

@@ -366,3 +366,130 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool
 	}
 	return false
 }
+
+// fishEach yields every fish of n lines on one digit (X-Wing 3.2,
+// Swordfish 3.8, Jellyfish 5.2: n rows whose candidates for the digit lie
+// in n columns between them, or n columns in n rows, the rest of which
+// lose the digit), in the style's order, until yield returns true.
+func fishEach(b *board, sy *style, n int, yield func(seHint) bool) bool {
+	// The orientations as region types (seType): base, cover.
+	orients := [2][2]int{{2, 1}, {1, 2}}
+	if sy.fishRowsFirst {
+		orients[0], orients[1] = orients[1], orients[0]
+	}
+	// where[o][d][l]: digit d's positions in line l of orientation o's
+	// base.
+	var where [2][10][9]uint16
+	for o, tp := range orients {
+		for l := 0; l < 9; l++ {
+			for j, c := range houseCells[seRegion(tp[0], l)] {
+				for m := b.cand[c]; m != 0; m &= m - 1 {
+					where[o][bits.TrailingZeros16(m)+1][l] |= 1 << j
+				}
+			}
+		}
+	}
+	// try yields the fish of digit d on the lines of mask, if they make
+	// one, and reports whether yield returned true.
+	try := func(o int, lines uint16, d int) bool {
+		tp := orients[o]
+		var cover uint16
+		for m := lines; m != 0; m &= m - 1 {
+			w := where[o][d][bits.TrailingZeros16(m)]
+			if popcount(w) < 2 {
+				return false
+			}
+			cover |= w
+		}
+		if popcount(cover) != n {
+			return false
+		}
+		var el []Move
+		for m := cover; m != 0; m &= m - 1 {
+			cv := seRegion(tp[1], bits.TrailingZeros16(m))
+			for j, c := range houseCells[cv] {
+				if lines>>j&1 == 0 && b.has(c, d) {
+					el = append(el, Move{c, d})
+				}
+			}
+		}
+		if len(el) == 0 {
+			return false
+		}
+		base := make([]int, 0, n)
+		for m := lines; m != 0; m &= m - 1 {
+			base = append(base, seRegion(tp[0], bits.TrailingZeros16(m)))
+		}
+		var covers []int
+		for m := cover; m != 0; m &= m - 1 {
+			covers = append(covers, seRegion(tp[1], bits.TrailingZeros16(m)))
+		}
+		name := sy.fish[n]
+		return yield(seHint{name: name, diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
+			kind, ckind := "columns", "rows"
+			if tp[0] == 1 {
+				kind, ckind = "rows", "columns"
+			}
+			st.Text = fmt.Sprintf("%s on %d: in %s %s, %d can only go in %s %s, so %s", lowerFirst(name), d, kind, numbers(base), d, ckind, numbers(covers), cannot(el))
+			for _, hb := range base {
+				st.Houses = append(st.Houses, houseOfIndex(hb))
+				for _, c := range digitCellsIn(b, hb, d) {
+					st.Cells = append(st.Cells, c)
+					st.Marks = append(st.Marks, Mark{c, d, 0})
+				}
+			}
+			for _, cv := range covers {
+				st.Houses = append(st.Houses, houseOfIndex(cv))
+			}
+		}, parents: func(src, cur *board, out []int) []int {
+			return lockParents(src, cur, base, covers, d, out)
+		}})
+	}
+	if sy.fishDigitOuter {
+		for d := 1; d <= 9; d++ {
+			for o := range orients {
+				var pool uint16
+				for l := 0; l < 9; l++ {
+					if k := popcount(where[o][d][l]); k >= 2 && k <= n {
+						pool |= 1 << l
+					}
+				}
+				if combos(pool, n, sy.lex, func(lines uint16) bool { return try(o, lines, d) }) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var free [10]int // lines without the digit placed
+	for d := 1; d <= 9; d++ {
+		free[d] = 9
+	}
+	if sy.fishFree {
+		for c := 0; c < 81; c++ {
+			free[b.val[c]]--
+		}
+	}
+	for o := range orients {
+		if combos(0x1FF, n, sy.lex, func(lines uint16) bool {
+			for d := 1; d <= 9; d++ {
+				if free[d] >= 2*n && try(o, lines, d) {
+					return true
+				}
+			}
+			return false
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// numbers writes the 1-based numbers of houses of one kind: "2, 5 and 7".
+func numbers(hs []int) string {
+	ds := make([]int, len(hs))
+	for i, h := range hs {
+		ds[i] = h%9 + 1
+	}
+	return digitList(ds, "and")
+}

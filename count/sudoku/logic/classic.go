@@ -28,15 +28,15 @@ var techniques = []technique{
 	{"pointing", 26, 26, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicPointing, y) })},
 	{"claiming", 28, 28, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicClaiming, y) })},
 	{"naked pair", 30, 30, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 2, y) })},
-	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
+	{"x-wing", 32, 32, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 2, y) })},
 	{"hidden pair", 34, 34, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 2, false, y) })},
 	{"naked triple", 36, 36, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 3, y) })},
-	{"swordfish", 38, 38, fish(3, 38, "swordfish")},
+	{"swordfish", 38, 38, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 3, y) })},
 	{"hidden triple", 40, 40, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 3, false, y) })},
 	{"xy-wing", 42, 42, wing(false)},
 	{"xyz-wing", 44, 44, wing(true)},
 	{"naked quad", 50, 50, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 4, y) })},
-	{"jellyfish", 52, 52, fish(4, 52, "jellyfish")},
+	{"jellyfish", 52, 52, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 4, y) })},
 	{"hidden quad", 54, 54, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 4, false, y) })},
 	{"simple coloring", 56, 56, simpleColoring},
 	{"multi-coloring", 58, 58, multiColoring},
@@ -60,6 +60,10 @@ var classicStyle = style{
 	minHidden:    func(n int) int { return n + 1 },
 	naked:        [5]string{2: "naked pair", 3: "naked triple", 4: "naked quad"},
 	hidden:       [5]string{2: "hidden pair", 3: "hidden triple", 4: "hidden quad"},
+	// Digit by digit, rows as the base first.
+	fish:           [5]string{2: "x-wing", 3: "swordfish", 4: "jellyfish"},
+	fishDigitOuter: true,
+	fishRowsFirst:  true,
 }
 
 // classicPointing searches the boxes in order, each digit by digit, for a

@@ -122,6 +122,9 @@ var seStyle = style{
 	minHidden: func(n int) int { return 2*n + 1 },
 	naked:     [5]string{2: "Naked Pair", 3: "Naked Triplet", 4: "Naked Quad"},
 	hidden:    [5]string{2: "Hidden Pair", 3: "Hidden Triplet", 4: "Hidden Quad"},
+	// Columns as the base first, the lines before the digits.
+	fish:     [5]string{2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"},
+	fishFree: true,
 }
 
 // maxChainTenths bounds the chains' difficulties for Attainable and the

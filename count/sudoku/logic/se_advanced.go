@@ -62,7 +62,7 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 		seLockingEach,
 		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, 2, false, yield) },
 		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, &seStyle, 2, yield) },
-		func(b *board, yield func(seHint) bool) bool { return fishEach(b, 2, yield) },
+		func(b *board, yield func(seHint) bool) bool { return fishEach(b, &seStyle, 2, yield) },
 	}
 	for _, r := range rules {
 		r(g, func(h seHint) bool { add(h, nil); return false })

@@ -228,90 +228,11 @@ func seNakedSet(n int) func(e *seEngine, b *board) (seHint, bool) {
 	}
 }
 
-var fishNames = [...]string{2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
-
 // seFish finds an X-Wing (3.2), Swordfish (3.8) or Jellyfish (5.2): columns
 // as the base first, then rows.
 func seFish(n int) func(e *seEngine, b *board) (seHint, bool) {
 	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return fishEach(b, n, yield) })
-	}
-}
-
-// fishEach yields every fish of n lines, in serate's order, until yield
-// returns true.
-func fishEach(b *board, n int, yield func(seHint) bool) bool {
-	{
-		var placed [10]int
-		for c := 0; c < 81; c++ {
-			placed[b.val[c]]++
-		}
-		var lines []int
-		ms := make([]uint16, n)
-		for _, tp := range [2][2]int{{2, 1}, {1, 2}} {
-			found := colex(n, 9, func(mask uint32) bool {
-				lines = maskBits(mask, lines)
-				for d := 1; d <= 9; d++ {
-					if placed[d]+2*n > 9 {
-						continue
-					}
-					for j, l := range lines {
-						ms[j] = b.where(seRegion(tp[0], l), d)
-					}
-					cover, ok := commonTuple(ms, n)
-					if !ok {
-						continue
-					}
-					var el []Move
-					for m := cover; m != 0; m &= m - 1 {
-						cv := seRegion(tp[1], bits.TrailingZeros16(m))
-						for j, c := range houseCells[cv] {
-							if mask>>j&1 == 0 && b.has(c, d) {
-								el = append(el, Move{c, d})
-							}
-						}
-					}
-					if len(el) == 0 {
-						continue
-					}
-					base := make([]int, n)
-					for j, l := range lines {
-						base[j] = seRegion(tp[0], l)
-					}
-					var covers []int
-					for m := cover; m != 0; m &= m - 1 {
-						covers = append(covers, seRegion(tp[1], bits.TrailingZeros16(m)))
-					}
-					d := d
-					if yield(seHint{name: fishNames[n], diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
-						kind, ckind := "columns", "rows"
-						if tp[0] == 1 {
-							kind, ckind = "rows", "columns"
-						}
-						st.Text = fmt.Sprintf("%s on %d: in %s %s, %d can only go in %s %s, so %s", lowerFirst(fishNames[n]), d, kind, numbers(base), d, ckind, numbers(covers), cannot(el))
-						for _, hb := range base {
-							st.Houses = append(st.Houses, houseOfIndex(hb))
-							for _, c := range digitCellsIn(b, hb, d) {
-								st.Cells = append(st.Cells, c)
-								st.Marks = append(st.Marks, Mark{c, d, 0})
-							}
-						}
-						for _, cv := range covers {
-							st.Houses = append(st.Houses, houseOfIndex(cv))
-						}
-					}, parents: func(src, cur *board, out []int) []int {
-						return lockParents(src, cur, base, covers, d, out)
-					}}) {
-						return true
-					}
-				}
-				return false
-			})
-			if found {
-				return true
-			}
-		}
-		return false
+		return first(b, func(b *board, yield func(seHint) bool) bool { return fishEach(b, &seStyle, n, yield) })
 	}
 }
 

@@ -333,7 +333,7 @@ func TestSEFindersAreSound(t *testing.T) {
 				seLockingEach,
 				func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &seStyle, 2, false, y) },
 				func(b *board, y func(seHint) bool) bool { return nakedSets(b, &seStyle, 2, y) },
-				func(b *board, y func(seHint) bool) bool { return fishEach(b, 2, y) },
+				func(b *board, y func(seHint) bool) bool { return fishEach(b, &seStyle, 2, y) },
 			} {
 				each(&b, func(h seHint) bool {
 					hs := h.step(false)

@@ -37,9 +37,11 @@ type style struct {
 	// rows as the base before columns; fishFree, if set, skips a digit
 	// with fewer than 2n lines where it is not placed.
 	fishDigitOuter, fishRowsFirst, fishFree bool
-	// xyWing and xyzWing name the wings, wingText writes their sentence.
+	// xyWing and xyzWing name the wings, wingText writes their sentence
+	// (pivot p and pincers a, c with their candidates; z the digit
+	// removed).
 	xyWing, xyzWing string
-	wingText        func(p, a, c int, pc, ca, cc uint16, z int, el []Move) string
+	wingText        func(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string
 }
 
 // lockPass is a pass of the intersections' search: the base houses, the
@@ -492,4 +494,99 @@ func numbers(hs []int) string {
 		ds[i] = h%9 + 1
 	}
 	return digitList(ds, "and")
+}
+
+// wing finds an XY-Wing (4.2; xyz false) or an XYZ-Wing (4.4; xyz true).
+// XY-Wing: a pivot with candidates x, y sees two pincers with x, z and y,
+// z: whichever the pivot is, one pincer is z, so any cell that sees both
+// pincers cannot be z. XYZ-Wing: the pivot has x, y, z itself, so only the
+// cells that see all three lose z. Pivots are taken in cell order, pairs
+// of pincers in the order of the pivot's peers: both scales' order.
+func wing(b *board, sy *style, xyz bool) (seHint, bool) {
+	want, name, diff := 2, sy.xyWing, 4.2
+	if xyz {
+		want, name, diff = 3, sy.xyzWing, 4.4
+	}
+	var pins [20]int
+	for p := 0; p < 81; p++ {
+		pc := b.cand[p]
+		if popcount(pc) != want {
+			continue
+		}
+		n := 0
+		for _, q := range peerList[p] {
+			if popcount(b.cand[q]) == 2 {
+				pins[n] = q
+				n++
+			}
+		}
+		for i, a := range pins[:n] {
+			for _, c := range pins[i+1 : n] {
+				ca, cc := b.cand[a], b.cand[c]
+				z := ca & cc
+				if ca == cc || popcount(z) != 1 {
+					continue
+				}
+				if xyz {
+					// a and c share z, and with it cover the pivot.
+					if pc&z == 0 || (ca|cc) != pc {
+						continue
+					}
+				} else if z&pc != 0 || (ca^cc) != pc {
+					// Each pincer shares a different pivot digit.
+					continue
+				}
+				zd := onlyDigit(z)
+				seen := peerSet[a].and(peerSet[c])
+				if xyz {
+					seen = seen.and(peerSet[p])
+				}
+				seen.remove(p)
+				var el []Move
+				for _, x := range seen.cells() {
+					if b.has(x, zd) {
+						el = append(el, Move{x, zd})
+					}
+				}
+				if len(el) == 0 {
+					continue
+				}
+				p, a, c := p, a, c
+				return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+					st.Text = sy.wingText(name, p, a, c, pc, ca, cc, zd, el)
+					st.Cells = []int{p, a, c}
+					for _, x := range []int{p, a, c} {
+						for _, d := range digits(b.cand[x]) {
+							col := 0
+							if d == zd {
+								col = 1
+							}
+							st.Marks = append(st.Marks, Mark{x, d, col})
+						}
+					}
+				}}, true
+			}
+		}
+	}
+	return seHint{}, false
+}
+
+// seWingText is the SE scale's sentence for a wing.
+func seWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string {
+	return fmt.Sprintf("%s: %s (%s) with %s (%s) and %s (%s): one of the wings is %d, so %s", lowerFirst(name),
+		sudoku.CellName(p), digitList(digits(pc), "or"), sudoku.CellName(a), digitList(digits(ca), "or"),
+		sudoku.CellName(c), digitList(digits(cc), "or"), z, cannot(el))
+}
+
+// classicWingText is the classic scale's sentence for a wing.
+func classicWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string {
+	if popcount(pc) == 3 {
+		return fmt.Sprintf("xyz-wing: %s is %s, %s is %s and %s is %s: one of the three is %d, so %s",
+			sudoku.CellName(p), digitList(digits(pc), "or"), sudoku.CellName(a), digitList(digits(ca), "or"),
+			sudoku.CellName(c), digitList(digits(cc), "or"), z, cannot(el))
+	}
+	zm := uint16(1) << (z - 1)
+	x, y := onlyDigit(ca&^zm), onlyDigit(cc&^zm)
+	return fmt.Sprintf("xy-wing: %s is %d or %d; if %d, %s is %d, if %d, %s is %d; so %s",
+		sudoku.CellName(p), x, y, x, sudoku.CellName(a), z, y, sudoku.CellName(c), z, cannot(el))
 }

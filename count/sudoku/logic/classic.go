@@ -33,8 +33,8 @@ var techniques = []technique{
 	{"naked triple", 36, 36, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 3, y) })},
 	{"swordfish", 38, 38, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 3, y) })},
 	{"hidden triple", 40, 40, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 3, false, y) })},
-	{"xy-wing", 42, 42, wing(false)},
-	{"xyz-wing", 44, 44, wing(true)},
+	{"xy-wing", 42, 42, func(s *solver, b *board) (Step, bool) { return classicWing(s, b, false) }},
+	{"xyz-wing", 44, 44, func(s *solver, b *board) (Step, bool) { return classicWing(s, b, true) }},
 	{"naked quad", 50, 50, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 4, y) })},
 	{"jellyfish", 52, 52, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 4, y) })},
 	{"hidden quad", 54, 54, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 4, false, y) })},
@@ -64,6 +64,7 @@ var classicStyle = style{
 	fish:           [5]string{2: "x-wing", 3: "swordfish", 4: "jellyfish"},
 	fishDigitOuter: true,
 	fishRowsFirst:  true,
+	xyWing:         "xy-wing", xyzWing: "xyz-wing", wingText: classicWingText,
 }
 
 // classicPointing searches the boxes in order, each digit by digit, for a
@@ -156,4 +157,13 @@ func (s *solver) classicNext(b *board, limit int) (Step, error) {
 		return st, nil
 	}
 	return Step{}, errNoStep
+}
+
+// classicWing finds an XY-Wing or an XYZ-Wing (see wing).
+func classicWing(s *solver, b *board, xyz bool) (Step, bool) {
+	h, ok := wing(b, &classicStyle, xyz)
+	if !ok {
+		return Step{}, false
+	}
+	return h.step(s.quiet), true
 }

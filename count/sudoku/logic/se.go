@@ -125,6 +125,7 @@ var seStyle = style{
 	// Columns as the base first, the lines before the digits.
 	fish:     [5]string{2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"},
 	fishFree: true,
+	xyWing:   "XY-Wing", xyzWing: "XYZ-Wing", wingText: seWingText,
 }
 
 // maxChainTenths bounds the chains' difficulties for Attainable and the

@@ -238,67 +238,7 @@ func seFish(n int) func(e *seEngine, b *board) (seHint, bool) {
 
 // seXYWing finds an XY-Wing (4.2) or an XYZ-Wing (4.4).
 func seXYWing(xyz bool) func(e *seEngine, b *board) (seHint, bool) {
-	want, name, diff := 2, "XY-Wing", 4.2
-	if xyz {
-		want, name, diff = 3, "XYZ-Wing", 4.4
-	}
-	return func(e *seEngine, b *board) (seHint, bool) {
-		for p := 0; p < 81; p++ {
-			xy := b.cand[p]
-			if popcount(xy) != want {
-				continue
-			}
-			for _, a := range peerList[p] {
-				xz := b.cand[a]
-				if popcount(xz) != 2 || popcount(xy&^xz) != 1 {
-					continue
-				}
-				for _, c := range peerList[p] {
-					yz := b.cand[c]
-					if popcount(yz) != 2 || popcount(xy|xz|yz) != 3 {
-						continue
-					}
-					if inter := xy & xz & yz; (xyz && popcount(inter) != 1) || (!xyz && inter != 0) {
-						continue
-					}
-					z := onlyDigit((xz & yz) & -(xz & yz))
-					seen := peerSet[a].and(peerSet[c])
-					if xyz {
-						seen = seen.and(peerSet[p])
-					}
-					seen.remove(p)
-					seen.remove(a)
-					seen.remove(c)
-					var el []Move
-					for _, x := range seen.cells() {
-						if b.has(x, z) {
-							el = append(el, Move{x, z})
-						}
-					}
-					if len(el) == 0 {
-						continue
-					}
-					p, a, c := p, a, c
-					return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-						st.Text = fmt.Sprintf("%s: %s (%s) with %s (%s) and %s (%s): one of the wings is %d, so %s", lowerFirst(name),
-							sudoku.CellName(p), digitList(digits(xy), "or"), sudoku.CellName(a), digitList(digits(xz), "or"),
-							sudoku.CellName(c), digitList(digits(yz), "or"), z, cannot(el))
-						st.Cells = []int{p, a, c}
-						for _, x := range []int{p, a, c} {
-							for _, d := range digits(b.cand[x]) {
-								col := 0
-								if d == z {
-									col = 1
-								}
-								st.Marks = append(st.Marks, Mark{x, d, col})
-							}
-						}
-					}}, true
-				}
-			}
-		}
-		return seHint{}, false
-	}
+	return func(e *seEngine, b *board) (seHint, bool) { return wing(b, &seStyle, xyz) }
 }
 
 // lowerFirst writes a technique's name for the middle or start of a

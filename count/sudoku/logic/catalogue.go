@@ -17,6 +17,8 @@ import (
 
 // style is a scale's part in the catalogue's searches.
 type style struct {
+	// singleHouses is the order houses are searched in for singles.
+	singleHouses [27]int
 	// lock lists the passes of the intersections' search, in order.
 	lock []lockPass
 	// pointing and claiming name the intersections.
@@ -133,17 +135,6 @@ func lockingEach(b *board, sy *style, passes []lockPass, yield func(seHint) bool
 			return lockParents(src, cur, []int{r1}, []int{r2}, d, out)
 		}})
 	})
-}
-
-// fromCatalogue makes a classic finder of a catalogue search.
-func fromCatalogue(find func(b *board, yield func(seHint) bool) bool) finder {
-	return func(s *solver, b *board) (Step, bool) {
-		h, ok := first(b, find)
-		if !ok {
-			return Step{}, false
-		}
-		return h.step(s.quiet), true
-	}
 }
 
 // combos calls f with every k-subset of the bits of pool, as a mask, until
@@ -589,4 +580,66 @@ func classicWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Mo
 	x, y := onlyDigit(ca&^zm), onlyDigit(cc&^zm)
 	return fmt.Sprintf("xy-wing: %s is %d or %d; if %d, %s is %d, if %d, %s is %d; so %s",
 		sudoku.CellName(p), x, y, x, sudoku.CellName(a), z, y, sudoku.CellName(c), z, cannot(el))
+}
+
+// singleIn finds, in the first of the houses (in the order given) with
+// one (alone) or more empty cells, a digit with one place left: a full
+// house (1.0) when alone, else a hidden single (1.2 in a box, 1.5 in a row
+// or column). The step is named name.
+func singleIn(b *board, houses *[27]int, alone bool, name string) (seHint, bool) {
+	for _, h := range houses {
+		if e := b.empty[h]; e == 0 || (e == 1) != alone {
+			continue
+		}
+		var once, twice uint16
+		for _, c := range houseCells[h] {
+			x := b.cand[c]
+			twice |= once & x
+			once |= x
+		}
+		single := once &^ twice
+		if single == 0 {
+			continue
+		}
+		d := onlyDigit(single)
+		c := houseCells[h][bits.TrailingZeros16(b.where(h, d))]
+		diff := 1.5
+		switch {
+		case alone:
+			diff = 1.0
+		case h >= 18:
+			diff = 1.2
+		}
+		return seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+			if alone {
+				st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(c), d, houseName(h))
+			} else {
+				st.Text = fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d)
+			}
+			// The pattern: the house's other (empty) cells.
+			for _, x := range houseCells[h] {
+				if x != c && (alone || b.val[x] == 0) {
+					st.Cells = append(st.Cells, x)
+				}
+			}
+			st.Houses = []House{houseOfIndex(h)}
+		}}, true
+	}
+	return seHint{}, false
+}
+
+// nakedSingle finds a cell with one candidate left (2.3), the first in
+// cell order.
+func nakedSingle(b *board, name string) (seHint, bool) {
+	for c := 0; c < 81; c++ {
+		if popcount(b.cand[c]) != 1 {
+			continue
+		}
+		d := onlyDigit(b.cand[c])
+		return seHint{name: name, diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
+			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
+			st.Cells = []int{c}
+		}}, true
+	}
+	return seHint{}, false
 }

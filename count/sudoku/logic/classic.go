@@ -22,9 +22,9 @@ type technique struct {
 // techniques lists the techniques in the order they are tried: by lowest
 // score. Entries without a finder are found by the entry before them.
 var techniques = []technique{
-	{"full house", 10, 10, fullHouse},
-	{"hidden single", 12, 15, hiddenSingle},
-	{"naked single", 23, 23, nakedSingle},
+	{"full house", 10, 10, classicFind(func(b *board) (seHint, bool) { return singleIn(b, &classicStyle.singleHouses, true, "full house") })},
+	{"hidden single", 12, 15, classicFind(func(b *board) (seHint, bool) { return singleIn(b, &classicStyle.singleHouses, false, "hidden single") })},
+	{"naked single", 23, 23, classicFind(func(b *board) (seHint, bool) { return nakedSingle(b, "naked single") })},
 	{"pointing", 26, 26, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicPointing, y) })},
 	{"claiming", 28, 28, fromCatalogue(func(b *board, y func(seHint) bool) bool { return lockingEach(b, &classicStyle, classicClaiming, y) })},
 	{"naked pair", 30, 30, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 2, y) })},
@@ -33,8 +33,8 @@ var techniques = []technique{
 	{"naked triple", 36, 36, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 3, y) })},
 	{"swordfish", 38, 38, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 3, y) })},
 	{"hidden triple", 40, 40, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 3, false, y) })},
-	{"xy-wing", 42, 42, func(s *solver, b *board) (Step, bool) { return classicWing(s, b, false) }},
-	{"xyz-wing", 44, 44, func(s *solver, b *board) (Step, bool) { return classicWing(s, b, true) }},
+	{"xy-wing", 42, 42, classicFind(func(b *board) (seHint, bool) { return wing(b, &classicStyle, false) })},
+	{"xyz-wing", 44, 44, classicFind(func(b *board) (seHint, bool) { return wing(b, &classicStyle, true) })},
 	{"naked quad", 50, 50, fromCatalogue(func(b *board, y func(seHint) bool) bool { return nakedSets(b, &classicStyle, 4, y) })},
 	{"jellyfish", 52, 52, fromCatalogue(func(b *board, y func(seHint) bool) bool { return fishEach(b, &classicStyle, 4, y) })},
 	{"hidden quad", 54, 54, fromCatalogue(func(b *board, y func(seHint) bool) bool { return hiddenSets(b, &classicStyle, 4, false, y) })},
@@ -52,7 +52,10 @@ var techniques = []technique{
 
 // classicStyle is the classic scale's part in the catalogue's searches.
 var classicStyle = style{
-	pointing: "pointing", claiming: "claiming",
+	// Boxes, then rows, then columns: a hidden single in a box is the
+	// easiest to see.
+	singleHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17},
+	pointing:     "pointing", claiming: "claiming",
 	// Rows, then columns, then boxes.
 	subsetHouses: [27]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26},
 	lex:          true,
@@ -159,11 +162,18 @@ func (s *solver) classicNext(b *board, limit int) (Step, error) {
 	return Step{}, errNoStep
 }
 
-// classicWing finds an XY-Wing or an XYZ-Wing (see wing).
-func classicWing(s *solver, b *board, xyz bool) (Step, bool) {
-	h, ok := wing(b, &classicStyle, xyz)
-	if !ok {
-		return Step{}, false
+// fromCatalogue makes a classic finder of a catalogue search.
+func fromCatalogue(each func(b *board, yield func(seHint) bool) bool) finder {
+	return classicFind(func(b *board) (seHint, bool) { return first(b, each) })
+}
+
+// classicFind makes a classic finder of a catalogue search for one hint.
+func classicFind(find func(b *board) (seHint, bool)) finder {
+	return func(s *solver, b *board) (Step, bool) {
+		h, ok := find(b)
+		if !ok {
+			return Step{}, false
+		}
+		return h.step(s.quiet), true
 	}
-	return h.step(s.quiet), true
 }

@@ -114,8 +114,9 @@ var seTable = sync.OnceValue(func() *seList {
 // seStyle is the SE scale's part in the catalogue's searches: serate's
 // orders and names.
 var seStyle = style{
-	pointing: "Pointing", claiming: "Claiming",
 	// Blocks, then columns, then rows.
+	singleHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+	pointing:     "Pointing", claiming: "Claiming",
 	subsetHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8},
 	// A house with fewer empty cells has a smaller set of the other kind.
 	minNaked:  func(n int) int { return 2 * n },

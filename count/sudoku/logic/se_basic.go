@@ -10,68 +10,18 @@ import (
 
 // The SE scale's singles, intersections, subsets, fish and wings.
 
-// seSearchTypes is the order in which serate searches houses for singles
-// and subsets: blocks, then columns, then rows.
-var seSearchTypes = [3]int{0, 2, 1}
-
 // seHiddenSingle finds a full house (1.0: the last empty cell of a house)
 // or a hidden single (1.2 in a block, 1.5 in a row or column); full houses
 // first.
 func seHiddenSingle(e *seEngine, b *board) (seHint, bool) {
-	for _, alone := range [2]bool{true, false} {
-		for _, t := range seSearchTypes {
-			for i := 0; i < 9; i++ {
-				h := seRegion(t, i)
-				if (b.empty[h] == 1) != alone || b.empty[h] == 0 {
-					continue
-				}
-				for d := 1; d <= 9; d++ {
-					w := b.where(h, d)
-					if popcount(w) != 1 {
-						continue
-					}
-					c := houseCells[h][bits.TrailingZeros16(w)]
-					diff := 1.5
-					switch {
-					case alone:
-						diff = 1.0
-					case t == 0:
-						diff = 1.2
-					}
-					return seHint{name: "Hidden Single", diff: diff, cell: c, digit: d, desc: func(st *Step) {
-						if alone {
-							st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(c), d, houseName(h))
-						} else {
-							st.Text = fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d)
-						}
-						for _, x := range houseCells[h] {
-							if x != c && (alone || b.val[x] == 0) {
-								st.Cells = append(st.Cells, x)
-							}
-						}
-						st.Houses = []House{houseOfIndex(h)}
-					}}, true
-				}
-			}
-		}
+	if h, ok := singleIn(b, &seStyle.singleHouses, true, "Hidden Single"); ok {
+		return h, true
 	}
-	return seHint{}, false
+	return singleIn(b, &seStyle.singleHouses, false, "Hidden Single")
 }
 
 // seNakedSingle finds a cell with one candidate left (2.3).
-func seNakedSingle(e *seEngine, b *board) (seHint, bool) {
-	for c := 0; c < 81; c++ {
-		if b.val[c] != 0 || popcount(b.cand[c]) != 1 {
-			continue
-		}
-		d := onlyDigit(b.cand[c])
-		return seHint{name: "Naked Single", diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
-			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
-			st.Cells = []int{c}
-		}}, true
-	}
-	return seHint{}, false
-}
+func seNakedSingle(e *seEngine, b *board) (seHint, bool) { return nakedSingle(b, "Naked Single") }
 
 // seLockPasses are the intersections serate searches, in order: a
 // block's candidates in one column, in one row; a column's in one block, a

@@ -207,18 +207,22 @@ func seScore(d float64) float64 { return float64(seTenths(d)) / 10 }
 
 // step converts the hint into a Step (with its sentence unless quiet).
 func (h *seHint) step(quiet bool) Step {
-	st := Step{Technique: h.name, Score: seScore(h.diff)}
+	st := Step{Technique: h.name, Score: seScore(h.diff), Text: h.name}
 	if h.cell >= 0 {
 		st.Placements = []Move{{h.cell, h.digit}}
 	}
 	st.Eliminations = append([]Move(nil), h.elims...)
-	if !quiet && h.desc != nil {
-		h.desc(&st)
+	if quiet || h.desc == nil {
+		return st // a rating's step, which stays off the heap
 	}
-	if st.Text == "" {
-		st.Text = h.name
+	d := new(Step)
+	*d = st
+	d.Text = ""
+	h.desc(d)
+	if d.Text == "" {
+		d.Text = h.name
 	}
-	return st
+	return *d
 }
 
 // seRegion returns the house of SE's region type t (0 block, 1 row, 2

@@ -26,8 +26,8 @@
 // techniques used). Steps carry a sentence and the pattern's cells,
 // candidates and links, for text, JSON and a board to display. Every step
 // is checked against the puzzle's solution before it is returned. All
-// functions are safe for concurrent use; RateAll and ExplainAll spread a
-// batch over the cores.
+// functions are safe for concurrent use; package batch rates or explains a
+// stream of puzzles on every core.
 package logic
 
 import (

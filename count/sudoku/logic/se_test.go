@@ -94,7 +94,7 @@ func TestSERatingsSample(t *testing.T) {
 	type tally struct{ n, all, er, ep, ed, er1, ep1, ed1, er2 int }
 	sets := map[string]*tally{}
 	diff := 0
-	for i, res := range RateAllWith(context.Background(), gs, 0, Options{}) {
+	for i, res := range rateAll(gs, Options{}) {
 		r := sample[i]
 		if res.Err != nil {
 			t.Fatalf("%s: %v", r.puzzle, res.Err)

@@ -182,11 +182,15 @@ func (b *board) digitCells(d int) cellset {
 
 // where returns the positions (bit i for houseCells[h][i]) of digit d's
 // candidates in house h.
-func (b *board) where(h, d int) uint16 {
+func (b *board) where(h, d int) uint16 { return where(&b.cand, h, d) }
+
+// where returns the positions of digit d's candidates in house h of the
+// candidates cand.
+func where(cand *[81]uint16, h, d int) uint16 {
 	var m uint16
 	bit := uint16(1) << (d - 1)
 	for i, c := range houseCells[h] {
-		if b.cand[c]&bit != 0 {
+		if cand[c]&bit != 0 {
 			m |= 1 << i
 		}
 	}

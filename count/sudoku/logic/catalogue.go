@@ -69,11 +69,12 @@ func houseRange(lo, hi int) []int {
 var inCover [27][27]uint16
 
 // lockings calls f for every intersection (base, the cover house holding
-// all of digit d's candidates in base, d), in the order of the passes,
-// until f returns true.
-func lockings(b *board, passes []lockPass, f func(base, cover, d int) bool) bool {
+// all of digit d's candidates in base, d) of the candidates cand (a
+// board's, or a forcing chain's propagation's), in the order of the
+// passes, until f returns true.
+func lockings(cand *[81]uint16, passes []lockPass, f func(base, cover, d int) bool) bool {
 	at := func(p *lockPass, base, d int) bool {
-		w := b.where(base, d)
+		w := where(cand, base, d)
 		if popcount(w) < 2 {
 			return false
 		}
@@ -114,7 +115,7 @@ func lockings(b *board, passes []lockPass, f func(base, cover, d int) bool) bool
 // (2.8: a line's in one box: the rest of the box loses it) the passes
 // find, in their order, until yield returns true.
 func lockingEach(b *board, sy *style, passes []lockPass, yield func(seHint) bool) bool {
-	return lockings(b, passes, func(r1, r2, d int) bool {
+	return lockings(&b.cand, passes, func(r1, r2, d int) bool {
 		el := lockElims(b, r1, r2, d)
 		if len(el) == 0 {
 			return false

@@ -48,7 +48,7 @@ func whereIn(b *board, h, d, o int) (in, out uint16) {
 // the single is placed, the intersection's removals are left for later.
 func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 	var h seHint
-	found := lockings(b, seLockPasses, func(r1, r2, d int) bool {
+	found := lockings(&b.cand, seLockPasses, func(r1, r2, d int) bool {
 		t1 := seType(r1)
 		for i3 := 0; i3 < 9; i3++ {
 			r3 := seRegion(t1, i3)

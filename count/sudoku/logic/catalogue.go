@@ -15,12 +15,50 @@ import (
 // steps on a board is taken. The classic scale keeps nqcount's first
 // orders, the SE scale serate's.
 
+// hint is one step a technique found, on either scale.
+type hint struct {
+	rule  int     // the technique (SE scale: its index in seRules)
+	name  string  // the step's name as its scale prints it ("Skyscraper", "Unique Rectangle type 2", "x-wing", ...)
+	diff  float64 // its difficulty
+	cell  int     // the cell it places a digit in, or -1
+	digit int
+	elims []Move // the candidates it removes, in the order the technique lists them
+	// desc fills a step's sentence and pattern (for explanations and
+	// hints; ratings never call it).
+	desc func(st *Step)
+	// chain is the chain behind a chaining step (chains only).
+	chain *chainHint
+	// parents lists, for a step a dynamic chain's propagation applies, the
+	// removals it relies on: the candidates src (the board where the
+	// propagation started) had and cur (its board now) lacks, as "off"
+	// potentials.
+	parents func(src, cur *board, out []int) []int
+}
+
+// step converts the hint into a Step (with its sentence unless quiet).
+func (h *hint) step(quiet bool) Step {
+	st := Step{Technique: h.name, Score: seScore(h.diff), Text: h.name}
+	if h.cell >= 0 {
+		st.Placements = []Move{{h.cell, h.digit}}
+	}
+	st.Eliminations = append([]Move(nil), h.elims...)
+	if quiet || h.desc == nil {
+		return st // a rating's step, which stays off the heap
+	}
+	d := new(Step)
+	*d = st
+	d.Text = ""
+	h.desc(d)
+	if d.Text == "" {
+		d.Text = h.name
+	}
+	return *d
+}
+
 // style is a scale's part in the catalogue's searches.
 type style struct {
 	// singleHouses is the order houses are searched in for singles.
 	singleHouses [27]int
-	// lock lists the passes of the intersections' search, in order.
-	lock []lockPass
 	// pointing and claiming name the intersections.
 	pointing, claiming string
 	// subsetHouses is the order houses are searched in for subsets.
@@ -114,7 +152,7 @@ func lockings(cand *[81]uint16, passes []lockPass, f func(base, cover, d int) bo
 // all in one line: the rest of the line loses the digit) and claiming
 // (2.8: a line's in one box: the rest of the box loses it) the passes
 // find, in their order, until yield returns true.
-func lockingEach(b *board, sy *style, passes []lockPass, yield func(seHint) bool) bool {
+func lockingEach(b *board, sy *style, passes []lockPass, yield func(hint) bool) bool {
 	return lockings(&b.cand, passes, func(r1, r2, d int) bool {
 		el := lockElims(b, r1, r2, d)
 		if len(el) == 0 {
@@ -124,7 +162,7 @@ func lockingEach(b *board, sy *style, passes []lockPass, yield func(seHint) bool
 		if r2 < 18 {
 			name, diff = sy.pointing, 2.6
 		}
-		return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+		return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 			cells := digitCellsIn(b, r1, d)
 			st.Text = fmt.Sprintf("%s: in %s, %d can only go in %s (%s), so %s", lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), cannot(el))
 			st.Cells = cells
@@ -189,7 +227,7 @@ func combos(pool uint16, k int, lex bool, f func(mask uint16) bool) bool {
 // 5.0: n cells of a house whose candidates are n digits between them, which
 // the house's other cells lose), in the style's order, until yield returns
 // true.
-func nakedSets(b *board, sy *style, n int, yield func(seHint) bool) bool {
+func nakedSets(b *board, sy *style, n int, yield func(hint) bool) bool {
 	for _, hs := range sy.subsetHouses {
 		if int(b.empty[hs]) < sy.minNaked(n) {
 			continue
@@ -226,7 +264,7 @@ func nakedSets(b *board, sy *style, n int, yield func(seHint) bool) bool {
 			}
 			name := sy.naked[n]
 			diff := [...]float64{2: 3.0, 3: 3.6, 4: 5.0}[n]
-			return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+			return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 				st.Text = fmt.Sprintf("%s: in %s, %s hold only %s between them, so %s", lowerFirst(name), houseName(hs), cellList(cells), digitList(digits(u), "and"), cannot(el))
 				st.Cells = cells
 				st.Houses = []House{houseOfIndex(hs)}
@@ -258,7 +296,7 @@ func nakedSets(b *board, sy *style, n int, yield func(seHint) bool) bool {
 // true. direct (the SE scale's Direct Hidden Pair 2.0 and Triplet 2.5)
 // yields instead the sets whose cells, once reduced to the set's digits,
 // leave a hidden single in the house: the single is placed.
-func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool) bool {
+func hiddenSets(b *board, sy *style, n int, direct bool, yield func(hint) bool) bool {
 	least := sy.minHidden(n)
 	if direct {
 		least = n + 1
@@ -308,7 +346,7 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool
 					if n == 3 {
 						diff = 2.5
 					}
-					return yield(seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+					return yield(hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 						st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %s can only go in %s, which leaves %s the only place for %d",
 							sudoku.CellName(c), d, lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), sudoku.CellName(c), d)
 						st.Cells = cells
@@ -327,7 +365,7 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool
 			}
 			name := sy.hidden[n]
 			diff := [...]float64{2: 3.4, 3: 4.0, 4: 5.4}[n]
-			return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+			return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 				st.Text = fmt.Sprintf("%s: in %s, %s can only go in %s, so %s", lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), cannot(el))
 				st.Cells = cells
 				st.Houses = []House{houseOfIndex(hs)}
@@ -365,7 +403,7 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(seHint) bool
 // Swordfish 3.8, Jellyfish 5.2: n rows whose candidates for the digit lie
 // in n columns between them, or n columns in n rows, the rest of which
 // lose the digit), in the style's order, until yield returns true.
-func fishEach(b *board, sy *style, n int, yield func(seHint) bool) bool {
+func fishEach(b *board, sy *style, n int, yield func(hint) bool) bool {
 	// The orientations as region types (seType): base, cover.
 	orients := [2][2]int{{2, 1}, {1, 2}}
 	if sy.fishRowsFirst {
@@ -419,7 +457,7 @@ func fishEach(b *board, sy *style, n int, yield func(seHint) bool) bool {
 			covers = append(covers, seRegion(tp[1], bits.TrailingZeros16(m)))
 		}
 		name := sy.fish[n]
-		return yield(seHint{name: name, diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
+		return yield(hint{name: name, diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
 			kind, ckind := "columns", "rows"
 			if tp[0] == 1 {
 				kind, ckind = "rows", "columns"
@@ -494,7 +532,7 @@ func numbers(hs []int) string {
 // pincers cannot be z. XYZ-Wing: the pivot has x, y, z itself, so only the
 // cells that see all three lose z. Pivots are taken in cell order, pairs
 // of pincers in the order of the pivot's peers: both scales' order.
-func wing(b *board, sy *style, xyz bool) (seHint, bool) {
+func wing(b *board, sy *style, xyz bool) (hint, bool) {
 	want, name, diff := 2, sy.xyWing, 4.2
 	if xyz {
 		want, name, diff = 3, sy.xyzWing, 4.4
@@ -544,7 +582,7 @@ func wing(b *board, sy *style, xyz bool) (seHint, bool) {
 					continue
 				}
 				p, a, c := p, a, c
-				return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+				return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 					st.Text = sy.wingText(name, p, a, c, pc, ca, cc, zd, el)
 					st.Cells = []int{p, a, c}
 					for _, x := range []int{p, a, c} {
@@ -560,7 +598,7 @@ func wing(b *board, sy *style, xyz bool) (seHint, bool) {
 			}
 		}
 	}
-	return seHint{}, false
+	return hint{}, false
 }
 
 // seWingText is the SE scale's sentence for a wing.
@@ -587,7 +625,7 @@ func classicWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Mo
 // one (alone) or more empty cells, a digit with one place left: a full
 // house (1.0) when alone, else a hidden single (1.2 in a box, 1.5 in a row
 // or column). The step is named name.
-func singleIn(b *board, houses *[27]int, alone bool, name string) (seHint, bool) {
+func singleIn(b *board, houses *[27]int, alone bool, name string) (hint, bool) {
 	for _, h := range houses {
 		if e := b.empty[h]; e == 0 || (e == 1) != alone {
 			continue
@@ -611,7 +649,7 @@ func singleIn(b *board, houses *[27]int, alone bool, name string) (seHint, bool)
 		case h >= 18:
 			diff = 1.2
 		}
-		return seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+		return hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 			if alone {
 				st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(c), d, houseName(h))
 			} else {
@@ -626,21 +664,21 @@ func singleIn(b *board, houses *[27]int, alone bool, name string) (seHint, bool)
 			st.Houses = []House{houseOfIndex(h)}
 		}}, true
 	}
-	return seHint{}, false
+	return hint{}, false
 }
 
 // nakedSingle finds a cell with one candidate left (2.3), the first in
 // cell order.
-func nakedSingle(b *board, name string) (seHint, bool) {
+func nakedSingle(b *board, name string) (hint, bool) {
 	for c := 0; c < 81; c++ {
 		if popcount(b.cand[c]) != 1 {
 			continue
 		}
 		d := onlyDigit(b.cand[c])
-		return seHint{name: name, diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
+		return hint{name: name, diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
 			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
 			st.Cells = []int{c}
 		}}, true
 	}
-	return seHint{}, false
+	return hint{}, false
 }

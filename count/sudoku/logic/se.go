@@ -18,26 +18,6 @@ import (
 // computed as serate computes them, in binary floating point, and printed
 // rounded to a tenth the way it rounds them.
 
-// seHint is one step found by a technique of the SE scale.
-type seHint struct {
-	rule  int     // the technique (index in seRules)
-	name  string  // the step's name as serate prints it ("Skyscraper", "Unique Rectangle type 2", ...)
-	diff  float64 // its difficulty
-	cell  int     // the cell it places a digit in, or -1
-	digit int
-	elims []Move // the candidates it removes, in the order the technique lists them
-	// desc fills a step's sentence and pattern (for explanations and
-	// hints; ratings never call it).
-	desc func(st *Step)
-	// chain is the chain behind a chaining step (chains only).
-	chain *chainHint
-	// parents lists, for a step a dynamic chain's propagation applies, the
-	// removals it relies on: the candidates src (the board where the
-	// propagation started) had and cur (its board now) lacks, as "off"
-	// potentials.
-	parents func(src, cur *board, out []int) []int
-}
-
 // seRule is a technique of the SE scale, in the order of preference.
 type seRule struct {
 	name   string // the technique, as Techniques lists it
@@ -45,7 +25,7 @@ type seRule struct {
 	// scores lists the difficulties it can take when they are not every
 	// tenth from lo to hi.
 	scores []int
-	find   func(e *seEngine, b *board) (seHint, bool)
+	find   func(e *seEngine, b *board) (hint, bool)
 }
 
 // seList is the SE scale's technique list, in serate's order of
@@ -161,12 +141,12 @@ func (e *seEngine) release() {
 // next returns the step the SE scale takes on b, or errCapped with the
 // step (or the technique the search stopped at) when it scores above
 // limit (in tenths).
-func (e *seEngine) next(b *board, limit int) (seHint, error) {
+func (e *seEngine) next(b *board, limit int) (hint, error) {
 	t := seTable()
 	rules := t.rules
 	for i := range rules {
 		if t.minFrom[i] > limit {
-			return seHint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
+			return hint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
 		}
 		var t0 time.Time
 		if seProfile != nil {
@@ -177,7 +157,7 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 			seProfile[i] += time.Since(t0)
 		}
 		if e.s.cancelled() {
-			return seHint{}, e.s.ctx.Err()
+			return hint{}, e.s.ctx.Err()
 		}
 		if !ok {
 			continue
@@ -188,7 +168,7 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 		}
 		return h, nil
 	}
-	return seHint{}, errNoStep
+	return hint{}, errNoStep
 }
 
 // errNoStep is a solve stuck with no step: it cannot happen on a puzzle
@@ -204,26 +184,6 @@ func seTenths(d float64) int { return int((d + 0.05) * 10) }
 
 // seScore rounds a difficulty to the tenth serate prints.
 func seScore(d float64) float64 { return float64(seTenths(d)) / 10 }
-
-// step converts the hint into a Step (with its sentence unless quiet).
-func (h *seHint) step(quiet bool) Step {
-	st := Step{Technique: h.name, Score: seScore(h.diff), Text: h.name}
-	if h.cell >= 0 {
-		st.Placements = []Move{{h.cell, h.digit}}
-	}
-	st.Eliminations = append([]Move(nil), h.elims...)
-	if quiet || h.desc == nil {
-		return st // a rating's step, which stays off the heap
-	}
-	d := new(Step)
-	*d = st
-	d.Text = ""
-	h.desc(d)
-	if d.Text == "" {
-		d.Text = h.name
-	}
-	return *d
-}
 
 // seRegion returns the house of SE's region type t (0 block, 1 row, 2
 // column) and index i.

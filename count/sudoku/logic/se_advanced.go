@@ -36,7 +36,7 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 	var out []int32
 	var ps []int
 	var parents []int32
-	add := func(h seHint, nested *chainHint) {
+	add := func(h hint, nested *chainHint) {
 		if h.parents == nil && nested == nil {
 			return
 		}
@@ -58,21 +58,21 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 			out = append(out, ch.ar.add(potID(m.Cell, m.Digit, false), causeAdvanced, nested, parents...))
 		}
 	}
-	rules := []func(b *board, yield func(seHint) bool) bool{
+	rules := []func(b *board, yield func(hint) bool) bool{
 		seLockingEach,
-		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, 2, false, yield) },
-		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, &seStyle, 2, yield) },
-		func(b *board, yield func(seHint) bool) bool { return fishEach(b, &seStyle, 2, yield) },
+		func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, 2, false, yield) },
+		func(b *board, yield func(hint) bool) bool { return nakedSets(b, &seStyle, 2, yield) },
+		func(b *board, yield func(hint) bool) bool { return fishEach(b, &seStyle, 2, yield) },
 	}
 	for _, r := range rules {
-		r(g, func(h seHint) bool { add(h, nil); return false })
+		r(g, func(h hint) bool { add(h, nil); return false })
 		if len(out) > 0 {
 			return out
 		}
 	}
 	for _, n := range ch.nestedChainers() {
 		for _, h := range n.search(g, false) {
-			add(seHint{elims: h.elims}, h)
+			add(hint{elims: h.elims}, h)
 		}
 		if len(out) > 0 || ch.e.s.cancelled() {
 			return out

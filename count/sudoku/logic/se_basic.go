@@ -13,7 +13,7 @@ import (
 // seHiddenSingle finds a full house (1.0: the last empty cell of a house)
 // or a hidden single (1.2 in a block, 1.5 in a row or column); full houses
 // first.
-func seHiddenSingle(e *seEngine, b *board) (seHint, bool) {
+func seHiddenSingle(e *seEngine, b *board) (hint, bool) {
 	if h, ok := singleIn(b, &seStyle.singleHouses, true, "Hidden Single"); ok {
 		return h, true
 	}
@@ -21,7 +21,7 @@ func seHiddenSingle(e *seEngine, b *board) (seHint, bool) {
 }
 
 // seNakedSingle finds a cell with one candidate left (2.3).
-func seNakedSingle(e *seEngine, b *board) (seHint, bool) { return nakedSingle(b, "Naked Single") }
+func seNakedSingle(e *seEngine, b *board) (hint, bool) { return nakedSingle(b, "Naked Single") }
 
 // seLockPasses are the intersections serate searches, in order: a
 // block's candidates in one column, in one row; a column's in one block, a
@@ -46,8 +46,8 @@ func whereIn(b *board, h, d, o int) (in, out uint16) {
 // seDirectLocking finds a pointing (1.7) or claiming (1.9) that leaves a
 // hidden single in another house of the base's type crossing the cover:
 // the single is placed, the intersection's removals are left for later.
-func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
-	var h seHint
+func seDirectLocking(e *seEngine, b *board) (hint, bool) {
+	var h hint
 	found := lockings(&b.cand, seLockPasses, func(r1, r2, d int) bool {
 		t1 := seType(r1)
 		for i3 := 0; i3 < 9; i3++ {
@@ -67,7 +67,7 @@ func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 			if t1 == 0 {
 				name, diff = "Direct Pointing", 1.7
 			}
-			h = seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+			h = hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 				cells := digitCellsIn(b, r1, d)
 				st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %d can only go in %s (%s), which leaves %s the only place for %d in %s",
 					sudoku.CellName(c), d, lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), sudoku.CellName(c), d, houseName(r3))
@@ -86,17 +86,17 @@ func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 
 // seLocking finds a pointing (2.6: a block's candidates for a digit in one
 // line) or a claiming (2.8: a line's in one block).
-func seLocking(e *seEngine, b *board) (seHint, bool) { return first(b, seLockingEach) }
+func seLocking(e *seEngine, b *board) (hint, bool) { return first(b, seLockingEach) }
 
 // seLockingEach yields the SE scale's intersections (see lockingEach).
-func seLockingEach(b *board, yield func(seHint) bool) bool {
+func seLockingEach(b *board, yield func(hint) bool) bool {
 	return lockingEach(b, &seStyle, seLockPasses, yield)
 }
 
 // first returns the first step an enumeration yields.
-func first(b *board, each func(b *board, yield func(seHint) bool) bool) (seHint, bool) {
-	var h seHint
-	found := each(b, func(x seHint) bool { h = x; return true })
+func first(b *board, each func(b *board, yield func(hint) bool) bool) (hint, bool) {
+	var h hint
+	found := each(b, func(x hint) bool { h = x; return true })
 	return h, found
 }
 
@@ -158,37 +158,37 @@ func commonTuple(ms []uint16, n int) (uint16, bool) {
 
 // seDirectHidden finds a hidden pair (2.0) or triplet (2.5) whose cells,
 // once reduced to the set's digits, leave a hidden single in the house.
-func seDirectHidden(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, n, true, yield) })
+func seDirectHidden(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
+		return first(b, func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, n, true, yield) })
 	}
 }
 
 // seHiddenSet finds a hidden pair (3.4), triplet (4.0) or quad (5.4).
-func seHiddenSet(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, &seStyle, n, false, yield) })
+func seHiddenSet(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
+		return first(b, func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, n, false, yield) })
 	}
 }
 
 // seNakedSet finds a naked pair (3.0), triplet (3.6) or quad (5.0).
-func seNakedSet(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return nakedSets(b, &seStyle, n, yield) })
+func seNakedSet(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
+		return first(b, func(b *board, yield func(hint) bool) bool { return nakedSets(b, &seStyle, n, yield) })
 	}
 }
 
 // seFish finds an X-Wing (3.2), Swordfish (3.8) or Jellyfish (5.2): columns
 // as the base first, then rows.
-func seFish(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return fishEach(b, &seStyle, n, yield) })
+func seFish(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
+		return first(b, func(b *board, yield func(hint) bool) bool { return fishEach(b, &seStyle, n, yield) })
 	}
 }
 
 // seXYWing finds an XY-Wing (4.2) or an XYZ-Wing (4.4).
-func seXYWing(xyz bool) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) { return wing(b, &seStyle, xyz) }
+func seXYWing(xyz bool) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) { return wing(b, &seStyle, xyz) }
 }
 
 // lowerFirst writes a technique's name for the middle or start of a

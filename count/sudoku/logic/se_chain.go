@@ -222,14 +222,14 @@ func (c chainConf) difficulty() float64 {
 }
 
 // seChainProducer is the finder of a chaining technique: its easiest step.
-func seChainProducer(m chainMode) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
+func seChainProducer(m chainMode) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
 		ch := e.chainerFor(m)
 		hs := ch.search(b, true)
 		if len(hs) == 0 || e.s.cancelled() {
-			return seHint{}, false
+			return hint{}, false
 		}
-		return hs[0].seHint(b), true
+		return hs[0].hint(b), true
 	}
 }
 

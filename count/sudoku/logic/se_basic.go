@@ -3,12 +3,13 @@ package logic
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
 
-// The SE scale's singles, intersections, subsets, fish and wings.
+// The SE scale's singles, intersections, subsets, fish and wings: the
+// catalogue's (catalogue.go) in serate's orders, and its direct
+// techniques (a pointing, claiming or hidden set that leaves a single).
 
 // seHiddenSingle finds a full house (1.0: the last empty cell of a house)
 // or a hidden single (1.2 in a block, 1.5 in a row or column); full houses
@@ -93,56 +94,6 @@ func seLockingEach(b *board, yield func(hint) bool) bool {
 	return lockingEach(b, &seStyle, seLockPasses, yield)
 }
 
-// first returns the first step an enumeration yields.
-func first(b *board, each func(b *board, yield func(hint) bool) bool) (hint, bool) {
-	var h hint
-	found := each(b, func(x hint) bool { h = x; return true })
-	return h, found
-}
-
-// lockParents returns the removals an intersection or a fish relies on:
-// digit d's candidates, in the base houses outside the covers, that src
-// had and cur has lost.
-func lockParents(src, cur *board, base, covers []int, d int, out []int) []int {
-	for _, h := range base {
-		for _, c := range houseCells[h] {
-			if !src.has(c, d) || cur.has(c, d) {
-				continue
-			}
-			in := false
-			for _, cv := range covers {
-				in = in || houseSet[cv].has(c)
-			}
-			if !in {
-				out = append(out, potID(c, d, false))
-			}
-		}
-	}
-	return out
-}
-
-// lockElims returns digit d's candidates in house r2 outside house r1.
-func lockElims(b *board, r1, r2, d int) []Move {
-	var el []Move
-	for _, c := range houseCells[r2] {
-		if !houseSet[r1].has(c) && b.has(c, d) {
-			el = append(el, Move{c, d})
-		}
-	}
-	return el
-}
-
-// digitCellsIn returns the cells of house h where d is a candidate.
-func digitCellsIn(b *board, h, d int) []int {
-	var out []int
-	for _, c := range houseCells[h] {
-		if b.has(c, d) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // commonTuple reports whether each of ms has at least two bits and their
 // union has exactly n, and returns the union.
 func commonTuple(ms []uint16, n int) (uint16, bool) {
@@ -189,24 +140,4 @@ func seFish(n int) func(e *seEngine, b *board) (hint, bool) {
 // seXYWing finds an XY-Wing (4.2) or an XYZ-Wing (4.4).
 func seXYWing(xyz bool) func(e *seEngine, b *board) (hint, bool) {
 	return func(e *seEngine, b *board) (hint, bool) { return wing(b, &seStyle, xyz) }
-}
-
-// lowerFirst writes a technique's name for the middle or start of a
-// sentence, as the classic scale's names read: "Hidden Pair" as "hidden
-// pair", "X-Wing" as "x-wing"; a word with an acronym ("XY-Wing", "BUG")
-// stays as it is.
-func lowerFirst(s string) string {
-	words := strings.Split(s, " ")
-	for i, w := range words {
-		acronym := false
-		for _, p := range strings.Split(w, "-") {
-			if len(p) >= 2 && strings.ToUpper(p) == p && strings.ToLower(p) != p {
-				acronym = true
-			}
-		}
-		if !acronym {
-			words[i] = strings.ToLower(w)
-		}
-	}
-	return strings.Join(words, " ")
 }

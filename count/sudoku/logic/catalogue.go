@@ -56,6 +56,49 @@ func (h *hint) step(quiet bool) Step {
 	return *d
 }
 
+// each enumerates a technique's steps on a board, in its scale's order,
+// until yield returns true; it reports whether yield did.
+type each func(b *board, yield func(hint) bool) bool
+
+// locking, nakedSet, hiddenSet, fish and wing are the catalogue's
+// enumerations in a style (see lockingEach, nakedSets, hiddenSets,
+// fishEach and wings).
+func (sy *style) locking(passes []lockPass) each {
+	return func(b *board, y func(hint) bool) bool { return lockingEach(b, sy, passes, y) }
+}
+
+func (sy *style) nakedSet(n int) each {
+	return func(b *board, y func(hint) bool) bool { return nakedSets(b, sy, n, y) }
+}
+
+func (sy *style) hiddenSet(n int, direct bool) each {
+	return func(b *board, y func(hint) bool) bool { return hiddenSets(b, sy, n, direct, y) }
+}
+
+func (sy *style) fish(n int) each {
+	return func(b *board, y func(hint) bool) bool { return fishEach(b, sy, n, y) }
+}
+
+func (sy *style) wing(xyz bool) each {
+	return func(b *board, y func(hint) bool) bool { return wings(b, sy, xyz, y) }
+}
+
+// single and nakedSingle yield a style's first full house (alone) or
+// hidden single, and its first naked single, named name (see singleIn).
+func (sy *style) single(alone bool, name string) each {
+	return func(b *board, y func(hint) bool) bool {
+		h, ok := singleIn(b, &sy.singleHouses, alone, name)
+		return ok && y(h)
+	}
+}
+
+func (sy *style) nakedSingle(name string) each {
+	return func(b *board, y func(hint) bool) bool {
+		h, ok := nakedSingle(b, name)
+		return ok && y(h)
+	}
+}
+
 // style is a scale's part in the catalogue's searches.
 type style struct {
 	// singleHouses is the order houses are searched in for singles.
@@ -71,8 +114,8 @@ type style struct {
 	// minNaked, minHidden(n) give the fewest empty cells a house needs
 	// for a naked or a hidden set of n cells to be searched there.
 	minNaked, minHidden func(n int) int
-	// naked, hidden and fish name the sets and fish by size (2-4).
-	naked, hidden, fish [5]string
+	// naked, hidden and fishName name the sets and fish by size (2-4).
+	naked, hidden, fishName [5]string
 	// fishDigitOuter searches fish digit by digit (then orientation, then
 	// lines), else orientation, lines, then digits; fishRowsFirst takes
 	// rows as the base before columns; fishFree, if set, skips a digit
@@ -457,7 +500,7 @@ func fishEach(b *board, sy *style, n int, yield func(hint) bool) bool {
 		for m := cover; m != 0; m &= m - 1 {
 			covers = append(covers, seRegion(tp[1], bits.TrailingZeros16(m)))
 		}
-		name := sy.fish[n]
+		name := sy.fishName[n]
 		return yield(hint{name: name, diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
 			kind, ckind := "columns", "rows"
 			if tp[0] == 1 {
@@ -527,13 +570,14 @@ func numbers(hs []int) string {
 	return digitList(ds, "and")
 }
 
-// wing finds an XY-Wing (4.2; xyz false) or an XYZ-Wing (4.4; xyz true).
+// wings yields every XY-Wing (4.2; xyz false) or XYZ-Wing (4.4; xyz
+// true) until yield returns true.
 // XY-Wing: a pivot with candidates x, y sees two pincers with x, z and y,
 // z: whichever the pivot is, one pincer is z, so any cell that sees both
 // pincers cannot be z. XYZ-Wing: the pivot has x, y, z itself, so only the
 // cells that see all three lose z. Pivots are taken in cell order, pairs
 // of pincers in the order of the pivot's peers: both scales' order.
-func wing(b *board, sy *style, xyz bool) (hint, bool) {
+func wings(b *board, sy *style, xyz bool, yield func(hint) bool) bool {
 	want, name, diff := 2, sy.xyWing, 4.2
 	if xyz {
 		want, name, diff = 3, sy.xyzWing, 4.4
@@ -582,8 +626,7 @@ func wing(b *board, sy *style, xyz bool) (hint, bool) {
 				if len(el) == 0 {
 					continue
 				}
-				p, a, c := p, a, c
-				return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+				if yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 					st.Text = sy.wingText(name, p, a, c, pc, ca, cc, zd, el)
 					st.Cells = []int{p, a, c}
 					for _, x := range []int{p, a, c} {
@@ -595,11 +638,13 @@ func wing(b *board, sy *style, xyz bool) (hint, bool) {
 							st.Marks = append(st.Marks, Mark{x, d, col})
 						}
 					}
-				}}, true
+				}}) {
+					return true
+				}
 			}
 		}
 	}
-	return hint{}, false
+	return false
 }
 
 // seWingText is the SE scale's sentence for a wing.
@@ -685,9 +730,9 @@ func nakedSingle(b *board, name string) (hint, bool) {
 }
 
 // first returns the first step an enumeration yields.
-func first(b *board, each func(b *board, yield func(hint) bool) bool) (hint, bool) {
+func first(b *board, e each) (hint, bool) {
 	var h hint
-	found := each(b, func(x hint) bool { h = x; return true })
+	found := e(b, func(x hint) bool { h = x; return true })
 	return h, found
 }
 

@@ -22,22 +22,22 @@ type technique struct {
 // techniques lists the techniques in the order they are tried: by lowest
 // score. Entries without a finder are found by the entry before them.
 var techniques = []technique{
-	{"full house", 10, 10, classicFind(func(b *board) (hint, bool) { return singleIn(b, &classicStyle.singleHouses, true, "full house") })},
-	{"hidden single", 12, 15, classicFind(func(b *board) (hint, bool) { return singleIn(b, &classicStyle.singleHouses, false, "hidden single") })},
-	{"naked single", 23, 23, classicFind(func(b *board) (hint, bool) { return nakedSingle(b, "naked single") })},
-	{"pointing", 26, 26, fromCatalogue(func(b *board, y func(hint) bool) bool { return lockingEach(b, &classicStyle, classicPointing, y) })},
-	{"claiming", 28, 28, fromCatalogue(func(b *board, y func(hint) bool) bool { return lockingEach(b, &classicStyle, classicClaiming, y) })},
-	{"naked pair", 30, 30, fromCatalogue(func(b *board, y func(hint) bool) bool { return nakedSets(b, &classicStyle, 2, y) })},
-	{"x-wing", 32, 32, fromCatalogue(func(b *board, y func(hint) bool) bool { return fishEach(b, &classicStyle, 2, y) })},
-	{"hidden pair", 34, 34, fromCatalogue(func(b *board, y func(hint) bool) bool { return hiddenSets(b, &classicStyle, 2, false, y) })},
-	{"naked triple", 36, 36, fromCatalogue(func(b *board, y func(hint) bool) bool { return nakedSets(b, &classicStyle, 3, y) })},
-	{"swordfish", 38, 38, fromCatalogue(func(b *board, y func(hint) bool) bool { return fishEach(b, &classicStyle, 3, y) })},
-	{"hidden triple", 40, 40, fromCatalogue(func(b *board, y func(hint) bool) bool { return hiddenSets(b, &classicStyle, 3, false, y) })},
-	{"xy-wing", 42, 42, classicFind(func(b *board) (hint, bool) { return wing(b, &classicStyle, false) })},
-	{"xyz-wing", 44, 44, classicFind(func(b *board) (hint, bool) { return wing(b, &classicStyle, true) })},
-	{"naked quad", 50, 50, fromCatalogue(func(b *board, y func(hint) bool) bool { return nakedSets(b, &classicStyle, 4, y) })},
-	{"jellyfish", 52, 52, fromCatalogue(func(b *board, y func(hint) bool) bool { return fishEach(b, &classicStyle, 4, y) })},
-	{"hidden quad", 54, 54, fromCatalogue(func(b *board, y func(hint) bool) bool { return hiddenSets(b, &classicStyle, 4, false, y) })},
+	{"full house", 10, 10, fromCatalogue(classicStyle.single(true, "full house"))},
+	{"hidden single", 12, 15, fromCatalogue(classicStyle.single(false, "hidden single"))},
+	{"naked single", 23, 23, fromCatalogue(classicStyle.nakedSingle("naked single"))},
+	{"pointing", 26, 26, fromCatalogue(classicStyle.locking(classicPointing))},
+	{"claiming", 28, 28, fromCatalogue(classicStyle.locking(classicClaiming))},
+	{"naked pair", 30, 30, fromCatalogue(classicStyle.nakedSet(2))},
+	{"x-wing", 32, 32, fromCatalogue(classicStyle.fish(2))},
+	{"hidden pair", 34, 34, fromCatalogue(classicStyle.hiddenSet(2, false))},
+	{"naked triple", 36, 36, fromCatalogue(classicStyle.nakedSet(3))},
+	{"swordfish", 38, 38, fromCatalogue(classicStyle.fish(3))},
+	{"hidden triple", 40, 40, fromCatalogue(classicStyle.hiddenSet(3, false))},
+	{"xy-wing", 42, 42, fromCatalogue(classicStyle.wing(false))},
+	{"xyz-wing", 44, 44, fromCatalogue(classicStyle.wing(true))},
+	{"naked quad", 50, 50, fromCatalogue(classicStyle.nakedSet(4))},
+	{"jellyfish", 52, 52, fromCatalogue(classicStyle.fish(4))},
+	{"hidden quad", 54, 54, fromCatalogue(classicStyle.hiddenSet(4, false))},
 	{"simple coloring", 56, 56, simpleColoring},
 	{"multi-coloring", 58, 58, multiColoring},
 	{"x-chain", 65, 79, chains},
@@ -64,7 +64,7 @@ var classicStyle = style{
 	naked:        [5]string{2: "naked pair", 3: "naked triple", 4: "naked quad"},
 	hidden:       [5]string{2: "hidden pair", 3: "hidden triple", 4: "hidden quad"},
 	// Digit by digit, rows as the base first.
-	fish:           [5]string{2: "x-wing", 3: "swordfish", 4: "jellyfish"},
+	fishName:       [5]string{2: "x-wing", 3: "swordfish", 4: "jellyfish"},
 	fishDigitOuter: true,
 	fishRowsFirst:  true,
 	xyWing:         "xy-wing", xyzWing: "xyz-wing", wingText: classicWingText,
@@ -162,15 +162,11 @@ func (s *solver) classicNext(b *board, limit int) (Step, error) {
 	return Step{}, errNoStep
 }
 
-// fromCatalogue makes a classic finder of a catalogue search.
-func fromCatalogue(each func(b *board, yield func(hint) bool) bool) finder {
-	return classicFind(func(b *board) (hint, bool) { return first(b, each) })
-}
-
-// classicFind makes a classic finder of a catalogue search for one hint.
-func classicFind(find func(b *board) (hint, bool)) finder {
+// fromCatalogue makes a classic finder of a catalogue enumeration: its
+// first step.
+func fromCatalogue(e each) finder {
 	return func(s *solver, b *board) (Step, bool) {
-		h, ok := find(b)
+		h, ok := first(b, e)
 		if !ok {
 			return Step{}, false
 		}

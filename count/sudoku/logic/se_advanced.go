@@ -7,6 +7,15 @@ package logic
 // nesting level set. The first technique that removes anything the
 // chain's removals made possible is used; its removals follow from those.
 
+// seAdvanced are the catalogue's techniques the propagation applies, in
+// order.
+var seAdvanced = []each{
+	seStyle.locking(seLockPasses),
+	seStyle.hiddenSet(2, false),
+	seStyle.nakedSet(2),
+	seStyle.fish(2),
+}
+
 // others returns the chaining techniques the propagation nests.
 func (ch *chainer) nestedChainers() []*chainer {
 	if ch.others != nil || ch.conf.level < 2 {
@@ -58,13 +67,7 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 			out = append(out, ch.ar.add(potID(m.Cell, m.Digit, false), causeAdvanced, nested, parents...))
 		}
 	}
-	rules := []func(b *board, yield func(hint) bool) bool{
-		seLockingEach,
-		func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, 2, false, yield) },
-		func(b *board, yield func(hint) bool) bool { return nakedSets(b, &seStyle, 2, yield) },
-		func(b *board, yield func(hint) bool) bool { return fishEach(b, &seStyle, 2, yield) },
-	}
-	for _, r := range rules {
+	for _, r := range seAdvanced {
 		r(g, func(h hint) bool { add(h, nil); return false })
 		if len(out) > 0 {
 			return out

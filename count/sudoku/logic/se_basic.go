@@ -85,13 +85,10 @@ func seDirectLocking(e *seEngine, b *board) (hint, bool) {
 	return h, found
 }
 
-// seLocking finds a pointing (2.6: a block's candidates for a digit in one
-// line) or a claiming (2.8: a line's in one block).
-func seLocking(e *seEngine, b *board) (hint, bool) { return first(b, seLockingEach) }
-
-// seLockingEach yields the SE scale's intersections (see lockingEach).
-func seLockingEach(b *board, yield func(hint) bool) bool {
-	return lockingEach(b, &seStyle, seLockPasses, yield)
+// seFirst makes a technique of the SE scale of a catalogue enumeration:
+// its first step.
+func seFirst(e each) func(*seEngine, *board) (hint, bool) {
+	return func(_ *seEngine, b *board) (hint, bool) { return first(b, e) }
 }
 
 // commonTuple reports whether each of ms has at least two bits and their
@@ -105,39 +102,4 @@ func commonTuple(ms []uint16, n int) (uint16, bool) {
 		u |= m
 	}
 	return u, popcount(u) == n
-}
-
-// seDirectHidden finds a hidden pair (2.0) or triplet (2.5) whose cells,
-// once reduced to the set's digits, leave a hidden single in the house.
-func seDirectHidden(n int) func(e *seEngine, b *board) (hint, bool) {
-	return func(e *seEngine, b *board) (hint, bool) {
-		return first(b, func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, n, true, yield) })
-	}
-}
-
-// seHiddenSet finds a hidden pair (3.4), triplet (4.0) or quad (5.4).
-func seHiddenSet(n int) func(e *seEngine, b *board) (hint, bool) {
-	return func(e *seEngine, b *board) (hint, bool) {
-		return first(b, func(b *board, yield func(hint) bool) bool { return hiddenSets(b, &seStyle, n, false, yield) })
-	}
-}
-
-// seNakedSet finds a naked pair (3.0), triplet (3.6) or quad (5.0).
-func seNakedSet(n int) func(e *seEngine, b *board) (hint, bool) {
-	return func(e *seEngine, b *board) (hint, bool) {
-		return first(b, func(b *board, yield func(hint) bool) bool { return nakedSets(b, &seStyle, n, yield) })
-	}
-}
-
-// seFish finds an X-Wing (3.2), Swordfish (3.8) or Jellyfish (5.2): columns
-// as the base first, then rows.
-func seFish(n int) func(e *seEngine, b *board) (hint, bool) {
-	return func(e *seEngine, b *board) (hint, bool) {
-		return first(b, func(b *board, yield func(hint) bool) bool { return fishEach(b, &seStyle, n, yield) })
-	}
-}
-
-// seXYWing finds an XY-Wing (4.2) or an XYZ-Wing (4.4).
-func seXYWing(xyz bool) func(e *seEngine, b *board) (hint, bool) {
-	return func(e *seEngine, b *board) (hint, bool) { return wing(b, &seStyle, xyz) }
 }

@@ -329,12 +329,7 @@ func TestSEFindersAreSound(t *testing.T) {
 				found[r.name]++
 			}
 			// The enumerations nested chains apply: every step.
-			for _, each := range []func(*board, func(hint) bool) bool{
-				seLockingEach,
-				func(b *board, y func(hint) bool) bool { return hiddenSets(b, &seStyle, 2, false, y) },
-				func(b *board, y func(hint) bool) bool { return nakedSets(b, &seStyle, 2, y) },
-				func(b *board, y func(hint) bool) bool { return fishEach(b, &seStyle, 2, y) },
-			} {
+			for _, each := range seAdvanced {
 				each(&b, func(h hint) bool {
 					hs := h.step(false)
 					hs.finish()

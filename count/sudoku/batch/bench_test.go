@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/internal/cputime"
 	"github.com/nqcount/nqcount/internal/refdata"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkSolve(b *testing.B) {
 				}
 				b.Run("solver="+v.Name+"/workers=all", func(b *testing.B) {
 					w := runtime.GOMAXPROCS(0)
-					cpu0 := processCPU()
+					cpu0, _ := cputime.Process()
 					start := time.Now()
 					n := 0
 					for i := 0; i < b.N; i++ {
@@ -48,7 +49,8 @@ func BenchmarkSolve(b *testing.B) {
 					}
 					b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
 					b.ReportMetric(float64(w), "workers")
-					if cpu := processCPU() - cpu0; cpu > 0 {
+					if cpu, ok := cputime.Process(); ok && cpu > cpu0 {
+						cpu -= cpu0
 						b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
 					}
 				})

@@ -83,22 +83,6 @@ func (sy *style) wing(xyz bool) each {
 	return func(b *board, y func(hint) bool) bool { return wings(b, sy, xyz, y) }
 }
 
-// single and nakedSingle yield a style's first full house (alone) or
-// hidden single, and its first naked single, named name (see singleIn).
-func (sy *style) single(alone bool, name string) each {
-	return func(b *board, y func(hint) bool) bool {
-		h, ok := singleIn(b, &sy.singleHouses, alone, name)
-		return ok && y(h)
-	}
-}
-
-func (sy *style) nakedSingle(name string) each {
-	return func(b *board, y func(hint) bool) bool {
-		h, ok := nakedSingle(b, name)
-		return ok && y(h)
-	}
-}
-
 // style is a scale's part in the catalogue's searches.
 type style struct {
 	// singleHouses is the order houses are searched in for singles.
@@ -729,11 +713,24 @@ func nakedSingle(b *board, name string) (hint, bool) {
 	return hint{}, false
 }
 
-// first returns the first step an enumeration yields.
-func first(b *board, e each) (hint, bool) {
-	var h hint
-	found := e(b, func(x hint) bool { h = x; return true })
-	return h, found
+// taker takes the first step of an enumeration (a solver keeps one: its
+// yield is made once, not at every search).
+type taker struct {
+	h     hint
+	ok    bool
+	yield func(hint) bool
+}
+
+// first returns the first step e yields on b.
+func (t *taker) first(b *board, e each) (hint, bool) {
+	if t.yield == nil {
+		t.yield = func(x hint) bool { t.h, t.ok = x, true; return true }
+	}
+	t.ok = false
+	e(b, t.yield)
+	h, ok := t.h, t.ok
+	t.h = hint{}
+	return h, ok
 }
 
 // lockParents returns the removals an intersection or a fish relies on:

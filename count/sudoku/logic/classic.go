@@ -22,9 +22,13 @@ type technique struct {
 // techniques lists the techniques in the order they are tried: by lowest
 // score. Entries without a finder are found by the entry before them.
 var techniques = []technique{
-	{"full house", 10, 10, fromCatalogue(classicStyle.single(true, "full house"))},
-	{"hidden single", 12, 15, fromCatalogue(classicStyle.single(false, "hidden single"))},
-	{"naked single", 23, 23, fromCatalogue(classicStyle.nakedSingle("naked single"))},
+	{"full house", 10, 10, func(s *solver, b *board) (Step, bool) {
+		return s.classicStep(singleIn(b, &classicStyle.singleHouses, true, "full house"))
+	}},
+	{"hidden single", 12, 15, func(s *solver, b *board) (Step, bool) {
+		return s.classicStep(singleIn(b, &classicStyle.singleHouses, false, "hidden single"))
+	}},
+	{"naked single", 23, 23, func(s *solver, b *board) (Step, bool) { return s.classicStep(nakedSingle(b, "naked single")) }},
 	{"pointing", 26, 26, fromCatalogue(classicStyle.locking(classicPointing))},
 	{"claiming", 28, 28, fromCatalogue(classicStyle.locking(classicClaiming))},
 	{"naked pair", 30, 30, fromCatalogue(classicStyle.nakedSet(2))},
@@ -165,11 +169,14 @@ func (s *solver) classicNext(b *board, limit int) (Step, error) {
 // fromCatalogue makes a classic finder of a catalogue enumeration: its
 // first step.
 func fromCatalogue(e each) finder {
-	return func(s *solver, b *board) (Step, bool) {
-		h, ok := first(b, e)
-		if !ok {
-			return Step{}, false
-		}
-		return h.step(s.quiet), true
+	return func(s *solver, b *board) (Step, bool) { return s.classicStep(s.taker.first(b, e)) }
+}
+
+// classicStep makes the classic scale's step of a catalogue's hint, if
+// ok.
+func (s *solver) classicStep(h hint, ok bool) (Step, bool) {
+	if !ok {
+		return Step{}, false
 	}
+	return h.step(s.quiet), true
 }

@@ -111,6 +111,7 @@ type solver struct {
 	prop     prop
 	arena    arena
 	branches *[729]branchState
+	taker    taker // the catalogue's searches' first steps
 }
 
 func (s *solver) cancelled() bool {

@@ -88,7 +88,7 @@ func seDirectLocking(e *seEngine, b *board) (hint, bool) {
 // seFirst makes a technique of the SE scale of a catalogue enumeration:
 // its first step.
 func seFirst(e each) func(*seEngine, *board) (hint, bool) {
-	return func(_ *seEngine, b *board) (hint, bool) { return first(b, e) }
+	return func(en *seEngine, b *board) (hint, bool) { return en.s.taker.first(b, e) }
 }
 
 // commonTuple reports whether each of ms has at least two bits and their

@@ -534,20 +534,13 @@ func (ch *chainer) chainOf(i int32) []int32 {
 	return out
 }
 
-// lengthDifficulty is the difficulty a chain of the given complexity adds.
+// lengthDifficulty is the difficulty a chain of the given complexity adds:
+// the classic scale's length bonus for complexity-2 candidates, added a
+// tenth at a time in binary floating point, as serate adds it.
 func lengthDifficulty(complexity int) float64 {
 	added := 0.0
-	ceil := 4
-	length := complexity - 2
-	odd := false
-	for length > ceil {
+	for range lengthBonus(complexity - 2) {
 		added += 0.1
-		if !odd {
-			ceil = ceil * 3 / 2
-		} else {
-			ceil = ceil * 4 / 3
-		}
-		odd = !odd
 	}
 	return added
 }

@@ -237,7 +237,12 @@ func HintWith(ctx context.Context, g sudoku.Grid, opt Options) (Step, error) {
 // done releases the solver's scratch space.
 func (s *solver) done() {
 	if s.se != nil {
-		s.se.release()
+		if !s.stop {
+			s.se.release()
+		}
+		// A cancelled solve's engine holds the chain searches it cut
+		// short, which the next solve on the same board would take as
+		// whole: it is dropped, not pooled.
 		s.se = nil
 	}
 }

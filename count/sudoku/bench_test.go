@@ -68,9 +68,10 @@ func loadGrids(tb testing.TB, name string) []Grid {
 // with unique solutions.
 var benchSets = []string{"17-clue", "magictour-top1465", "forum-hardest-1106"}
 
-// BenchmarkSolve solves each set with a uniqueness check (limit 2), one
-// worker and all of them, with every supported variant: sub-benchmarks
-// set=NAME/solver=VARIANT/workers=1|all, for benchstat -col /solver. Beside
+// BenchmarkSolve solves each set with a uniqueness check (limit 2) on one
+// worker, with every supported variant: sub-benchmarks
+// set=NAME/solver=VARIANT/workers=1, for benchstat -col /solver (package
+// batch's BenchmarkSolve runs all the workers). Beside
 // puzzles/s it reports guesses and nodes per puzzle.
 func BenchmarkSolve(b *testing.B) {
 	for _, set := range benchSets {
@@ -82,7 +83,6 @@ func BenchmarkSolve(b *testing.B) {
 				}
 				b.Run("solver="+v.Name, func(b *testing.B) {
 					b.Run("workers=1", func(b *testing.B) { benchSolveOne(b, gs, v.Name) })
-					b.Run("workers=all", func(b *testing.B) { benchSolveAll(b, gs, v.Name) })
 				})
 			}
 		})
@@ -116,33 +116,6 @@ func benchSolveOne(b *testing.B, gs []Grid, variant string) {
 	}
 	b.ReportMetric(float64(sv.Guesses()-g0)/float64(n), "guesses/puzzle")
 	b.ReportMetric(float64(sv.Nodes()-n0)/float64(n), "nodes/puzzle")
-}
-
-func benchSolveAll(b *testing.B, gs []Grid, variant string) {
-	w := runtime.GOMAXPROCS(0)
-	cpu0 := processCPU()
-	start := time.Now()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		res, err := SolveAll(context.Background(), gs, SolveOptions{Workers: w, Solver: variant})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for j := range res {
-			if res[j].Count != 1 {
-				b.Fatalf("puzzle %d: %d solutions", j+1, res[j].Count)
-			}
-		}
-		n += len(gs)
-	}
-	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "puzzles/s")
-	b.ReportMetric(float64(w), "workers")
-	// Puzzles per CPU-second of the whole process: if it stays near the
-	// one-worker figure, the pool adds no overhead and the wall-clock
-	// speed-up on idle cores is about the number of workers.
-	if cpu := processCPU() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(n)/cpu.Seconds(), "puzzles/cpu-s")
-	}
 }
 
 // BenchmarkCountMany counts every solution of the serg-multi set (2 to

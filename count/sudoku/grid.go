@@ -1,6 +1,6 @@
 // Package sudoku solves and counts 9x9 sudoku puzzles.
 //
-// The solver (Solve, Solver, SolveAll) keeps one 27-bit candidate mask per
+// The solver (Solve, Solver; package batch for many puzzles) keeps one 27-bit candidate mask per
 // digit and band. Its variants (Variants, LookupVariant) differ in how they
 // reason and guess: the best, triad, propagates band and stack
 // configurations and triads (mini-rows and mini-columns hold three digits)

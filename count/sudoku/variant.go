@@ -4,7 +4,7 @@ import "github.com/nqcount/nqcount/internal/registry"
 
 // Variant is one registered implementation of the solver. Every variant
 // finds the same solutions and counts; they differ in how they reason and
-// guess, and so in speed. Solver, SolveAll and Count take a variant by
+// guess, and so in speed. Solver and Count (and package batch) take a variant by
 // name; the zero Solver and the name "auto" (or "") take the best one
 // this machine supports.
 type Variant struct {

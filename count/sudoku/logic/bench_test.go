@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,11 +14,23 @@ import (
 // time on one goroutine, and reports puzzles per second and per CPU-second
 // of the process (the figure to compare on a shared machine).
 func BenchmarkRate(b *testing.B) {
+	benchRate(b, Options{}, []benchSet{{"17-clue.answers.txt", 500}, {"magictour-top1465.answers.txt", 200}, {"forum-hardest-1106.answers.txt", 10}})
+}
+
+// BenchmarkRateClassic is BenchmarkRate on the classic scale.
+func BenchmarkRateClassic(b *testing.B) {
+	benchRate(b, Options{Scale: ScaleClassic}, []benchSet{{"17-clue.answers.txt", 500}, {"magictour-top1465.answers.txt", 200}})
+}
+
+// benchSet is a shared answers file and the size of its sample.
+type benchSet struct {
+	set string
+	n   int
+}
+
+func benchRate(b *testing.B, opt Options, sets []benchSet) {
 	d := filepath.Join("..", "..", "..", "..", "shared", "sudoku")
-	for _, c := range []struct {
-		set string
-		n   int
-	}{{"17-clue.answers.txt", 500}, {"magictour-top1465.answers.txt", 200}, {"forum-hardest-1106.answers.txt", 10}} {
+	for _, c := range sets {
 		b.Run("set="+strings.TrimSuffix(c.set, ".answers.txt"), func(b *testing.B) {
 			as := sampleB(b, filepath.Join(d, c.set), c.n)
 			b.ResetTimer()
@@ -26,7 +39,7 @@ func BenchmarkRate(b *testing.B) {
 			n := 0
 			for i := 0; i < b.N; i++ {
 				for _, a := range as {
-					if _, err := Rate(a); err != nil {
+					if _, err := RateWith(context.Background(), a, opt); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -54,6 +54,15 @@ func init() {
 			i++
 		}
 	}
+	for h := range inCover {
+		for o := range inCover[h] {
+			for i, c := range houseCells[h] {
+				if houseSet[o].has(c) {
+					inCover[h][o] |= 1 << i
+				}
+			}
+		}
+	}
 	for h := range cellIndex {
 		for c := range cellIndex[h] {
 			cellIndex[h][c] = -1
@@ -171,24 +180,17 @@ func (b *board) digitCells(d int) cellset {
 	return s
 }
 
-// placedIn returns the mask of digits placed in house h.
-func (b *board) placedIn(h int) uint16 {
-	var m uint16
-	for _, c := range houseCells[h] {
-		if v := b.val[c]; v != 0 {
-			m |= 1 << (v - 1)
-		}
-	}
-	return m
-}
-
 // where returns the positions (bit i for houseCells[h][i]) of digit d's
 // candidates in house h.
-func (b *board) where(h, d int) uint16 {
+func (b *board) where(h, d int) uint16 { return where(&b.cand, h, d) }
+
+// where returns the positions of digit d's candidates in house h of the
+// candidates cand.
+func where(cand *[81]uint16, h, d int) uint16 {
 	var m uint16
 	bit := uint16(1) << (d - 1)
 	for i, c := range houseCells[h] {
-		if b.cand[c]&bit != 0 {
+		if cand[c]&bit != 0 {
 			m |= 1 << i
 		}
 	}
@@ -226,23 +228,3 @@ func digits(m uint16) []int {
 func onlyDigit(m uint16) int { return bits.TrailingZeros16(m) + 1 }
 
 func popcount(m uint16) int { return bits.OnesCount16(m) }
-
-// combinations calls f with every k-element subset of items (in
-// lexicographic order) until f returns true; it reports whether f did.
-func combinations(items []int, k int, f func(sel []int) bool) bool {
-	sel := make([]int, k)
-	var rec func(start, depth int) bool
-	rec = func(start, depth int) bool {
-		if depth == k {
-			return f(sel)
-		}
-		for i := start; i <= len(items)-(k-depth); i++ {
-			sel[depth] = items[i]
-			if rec(i+1, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	return rec(0, 0)
-}

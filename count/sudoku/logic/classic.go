@@ -22,22 +22,26 @@ type technique struct {
 // techniques lists the techniques in the order they are tried: by lowest
 // score. Entries without a finder are found by the entry before them.
 var techniques = []technique{
-	{"full house", 10, 10, fullHouse},
-	{"hidden single", 12, 15, hiddenSingle},
-	{"naked single", 23, 23, nakedSingle},
-	{"pointing", 26, 26, lockedCandidates(true)},
-	{"claiming", 28, 28, lockedCandidates(false)},
-	{"naked pair", 30, 30, nakedSubset(2, 30)},
-	{"x-wing", 32, 32, fish(2, 32, "x-wing")},
-	{"hidden pair", 34, 34, hiddenSubset(2, 34)},
-	{"naked triple", 36, 36, nakedSubset(3, 36)},
-	{"swordfish", 38, 38, fish(3, 38, "swordfish")},
-	{"hidden triple", 40, 40, hiddenSubset(3, 40)},
-	{"xy-wing", 42, 42, wing(false)},
-	{"xyz-wing", 44, 44, wing(true)},
-	{"naked quad", 50, 50, nakedSubset(4, 50)},
-	{"jellyfish", 52, 52, fish(4, 52, "jellyfish")},
-	{"hidden quad", 54, 54, hiddenSubset(4, 54)},
+	{"full house", 10, 10, func(s *solver, b *board) (Step, bool) {
+		return s.classicStep(singleIn(b, &classicStyle.singleHouses, true, "full house"))
+	}},
+	{"hidden single", 12, 15, func(s *solver, b *board) (Step, bool) {
+		return s.classicStep(singleIn(b, &classicStyle.singleHouses, false, "hidden single"))
+	}},
+	{"naked single", 23, 23, func(s *solver, b *board) (Step, bool) { return s.classicStep(nakedSingle(b, "naked single")) }},
+	{"pointing", 26, 26, fromCatalogue(classicStyle.locking(classicPointing))},
+	{"claiming", 28, 28, fromCatalogue(classicStyle.locking(classicClaiming))},
+	{"naked pair", 30, 30, fromCatalogue(classicStyle.nakedSet(2))},
+	{"x-wing", 32, 32, fromCatalogue(classicStyle.fish(2))},
+	{"hidden pair", 34, 34, fromCatalogue(classicStyle.hiddenSet(2, false))},
+	{"naked triple", 36, 36, fromCatalogue(classicStyle.nakedSet(3))},
+	{"swordfish", 38, 38, fromCatalogue(classicStyle.fish(3))},
+	{"hidden triple", 40, 40, fromCatalogue(classicStyle.hiddenSet(3, false))},
+	{"xy-wing", 42, 42, fromCatalogue(classicStyle.wing(false))},
+	{"xyz-wing", 44, 44, fromCatalogue(classicStyle.wing(true))},
+	{"naked quad", 50, 50, fromCatalogue(classicStyle.nakedSet(4))},
+	{"jellyfish", 52, 52, fromCatalogue(classicStyle.fish(4))},
+	{"hidden quad", 54, 54, fromCatalogue(classicStyle.hiddenSet(4, false))},
 	{"simple coloring", 56, 56, simpleColoring},
 	{"multi-coloring", 58, 58, multiColoring},
 	{"x-chain", 65, 79, chains},
@@ -49,6 +53,34 @@ var techniques = []technique{
 	{"nested forcing chain", 115, 119, forcing(4)},
 	{"guess", 120, 120, guess},
 }
+
+// classicStyle is the classic scale's part in the catalogue's searches.
+var classicStyle = style{
+	// Boxes, then rows, then columns: a hidden single in a box is the
+	// easiest to see.
+	singleHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17},
+	pointing:     "pointing", claiming: "claiming",
+	// Rows, then columns, then boxes.
+	subsetHouses: [27]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26},
+	lex:          true,
+	minNaked:     func(n int) int { return n + 1 },
+	minHidden:    func(n int) int { return n + 1 },
+	naked:        [5]string{2: "naked pair", 3: "naked triple", 4: "naked quad"},
+	hidden:       [5]string{2: "hidden pair", 3: "hidden triple", 4: "hidden quad"},
+	// Digit by digit, rows as the base first.
+	fishName:       [5]string{2: "x-wing", 3: "swordfish", 4: "jellyfish"},
+	fishDigitOuter: true,
+	fishRowsFirst:  true,
+	xyWing:         "xy-wing", xyzWing: "xyz-wing", wingText: classicWingText,
+}
+
+// classicPointing searches the boxes in order, each digit by digit, for a
+// digit's candidates in one row or column; classicClaiming the rows, then
+// the columns, for a digit's candidates in one box.
+var (
+	classicPointing = []lockPass{{bases: houseRange(18, 27), covers: []int{1, 2}}}
+	classicClaiming = []lockPass{{bases: houseRange(0, 18), covers: []int{0}}}
+)
 
 var classicList = func() []Technique {
 	var out []Technique
@@ -132,4 +164,19 @@ func (s *solver) classicNext(b *board, limit int) (Step, error) {
 		return st, nil
 	}
 	return Step{}, errNoStep
+}
+
+// fromCatalogue makes a classic finder of a catalogue enumeration: its
+// first step.
+func fromCatalogue(e each) finder {
+	return func(s *solver, b *board) (Step, bool) { return s.classicStep(s.taker.first(b, e)) }
+}
+
+// classicStep makes the classic scale's step of a catalogue's hint, if
+// ok.
+func (s *solver) classicStep(h hint, ok bool) (Step, bool) {
+	if !ok {
+		return Step{}, false
+	}
+	return h.step(s.quiet), true
 }

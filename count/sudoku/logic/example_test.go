@@ -59,3 +59,39 @@ func ExampleStep() {
 	// Output:
 	// {"technique":"3 Skyscrapers 0111","score":5.4,"text":"3 skyscrapers 0111 on 4: r1c3 = r1c9 (row 1) - r8c9 = r8c6 (row 8) - r4c6 = r4c2 (row 4); one of the chain's ends is 4, so r2c2, r6c3 cannot be 4","placements":[],"eliminations":[{"cell":10,"digit":4},{"cell":47,"digit":4}],"cells":[2,8,28,32,68,71],"houses":[{"kind":"row","index":0},{"kind":"row","index":7},{"kind":"row","index":3}],"marks":[{"cell":2,"digit":4,"color":0},{"cell":8,"digit":4,"color":0},{"cell":71,"digit":4,"color":0},{"cell":68,"digit":4,"color":0},{"cell":32,"digit":4,"color":0},{"cell":28,"digit":4,"color":0}],"links":[{"from":{"cell":2,"digit":4},"to":{"cell":8,"digit":4},"strong":true},{"from":{"cell":8,"digit":4},"to":{"cell":71,"digit":4},"strong":false},{"from":{"cell":71,"digit":4},"to":{"cell":68,"digit":4},"strong":true},{"from":{"cell":68,"digit":4},"to":{"cell":32,"digit":4},"strong":false},{"from":{"cell":32,"digit":4},"to":{"cell":28,"digit":4},"strong":true}]}
 }
+
+// The techniques of each scale, in the order the solver tries them, with
+// their scores.
+func ExampleTechniquesOf() {
+	for _, sc := range logic.Scales {
+		ts := logic.TechniquesOf(sc)
+		fmt.Println(sc, len(ts), "techniques, from", ts[0].Name, "to", ts[len(ts)-1].Name)
+		for _, t := range ts[:4] {
+			fmt.Printf("  %s %.1f-%.1f\n", t.Name, t.Score, t.MaxScore)
+		}
+	}
+	fmt.Println(len(logic.Techniques()) == len(logic.TechniquesOf(logic.ScaleSE)))
+	// Output:
+	// se 39 techniques, from Hidden Single to Nested Forcing Chains (+ Dynamic Forcing Chains (+ Multiple Forcing Chains))
+	//   Hidden Single 1.0-1.5
+	//   Direct Pointing 1.7-1.9
+	//   Direct Hidden Pair 2.0-2.0
+	//   Naked Single 2.3-2.3
+	// classic 25 techniques, from full house to guess
+	//   full house 1.0-1.0
+	//   hidden single 1.2-1.5
+	//   naked single 2.3-2.3
+	//   pointing 2.6-2.6
+	// true
+}
+
+// A solve stopped by its context: a deadline past, or a user who gave up.
+func ExampleExplainContext() {
+	g, _ := sudoku.Parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := logic.ExplainContext(ctx, g)
+	fmt.Println(err)
+	// Output:
+	// context canceled
+}

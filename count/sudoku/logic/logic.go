@@ -26,8 +26,8 @@
 // techniques used). Steps carry a sentence and the pattern's cells,
 // candidates and links, for text, JSON and a board to display. Every step
 // is checked against the puzzle's solution before it is returned. All
-// functions are safe for concurrent use; RateAll and ExplainAll spread a
-// batch over the cores.
+// functions are safe for concurrent use; package batch rates or explains a
+// stream of puzzles on every core.
 package logic
 
 import (
@@ -111,6 +111,7 @@ type solver struct {
 	prop     prop
 	arena    arena
 	branches *[729]branchState
+	taker    taker // the catalogue's searches' first steps
 }
 
 func (s *solver) cancelled() bool {
@@ -236,7 +237,12 @@ func HintWith(ctx context.Context, g sudoku.Grid, opt Options) (Step, error) {
 // done releases the solver's scratch space.
 func (s *solver) done() {
 	if s.se != nil {
-		s.se.release()
+		if !s.stop {
+			s.se.release()
+		}
+		// A cancelled solve's engine holds the chain searches it cut
+		// short, which the next solve on the same board would take as
+		// whole: it is dropped, not pooled.
 		s.se = nil
 	}
 }

@@ -313,7 +313,7 @@ func TestClassicScoreMonotone(t *testing.T) {
 	for i := range lo {
 		lo[i] = 99
 	}
-	for _, r := range RateAllWith(context.Background(), grids, 0, classic) {
+	for _, r := range rateAll(grids, classic) {
 		if r.Err != nil {
 			t.Fatal(r.Err)
 		}

@@ -314,62 +314,44 @@ func (p *prop) placedIn(h int) uint16 {
 	return m
 }
 
-// locked applies pointing and claiming once; it reports whether it
-// removed anything.
+// propLockPasses are the intersections a propagation looks for: the
+// rows', then the columns', then the boxes' candidates for a digit, digit
+// by digit, all in one box (for a line) or line (for a box).
+var propLockPasses = []lockPass{
+	{bases: houseRange(0, 18), covers: []int{0}},
+	{bases: houseRange(18, 27), covers: []int{1, 2}},
+}
+
+// locked applies the first pointing or claiming that removes anything
+// (the catalogue's search, see lockings); it reports whether it removed
+// anything. It runs at a fixpoint of the singles: every digit not placed
+// in a house has two places there or more.
 func (p *prop) locked() bool {
-	for base := 0; base < 27; base++ {
-		placed := p.placedIn(base)
-		for d := 1; d <= 9; d++ {
-			if placed>>(d-1)&1 != 0 {
-				continue
-			}
-			bit := uint16(1) << (d - 1)
-			var in cellset
-			first := -1
-			for _, c := range houseCells[base] {
-				if p.cand[c]&bit != 0 {
-					in.add(c)
-					if first < 0 {
-						first = c
+	return lockings(&p.cand, propLockPasses, func(base, cover, d int) bool {
+		bit := uint16(1) << (d - 1)
+		var causes []int32
+		if p.track {
+			for _, x := range houseCells[base] {
+				if !houseSet[cover].has(x) {
+					if f := p.elimBy[node(x, d)]; f >= 0 {
+						causes = append(causes, f)
 					}
-				}
-			}
-			if first < 0 {
-				continue
-			}
-			for _, cover := range houseOf[first] {
-				// Boxes point at lines; lines claim boxes.
-				if cover == base || (base >= 18) == (cover >= 18) || !in.andNot(houseSet[cover]).empty() {
-					continue
-				}
-				var causes []int32
-				if p.track {
-					for _, x := range houseCells[base] {
-						if !houseSet[cover].has(x) {
-							if f := p.elimBy[node(x, d)]; f >= 0 {
-								causes = append(causes, f)
-							}
-						}
-					}
-				}
-				changed := false
-				for _, x := range houseCells[cover] {
-					if !in.has(x) && p.cand[x]&bit != 0 {
-						changed = true
-						p.cand[x] &^= bit
-						p.work++
-						if p.track {
-							p.elimBy[node(x, d)] = p.a.add(node(x, d), false, 0, causes)
-						}
-					}
-				}
-				if changed {
-					return true
 				}
 			}
 		}
-	}
-	return false
+		changed := false
+		for _, x := range houseCells[cover] {
+			if !houseSet[base].has(x) && p.cand[x]&bit != 0 {
+				changed = true
+				p.cand[x] &^= bit
+				p.work++
+				if p.track {
+					p.elimBy[node(x, d)] = p.a.add(node(x, d), false, 0, causes)
+				}
+			}
+		}
+		return changed
+	})
 }
 
 // nested removes every candidate whose assumption leads to a contradiction

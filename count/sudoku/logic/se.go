@@ -18,26 +18,6 @@ import (
 // computed as serate computes them, in binary floating point, and printed
 // rounded to a tenth the way it rounds them.
 
-// seHint is one step found by a technique of the SE scale.
-type seHint struct {
-	rule  int     // the technique (index in seRules)
-	name  string  // the step's name as serate prints it ("Skyscraper", "Unique Rectangle type 2", ...)
-	diff  float64 // its difficulty
-	cell  int     // the cell it places a digit in, or -1
-	digit int
-	elims []Move // the candidates it removes, in the order the technique lists them
-	// desc fills a step's sentence and pattern (for explanations and
-	// hints; ratings never call it).
-	desc func(st *Step)
-	// chain is the chain behind a chaining step (chains only).
-	chain *chainHint
-	// parents lists, for a step a dynamic chain's propagation applies, the
-	// removals it relies on: the candidates src (the board where the
-	// propagation started) had and cur (its board now) lacks, as "off"
-	// potentials.
-	parents func(src, cur *board, out []int) []int
-}
-
 // seRule is a technique of the SE scale, in the order of preference.
 type seRule struct {
 	name   string // the technique, as Techniques lists it
@@ -45,7 +25,7 @@ type seRule struct {
 	// scores lists the difficulties it can take when they are not every
 	// tenth from lo to hi.
 	scores []int
-	find   func(e *seEngine, b *board) (seHint, bool)
+	find   func(e *seEngine, b *board) (hint, bool)
 }
 
 // seList is the SE scale's technique list, in serate's order of
@@ -65,23 +45,23 @@ var seTable = sync.OnceValue(func() *seList {
 	rules := []seRule{
 		{name: "Hidden Single", lo: 10, hi: 15, scores: []int{10, 12, 15}, find: seHiddenSingle},
 		{name: "Direct Pointing", lo: 17, hi: 19, scores: []int{17, 19}, find: seDirectLocking},
-		{name: "Direct Hidden Pair", lo: 20, hi: 20, find: seDirectHidden(2)},
+		{name: "Direct Hidden Pair", lo: 20, hi: 20, find: seFirst(seStyle.hiddenSet(2, true))},
 		{name: "Naked Single", lo: 23, hi: 23, find: seNakedSingle},
-		{name: "Direct Hidden Triplet", lo: 25, hi: 25, find: seDirectHidden(3)},
-		{name: "Pointing & Claiming", lo: 26, hi: 28, scores: []int{26, 28}, find: seLocking},
-		{name: "Naked Pair", lo: 30, hi: 30, find: seNakedSet(2)},
-		{name: "X-Wing", lo: 32, hi: 32, find: seFish(2)},
-		{name: "Hidden Pair", lo: 34, hi: 34, find: seHiddenSet(2)},
-		{name: "Naked Triplet", lo: 36, hi: 36, find: seNakedSet(3)},
-		{name: "Swordfish", lo: 38, hi: 38, find: seFish(3)},
-		{name: "Hidden Triplet", lo: 40, hi: 40, find: seHiddenSet(3)},
+		{name: "Direct Hidden Triplet", lo: 25, hi: 25, find: seFirst(seStyle.hiddenSet(3, true))},
+		{name: "Pointing & Claiming", lo: 26, hi: 28, scores: []int{26, 28}, find: seFirst(seStyle.locking(seLockPasses))},
+		{name: "Naked Pair", lo: 30, hi: 30, find: seFirst(seStyle.nakedSet(2))},
+		{name: "X-Wing", lo: 32, hi: 32, find: seFirst(seStyle.fish(2))},
+		{name: "Hidden Pair", lo: 34, hi: 34, find: seFirst(seStyle.hiddenSet(2, false))},
+		{name: "Naked Triplet", lo: 36, hi: 36, find: seFirst(seStyle.nakedSet(3))},
+		{name: "Swordfish", lo: 38, hi: 38, find: seFirst(seStyle.fish(3))},
+		{name: "Hidden Triplet", lo: 40, hi: 40, find: seFirst(seStyle.hiddenSet(3, false))},
 		{name: "Turbot Fish", lo: 40, hi: 43, find: seStrongLinks(2)},
-		{name: "XY-Wing", lo: 42, hi: 42, find: seXYWing(false)},
-		{name: "XYZ-Wing", lo: 44, hi: 44, find: seXYWing(true)},
+		{name: "XY-Wing", lo: 42, hi: 42, find: seFirst(seStyle.wing(false))},
+		{name: "XYZ-Wing", lo: 44, hi: 44, find: seFirst(seStyle.wing(true))},
 		{name: "Unique Rectangle / Loop", lo: 45, hi: 56, find: seUniqueLoops},
-		{name: "Naked Quad", lo: 50, hi: 50, find: seNakedSet(4)},
-		{name: "Jellyfish", lo: 52, hi: 52, find: seFish(4)},
-		{name: "Hidden Quad", lo: 54, hi: 54, find: seHiddenSet(4)},
+		{name: "Naked Quad", lo: 50, hi: 50, find: seFirst(seStyle.nakedSet(4))},
+		{name: "Jellyfish", lo: 52, hi: 52, find: seFirst(seStyle.fish(4))},
+		{name: "Hidden Quad", lo: 54, hi: 54, find: seFirst(seStyle.hiddenSet(4, false))},
 		{name: "3 Strong Links", lo: 54, hi: 57, find: seStrongLinks(3)},
 		{name: "WXYZ-Wing", lo: 55, hi: 56, find: seALSWing(3)},
 		{name: "Bivalue Universal Grave", lo: 56, hi: 62, find: seBUG},
@@ -110,6 +90,24 @@ var seTable = sync.OnceValue(func() *seList {
 	}
 	return &seList{rules: rules, minFrom: minFrom}
 })
+
+// seStyle is the SE scale's part in the catalogue's searches: serate's
+// orders and names.
+var seStyle = style{
+	// Blocks, then columns, then rows.
+	singleHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+	pointing:     "Pointing", claiming: "Claiming",
+	subsetHouses: [27]int{18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+	// A house with fewer empty cells has a smaller set of the other kind.
+	minNaked:  func(n int) int { return 2 * n },
+	minHidden: func(n int) int { return 2*n + 1 },
+	naked:     [5]string{2: "Naked Pair", 3: "Naked Triplet", 4: "Naked Quad"},
+	hidden:    [5]string{2: "Hidden Pair", 3: "Hidden Triplet", 4: "Hidden Quad"},
+	// Columns as the base first, the lines before the digits.
+	fishName: [5]string{2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"},
+	fishFree: true,
+	xyWing:   "XY-Wing", xyzWing: "XYZ-Wing", wingText: seWingText,
+}
 
 // maxChainTenths bounds the chains' difficulties for Attainable and the
 // technique list: a chain's length adds a tenth for every 50% more
@@ -143,12 +141,12 @@ func (e *seEngine) release() {
 // next returns the step the SE scale takes on b, or errCapped with the
 // step (or the technique the search stopped at) when it scores above
 // limit (in tenths).
-func (e *seEngine) next(b *board, limit int) (seHint, error) {
+func (e *seEngine) next(b *board, limit int) (hint, error) {
 	t := seTable()
 	rules := t.rules
 	for i := range rules {
 		if t.minFrom[i] > limit {
-			return seHint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
+			return hint{rule: i, name: rules[i].name, diff: score(rules[i].lo), cell: -1}, errCapped
 		}
 		var t0 time.Time
 		if seProfile != nil {
@@ -159,7 +157,7 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 			seProfile[i] += time.Since(t0)
 		}
 		if e.s.cancelled() {
-			return seHint{}, e.s.ctx.Err()
+			return hint{}, e.s.ctx.Err()
 		}
 		if !ok {
 			continue
@@ -170,7 +168,7 @@ func (e *seEngine) next(b *board, limit int) (seHint, error) {
 		}
 		return h, nil
 	}
-	return seHint{}, errNoStep
+	return hint{}, errNoStep
 }
 
 // errNoStep is a solve stuck with no step: it cannot happen on a puzzle
@@ -186,22 +184,6 @@ func seTenths(d float64) int { return int((d + 0.05) * 10) }
 
 // seScore rounds a difficulty to the tenth serate prints.
 func seScore(d float64) float64 { return float64(seTenths(d)) / 10 }
-
-// step converts the hint into a Step (with its sentence unless quiet).
-func (h *seHint) step(quiet bool) Step {
-	st := Step{Technique: h.name, Score: seScore(h.diff)}
-	if h.cell >= 0 {
-		st.Placements = []Move{{h.cell, h.digit}}
-	}
-	st.Eliminations = append([]Move(nil), h.elims...)
-	if !quiet && h.desc != nil {
-		h.desc(&st)
-	}
-	if st.Text == "" {
-		st.Text = h.name
-	}
-	return st
-}
 
 // seRegion returns the house of SE's region type t (0 block, 1 row, 2
 // column) and index i.

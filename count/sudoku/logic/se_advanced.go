@@ -7,6 +7,15 @@ package logic
 // nesting level set. The first technique that removes anything the
 // chain's removals made possible is used; its removals follow from those.
 
+// seAdvanced are the catalogue's techniques the propagation applies, in
+// order.
+var seAdvanced = []each{
+	seStyle.locking(seLockPasses),
+	seStyle.hiddenSet(2, false),
+	seStyle.nakedSet(2),
+	seStyle.fish(2),
+}
+
 // others returns the chaining techniques the propagation nests.
 func (ch *chainer) nestedChainers() []*chainer {
 	if ch.others != nil || ch.conf.level < 2 {
@@ -36,7 +45,7 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 	var out []int32
 	var ps []int
 	var parents []int32
-	add := func(h seHint, nested *chainHint) {
+	add := func(h hint, nested *chainHint) {
 		if h.parents == nil && nested == nil {
 			return
 		}
@@ -58,21 +67,15 @@ func (ch *chainer) advanced(g, src *board, offs *potSet) []int32 {
 			out = append(out, ch.ar.add(potID(m.Cell, m.Digit, false), causeAdvanced, nested, parents...))
 		}
 	}
-	rules := []func(b *board, yield func(seHint) bool) bool{
-		lockingEach,
-		func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, 2, false, yield) },
-		func(b *board, yield func(seHint) bool) bool { return nakedSets(b, 2, yield) },
-		func(b *board, yield func(seHint) bool) bool { return fishEach(b, 2, yield) },
-	}
-	for _, r := range rules {
-		r(g, func(h seHint) bool { add(h, nil); return false })
+	for _, r := range seAdvanced {
+		r(g, func(h hint) bool { add(h, nil); return false })
 		if len(out) > 0 {
 			return out
 		}
 	}
 	for _, n := range ch.nestedChainers() {
 		for _, h := range n.search(g, false) {
-			add(seHint{elims: h.elims}, h)
+			add(hint{elims: h.elims}, h)
 		}
 		if len(out) > 0 || ch.e.s.cancelled() {
 			return out

@@ -11,8 +11,8 @@ import (
 // cells) without a candidate, or put one digit in two of them that see
 // each other, is impossible; a candidate in no possible combination goes.
 
-func seAlignedExclusion(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
+func seAlignedExclusion(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
 		// The base cells: two candidates or more, no naked single among
 		// their peers, and excluders.
 		var cands []int
@@ -39,7 +39,7 @@ func seAlignedExclusion(n int) func(e *seEngine, b *board) (seHint, bool) {
 			}
 		}
 		if len(cands) < n {
-			return seHint{}, false
+			return hint{}, false
 		}
 		var twin []int
 		for n2 := 1; n2 < len(cands); n2++ {
@@ -79,12 +79,12 @@ func seAlignedExclusion(n int) func(e *seEngine, b *board) (seHint, bool) {
 				}
 			}
 		}
-		return seHint{}, false
+		return hint{}, false
 	}
 }
 
 // alignedTry tests the base cells given with their common excluders.
-func alignedTry(b *board, cells []int, common cellset) (seHint, bool) {
+func alignedTry(b *board, cells []int, common cellset) (hint, bool) {
 	n := len(cells)
 	var exs [21]uint16
 	ne := 0
@@ -144,7 +144,7 @@ func alignedTry(b *board, cells []int, common cellset) (seHint, bool) {
 		}
 	}
 	if len(el) == 0 {
-		return seHint{}, false
+		return hint{}, false
 	}
 	name, diff := "Aligned Pair Exclusion", 6.2
 	if n == 3 {
@@ -152,7 +152,7 @@ func alignedTry(b *board, cells []int, common cellset) (seHint, bool) {
 	}
 	cs := append([]int(nil), cells...)
 	excluders := common.cells()
-	return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+	return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 		st.Text = fmt.Sprintf("%s: no combination of candidates of %s that leaves each of %s a candidate (and no digit twice in one house) has %s",
 			lowerFirst(name), cellList(cs), cellList(excluders), candidates(el))
 		st.Cells = append(append([]int(nil), cs...), excluders...)

@@ -52,8 +52,8 @@ func abs(x int) int {
 
 // seALSWing finds the easiest ALS wing of n cells: by difficulty, then
 // most removals, then the greatest name suffix.
-func seALSWing(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
+func seALSWing(n int) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
 		var best *alsHint
 		cells := make([]int, 0, n)
 		var rec func(area cellset, union uint16, big, size int)
@@ -88,9 +88,9 @@ func seALSWing(n int) func(e *seEngine, b *board) (seHint, bool) {
 			}
 		}
 		if best == nil {
-			return seHint{}, false
+			return hint{}, false
 		}
-		return best.seHint(b, n), true
+		return best.hint(b, n), true
 	}
 }
 
@@ -198,9 +198,9 @@ func alsTails(b *board, cells []int, union uint16, big, size int, found func(*al
 	}
 }
 
-func (h *alsHint) seHint(b *board, n int) seHint {
+func (h *alsHint) hint(b *board, n int) hint {
 	name := alsNames[n] + " " + h.suffix
-	return seHint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
+	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
 		var digs uint16
 		var parts []string
 		for _, c := range h.cells {

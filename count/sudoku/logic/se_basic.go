@@ -3,134 +3,54 @@ package logic
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
 
-// The SE scale's singles, intersections, subsets, fish and wings.
-
-// seSearchTypes is the order in which serate searches houses for singles
-// and subsets: blocks, then columns, then rows.
-var seSearchTypes = [3]int{0, 2, 1}
+// The SE scale's singles, intersections, subsets, fish and wings: the
+// catalogue's (catalogue.go) in serate's orders, and its direct
+// techniques (a pointing, claiming or hidden set that leaves a single).
 
 // seHiddenSingle finds a full house (1.0: the last empty cell of a house)
 // or a hidden single (1.2 in a block, 1.5 in a row or column); full houses
 // first.
-func seHiddenSingle(e *seEngine, b *board) (seHint, bool) {
-	for _, alone := range [2]bool{true, false} {
-		for _, t := range seSearchTypes {
-			for i := 0; i < 9; i++ {
-				h := seRegion(t, i)
-				if (b.empty[h] == 1) != alone || b.empty[h] == 0 {
-					continue
-				}
-				for d := 1; d <= 9; d++ {
-					w := b.where(h, d)
-					if popcount(w) != 1 {
-						continue
-					}
-					c := houseCells[h][bits.TrailingZeros16(w)]
-					diff := 1.5
-					switch {
-					case alone:
-						diff = 1.0
-					case t == 0:
-						diff = 1.2
-					}
-					return seHint{name: "Hidden Single", diff: diff, cell: c, digit: d, desc: func(st *Step) {
-						if alone {
-							st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(c), d, houseName(h))
-						} else {
-							st.Text = fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d)
-						}
-						for _, x := range houseCells[h] {
-							if x != c && (alone || b.val[x] == 0) {
-								st.Cells = append(st.Cells, x)
-							}
-						}
-						st.Houses = []House{houseOfIndex(h)}
-					}}, true
-				}
-			}
-		}
+func seHiddenSingle(e *seEngine, b *board) (hint, bool) {
+	if h, ok := singleIn(b, &seStyle.singleHouses, true, "Hidden Single"); ok {
+		return h, true
 	}
-	return seHint{}, false
+	return singleIn(b, &seStyle.singleHouses, false, "Hidden Single")
 }
 
 // seNakedSingle finds a cell with one candidate left (2.3).
-func seNakedSingle(e *seEngine, b *board) (seHint, bool) {
-	for c := 0; c < 81; c++ {
-		if b.val[c] != 0 || popcount(b.cand[c]) != 1 {
-			continue
-		}
-		d := onlyDigit(b.cand[c])
-		return seHint{name: "Naked Single", diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
-			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
-			st.Cells = []int{c}
-		}}, true
-	}
-	return seHint{}, false
-}
+func seNakedSingle(e *seEngine, b *board) (hint, bool) { return nakedSingle(b, "Naked Single") }
 
-// seLockPairs lists the intersections serate searches, in order: a block's
-// candidates in one column, in one row; a column's in one block, a row's.
-var seLockPairs = [4][2]int{{0, 2}, {0, 1}, {2, 0}, {1, 0}}
+// seLockPasses are the intersections serate searches, in order: a
+// block's candidates in one column, in one row; a column's in one block, a
+// row's; digit by digit.
+var seLockPasses = []lockPass{
+	{bases: houseRange(18, 27), covers: []int{2}, digitOuter: true},
+	{bases: houseRange(18, 27), covers: []int{1}, digitOuter: true},
+	{bases: houseRange(9, 18), covers: []int{0}, digitOuter: true},
+	{bases: houseRange(0, 9), covers: []int{0}, digitOuter: true},
+}
 
 // crosses reports whether houses a and b share cells.
-func crosses(a, b int) bool { return !houseSet[a].and(houseSet[b]).empty() }
+func crosses(a, b int) bool { return inCover[a][b] != 0 }
 
-// inHouse returns the mask of digit d's positions in house h that lie in
-// house o.
+// whereIn returns the masks of digit d's positions in house h that lie in
+// house o and outside it.
 func whereIn(b *board, h, d, o int) (in, out uint16) {
 	w := b.where(h, d)
-	for m := w; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros16(m)
-		if houseSet[o].has(houseCells[h][i]) {
-			in |= 1 << i
-		} else {
-			out |= 1 << i
-		}
-	}
-	return
-}
-
-// lockings calls f for every intersection of the pair types (base r1, the
-// house r2 holding all of digit d's candidates in r1), in serate's order,
-// until f returns true.
-func lockings(b *board, f func(t1, r1, r2, d int) bool) bool {
-	for _, tp := range seLockPairs {
-		for d := 1; d <= 9; d++ {
-			for i1 := 0; i1 < 9; i1++ {
-				r1 := seRegion(tp[0], i1)
-				w := b.where(r1, d)
-				if popcount(w) < 2 {
-					continue
-				}
-				for i2 := 0; i2 < 9; i2++ {
-					r2 := seRegion(tp[1], i2)
-					if !crosses(r1, r2) {
-						continue
-					}
-					if _, out := whereIn(b, r1, d, r2); out != 0 {
-						continue
-					}
-					if f(tp[0], r1, r2, d) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
+	return w & inCover[h][o], w &^ inCover[h][o]
 }
 
 // seDirectLocking finds a pointing (1.7) or claiming (1.9) that leaves a
 // hidden single in another house of the base's type crossing the cover:
 // the single is placed, the intersection's removals are left for later.
-func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
-	var h seHint
-	found := lockings(b, func(t1, r1, r2, d int) bool {
+func seDirectLocking(e *seEngine, b *board) (hint, bool) {
+	var h hint
+	found := lockings(&b.cand, seLockPasses, func(r1, r2, d int) bool {
+		t1 := seType(r1)
 		for i3 := 0; i3 < 9; i3++ {
 			r3 := seRegion(t1, i3)
 			if r3 == r1 || !crosses(r3, r2) {
@@ -148,7 +68,7 @@ func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 			if t1 == 0 {
 				name, diff = "Direct Pointing", 1.7
 			}
-			h = seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
+			h = hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 				cells := digitCellsIn(b, r1, d)
 				st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %d can only go in %s (%s), which leaves %s the only place for %d in %s",
 					sudoku.CellName(c), d, lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), sudoku.CellName(c), d, houseName(r3))
@@ -165,84 +85,10 @@ func seDirectLocking(e *seEngine, b *board) (seHint, bool) {
 	return h, found
 }
 
-// seLocking finds a pointing (2.6: a block's candidates for a digit in one
-// line) or a claiming (2.8: a line's in one block).
-func seLocking(e *seEngine, b *board) (seHint, bool) { return first(b, lockingEach) }
-
-// first returns the first step an enumeration yields.
-func first(b *board, each func(b *board, yield func(seHint) bool) bool) (seHint, bool) {
-	var h seHint
-	found := each(b, func(x seHint) bool { h = x; return true })
-	return h, found
-}
-
-// lockingEach yields every pointing and claiming, in serate's order, until
-// yield returns true.
-func lockingEach(b *board, yield func(seHint) bool) bool {
-	return lockings(b, func(t1, r1, r2, d int) bool {
-		el := lockElims(b, r1, r2, d)
-		if len(el) == 0 {
-			return false
-		}
-		name, diff := "Claiming", 2.8
-		if r2 < 18 {
-			name, diff = "Pointing", 2.6
-		}
-		return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-			cells := digitCellsIn(b, r1, d)
-			st.Text = fmt.Sprintf("%s: in %s, %d can only go in %s (%s), so %s", lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), cannot(el))
-			st.Cells = cells
-			st.Houses = []House{houseOfIndex(r1), houseOfIndex(r2)}
-			for _, x := range cells {
-				st.Marks = append(st.Marks, Mark{x, d, 0})
-			}
-		}, parents: func(src, cur *board, out []int) []int {
-			return lockParents(src, cur, []int{r1}, []int{r2}, d, out)
-		}})
-	})
-}
-
-// lockParents returns the removals an intersection or a fish relies on:
-// digit d's candidates, in the base houses outside the covers, that src
-// had and cur has lost.
-func lockParents(src, cur *board, base, covers []int, d int, out []int) []int {
-	for _, h := range base {
-		for _, c := range houseCells[h] {
-			if !src.has(c, d) || cur.has(c, d) {
-				continue
-			}
-			in := false
-			for _, cv := range covers {
-				in = in || houseSet[cv].has(c)
-			}
-			if !in {
-				out = append(out, potID(c, d, false))
-			}
-		}
-	}
-	return out
-}
-
-// lockElims returns digit d's candidates in house r2 outside house r1.
-func lockElims(b *board, r1, r2, d int) []Move {
-	var el []Move
-	for _, c := range houseCells[r2] {
-		if !houseSet[r1].has(c) && b.has(c, d) {
-			el = append(el, Move{c, d})
-		}
-	}
-	return el
-}
-
-// digitCellsIn returns the cells of house h where d is a candidate.
-func digitCellsIn(b *board, h, d int) []int {
-	var out []int
-	for _, c := range houseCells[h] {
-		if b.has(c, d) {
-			out = append(out, c)
-		}
-	}
-	return out
+// seFirst makes a technique of the SE scale of a catalogue enumeration:
+// its first step.
+func seFirst(e each) func(*seEngine, *board) (hint, bool) {
+	return func(en *seEngine, b *board) (hint, bool) { return en.s.taker.first(b, e) }
 }
 
 // commonTuple reports whether each of ms has at least two bits and their
@@ -256,367 +102,4 @@ func commonTuple(ms []uint16, n int) (uint16, bool) {
 		u |= m
 	}
 	return u, popcount(u) == n
-}
-
-// seDirectHidden finds a hidden pair (2.0) or triplet (2.5) whose cells,
-// once reduced to the set's digits, leave a hidden single in the house.
-func seDirectHidden(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, n, true, yield) })
-	}
-}
-
-// seHiddenSet finds a hidden pair (3.4), triplet (4.0) or quad (5.4).
-func seHiddenSet(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return hiddenSets(b, n, false, yield) })
-	}
-}
-
-var setNames = [...]string{2: "Pair", 3: "Triplet", 4: "Quad"}
-
-func hiddenSets(b *board, n int, direct bool, yield func(seHint) bool) bool {
-	var ds []int
-	ms := make([]uint16, n)
-	for _, t := range seSearchTypes {
-		for i := 0; i < 9; i++ {
-			hs := seRegion(t, i)
-			empty := int(b.empty[hs])
-			if !(empty > 2*n || (direct && empty > n)) {
-				continue
-			}
-			found := colex(n, 9, func(mask uint32) bool {
-				ds = maskBits(mask, ds)
-				var dm uint16
-				for j, d0 := range ds {
-					ms[j] = b.where(hs, d0+1)
-					dm |= 1 << d0
-				}
-				common, ok := commonTuple(ms, n)
-				if !ok {
-					return false
-				}
-				var cells []int
-				var el []Move
-				for m := common; m != 0; m &= m - 1 {
-					c := houseCells[hs][bits.TrailingZeros16(m)]
-					cells = append(cells, c)
-					for _, d := range digits(b.cand[c] &^ dm) {
-						el = append(el, Move{c, d})
-					}
-				}
-				set := digits(dm)
-				if direct {
-					for d := 1; d <= 9; d++ {
-						if dm>>(d-1)&1 != 0 {
-							continue
-						}
-						w := b.where(hs, d)
-						if popcount(w) <= 1 || popcount(w&^common) != 1 {
-							continue
-						}
-						c := houseCells[hs][bits.TrailingZeros16(w&^common)]
-						name := "Direct Hidden " + setNames[n]
-						diff := 2.0
-						if n == 3 {
-							diff = 2.5
-						}
-						return yield(seHint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
-							st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %s can only go in %s, which leaves %s the only place for %d",
-								sudoku.CellName(c), d, lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), sudoku.CellName(c), d)
-							st.Cells = cells
-							st.Houses = []House{houseOfIndex(hs)}
-							for _, x := range cells {
-								for _, y := range digits(b.cand[x] & dm) {
-									st.Marks = append(st.Marks, Mark{x, y, 0})
-								}
-							}
-						}})
-					}
-					return false
-				}
-				if len(el) == 0 {
-					return false
-				}
-				name := "Hidden " + setNames[n]
-				diff := [...]float64{2: 3.4, 3: 4.0, 4: 5.4}[n]
-				return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-					st.Text = fmt.Sprintf("%s: in %s, %s can only go in %s, so %s", lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), cannot(el))
-					st.Cells = cells
-					st.Houses = []House{houseOfIndex(hs)}
-					for _, x := range cells {
-						for _, y := range digits(b.cand[x] & dm) {
-							st.Marks = append(st.Marks, Mark{x, y, 0})
-						}
-					}
-				}, parents: func(src, cur *board, out []int) []int {
-					// The set's digits were removed from the house's other cells.
-					var pos uint16
-					for _, d := range set {
-						pos |= cur.where(hs, d)
-					}
-					for i, x := range houseCells[hs] {
-						if pos>>i&1 == 0 {
-							for _, d := range set {
-								if src.has(x, d) {
-									out = append(out, potID(x, d, false))
-								}
-							}
-						}
-					}
-					return out
-				}})
-			})
-			if found {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// seNakedSet finds a naked pair (3.0), triplet (3.6) or quad (5.0).
-func seNakedSet(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return nakedSets(b, n, yield) })
-	}
-}
-
-// nakedSets yields every naked set of n cells, in serate's order, until
-// yield returns true.
-func nakedSets(b *board, n int, yield func(seHint) bool) bool {
-	{
-		var pos []int
-		ms := make([]uint16, n)
-		for _, t := range seSearchTypes {
-			for i := 0; i < 9; i++ {
-				hs := seRegion(t, i)
-				if int(b.empty[hs]) < 2*n {
-					continue
-				}
-				found := colex(n, 9, func(mask uint32) bool {
-					pos = maskBits(mask, pos)
-					for j, p := range pos {
-						ms[j] = b.cand[houseCells[hs][p]]
-					}
-					u, ok := commonTuple(ms, n)
-					if !ok {
-						return false
-					}
-					var el []Move
-					for j, c := range houseCells[hs] {
-						if mask>>j&1 != 0 {
-							continue
-						}
-						for _, d := range digits(b.cand[c] & u) {
-							el = append(el, Move{c, d})
-						}
-					}
-					if len(el) == 0 {
-						return false
-					}
-					cells := make([]int, n)
-					for j, p := range pos {
-						cells[j] = houseCells[hs][p]
-					}
-					name := "Naked " + setNames[n]
-					diff := [...]float64{2: 3.0, 3: 3.6, 4: 5.0}[n]
-					return yield(seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-						st.Text = fmt.Sprintf("%s: in %s, %s hold only %s between them, so %s", lowerFirst(name), houseName(hs), cellList(cells), digitList(digits(u), "and"), cannot(el))
-						st.Cells = cells
-						st.Houses = []House{houseOfIndex(hs)}
-						for _, x := range cells {
-							for _, y := range digits(b.cand[x]) {
-								st.Marks = append(st.Marks, Mark{x, y, 0})
-							}
-						}
-					}, parents: func(src, cur *board, out []int) []int {
-						// The cells' other digits were removed.
-						for _, x := range cells {
-							for _, d := range digits(src.cand[x] &^ u) {
-								out = append(out, potID(x, d, false))
-							}
-						}
-						return out
-					}})
-				})
-				if found {
-					return true
-				}
-			}
-		}
-		return false
-	}
-}
-
-var fishNames = [...]string{2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
-
-// seFish finds an X-Wing (3.2), Swordfish (3.8) or Jellyfish (5.2): columns
-// as the base first, then rows.
-func seFish(n int) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
-		return first(b, func(b *board, yield func(seHint) bool) bool { return fishEach(b, n, yield) })
-	}
-}
-
-// fishEach yields every fish of n lines, in serate's order, until yield
-// returns true.
-func fishEach(b *board, n int, yield func(seHint) bool) bool {
-	{
-		var placed [10]int
-		for c := 0; c < 81; c++ {
-			placed[b.val[c]]++
-		}
-		var lines []int
-		ms := make([]uint16, n)
-		for _, tp := range [2][2]int{{2, 1}, {1, 2}} {
-			found := colex(n, 9, func(mask uint32) bool {
-				lines = maskBits(mask, lines)
-				for d := 1; d <= 9; d++ {
-					if placed[d]+2*n > 9 {
-						continue
-					}
-					for j, l := range lines {
-						ms[j] = b.where(seRegion(tp[0], l), d)
-					}
-					cover, ok := commonTuple(ms, n)
-					if !ok {
-						continue
-					}
-					var el []Move
-					for m := cover; m != 0; m &= m - 1 {
-						cv := seRegion(tp[1], bits.TrailingZeros16(m))
-						for j, c := range houseCells[cv] {
-							if mask>>j&1 == 0 && b.has(c, d) {
-								el = append(el, Move{c, d})
-							}
-						}
-					}
-					if len(el) == 0 {
-						continue
-					}
-					base := make([]int, n)
-					for j, l := range lines {
-						base[j] = seRegion(tp[0], l)
-					}
-					var covers []int
-					for m := cover; m != 0; m &= m - 1 {
-						covers = append(covers, seRegion(tp[1], bits.TrailingZeros16(m)))
-					}
-					d := d
-					if yield(seHint{name: fishNames[n], diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
-						kind, ckind := "columns", "rows"
-						if tp[0] == 1 {
-							kind, ckind = "rows", "columns"
-						}
-						st.Text = fmt.Sprintf("%s on %d: in %s %s, %d can only go in %s %s, so %s", lowerFirst(fishNames[n]), d, kind, numbers(base), d, ckind, numbers(covers), cannot(el))
-						for _, hb := range base {
-							st.Houses = append(st.Houses, houseOfIndex(hb))
-							for _, c := range digitCellsIn(b, hb, d) {
-								st.Cells = append(st.Cells, c)
-								st.Marks = append(st.Marks, Mark{c, d, 0})
-							}
-						}
-						for _, cv := range covers {
-							st.Houses = append(st.Houses, houseOfIndex(cv))
-						}
-					}, parents: func(src, cur *board, out []int) []int {
-						return lockParents(src, cur, base, covers, d, out)
-					}}) {
-						return true
-					}
-				}
-				return false
-			})
-			if found {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// seXYWing finds an XY-Wing (4.2) or an XYZ-Wing (4.4).
-func seXYWing(xyz bool) func(e *seEngine, b *board) (seHint, bool) {
-	want, name, diff := 2, "XY-Wing", 4.2
-	if xyz {
-		want, name, diff = 3, "XYZ-Wing", 4.4
-	}
-	return func(e *seEngine, b *board) (seHint, bool) {
-		for p := 0; p < 81; p++ {
-			xy := b.cand[p]
-			if popcount(xy) != want {
-				continue
-			}
-			for _, a := range peerList[p] {
-				xz := b.cand[a]
-				if popcount(xz) != 2 || popcount(xy&^xz) != 1 {
-					continue
-				}
-				for _, c := range peerList[p] {
-					yz := b.cand[c]
-					if popcount(yz) != 2 || popcount(xy|xz|yz) != 3 {
-						continue
-					}
-					if inter := xy & xz & yz; (xyz && popcount(inter) != 1) || (!xyz && inter != 0) {
-						continue
-					}
-					z := onlyDigit((xz & yz) & -(xz & yz))
-					seen := peerSet[a].and(peerSet[c])
-					if xyz {
-						seen = seen.and(peerSet[p])
-					}
-					seen.remove(p)
-					seen.remove(a)
-					seen.remove(c)
-					var el []Move
-					for _, x := range seen.cells() {
-						if b.has(x, z) {
-							el = append(el, Move{x, z})
-						}
-					}
-					if len(el) == 0 {
-						continue
-					}
-					p, a, c := p, a, c
-					return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-						st.Text = fmt.Sprintf("%s: %s (%s) with %s (%s) and %s (%s): one of the wings is %d, so %s", lowerFirst(name),
-							sudoku.CellName(p), digitList(digits(xy), "or"), sudoku.CellName(a), digitList(digits(xz), "or"),
-							sudoku.CellName(c), digitList(digits(yz), "or"), z, cannot(el))
-						st.Cells = []int{p, a, c}
-						for _, x := range []int{p, a, c} {
-							for _, d := range digits(b.cand[x]) {
-								col := 0
-								if d == z {
-									col = 1
-								}
-								st.Marks = append(st.Marks, Mark{x, d, col})
-							}
-						}
-					}}, true
-				}
-			}
-		}
-		return seHint{}, false
-	}
-}
-
-// lowerFirst writes a technique's name for the middle or start of a
-// sentence, as the classic scale's names read: "Hidden Pair" as "hidden
-// pair", "X-Wing" as "x-wing"; a word with an acronym ("XY-Wing", "BUG")
-// stays as it is.
-func lowerFirst(s string) string {
-	words := strings.Split(s, " ")
-	for i, w := range words {
-		acronym := false
-		for _, p := range strings.Split(w, "-") {
-			if len(p) >= 2 && strings.ToUpper(p) == p && strings.ToLower(p) != p {
-				acronym = true
-			}
-		}
-		if !acronym {
-			words[i] = strings.ToLower(w)
-		}
-	}
-	return strings.Join(words, " ")
 }

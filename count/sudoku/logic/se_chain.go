@@ -222,14 +222,14 @@ func (c chainConf) difficulty() float64 {
 }
 
 // seChainProducer is the finder of a chaining technique: its easiest step.
-func seChainProducer(m chainMode) func(e *seEngine, b *board) (seHint, bool) {
-	return func(e *seEngine, b *board) (seHint, bool) {
+func seChainProducer(m chainMode) func(e *seEngine, b *board) (hint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
 		ch := e.chainerFor(m)
 		hs := ch.search(b, true)
 		if len(hs) == 0 || e.s.cancelled() {
-			return seHint{}, false
+			return hint{}, false
 		}
-		return hs[0].seHint(b), true
+		return hs[0].hint(b), true
 	}
 }
 
@@ -534,20 +534,13 @@ func (ch *chainer) chainOf(i int32) []int32 {
 	return out
 }
 
-// lengthDifficulty is the difficulty a chain of the given complexity adds.
+// lengthDifficulty is the difficulty a chain of the given complexity adds:
+// the classic scale's length bonus for complexity-2 candidates, added a
+// tenth at a time in binary floating point, as serate adds it.
 func lengthDifficulty(complexity int) float64 {
 	added := 0.0
-	ceil := 4
-	length := complexity - 2
-	odd := false
-	for length > ceil {
+	for range lengthBonus(complexity - 2) {
 		added += 0.1
-		if !odd {
-			ceil = ceil * 3 / 2
-		} else {
-			ceil = ceil * 4 / 3
-		}
-		odd = !odd
 	}
 	return added
 }

@@ -654,9 +654,9 @@ func (ch *chainer) cycleRemovals(b *board, dstOn int32) []Move {
 	return out
 }
 
-// seHint converts a chain step into a step of the solver.
-func (h *chainHint) seHint(b *board) seHint {
-	sh := seHint{name: h.name(), diff: h.diff, cell: -1, elims: h.elims, chain: h}
+// hint converts a chain step into a step of the solver.
+func (h *chainHint) hint(b *board) hint {
+	sh := hint{name: h.name(), diff: h.diff, cell: -1, elims: h.elims, chain: h}
 	if h.result >= 0 && potOn(h.result) {
 		sh.cell, sh.digit = potCell(h.result), potDigit(h.result)
 	}

@@ -74,9 +74,9 @@ type slLink struct {
 
 // seStrongLinks finds the easiest strong-link fish of n links: by
 // difficulty, then most removals, then name.
-func seStrongLinks(n int) func(e *seEngine, b *board) (seHint, bool) {
+func seStrongLinks(n int) func(e *seEngine, b *board) (hint, bool) {
 	sets := linkSets(n)
-	return func(e *seEngine, b *board) (seHint, bool) {
+	return func(e *seEngine, b *board) (hint, bool) {
 		var best *slHint
 		var digits [10]*slSearch
 		for _, set := range sets {
@@ -95,9 +95,9 @@ func seStrongLinks(n int) func(e *seEngine, b *board) (seHint, bool) {
 			}
 		}
 		if best == nil {
-			return seHint{}, false
+			return hint{}, false
 		}
-		return best.seHint(b), true
+		return best.hint(b), true
 	}
 }
 
@@ -633,9 +633,9 @@ func (h *slHint) name() string {
 	return name + " " + h.suffix
 }
 
-func (h *slHint) seHint(b *board) seHint {
+func (h *slHint) hint(b *board) hint {
 	name := h.name()
-	return seHint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
+	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
 		var parts []string
 		d := h.d
 		for i, l := range h.links {

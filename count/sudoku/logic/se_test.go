@@ -94,7 +94,7 @@ func TestSERatingsSample(t *testing.T) {
 	type tally struct{ n, all, er, ep, ed, er1, ep1, ed1, er2 int }
 	sets := map[string]*tally{}
 	diff := 0
-	for i, res := range RateAllWith(context.Background(), gs, 0, Options{}) {
+	for i, res := range rateAll(gs, Options{}) {
 		r := sample[i]
 		if res.Err != nil {
 			t.Fatalf("%s: %v", r.puzzle, res.Err)
@@ -329,13 +329,8 @@ func TestSEFindersAreSound(t *testing.T) {
 				found[r.name]++
 			}
 			// The enumerations nested chains apply: every step.
-			for _, each := range []func(*board, func(seHint) bool) bool{
-				lockingEach,
-				func(b *board, y func(seHint) bool) bool { return hiddenSets(b, 2, false, y) },
-				func(b *board, y func(seHint) bool) bool { return nakedSets(b, 2, y) },
-				func(b *board, y func(seHint) bool) bool { return fishEach(b, 2, y) },
-			} {
-				each(&b, func(h seHint) bool {
+			for _, each := range seAdvanced {
+				each(&b, func(h hint) bool {
 					hs := h.step(false)
 					hs.finish()
 					if err := s.check(&b, &hs); err != nil && err.Error() != "it changes nothing" {

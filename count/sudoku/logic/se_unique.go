@@ -44,7 +44,7 @@ func ulBase(n int) float64 {
 
 // seUniqueLoops finds the easiest unique loop step: by difficulty, then
 // type.
-func seUniqueLoops(e *seEngine, b *board) (seHint, bool) {
+func seUniqueLoops(e *seEngine, b *board) (hint, bool) {
 	var hs []*ulHint
 	for c := 0; c < 81; c++ {
 		if popcount(b.cand[c]) != 2 {
@@ -95,7 +95,7 @@ func seUniqueLoops(e *seEngine, b *board) (seHint, bool) {
 		}
 	}
 	if len(hs) == 0 {
-		return seHint{}, false
+		return hint{}, false
 	}
 	slices.SortStableFunc(hs, func(x, y *ulHint) int {
 		switch {
@@ -106,7 +106,7 @@ func seUniqueLoops(e *seEngine, b *board) (seHint, bool) {
 		}
 		return x.kind - y.kind
 	})
-	return hs[0].seHint(b), true
+	return hs[0].hint(b), true
 }
 
 func sameCells(a, b []int) bool {
@@ -334,12 +334,12 @@ func ulType4(b *board, loop []int, c1, c2, v1, v2 int) *ulHint {
 		detail: fmt.Sprintf("%d must be in %s or %s (%s), so neither is %d", lock, sudoku.CellName(c1), sudoku.CellName(c2), houseName(h), rem)}
 }
 
-func (h *ulHint) seHint(b *board) seHint {
+func (h *ulHint) hint(b *board) hint {
 	name := fmt.Sprintf("Unique Rectangle type %d", h.kind)
 	if len(h.loop) > 4 {
 		name = fmt.Sprintf("Unique Loop %d type %d", len(h.loop), h.kind)
 	}
-	return seHint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
+	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
 		why := h.detail
 		if h.kind == 1 {
 			why = fmt.Sprintf("%s must hold another digit", sudoku.CellName(h.elims[0].Cell))
@@ -359,7 +359,7 @@ func (h *ulHint) seHint(b *board) seHint {
 // seBUG finds a bivalue universal grave: removing each extra candidate of
 // the cells with three or more leaves every cell two candidates and every
 // digit two places in each house.
-func seBUG(e *seEngine, b *board) (seHint, bool) {
+func seBUG(e *seEngine, b *board) (hint, bool) {
 	temp := *b
 	var bugCells []int
 	var bugValues [81]uint16
@@ -419,11 +419,11 @@ func seBUG(e *seEngine, b *board) (seHint, bool) {
 				if len(nb) == 1 {
 					allBug |= 1 << (d - 1)
 					if !addBug(nb[0], d) {
-						return seHint{}, false
+						return hint{}, false
 					}
 				}
 				if len(nb) == 0 {
-					return seHint{}, false
+					return hint{}, false
 				}
 			}
 		}
@@ -435,24 +435,24 @@ func seBUG(e *seEngine, b *board) (seHint, bool) {
 		for _, c := range allExtra.cells() {
 			bugValues[c] = 0
 			if !addBug(c, only) {
-				return seHint{}, false
+				return hint{}, false
 			}
 		}
 	}
 	for c := 0; c < 81; c++ {
 		if temp.val[c] == 0 && popcount(temp.cand[c]) != 2 {
-			return seHint{}, false
+			return hint{}, false
 		}
 	}
 	for h := 0; h < 27; h++ {
 		for d := 1; d <= 9; d++ {
 			if n := popcount(temp.where(h, d)); n != 0 && n != 2 {
-				return seHint{}, false
+				return hint{}, false
 			}
 		}
 	}
-	mk := func(name string, diff float64, el []Move, why string) (seHint, bool) {
-		return seHint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
+	mk := func(name string, diff float64, el []Move, why string) (hint, bool) {
+		return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 			st.Text = fmt.Sprintf("%s: without the extra candidates of %s every cell would have two candidates and every digit two places in each house, a pattern with two solutions; %s, so %s",
 				name, cellList(bugCells), why, cannot(el))
 			st.Cells = slices.Clone(bugCells)
@@ -471,7 +471,7 @@ func seBUG(e *seEngine, b *board) (seHint, bool) {
 			el = append(el, Move{c, d})
 		}
 		if len(el) == 0 {
-			return seHint{}, false
+			return hint{}, false
 		}
 		return mk("BUG type 1", 5.6, el, fmt.Sprintf("%s must be %s", sudoku.CellName(c), digitList(digits(allBug), "or")))
 	case popcount(allBug) == 1:
@@ -500,14 +500,14 @@ func seBUG(e *seEngine, b *board) (seHint, bool) {
 		}
 		return bug3(b, bugCells, allBug, common, mk)
 	}
-	return seHint{}, false
+	return hint{}, false
 }
 
-func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, float64, []Move, string) (seHint, bool)) (seHint, bool) {
+func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, float64, []Move, string) (hint, bool)) (hint, bool) {
 	c1, c2 := cells[0], cells[1]
 	common := b.cand[c1] & b.cand[c2] &^ all
 	if popcount(common) != 1 {
-		return seHint{}, false
+		return hint{}, false
 	}
 	d := onlyDigit(common)
 	for t := 0; t < 3; t++ {
@@ -522,14 +522,14 @@ func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, 
 			}
 		}
 		if len(el) == 0 {
-			return seHint{}, false
+			return hint{}, false
 		}
 		return mk("BUG type 4", 5.7, el, fmt.Sprintf("%s or %s holds its extra digit, and %d must be in one of them (%s)", sudoku.CellName(c1), sudoku.CellName(c2), d, houseName(h)))
 	}
-	return seHint{}, false
+	return hint{}, false
 }
 
-func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, float64, []Move, string) (seHint, bool)) (seHint, bool) {
+func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, float64, []Move, string) (hint, bool)) (hint, bool) {
 	var idx []int
 	for degree := 2; degree <= 6; degree++ {
 		for t := 0; t < 3; t++ {
@@ -550,7 +550,7 @@ func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, flo
 			if len(rc) < degree {
 				continue
 			}
-			var res seHint
+			var res hint
 			found := colex(degree-1, len(rc), func(mask uint32) bool {
 				ms := make([]uint16, 0, degree)
 				var naked []int
@@ -590,5 +590,5 @@ func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, flo
 			}
 		}
 	}
-	return seHint{}, false
+	return hint{}, false
 }

@@ -1,13 +1,15 @@
 // Package pipe is the ordered, bounded, cancellable pipeline behind the
 // Sudoku batch commands (package batch) and the generator (generate.Run):
-// a producer hands jobs in order, workers do them in any order, and the
-// caller's goroutine emits them in the producer's order as soon as each
-// and those before it are done.
+// a producer hands jobs in order, the engine's pool of workers (package
+// count) does them in any order, and the caller's goroutine emits them in
+// the producer's order as soon as each and those before it are done.
 package pipe
 
 import (
 	"context"
 	"sync"
+
+	"github.com/nqcount/nqcount/count"
 )
 
 // Run runs a pipeline of jobs of type J.
@@ -19,17 +21,19 @@ import (
 // produce should then return. produce's error, if any, is returned by Run
 // after every job put before it is emitted.
 //
-// work is called once for each job on up to workers goroutines (on the
-// calling goroutine when workers is 1), with a context that ends when ctx
-// does or emit fails; it must return soon after that context ends. emit is
-// called with each job, in the order put received them, from the calling
-// goroutine.
+// work is called once for each job on up to workers goroutines, the
+// workers of count.Run (on the calling goroutine when workers is 1), with
+// a context that ends when ctx does or emit fails; it must return soon
+// after that context ends (count.Run leaves behind a worker still busy a
+// second later). emit is called with each job, in the order put received
+// them, from the calling goroutine.
 //
 // Run returns nil when produce returned nil and every job was emitted;
-// else the first of emit's error, ctx's error or produce's error. When ctx
-// ends, the jobs that were done (their work returned, perhaps with ctx's
-// error recorded in the job) are emitted in order up to the first that was
-// not, and Run returns ctx's error.
+// else the first of emit's error, a worker's panic (an error wrapping
+// count.ErrPanic), ctx's error or produce's error. When ctx ends, the jobs
+// that were done (their work returned, perhaps with ctx's error recorded
+// in the job) are emitted in order up to the first that was not, and Run
+// returns ctx's error.
 //
 // Run does not wait for produce to return: a producer blocked in a read
 // that no cancellation can interrupt (a terminal, a pipe) goes on until
@@ -94,21 +98,24 @@ func Run[J any](ctx context.Context, workers, window int, produce func(put func(
 		})
 	}
 
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	// The workers are the engine's pool (package count): one task each,
+	// that takes jobs until there are none. A worker that panics ends the
+	// pipeline with the panic as its error.
+	var poolErr error
+	poolDone := make(chan struct{})
+	go func() {
+		defer close(poolDone)
+		_, err := count.Run(ctx, count.All(workers), func(ctx context.Context, _ int, _ func(uint64)) (count.Result, error) {
 			for {
 				var it item[J]
 				var ok bool
 				select {
 				case it, ok = <-jobs:
 				case <-ctx.Done():
-					return
+					return count.Result{}, nil
 				}
 				if !ok || ctx.Err() != nil {
-					return
+					return count.Result{}, nil
 				}
 				work(ctx, &it.job)
 				mu.Lock()
@@ -117,7 +124,22 @@ func Run[J any](ctx context.Context, workers, window int, produce func(put func(
 				ready.Broadcast()
 				mu.Unlock()
 			}
-		}()
+		}, count.Options{Workers: workers})
+		if err != nil && ctx.Err() == nil {
+			mu.Lock()
+			poolErr = err
+			mu.Unlock()
+			cancel()
+		}
+	}()
+	// stopped is the error of a pipeline that ctx or a worker ended.
+	stopped := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if poolErr != nil {
+			return poolErr
+		}
+		return ctx.Err()
 	}
 	var zero J
 	for seq := 0; ; seq++ {
@@ -129,26 +151,26 @@ func Run[J any](ctx context.Context, workers, window int, produce func(put func(
 		if !s.done && seq == total {
 			err := prodErr
 			mu.Unlock()
-			wg.Wait()
+			<-poolDone
 			return err
 		}
 		if !s.done {
 			// ctx ended: let the workers finish what they hold, then
 			// emit what is done, in order.
 			mu.Unlock()
-			wg.Wait()
+			<-poolDone
 			mu.Lock()
 		}
 		if !s.done {
 			mu.Unlock()
-			return ctx.Err()
+			return stopped()
 		}
 		job := s.job
 		s.job, s.done = zero, false
 		mu.Unlock()
 		if err := emit(&job); err != nil {
 			cancel()
-			wg.Wait()
+			<-poolDone
 			return err
 		}
 		<-tickets

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/count"
 )
 
 type job struct {
@@ -201,5 +204,29 @@ func TestRunInline(t *testing.T) {
 	}, func(j *job) error { n++; return nil })
 	if !errors.Is(err, context.Canceled) || n != 3 || !refused {
 		t.Errorf("cancelled: %v after %d jobs (put refused job 3: %v), want context.Canceled after 3", err, n, refused)
+	}
+}
+
+// TestWorkerPanic: a job that panics on a worker of the pool ends the run
+// with the panic as its error (count.ErrPanic), after the jobs before it
+// are emitted, instead of crashing the program.
+func TestWorkerPanic(t *testing.T) {
+	emitted := 0
+	err := Run(context.Background(), 3, 4, produceN(100, nil), func(_ context.Context, j *job) {
+		if j.i == 10 {
+			panic("job 10")
+		}
+	}, func(j *job) error {
+		if j.i != emitted {
+			t.Fatalf("emitted job %d, want %d", j.i, emitted)
+		}
+		emitted++
+		return nil
+	})
+	if !errors.Is(err, count.ErrPanic) || !strings.Contains(err.Error(), "job 10") {
+		t.Fatalf("Run: %v, want the panic", err)
+	}
+	if emitted > 10 {
+		t.Fatalf("%d jobs emitted, past the one that panicked", emitted)
 	}
 }

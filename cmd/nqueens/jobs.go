@@ -200,7 +200,7 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 			if f.Kind == queue.KindVerify {
 				what = "verification of task"
 			}
-			fmt.Fprintf(e.Stdout, "%s %d had failed (%s, delivery %d): %s\n", what, f.Task, f.Worker, f.Delivery, f.Error)
+			fmt.Fprintf(e.Stdout, "%s %d had failed (%s, delivery %d): %s\n", what, f.Task, queue.Printable(f.Worker), f.Delivery, queue.Printable(f.Error))
 		}
 	}
 	if err != nil {

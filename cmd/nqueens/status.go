@@ -91,7 +91,7 @@ func printStatus(w io.Writer, s *queue.Status) error {
 	for _, c := range s.Conflicts {
 		p("CONFLICT task %d:", c.Task)
 		for _, r := range c.Results {
-			p(" %s %s says %d (%d nodes);", r.Kind, r.Worker, r.Count, r.Nodes)
+			p(" %s %s says %d (%d nodes);", r.Kind, queue.Printable(r.Worker), r.Count, r.Nodes)
 		}
 		p("\n")
 	}
@@ -100,10 +100,10 @@ func printStatus(w io.Writer, s *queue.Status) error {
 		if f.SetAside {
 			aside = "set aside"
 		}
-		p("failed task %d (%s, delivery %d, %s): %s\n", f.Task, f.Worker, f.Delivery, aside, f.Error)
+		p("failed task %d (%s, delivery %d, %s): %s\n", f.Task, queue.Printable(f.Worker), f.Delivery, aside, queue.Printable(f.Error))
 	}
 	for _, r := range s.Refused {
-		p("refused a record of task %d from %q: %s\n", r.Task, r.Worker, r.Reason)
+		p("refused a record of task %d from %s: %s\n", r.Task, queue.Printable(r.Worker), queue.Printable(r.Reason))
 	}
 	if s.Complete {
 		check := " (no published value to compare with)"

@@ -70,7 +70,7 @@ type Conflict struct {
 // unknown: an export read back).
 func (c *collector) add(r Record, at time.Time) {
 	if err := r.Check(c.info.ID, c.plan); err != nil {
-		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: r.Worker, Reason: err.Error()})
+		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: cleanWorker(r.Worker), Reason: err.Error()})
 		return
 	}
 	rs := c.recs[r.Task]
@@ -108,6 +108,7 @@ func (c *collector) add(r Record, at time.Time) {
 // fail takes one failure record; a requeue marker clears the task's
 // failures before it.
 func (c *collector) fail(f Failure) {
+	f.Worker, f.Error, f.Kind = cleanWorker(f.Worker), cleanText(f.Error), cleanText(clip(f.Kind, 32))
 	if f.Requeued {
 		delete(c.failures, f.Task)
 		return

@@ -80,17 +80,21 @@ func (r *Record) Seal() { r.Checksum = r.Sum() }
 func (r *Record) Check(id string, p *Plan) error {
 	switch {
 	case r.Checksum != r.Sum():
-		return fmt.Errorf("checksum %.12s… does not match its contents (%.12s…): damaged or edited", r.Checksum, r.Sum())
+		return fmt.Errorf("checksum %s… does not match its contents (%.12s…): damaged or edited", Printable(clip(r.Checksum, 12)), r.Sum())
 	case r.Job != id:
-		return fmt.Errorf("it belongs to job %s", r.Job)
+		return fmt.Errorf("it belongs to job %s", Printable(clip(r.Job, 140)))
 	case r.Hash != p.Hash():
-		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", r.Hash, p.Hash())
+		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", Printable(clip(r.Hash, 80)), p.Hash())
 	case r.Algorithm != queens.AlgorithmVersion:
 		return fmt.Errorf("it was counted with algorithm version %d, this program's is %d", r.Algorithm, queens.AlgorithmVersion)
 	case r.Task < 0 || r.Task >= p.Len():
 		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, p.Len()-1)
 	case r.Kind != KindCount && r.Kind != KindVerify:
-		return fmt.Errorf("kind %q is neither %s nor %s", r.Kind, KindCount, KindVerify)
+		return fmt.Errorf("kind %s is neither %s nor %s", Printable(clip(r.Kind, 32)), KindCount, KindVerify)
+	case checkWorkerID(r.Worker) != nil:
+		return checkWorkerID(r.Worker)
+	case checkText("program", r.Program) != nil:
+		return checkText("program", r.Program)
 	case p.Units == 0 && len(r.Tasks) > 0:
 		return fmt.Errorf("it lists the plan's tasks %v, but the job is not grouped into units", r.Tasks)
 	case p.Units > 0 && !slices.Equal(r.Tasks, p.Tasks(r.Task)):

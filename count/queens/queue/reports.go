@@ -113,7 +113,7 @@ func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Ti
 				return out, latest, nil
 			}
 			var s Seen
-			if json.Unmarshal(e.Value(), &s) == nil {
+			if json.Unmarshal(e.Value(), &s) == nil && s.check() == nil {
 				out = append(out, report{s, e.Created()})
 				if e.Created().After(latest) {
 					latest = e.Created()
@@ -121,6 +121,24 @@ func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Ti
 			}
 		}
 	}
+}
+
+// check reports why a report read from the bucket is not one a worker
+// of ours wrote, or nil; text fields it makes safe to show.
+func (s *Seen) check() error {
+	if err := checkWorkerID(s.ID); err != nil {
+		return err
+	}
+	s.Host, s.Kernel, s.Program = cleanText(clip(s.Host, 256)), cleanText(clip(s.Kernel, 256)), cleanText(clip(s.Program, 256))
+	for i := range s.Held {
+		s.Held[i] = cleanText(clip(s.Held[i], 160))
+	}
+	for i := range s.Jobs {
+		if CheckJobID(s.Jobs[i].Job) != nil {
+			s.Jobs[i].Job = cleanText(clip(s.Jobs[i].Job, 140))
+		}
+	}
+	return nil
 }
 
 // token is a worker's name in subjects and consumer names: worker ids

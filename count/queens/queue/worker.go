@@ -165,8 +165,8 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	}
 	if cfg.ID == "" {
 		cfg.ID = defaultWorkerID()
-	} else if strings.ContainsFunc(cfg.ID, func(r rune) bool { return !keyChar(r) }) {
-		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
+	} else if err := checkWorkerID(cfg.ID); err != nil {
+		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
 	w := &worker{c: c, cfg: cfg, token: token(cfg.ID), logf: cfg.Logf}
 	if w.logf == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
@@ -56,11 +57,11 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 // that disagrees with the OEIS fail (exit 1).
 func statusExit(e *env, s *queue.Status) int {
 	if len(s.Conflicts) > 0 {
-		e.Errorf("CONFLICT: %d tasks have different results from different workers: one of them is wrong, so no total is given (see the conflicts in --json; count those tasks again)", len(s.Conflicts))
+		e.Errorf("CONFLICT: %d tasks have different results from different workers: a worker is wrong, so no total is given until a third worker's recount settles them by majority (see the conflicts in --json)", len(s.Conflicts))
 		return exitFail
 	}
 	if s.Mismatch() {
-		e.Errorf("the total disagrees with the OEIS: this is a bug, please report it")
+		e.Errorf("the total disagrees with the OEIS: a worker's results are wrong (results from %d workers; submit the job again with --verify 100, or count it on a machine you trust, to find which)", s.Contributors)
 		return exitFail
 	}
 	return exitOK
@@ -94,6 +95,9 @@ func printStatus(w io.Writer, s *queue.Status) error {
 			p(" %s %s says %d (%d nodes);", r.Kind, queue.Printable(r.Worker), r.Count, r.Nodes)
 		}
 		p("\n")
+	}
+	for _, d := range s.Distrusted {
+		p("DISTRUSTED worker %s: outvoted on task %d (it says %d, %s say %d): its results are left out and counted again by others\n", queue.Printable(d.Worker), d.Task, d.Count, queue.Printable(strings.Join(d.Agree, ", ")), d.Majority)
 	}
 	for _, f := range s.Failed {
 		aside := "retrying"

@@ -138,9 +138,10 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 	// Every count task without a result that is not in the queue (a
 	// cancelled job's, or one just taken off above) goes back.
 	p := col.plan
+	verdicts, _ := col.judgeAll()
 	var futures []jetstream.PubAckFuture
 	for _, id := range p.Order() {
-		if col.counted[id] {
+		if verdicts[id].standing != nil {
 			continue
 		}
 		m := taskMsg{ID: info.ID, Task: id, Verify: col.chosen[id]}

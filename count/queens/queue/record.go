@@ -145,6 +145,33 @@ type JobInfo struct {
 	// Cancelled, if set, is when the job was cancelled (nqueens cancel):
 	// its tasks are off the queue, its records kept; Requeue resumes it.
 	Cancelled *time.Time `json:"cancelled,omitempty"`
+	// Distrusted names the workers outvoted on a task of this job (see
+	// Distrust): none of their records of the job is taken, and the
+	// tasks they counted are counted again.
+	Distrusted []Distrust `json:"distrusted,omitempty"`
+}
+
+// Distrust is a worker outvoted on a task: its result disagreed with the
+// one that a majority of the workers that counted the task agree on.
+type Distrust struct {
+	Worker string `json:"worker"`
+	Task   int    `json:"task"`
+	// Count is what the worker said; Majority what the others agree on,
+	// and Agree names them.
+	Count    uint64    `json:"count"`
+	Majority uint64    `json:"majority"`
+	Agree    []string  `json:"agree"`
+	Time     time.Time `json:"time,omitzero"`
+}
+
+// distrusts reports whether worker is among those distrusted.
+func distrusts(ds []Distrust, worker string) bool {
+	for _, d := range ds {
+		if d.Worker == worker {
+			return true
+		}
+	}
+	return false
 }
 
 // Spec returns what the job counts.

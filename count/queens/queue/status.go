@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -266,6 +267,12 @@ func (c *Client) read(ctx context.Context, id string, extras bool) (*Status, *co
 // Start another worker (nqueens work) and wait again.
 var ErrUnverified = errors.New("unverified: no second worker")
 
+// ErrNoQuorum is wrapped by Wait's error for a job with results that
+// disagree when no worker is left that could count them again: every
+// active worker has a result of them. Start another worker (nqueens work)
+// and wait again.
+var ErrNoQuorum = errors.New("no quorum")
+
 // unverifiedGrace is how long Wait waits for a second worker before it
 // returns ErrUnverified (tests shorten it).
 var unverifiedGrace = 30 * time.Second
@@ -347,9 +354,13 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		if s.Stuck && len(s.Conflicts) == 0 {
 			return s, fmt.Errorf("job %s: %w: nothing more can finish: %s set aside (%s); see why with 'nqueens status %s', put them back with 'nqueens requeue %s'", id, ErrFailed, plural(s.SetAside, "task", "tasks"), failedList(s.Failed), id, id)
 		}
-		if s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
+		noQuorum := len(s.Conflicts) > 0 && s.Unsettled == len(s.Conflicts)
+		if noQuorum || s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
 			if stalled.IsZero() {
 				stalled = time.Now()
+			}
+			if time.Since(stalled) >= unverifiedGrace && noQuorum {
+				return s, fmt.Errorf("job %s: %w: %s; no other worker is active to count them again (start another 'nqueens work', then wait again)", id, ErrNoQuorum, conflictList(s.Conflicts))
 			}
 			if time.Since(stalled) >= unverifiedGrace {
 				return s, fmt.Errorf("job %s: %w: %d of the %d tasks chosen for verification wait for a worker other than the one that counted them (start another 'nqueens work', then wait again)", id, ErrUnverified, s.Verify.Stalled, s.Verify.Selected)
@@ -366,6 +377,35 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			lastReport = time.Now()
 		}
 	}
+}
+
+// conflictList says what the workers say of the conflicting tasks, the
+// first three.
+func conflictList(cs []Conflict) string {
+	var parts []string
+	for i, c := range cs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more tasks", len(cs)-3))
+			break
+		}
+		says := map[[2]uint64][]string{}
+		var order [][2]uint64
+		for _, r := range c.Results {
+			k := [2]uint64{r.Count, r.Nodes}
+			if _, ok := says[k]; !ok {
+				order = append(order, k)
+			}
+			if !slices.Contains(says[k], r.Worker) {
+				says[k] = append(says[k], r.Worker)
+			}
+		}
+		var p []string
+		for _, k := range order {
+			p = append(p, fmt.Sprintf("%s says %d", strings.Join(says[k], ", "), k[0]))
+		}
+		parts = append(parts, fmt.Sprintf("task %d: %s", c.Task, strings.Join(p, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // failedList names the set-aside tasks of failed, the first ten.
@@ -407,6 +447,12 @@ func Summary(s *Status) string {
 	}
 	if n := len(s.Conflicts); n > 0 {
 		fmt.Fprintf(&b, ", %d CONFLICTING", n)
+		if s.Unsettled > 0 {
+			fmt.Fprintf(&b, " (%d without a worker to count them again: no quorum)", s.Unsettled)
+		}
+	}
+	if n := len(s.Distrusted); n > 0 {
+		fmt.Fprintf(&b, ", %d %s outvoted and distrusted", n, map[bool]string{true: "worker", false: "workers"}[n == 1])
 	}
 	if n := len(s.Failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)

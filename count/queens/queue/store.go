@@ -26,6 +26,9 @@ type store struct {
 	tally      *tally
 	verify     *verifier
 	jobs       *jobCache
+	// settle compares a verify record, once stored, with the task's
+	// others (worker.settle).
+	settle func(context.Context, *task)
 	// finishing counts the results being stored.
 	finishing sync.WaitGroup
 }
@@ -105,6 +108,9 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 			st.Verified++
 		}
 	})
+	if t.kind == KindVerify && s.settle != nil {
+		s.settle(pubCtx, t)
+	}
 }
 
 // publish publishes until the server stores the message, through

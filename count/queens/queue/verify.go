@@ -80,7 +80,7 @@ type verifier struct {
 	tally *tally
 
 	mu     sync.Mutex
-	live   map[string]bool // tokens of the live workers
+	live   map[string]string // the live workers: token to id
 	liveAt time.Time
 
 	// The dispatcher's goroutine only:
@@ -118,7 +118,7 @@ func (v *verifier) ensure(ctx context.Context) error {
 
 // liveTokens returns the tokens of the workers that reported recently
 // and have not stopped, from a view of the bucket at most maxAge old.
-func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]bool, error) {
+func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]string, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live != nil && time.Since(v.liveAt) <= maxAge {
@@ -128,10 +128,10 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 	if err != nil {
 		return nil, err
 	}
-	live := map[string]bool{}
+	live := map[string]string{}
 	for i := range reps {
 		if reps[i].active(now) {
-			live[token(reps[i].ID)] = true
+			live[token(reps[i].ID)] = reps[i].ID
 		}
 	}
 	v.live, v.liveAt = live, time.Now()
@@ -226,9 +226,23 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		addressed bool // to a live worker other than this one
 	}
 	tasks := map[string]*open{}
+	// A task's verify subjects have as many senders as counts were
+	// asked of it (its counter's, then a recount's); copies taken over
+	// keep their sender. A task with fewer verify records than senders
+	// is open.
+	senders := map[string]map[string]bool{}
+	for subj := range ti.State.Subjects {
+		if jobID, task, from, _, ok := parseVerifySubject(subj); ok {
+			k := subject(verifiedPrefix, jobID, task)
+			if senders[k] == nil {
+				senders[k] = map[string]bool{}
+			}
+			senders[k][from] = true
+		}
+	}
 	for subj := range ti.State.Subjects {
 		jobID, task, from, to, ok := parseVerifySubject(subj)
-		if !ok || ri.State.Subjects[subject(verifiedPrefix, jobID, task)] > 0 {
+		if k := subject(verifiedPrefix, jobID, task); !ok || ri.State.Subjects[k] >= uint64(len(senders[k])) {
 			continue
 		}
 		k := jobID + "." + strconv.Itoa(task)
@@ -240,7 +254,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
 		// it does not wait for anyone.
-		if to != v.token && live[to] {
+		if to != v.token && live[to] != "" {
 			o.addressed = true
 		}
 	}
@@ -268,21 +282,6 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		v.tally.add(func(s *WorkStats) { s.Rescued += left.claimed })
 	}
 	return left, nil
-}
-
-// isVerified reports whether a valid verify record of the task is stored
-// (a task taken over twice, or addressed again after a restart).
-func (v *verifier) isVerified(ctx context.Context, jobID string, task int, p *Plan) bool {
-	rs, err := v.c.js.Stream(ctx, ResultsStream)
-	if err != nil {
-		return false
-	}
-	last, err := rs.GetLastMsgForSubject(ctx, subject(verifiedPrefix, jobID, task))
-	if err != nil {
-		return false
-	}
-	var r Record
-	return json.Unmarshal(last.Data, &r) == nil && r.Check(jobID, p) == nil && r.Task == task && r.Kind == KindVerify
 }
 
 // errIdle ends Work with ExitWhenIdle.

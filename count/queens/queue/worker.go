@@ -105,6 +105,11 @@ type WorkStats struct {
 	MineToVerify int `json:"left_to_verify"`
 }
 
+// ErrSetAside is wrapped by Work's error when the worker set itself
+// aside: outvoted on a task (its results disagreed with a majority of
+// other workers'), or its counts failed too often in a row.
+var ErrSetAside = errors.New("worker set aside")
+
 // worker is one Client.Work: its parts (see above).
 type worker struct {
 	c     *Client
@@ -137,9 +142,11 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
 		go w.watchConnection(runCtx, giveUp)
 	}
-	go w.jobs.watch(runCtx, w.cancelJob)
+	go w.jobs.watch(runCtx, w.cancelJob, func(id string, d Distrust) {
+		giveUp(fmt.Errorf("%w: outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", ErrSetAside, d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
+	})
 	err = w.run(runCtx)
-	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) {
+	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) || errors.Is(cause, ErrSetAside) {
 		err = cause
 	}
 	return w.tally.result(), err
@@ -189,10 +196,10 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	}
 	w.tally = newTally(cfg.ID, workers)
 	w.heart = newHeart(wait/3, wait+wait/3, cfg.Workers, w.logf)
-	w.jobs = newJobCache(c)
+	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
 	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally}
-	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs}
+	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err
 	}

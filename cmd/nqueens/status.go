@@ -96,6 +96,11 @@ func printStatus(w io.Writer, s *queue.Status) error {
 		}
 		p("\n")
 	}
+	for _, w := range s.Workers {
+		if w.SetAside != "" {
+			p("worker %s set itself aside: %s\n", queue.Printable(w.ID), queue.Printable(w.SetAside))
+		}
+	}
 	for _, d := range s.Distrusted {
 		p("DISTRUSTED worker %s: outvoted on task %d (it says %d, %s say %d): its results are left out and counted again by others\n", queue.Printable(d.Worker), d.Task, d.Count, queue.Printable(strings.Join(d.Agree, ", ")), d.Majority)
 	}

@@ -253,7 +253,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	if c.estSum > 0 {
 		s.Fraction = float64(estDone) / float64(c.estSum)
 	}
-	var active []string // the active workers' ids, the distrusted left out
+	var active []liveWorker // the active workers, the distrusted left out
 	start := c.start
 	for _, r := range reps {
 		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.at).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.job(i.ID)}
@@ -261,7 +261,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		ws.Distrusted = distrusts(distrusted, r.ID)
 		if ws.Active {
 			if !ws.Distrusted {
-				active = append(active, r.ID)
+				active = append(active, liveWorker{r.ID, r.Memory})
 			}
 			s.Active++
 			// A worker reports once a second: one whose report
@@ -392,10 +392,11 @@ func later(a, b time.Time) time.Time {
 }
 
 // canCount reports whether one of the active workers (the distrusted
-// left out) has no result of the task, and so may count it again.
-func (c *collector) canCount(v verdict, active []string) bool {
+// left out) has no result of the task and can count it in its memory, and
+// so may count it again.
+func (c *collector) canCount(v verdict, active []liveWorker) bool {
 	for _, w := range active {
-		if !v.has(w) {
+		if !v.has(w.id) && w.canCount(c.plan) {
 			return true
 		}
 	}

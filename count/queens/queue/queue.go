@@ -53,12 +53,22 @@
 //	nqcount.verify.JOB.ID   count it again, on another worker (--verify)
 //
 // It keeps its messages after they are acknowledged (limits retention)
-// and refuses a second message on a subject (at most one message per
-// subject, discard new, and each publish expects the subject to be
-// empty), so publishing a task twice, from a second submit or a worker
-// that died between two steps, adds nothing, however much later. Tasks
+// and holds one message per subject: each publish expects the subject to
+// be empty, so publishing a task twice, from a second submit or a worker
+// that died between two steps, adds nothing, however much later. A
+// worker handed a task it cannot count (its job does not fit in the
+// worker's memory) passes it on without spending a delivery: it
+// publishes the task afresh in its place, expecting the message it holds
+// there, and the new message replaces it at the end of the queue. Tasks
 // are published largest first (Plan.Order), as nqueens count orders
 // them, so that a job does not end waiting on one big task.
+//
+// Workers report the memory their counts may take (Seen.Memory): verify
+// tasks and recounts are addressed only to workers that can count them,
+// and status counts a verification as stalled when no such worker is
+// active. A worker whose counts keep failing (failLimit in a row), or
+// that is outvoted on a task, sets itself aside (ErrSetAside) and its
+// last report says why.
 //
 // Two durable pull consumers with explicit acknowledgement hand them out:
 // "workers" (nqcount.task.>) and "verifiers" (nqcount.verify.>). A worker
@@ -528,7 +538,6 @@ func (c *Client) setup(ctx context.Context, s Settings, update bool) error {
 		Retention:            jetstream.LimitsPolicy,
 		MaxMsgsPerSubject:    1,
 		Discard:              jetstream.DiscardNew,
-		DiscardNewPerSubject: true,
 		MaxMsgs:              -1,
 		MaxBytes:             -1,
 		Replicas:             r,
@@ -611,6 +620,20 @@ func (c *Client) ensureStream(ctx context.Context, cfg jetstream.StreamConfig, u
 	case update:
 		if err := c.raiseReplicas(ctx, cfg.Name, cfg.Replicas); err != nil {
 			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+		// A tasks stream set up by an older version refused a new
+		// message on a subject outright; now each publish says what it
+		// expects there (nothing, or the message it replaces: a task
+		// passed on by a worker that cannot count it).
+		st, err := c.js.Stream(ctx, cfg.Name)
+		if err != nil {
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+		if old := st.CachedInfo().Config; old.DiscardNewPerSubject && !cfg.DiscardNewPerSubject {
+			old.DiscardNewPerSubject = false
+			if _, err := c.js.UpdateStream(ctx, old); err != nil {
+				return fmt.Errorf("stream %s: %w", cfg.Name, err)
+			}
 		}
 	}
 	return nil

@@ -193,7 +193,8 @@ func (c *Client) taskVerdict(ctx context.Context, id string, task int, p *Plan) 
 // settle is a worker's part in a quorum, once it has stored a verify
 // record of t: results that disagree are counted again by a worker
 // without one of them; once one stands, the outvoted workers are
-// distrusted for the job and what they counted is counted again.
+// distrusted for the job and what they counted is counted again. Only
+// workers that can count the task (in their memory) are asked.
 func (w *worker) settle(ctx context.Context, t *task) {
 	v, info, err := w.c.taskVerdict(ctx, t.m.ID, t.m.Task, t.plan)
 	if err != nil {
@@ -213,7 +214,7 @@ func (w *worker) settle(ctx context.Context, t *task) {
 		for _, d := range info.Distrusted {
 			exclude = append(exclude, d.Worker)
 		}
-		to, err := w.verify.recount(ctx, t.m.ID, t.m.Task, w.token, exclude)
+		to, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, exclude)
 		if err != nil {
 			w.logf("task %d of %s: results disagree (%s); asking for a recount: %v", t.m.Task, t.m.ID, strings.Join(says, "; "), err)
 			return
@@ -279,7 +280,7 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 			exclude = append(exclude, d.Worker)
 		}
 		for range need - vd.agree() {
-			if _, err := v.recount(ctx, id, task, from, exclude); err != nil {
+			if _, err := v.recount(ctx, id, task, col.plan, from, exclude); err != nil {
 				return fmt.Errorf("asking for a recount of task %d: %w", task, err)
 			}
 		}
@@ -291,7 +292,7 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 // from, addressed to a live worker that is not among exclude (worker
 // ids: those with a result of the task, the distrusted), or to any worker
 // when none is live; it returns the addressee's id ("any").
-func (v *verifier) recount(ctx context.Context, jobID string, task int, from string, exclude []string) (string, error) {
+func (v *verifier) recount(ctx context.Context, jobID string, task int, p *Plan, from string, exclude []string) (string, error) {
 	live, err := v.liveTokens(ctx, time.Second)
 	if err != nil {
 		v.logf("reading the workers bucket: %v (the recount of %s.%d goes to any worker)", err, jobID, task)
@@ -301,8 +302,8 @@ func (v *verifier) recount(ctx context.Context, jobID string, task int, from str
 		ex[token(w)] = true
 	}
 	var cands []string
-	for t := range live {
-		if !ex[t] {
+	for t, l := range live {
+		if !ex[t] && l.canCount(p) {
 			cands = append(cands, t)
 		}
 	}
@@ -317,8 +318,8 @@ func (v *verifier) recount(ctx context.Context, jobID string, task int, from str
 		if err != nil {
 			return "", err
 		}
-		if id := live[to]; id != "" {
-			return id, nil
+		if l := live[to]; l.id != "" {
+			return l.id, nil
 		}
 		return to, nil
 	}

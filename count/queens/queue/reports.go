@@ -12,13 +12,20 @@ import (
 
 // Seen is a worker's last report, in bucket nqcount-workers.
 type Seen struct {
-	ID      string    `json:"id"`
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Slots   int       `json:"slots"`
-	Kernel  string    `json:"kernel"`
-	Program string    `json:"program"`
-	Started time.Time `json:"started"`
+	ID    string `json:"id"`
+	Host  string `json:"host"`
+	PID   int    `json:"pid"`
+	Slots int    `json:"slots"`
+	// Memory is what the worker's counts may take, in bytes
+	// (WorkerConfig.Memory): a task goes only to a worker that can
+	// count it.
+	Memory uint64 `json:"memory,omitempty"`
+	// SetAside says why the worker set itself aside (ErrSetAside), if
+	// it did.
+	SetAside string    `json:"set_aside,omitempty"`
+	Kernel   string    `json:"kernel"`
+	Program  string    `json:"program"`
+	Started  time.Time `json:"started"`
 	// Time is the worker's clock at the report, for information: the
 	// queue's readers time reports by the server's clock.
 	Time time.Time `json:"time"`
@@ -130,6 +137,7 @@ func (s *Seen) check() error {
 		return err
 	}
 	s.Host, s.Kernel, s.Program = cleanText(clip(s.Host, 256)), cleanText(clip(s.Kernel, 256)), cleanText(clip(s.Program, 256))
+	s.SetAside = cleanText(s.SetAside)
 	for i := range s.Held {
 		s.Held[i] = cleanText(clip(s.Held[i], 160))
 	}

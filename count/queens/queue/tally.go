@@ -22,10 +22,11 @@ type tally struct {
 	nodes   atomic.Uint64 // the counted tasks' nodes
 	visited atomic.Uint64 // every node visited
 
-	mu     sync.Mutex
-	stats  WorkStats
-	held   map[string]bool // JOB.ID
-	meters map[string]*jobMeter
+	mu         sync.Mutex
+	failStreak int // counts failed in a row
+	stats      WorkStats
+	held       map[string]bool // JOB.ID
+	meters     map[string]*jobMeter
 }
 
 func newTally(id string, workers jetstream.KeyValue) *tally {
@@ -37,6 +38,15 @@ func (t *tally) add(f func(*WorkStats)) {
 	t.mu.Lock()
 	f(&t.stats)
 	t.mu.Unlock()
+}
+
+// failed notes a count that failed and returns how many failed in a row.
+func (t *tally) failed() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stats.Failed++
+	t.failStreak++
+	return t.failStreak
 }
 
 // result returns the stats.
@@ -107,7 +117,7 @@ func (t *tally) cancelJob(id string) int {
 func (t *tally) seen(s Seen, now time.Time) Seen {
 	t.mu.Lock()
 	s.ID, s.Started, s.Time = t.id, t.started.UTC(), now.UTC()
-	s.Counted, s.Nodes = t.stats.Counted+t.stats.Verified, t.visited.Load()
+	s.Counted, s.Nodes, s.SetAside = t.stats.Counted+t.stats.Verified, t.visited.Load(), t.stats.SetAside
 	held := map[string]int{}
 	for k := range t.held {
 		s.Held = append(s.Held, k)
@@ -145,7 +155,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 	host, _ := os.Hostname()
 	put := func(stopped bool) {
 		s := w.tally.seen(Seen{
-			Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.units.kernel + "," + w.units.joinKernel,
+			Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Memory: w.cfg.Memory, Kernel: w.units.kernel + "," + w.units.joinKernel,
 			Program: w.cfg.Program, Stopped: stopped,
 		}, time.Now())
 		b, _ := json.Marshal(s)

@@ -103,6 +103,8 @@ type WorkStats struct {
 	// MineToVerify counts the verify tasks this worker left at exit for
 	// a second worker: it counted them, and no other worker was there.
 	MineToVerify int `json:"left_to_verify"`
+	// SetAside says why the worker set itself aside (ErrSetAside).
+	SetAside string `json:"set_aside,omitempty"`
 }
 
 // ErrSetAside is wrapped by Work's error when the worker set itself
@@ -124,6 +126,8 @@ type worker struct {
 	units  *unitCounter
 	store  *store
 	verify *verifier
+	// refusals paces the fetches while the tasks do not fit.
+	refusals refusals
 }
 
 // Work counts tasks from the queue until ctx is done (or, with
@@ -139,11 +143,15 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	}
 	runCtx, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
+	w.store.setAside = func(why string) {
+		w.tally.add(func(s *WorkStats) { s.SetAside = why })
+		giveUp(fmt.Errorf("%w: %s", ErrSetAside, why))
+	}
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
 		go w.watchConnection(runCtx, giveUp)
 	}
 	go w.jobs.watch(runCtx, w.cancelJob, func(id string, d Distrust) {
-		giveUp(fmt.Errorf("%w: outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", ErrSetAside, d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
+		w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 	})
 	err = w.run(runCtx)
 	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) || errors.Is(cause, ErrSetAside) {
@@ -198,7 +206,7 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	w.heart = newHeart(wait/3, wait+wait/3, cfg.Workers, w.logf)
 	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
-	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally}
+	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot}
 	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err
@@ -219,6 +227,7 @@ func (w *worker) run(ctx context.Context) error {
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	go w.heart.run(beatCtx)
 	p := newPuller(w.tasks, 3*w.cfg.Workers, w.cfg.Workers, w.newHeld, w.giveBack, w.logf)
+	p.pause = w.refusals.pause
 	pulled := p.start(ctx)
 	d := &dispatcher{
 		slots: w.cfg.Workers, in: p.in, verify: w.verify, exitWhenIdle: w.cfg.ExitWhenIdle, logf: w.logf,

@@ -531,16 +531,16 @@ func (c *Client) setup(ctx context.Context, s Settings, update bool) error {
 	// otherwise hold it for the client's whole timeout.
 	step := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 10*time.Second) }
 	streams := []jetstream.StreamConfig{{
-		Name:                 TasksStream,
-		Description:          "n-queens tasks to count, one message per subject",
-		Subjects:             []string{taskPrefix + ".>", verifyPrefix + ".>"},
-		Storage:              jetstream.FileStorage,
-		Retention:            jetstream.LimitsPolicy,
-		MaxMsgsPerSubject:    1,
-		Discard:              jetstream.DiscardNew,
-		MaxMsgs:              -1,
-		MaxBytes:             -1,
-		Replicas:             r,
+		Name:              TasksStream,
+		Description:       "n-queens tasks to count, one message per subject",
+		Subjects:          []string{taskPrefix + ".>", verifyPrefix + ".>"},
+		Storage:           jetstream.FileStorage,
+		Retention:         jetstream.LimitsPolicy,
+		MaxMsgsPerSubject: 1,
+		Discard:           jetstream.DiscardNew,
+		MaxMsgs:           -1,
+		MaxBytes:          -1,
+		Replicas:          r,
 	}, {
 		Name:        ResultsStream,
 		Description: "n-queens task results and failures, every record kept",

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
 )
@@ -24,5 +26,32 @@ func TestPrintStatusEscapesWorkerText(t *testing.T) {
 	}
 	if out := b.String(); strings.ContainsAny(out, "\x1b\r") || strings.Count("\n"+out, "\nCONFLICT") != 1 {
 		t.Fatalf("status printed worker text raw:\n%q", out)
+	}
+}
+
+// Item 4 of issue 36: a worker printed two untimestamped lines a second
+// while its server was away. Its lines carry the time, and one that
+// repeats is said once per interval with how many were left out.
+func TestWorkLogRateLimited(t *testing.T) {
+	var b bytes.Buffer
+	e := &env{Prog: "nqueens", Stderr: &b}
+	l := &workLog{e: e, every: time.Hour}
+	for i := range 100 {
+		l.logf("receiving tasks: %v (retrying)", i)
+	}
+	l.logf("something else")
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "receiving tasks: 0") || !strings.Contains(lines[1], "something else") {
+		t.Fatalf("log:\n%s", b.String())
+	}
+	for _, line := range lines {
+		if !regexp.MustCompile(`^nqueens: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ `).MatchString(line) {
+			t.Errorf("line without a time: %q", line)
+		}
+	}
+	l.every = 0
+	l.logf("receiving tasks: %v (retrying)", 100)
+	if !strings.Contains(b.String(), "and 99 more like it") {
+		t.Errorf("the repeats left out are not counted:\n%s", b.String())
 	}
 }

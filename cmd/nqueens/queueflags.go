@@ -23,6 +23,7 @@ type serverFlags struct {
 	creds     string
 	ca        string
 	cert, key string
+	timeout   time.Duration
 }
 
 func (f *serverFlags) add(fs *flag.FlagSet) {
@@ -37,6 +38,15 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.ca, "tls-ca", "", "PEM `FILE` of the authority that signed the server's certificate")
 	fs.StringVar(&f.cert, "tls-cert", "", "client certificate `FILE`, for a server that checks them")
 	fs.StringVar(&f.key, "tls-key", "", "the client certificate's key `FILE`")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "how long to keep trying while the queue cannot answer (servers down, a cluster without quorum) before failing; for wait, the longest outage it waits through")
+}
+
+// op bounds a one-shot command (jobs, submit, status ...) by --timeout.
+func (f *serverFlags) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	if f.timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, f.timeout)
 }
 
 // maxTokenFile bounds a token file: the longest token, with room for
@@ -138,6 +148,15 @@ func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bo
 // connectFor is connect, retrying at most retryFor (0: until ctx is
 // done).
 func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
+	return f.connectLog(ctx, e, name, retry, retryFor, func(format string, args ...any) { e.Errorf(format, args...) })
+}
+
+// connectLog is connectFor with the client's log going to logf.
+func (f *serverFlags) connectLog(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*queue.Client, int) {
+	if f.timeout < 0 {
+		e.Errorf("--timeout %v: need 0 (no limit) or more", f.timeout)
+		return nil, exitUsage
+	}
 	if err := queue.CheckURL(f.url); err != nil {
 		e.Errorf("--server: %v", err)
 		return nil, exitUsage
@@ -146,14 +165,22 @@ func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry
 	if err != nil {
 		return nil, inputExit(e, err)
 	}
+	if !retry {
+		// A one-shot command: it tries for --timeout.
+		retry, retryFor = true, f.timeout
+	}
 	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
 		Auth: auth,
-		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor,
-		Logf: func(format string, args ...any) { e.Errorf(format, args...) },
+		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor, Patience: f.timeout,
+		Logf: logf,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, exitInterrupted
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			e.Errorf("no server of %s answered within --timeout %v", f.url, f.timeout)
+			return nil, exitFail
 		}
 		e.Errorf("%v", err)
 		return nil, exitFail

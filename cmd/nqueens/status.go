@@ -31,6 +31,8 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "status", false)
 	if c == nil {
 		return code

@@ -29,7 +29,12 @@ type Export struct {
 
 // Export returns the results of a complete job; a job that is not (tasks
 // missing, verifications pending, conflicts) is an error that says why.
-func (c *Client) Export(ctx context.Context, id string) (*Export, error) {
+func (c *Client) Export(ctx context.Context, id string) (e *Export, err error) {
+	err = c.retry(ctx, "export", func(ctx context.Context) error { e, err = c.exportOnce(ctx, id); return err })
+	return e, err
+}
+
+func (c *Client) exportOnce(ctx context.Context, id string) (*Export, error) {
 	s, col, err := c.read(ctx, id, false)
 	if err != nil {
 		return nil, err

@@ -235,6 +235,11 @@ type ConnectOptions struct {
 	// RetryFor bounds Retry: after this long without reaching any
 	// server, Connect gives up (0: it tries until ctx is done).
 	RetryFor time.Duration
+	// Patience is the longest outage Wait waits through (servers
+	// unreachable, a cluster without quorum) before it gives up with
+	// ErrNoAnswer; 0 means until its context is done. The other
+	// operations retry until their context's deadline.
+	Patience time.Duration
 }
 
 // DefaultTimeout is how long a client waits for the server to answer by
@@ -246,9 +251,10 @@ const DefaultTimeout = 30 * time.Second
 
 // Client is a connection to a queue's server.
 type Client struct {
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	logf func(string, ...any)
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	logf     func(string, ...any)
+	patience time.Duration // ConnectOptions.Patience
 	// submitted keeps the jobs this client submitted (job id to
 	// *submittedJob): a Wait for one of them reads its results with the
 	// record and the plan it has, units and estimates included.
@@ -371,7 +377,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 				nc.Close()
 				return nil, err
 			}
-			return &Client{nc: nc, js: js, logf: logf}, nil
+			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience}, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
 			return nil, fmt.Errorf("%s: %w (wrong or missing token or credentials): %v", redact(url), ErrAuth, err)

@@ -235,8 +235,8 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 
 // Status reads every record of job id and returns its state: the exact
 // total once complete.
-func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
-	s, _, err := c.read(ctx, id, true)
+func (c *Client) Status(ctx context.Context, id string) (s *Status, err error) {
+	err = c.retry(ctx, "reading the job's status", func(ctx context.Context) error { s, _, err = c.read(ctx, id, true); return err })
 	return s, err
 }
 
@@ -286,8 +286,14 @@ const extrasEvery = 2 * time.Second
 // progress sees it. A job whose verifications no worker can do
 // (ErrUnverified) ends it after unverifiedGrace, with the state.
 func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, progress func(*Status)) (*Status, error) {
-	r, err := c.reader(ctx, id)
+	var r *reader
+	rctx, cancel := c.patient(ctx)
+	err := c.retry(rctx, "wait", func(ctx context.Context) (err error) { r, err = c.reader(ctx, id); return err })
+	cancel()
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	if interval <= 0 {
@@ -295,7 +301,8 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	}
 	defer func() { r.stop() }()
 	var (
-		failures        int // reads that failed in a row
+		failures        int       // reads that failed in a row
+		failingSince    time.Time // the first of them
 		reps            []report
 		lastExtras      time.Time
 		lastReport      time.Time
@@ -315,17 +322,26 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			return nil, ctx.Err()
 		}
 		if err != nil {
-			c.logf("reading the results of %s: %v (retrying)", id, err)
+			if failures == 0 {
+				failingSince = time.Now()
+				c.logf("reading the results of %s: %v (retrying%s)", id, err, patienceText(c.patience))
+			}
+			if c.patience > 0 && time.Since(failingSince) >= c.patience {
+				return nil, noAnswer("wait "+id, time.Since(failingSince), err)
+			}
 			time.Sleep(time.Second)
-			if failures++; failures >= 3 {
+			if failures++; failures%3 == 0 {
 				// The consumer that reads them may be gone with its
 				// server: read them again from the start.
 				if nr, err := c.reader(ctx, id); err == nil {
 					r.stop()
-					r, caughtUp, failures = nr, false, 0
+					r, caughtUp = nr, false
 				}
 			}
 			continue
+		}
+		if failures > 0 {
+			c.logf("reading the results of %s again, after %v", id, time.Since(failingSince).Round(time.Second))
 		}
 		failures = 0
 		if time.Since(lastExtras) >= extrasEvery {
@@ -406,6 +422,21 @@ func conflictList(cs []Conflict) string {
 		parts = append(parts, fmt.Sprintf("task %d: %s", c.Task, strings.Join(p, ", ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// patient returns ctx bounded by the client's patience, if any.
+func (c *Client) patient(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.patience > 0 {
+		return context.WithTimeout(ctx, c.patience)
+	}
+	return context.WithCancel(ctx)
+}
+
+func patienceText(d time.Duration) string {
+	if d > 0 {
+		return fmt.Sprintf(" for up to %v", d)
+	}
+	return ""
 }
 
 // failedList names the set-aside tasks of failed, the first ten.

@@ -78,6 +78,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if verbose {
 		cfg.Logf = func(format string, args ...any) { e.Errorf("server: "+format, args...) }
 	}
+	// What an operator should always hear (a peer or the quorum lost or
+	// back, a full store), with the time.
+	cfg.Events = func(format string, args ...any) {
+		e.Errorf("%s %s", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, args...))
+	}
 	s, err := queue.Serve(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

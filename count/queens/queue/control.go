@@ -278,13 +278,18 @@ func (c *Client) jobsOnce(ctx context.Context) ([]JobLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := kv.ListKeys(ctx)
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	keys, err := kv.ListKeys(lctx)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	for k := range keys.Keys() {
 		ids = append(ids, k)
+	}
+	if lctx.Err() != nil {
+		return nil, fmt.Errorf("listing the jobs: %w", lctx.Err())
 	}
 	rs, err := c.js.Stream(ctx, ResultsStream)
 	if err != nil {

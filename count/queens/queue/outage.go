@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -33,7 +34,10 @@ func Transient(err error) bool {
 	return notReady(err) || errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoServers) ||
 		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrConnectionDraining) ||
 		errors.Is(err, jetstream.ErrNoHeartbeat) || errors.Is(err, nats.ErrNoStreamResponse) ||
-		errors.Is(err, jetstream.ErrConsumerLeadershipChanged)
+		errors.Is(err, jetstream.ErrConsumerLeadershipChanged) ||
+		// Said by the server in a message's status, not as an API
+		// error with its code.
+		strings.Contains(err.Error(), "temporarily unavailable")
 }
 
 // retry runs f until it succeeds or fails for good; a transient failure
@@ -44,7 +48,11 @@ func (c *Client) retry(ctx context.Context, what string, f func(context.Context)
 	began := time.Now()
 	told := false
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
-		err := f(ctx)
+		// A request that a cluster without quorum never answers
+		// would wait for the whole deadline: each try has its own.
+		try, cancel := context.WithTimeout(ctx, attemptWait)
+		err := f(try)
+		cancel()
 		if err == nil || !Transient(err) {
 			return err
 		}
@@ -62,6 +70,10 @@ func (c *Client) retry(ctx context.Context, what string, f func(context.Context)
 		}
 	}
 }
+
+// attemptWait bounds one try of an operation's requests (a Status reads
+// the records themselves in steps of their own).
+var attemptWait = DefaultTimeout
 
 // noAnswer is retry's error.
 func noAnswer(what string, waited time.Duration, last error) error {

@@ -203,6 +203,7 @@ func (w *worker) settle(ctx context.Context, t *task) {
 	}
 	switch {
 	case v.conflict:
+		w.tally.add(func(s *WorkStats) { s.Conflicts++ })
 		var says []string
 		for _, o := range v.ops {
 			says = append(says, fmt.Sprintf("%s says %d", strings.Join(o.workers, ", "), o.count))

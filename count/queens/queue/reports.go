@@ -32,6 +32,12 @@ type Seen struct {
 	// Held lists the tasks held now, as JOB.ID.
 	Held    []string `json:"held"`
 	Counted int      `json:"counted"`
+	// Refused, Failed and Conflicts count the tasks the worker refused,
+	// the counts that failed on it and its verifications that disagreed
+	// with another worker's result, since it started.
+	Refused   int `json:"refused,omitempty"`
+	Failed    int `json:"failed,omitempty"`
+	Conflicts int `json:"conflicts,omitempty"`
 	// Nodes counts the nodes this worker has visited: the finished
 	// tasks', the running ones' so far, and abandoned ones'.
 	Nodes uint64 `json:"nodes"`

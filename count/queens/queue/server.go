@@ -71,6 +71,10 @@ type ServerConfig struct {
 	Settings Settings
 	// Logf, if set, receives the server's notices and errors.
 	Logf func(format string, args ...any)
+	// Events, if set, receives what an operator should always hear: a
+	// route to another server lost or back, the cluster's quorum lost
+	// or back, the store full or writing again.
+	Events func(format string, args ...any)
 }
 
 // MinTokenLength is the shortest token Serve takes: a token is all that
@@ -114,6 +118,7 @@ type Server struct {
 	done     sync.WaitGroup
 	metrics  *metricsServer
 	client   *Client // the metrics' connection
+	health   *health
 }
 
 // CheckListen splits listen (host:port) and refuses a host other than a
@@ -221,10 +226,15 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		lock.Close()
 		return nil, err
 	}
-	log := &logger{logf: cfg.Logf}
+	events := cfg.Events
+	if events == nil {
+		events = func(string, ...any) {}
+	}
+	h := &health{}
+	log := &logger{logf: cfg.Logf, health: h, events: events}
 	ns.SetLogger(log, false, false)
 	ns.Start()
-	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{})}
+	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{}), health: h}
 	for !ns.ReadyForConnections(100 * time.Millisecond) {
 		if f := log.fatal(); f != "" {
 			s.Close()
@@ -238,7 +248,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	s.url = ns.ClientURL()
 	if cfg.Metrics != "" {
 		if s.client, err = connectInProcess(ns, cfg.Token); err == nil {
-			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token)
+			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token, h.state)
 		}
 		if err != nil {
 			s.Close()
@@ -247,6 +257,11 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	setupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		h.watch(setupCtx, ns, opts, events)
+	}()
 	replicas := cfg.Settings.replicas(cfg.ClusterListen != "")
 	s.done.Add(1)
 	go func() {
@@ -534,9 +549,11 @@ func (s *Server) Close() {
 // logger adapts the server's logger to a Logf, and keeps the last fatal
 // error (a port it could not listen on), which Serve reports.
 type logger struct {
-	logf func(string, ...any)
-	mu   sync.Mutex
-	last string
+	logf   func(string, ...any)
+	health *health
+	events func(string, ...any)
+	mu     sync.Mutex
+	last   string
 }
 
 func (l *logger) printf(format string, v ...any) {
@@ -559,6 +576,19 @@ func (l *logger) Fatalf(format string, v ...any) {
 	l.mu.Unlock()
 	l.printf("fatal: "+format, v...)
 }
-func (l *logger) Errorf(format string, v ...any) { l.printf("error: "+format, v...) }
+func (l *logger) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	if l.health != nil && outOfSpace(msg) {
+		l.health.noteStore(msg, l.events)
+	}
+	l.printf("error: %s", msg)
+}
+
+// outOfSpace reports whether a server's error says that its store is
+// full.
+func outOfSpace(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "no space left") || strings.Contains(m, "out of") && strings.Contains(m, "resources") || strings.Contains(m, "insufficient storage")
+}
 func (l *logger) Debugf(string, ...any)          {}
 func (l *logger) Tracef(string, ...any)          {}

@@ -118,6 +118,7 @@ func (t *tally) seen(s Seen, now time.Time) Seen {
 	t.mu.Lock()
 	s.ID, s.Started, s.Time = t.id, t.started.UTC(), now.UTC()
 	s.Counted, s.Nodes, s.SetAside = t.stats.Counted+t.stats.Verified, t.visited.Load(), t.stats.SetAside
+	s.Refused, s.Failed, s.Conflicts = t.stats.Refused, t.stats.Failed, t.stats.Conflicts
 	held := map[string]int{}
 	for k := range t.held {
 		s.Held = append(s.Held, k)

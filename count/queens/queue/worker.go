@@ -103,6 +103,9 @@ type WorkStats struct {
 	// MineToVerify counts the verify tasks this worker left at exit for
 	// a second worker: it counted them, and no other worker was there.
 	MineToVerify int `json:"left_to_verify"`
+	// Conflicts counts this worker's verifications that disagreed with
+	// another worker's result (each asked a recount).
+	Conflicts int `json:"conflicts,omitempty"`
 	// SetAside says why the worker set itself aside (ErrSetAside).
 	SetAside string `json:"set_aside,omitempty"`
 }

@@ -590,5 +590,5 @@ func outOfSpace(msg string) bool {
 	m := strings.ToLower(msg)
 	return strings.Contains(m, "no space left") || strings.Contains(m, "out of") && strings.Contains(m, "resources") || strings.Contains(m, "insufficient storage")
 }
-func (l *logger) Debugf(string, ...any)          {}
-func (l *logger) Tracef(string, ...any)          {}
+func (l *logger) Debugf(string, ...any) {}
+func (l *logger) Tracef(string, ...any) {}

@@ -55,3 +55,21 @@ func TestWorkLogRateLimited(t *testing.T) {
 		t.Errorf("the repeats left out are not counted:\n%s", b.String())
 	}
 }
+
+// Item 5 of issue 36: status printed one 300-character line per failed
+// task, 48 identical lines; failures are grouped by cause.
+func TestPrintStatusGroupsFailures(t *testing.T) {
+	s := &queue.Status{Job: "q8", N: 8, Tasks: 60}
+	for i := range 48 {
+		s.Failed = append(s.Failed, queue.Failure{Task: i, Worker: "weak", Error: "job q8 cannot be counted in this worker's memory", SetAside: true, Delivery: 5})
+	}
+	s.Failed = append(s.Failed, queue.Failure{Task: 50, Worker: "w2", Error: "simulated", Delivery: 1})
+	var b bytes.Buffer
+	if err := printStatus(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "cannot be counted"); n != 1 || !strings.Contains(out, "48 tasks failed (set aside; worker weak)") || !strings.Contains(out, "and 38 more") || !strings.Contains(out, "failed task 50 (w2, delivery 1, retrying): simulated") {
+		t.Fatalf("status:\n%s", out)
+	}
+}

@@ -106,12 +106,16 @@ func printStatus(w io.Writer, s *queue.Status) error {
 	for _, d := range s.Distrusted {
 		p("DISTRUSTED worker %s: outvoted on task %d (it says %d, %s say %d): its results are left out and counted again by others\n", queue.Printable(d.Worker), d.Task, d.Count, queue.Printable(strings.Join(d.Agree, ", ")), d.Majority)
 	}
-	for _, f := range s.Failed {
+	for _, g := range groupFailures(s.Failed) {
 		aside := "retrying"
-		if f.SetAside {
+		if g.setAside {
 			aside = "set aside"
 		}
-		p("failed task %d (%s, delivery %d, %s): %s\n", f.Task, queue.Printable(f.Worker), f.Delivery, aside, queue.Printable(f.Error))
+		if len(g.tasks) == 1 {
+			p("failed task %d (%s, delivery %d, %s): %s\n", g.tasks[0], queue.Printable(g.worker), g.delivery, aside, queue.Printable(g.cause))
+			continue
+		}
+		p("%d tasks failed (%s; %s): %s: tasks %s\n", len(g.tasks), aside, g.workers(), queue.Printable(g.cause), taskList(g.tasks, 10))
 	}
 	for _, r := range s.Refused {
 		p("refused a record of task %d from %s: %s\n", r.Task, queue.Printable(r.Worker), queue.Printable(r.Reason))
@@ -154,4 +158,61 @@ func seconds(x float64) string {
 		return fmt.Sprintf("%.3f s", x)
 	}
 	return (time.Duration(x) * time.Second).Round(time.Second).String()
+}
+
+// failureGroup is the failed tasks of one cause: the same error, set
+// aside or not.
+type failureGroup struct {
+	cause     string
+	setAside  bool
+	tasks     []int
+	worker    string // the first task's
+	delivery  uint64 // the first task's
+	byWorker  map[string]bool
+	workerIDs []string
+}
+
+func (g *failureGroup) workers() string {
+	if len(g.workerIDs) == 1 {
+		return "worker " + queue.Printable(g.workerIDs[0])
+	}
+	return fmt.Sprintf("%d workers", len(g.workerIDs))
+}
+
+// groupFailures groups failures by cause, in the order of their first
+// task: 48 tasks refused the same way are one line, not 48.
+func groupFailures(fs []queue.Failure) []*failureGroup {
+	var out []*failureGroup
+	index := map[string]*failureGroup{}
+	for _, f := range fs {
+		key := fmt.Sprintf("%t\x00%s", f.SetAside, f.Error)
+		g := index[key]
+		if g == nil {
+			g = &failureGroup{cause: f.Error, setAside: f.SetAside, worker: f.Worker, delivery: f.Delivery, byWorker: map[string]bool{}}
+			index[key] = g
+			out = append(out, g)
+		}
+		g.tasks = append(g.tasks, f.Task)
+		if !g.byWorker[f.Worker] {
+			g.byWorker[f.Worker] = true
+			g.workerIDs = append(g.workerIDs, f.Worker)
+		}
+	}
+	return out
+}
+
+// taskList writes up to most task ids, then how many more.
+func taskList(ids []int, most int) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(ids)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", id)
+	}
+	return b.String()
 }

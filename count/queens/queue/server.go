@@ -119,6 +119,7 @@ type Server struct {
 	metrics  *metricsServer
 	client   *Client // the metrics' connection
 	health   *health
+	log      *logger
 }
 
 // CheckListen splits listen (host:port) and refuses a host other than a
@@ -234,7 +235,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	log := &logger{logf: cfg.Logf, health: h, events: events}
 	ns.SetLogger(log, false, false)
 	ns.Start()
-	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{}), health: h}
+	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{}), health: h, log: log}
 	for !ns.ReadyForConnections(100 * time.Millisecond) {
 		if f := log.fatal(); f != "" {
 			s.Close()

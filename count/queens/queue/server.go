@@ -395,7 +395,14 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
 	}
 	if tc != nil {
-		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = tc.Clone(), 2
+		// A route is a client of the other server too: it checks that
+		// server's certificate against the authority given for clients
+		// (a private one; the system's roots do not know it).
+		rt := tc.Clone()
+		if rt.ClientCAs != nil {
+			rt.RootCAs = rt.ClientCAs
+		}
+		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
 	}
 	for _, r := range cfg.Routes {
 		u, err := routeURL(r, cfg.Token)

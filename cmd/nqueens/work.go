@@ -77,6 +77,9 @@ func runWork(ctx context.Context, e *env, args []string) int {
 		if st.Abandoned > 0 {
 			e.Errorf("%d tasks stopped making progress and were abandoned (the server hands them to another worker)", st.Abandoned)
 		}
+		if st.Unfit > 0 {
+			e.Errorf("%d tasks left in the queue that this worker cannot count in its memory (--memory): for a worker with more", st.Unfit)
+		}
 		if st.MineToVerify > 0 {
 			e.Errorf("unverified: no second worker: %d verify tasks wait for another worker (this one counted them)", st.MineToVerify)
 		}

@@ -16,7 +16,7 @@ type refusals struct {
 	told   map[string]bool
 }
 
-const maxRefusalPause = 10 * time.Second
+const maxRefusalPause = time.Second
 
 // refused notes a task refused.
 func (r *refusals) refused() {
@@ -31,6 +31,13 @@ func (r *refusals) counting() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.streak, r.until = 0, time.Time{}
+}
+
+// inARow is the number of tasks refused since the last one counted.
+func (r *refusals) inARow() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.streak
 }
 
 // pause is how long to wait before the next fetch.

@@ -80,8 +80,10 @@ type verifier struct {
 	slots int
 	logf  func(string, ...any)
 	tally *tally
-	// cannot reports the jobs this worker cannot count (its memory).
-	cannot func(jobID string) bool
+	// cannot reports the jobs this worker cannot count (its memory);
+	// refusedInARow the tasks it refused since it last counted one.
+	cannot        func(jobID string) bool
+	refusedInARow func() int
 
 	mu     sync.Mutex
 	live   map[string]liveWorker // the live workers by token
@@ -345,8 +347,15 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 		if err != nil {
 			return nil, err
 		}
-		if ti.NumPending > 0 || ti.NumAckPending > 0 {
+		// Tasks waiting that this worker refused, every one of them
+		// in a row (each passed on to the end of the queue), are for
+		// workers with more memory: not this worker's to wait for.
+		unfit := v.refusedInARow != nil && ti.NumPending > 0 && uint64(v.refusedInARow()) >= ti.NumPending
+		if ti.NumPending > 0 && !unfit || ti.NumAckPending > 0 {
 			return nil, nil
+		}
+		if unfit {
+			v.tally.add(func(s *WorkStats) { s.Unfit = int(ti.NumPending) })
 		}
 		mi, err := v.mine.Info(ctx)
 		if err != nil {

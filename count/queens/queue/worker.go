@@ -58,7 +58,8 @@ type WorkerConfig struct {
 	// Program is this program's version, recorded in each result.
 	Program string
 	// ExitWhenIdle returns once no task is left to hand out nor held by
-	// any worker (one that dies would leave its tasks to this one).
+	// any worker (one that dies would leave its tasks to this one), but
+	// tasks this worker cannot count in its memory.
 	ExitWhenIdle bool
 	// GiveUpAfter, with ExitWhenIdle, ends Work with ErrUnreachable once
 	// no server has been reachable for that long (0: never), so that a
@@ -108,6 +109,9 @@ type WorkStats struct {
 	Conflicts int `json:"conflicts,omitempty"`
 	// SetAside says why the worker set itself aside (ErrSetAside).
 	SetAside string `json:"set_aside,omitempty"`
+	// Unfit counts the tasks left in the queue at exit that this worker
+	// cannot count in its memory (ExitWhenIdle): for a worker with more.
+	Unfit int `json:"left_unfit,omitempty"`
 }
 
 // ErrSetAside is wrapped by Work's error when the worker set itself
@@ -209,7 +213,7 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	w.heart = newHeart(wait/3, wait+wait/3, cfg.Workers, w.logf)
 	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
-	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot}
+	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot, refusedInARow: w.refusals.inARow}
 	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err

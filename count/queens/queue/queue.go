@@ -101,10 +101,22 @@
 // count and nodes, the worker and program that counted it, and a SHA-256
 // checksum of these (Record.Sum). The reader accepts a record only if its
 // checksum holds and it belongs to the job's plan and to this program's
-// algorithm version; others are refused and listed. A task with two
-// different accepted results is a conflict: Status reports it and no total
-// is given. With verification, a chosen share of the tasks is counted a
-// second time by another worker, and a disagreement is such a conflict.
+// algorithm version; others are refused and listed, and every text field a
+// worker wrote is checked and escaped (fields.go). With verification, a
+// chosen share of the tasks is counted a second time by another worker. A
+// task with different accepted results is a conflict, settled by quorum
+// (quorum.go): a third worker recounts it, the result a majority of at
+// least two workers agree on stands, and the outvoted workers are
+// distrusted for the job (JobInfo.Distrusted) and their other results
+// counted again. Until then Status reports the conflict and no total is
+// given.
+//
+// # Outages
+//
+// Clients retry what says the queue cannot answer now (Transient) within
+// their deadline (outage.go); servers watch their cluster and say when a
+// route or the quorum is lost or back, and start JetStream again after
+// their store filled and space came back (health.go).
 package queue
 
 import (

@@ -280,3 +280,23 @@ func TestQueueJobControl(t *testing.T) {
 		t.Fatalf("wait after requeue: exit %d, %q, %s", code, out, errs)
 	}
 }
+
+// Item 4 of issue 36: jobs and submit hung without a deadline while the
+// queue could not answer. Every one-shot command tries for --timeout
+// (saying so once), then fails in one line.
+func TestClientTimeout(t *testing.T) {
+	dead := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
+	for _, args := range [][]string{
+		{"jobs", "--server", dead, "--timeout", "2s"},
+		{"submit", "9", "--server", dead, "--timeout", "2s"},
+		{"status", "n9-x", "--server", dead, "--timeout", "2s"},
+	} {
+		began := time.Now()
+		code, _, errs := runBin(t, args...)
+		took := time.Since(began)
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		if code != exitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], "2s") || took > 20*time.Second {
+			t.Errorf("%v: exit %d after %v, %q: want exit 1 within about 2 s, a notice that it retries and one line of failure", args, code, took.Round(time.Millisecond), errs)
+		}
+	}
+}

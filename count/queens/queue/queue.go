@@ -381,6 +381,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	}
 	opts = append(opts, auth...)
 	began := time.Now()
+	var lastTold time.Time
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
 		if err == nil {
@@ -400,13 +401,25 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		if opt.RetryFor > 0 && time.Since(began)+wait > opt.RetryFor {
 			return nil, fmt.Errorf("%s: %w for %v: %v", redact(url), ErrUnreachable, opt.RetryFor, err)
 		}
-		logf("cannot reach %s: %v; trying again in %v", redact(url), err, wait)
+		// Said once, then once a minute: a retry is not news.
+		if lastTold.IsZero() || time.Since(lastTold) >= time.Minute {
+			logf("cannot reach %s: %v; trying again%s", redact(url), err, retryText(opt.RetryFor, began))
+			lastTold = time.Now()
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
 	}
+}
+
+// retryText says how long Connect goes on trying.
+func retryText(retryFor time.Duration, began time.Time) string {
+	if retryFor > 0 {
+		return fmt.Sprintf(" for up to %v", (retryFor - time.Since(began)).Round(time.Second))
+	}
+	return " until it answers"
 }
 
 // Check reports what in a cannot be shown to a server, or nil: a token

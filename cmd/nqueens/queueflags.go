@@ -24,6 +24,7 @@ type serverFlags struct {
 	ca        string
 	cert, key string
 	timeout   time.Duration
+	user      string
 }
 
 func (f *serverFlags) add(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "server", def, "the queue's NATS server `URL`s, comma-separated: every server of a cluster, for failing over (nqueens serve prints one; default $NQCOUNT_SERVER)")
 	fs.StringVar(&f.token, "token", "", "the server's token (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the server's token from `FILE`")
+	fs.StringVar(&f.user, "user", "", "on a server with roles (serve --worker-token-file): the role the token is for, operator or worker")
 	fs.StringVar(&f.creds, "creds", "", "NATS credentials `FILE`, for an existing NATS deployment")
 	fs.StringVar(&f.ca, "tls-ca", "", "PEM `FILE` of the authority that signed the server's certificate")
 	fs.StringVar(&f.cert, "tls-cert", "", "client certificate `FILE`, for a server that checks them")
@@ -122,6 +124,15 @@ func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
 	var err error
 	if a.Token, err = readToken(ctx, f.token, f.tokenFile); err != nil {
 		return a, err
+	}
+	switch f.user {
+	case "", queue.OperatorUser, queue.WorkerUser:
+		a.User = f.user
+	default:
+		return a, fmt.Errorf("--user %s: the roles are %s and %s", queue.Printable(f.user), queue.OperatorUser, queue.WorkerUser)
+	}
+	if a.User != "" && a.Token == "" {
+		return a, fmt.Errorf("--user %s goes with the role's token (--token-file)", a.User)
 	}
 	if (f.cert == "") != (f.key == "") {
 		return a, errors.New("--tls-cert and --tls-key go together")

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nqcount/nqcount/count"
@@ -25,6 +26,7 @@ type collector struct {
 	anyRecord []bool
 
 	refused    []Refusal
+	distrusted []Distrust      // named in failure records (KindDistrust)
 	failures   map[int]Failure // the last failure per task
 	lost       map[int]uint64  // tasks the server gave up on: deliveries
 	duplicates int
@@ -96,6 +98,13 @@ func (c *collector) add(r Record, at time.Time) {
 // fail takes one failure record; a requeue marker clears the task's
 // failures before it.
 func (c *collector) fail(f Failure) {
+	if f.Kind == KindDistrust {
+		if d := f.Distrust; d != nil && checkWorkerID(d.Worker) == nil && !distrusts(c.distrusted, d.Worker) && d.Task >= 0 && d.Task < len(c.recs) {
+			d.Agree = slices.DeleteFunc(slices.Clone(d.Agree), func(w string) bool { return checkWorkerID(w) != nil })
+			c.distrusted = append(c.distrusted, *d)
+		}
+		return
+	}
 	f.Worker, f.Error, f.Kind = cleanWorker(f.Worker), cleanText(f.Error), cleanText(clip(f.Kind, 32))
 	if f.Requeued {
 		delete(c.failures, f.Task)

@@ -217,8 +217,11 @@ func retryDelay(delivery uint64) time.Duration {
 
 // Auth holds what a client shows the server.
 type Auth struct {
-	// Token is the server's token (nqueens serve --token), if any.
+	// Token is the server's token (nqueens serve --token), if any; with
+	// User, the token of that role (a server with roles: OperatorUser or
+	// WorkerUser).
 	Token string
+	User  string
 	// Creds is the contents of a NATS credentials file (a user JWT and
 	// its key), for an existing NATS deployment.
 	Creds []byte
@@ -267,6 +270,7 @@ type Client struct {
 	js       jetstream.JetStream
 	logf     func(string, ...any)
 	patience time.Duration // ConnectOptions.Patience
+	user     string        // Auth.User: the role, on a server with roles
 	// submitted keeps the jobs this client submitted (job id to
 	// *submittedJob): a Wait for one of them reads its results with the
 	// record and the plan it has, units and estimates included.
@@ -374,6 +378,9 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to %s", nc.ConnectedUrlRedacted()) }),
+		// The server's complaints (a permission refused) go to the log,
+		// not raw to stderr.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("the server says: %v", err) }),
 	}
 	auth, err := opt.Auth.options()
 	if err != nil {
@@ -390,7 +397,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 				nc.Close()
 				return nil, err
 			}
-			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience}, nil
+			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience, user: opt.User}, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
 			return nil, fmt.Errorf("%s: %w (wrong or missing token or credentials): %v", redact(url), ErrAuth, err)
@@ -438,7 +445,11 @@ func (a Auth) options() ([]nats.Option, error) {
 		if err := CheckTokenText(a.Token); err != nil {
 			return nil, err
 		}
-		opts = append(opts, nats.Token(a.Token))
+		if a.User != "" {
+			opts = append(opts, nats.UserInfo(a.User, a.Token))
+		} else {
+			opts = append(opts, nats.Token(a.Token))
+		}
 	}
 	if a.Creds != nil {
 		// Parsed here, so that a file that is not one is refused before
@@ -703,10 +714,13 @@ func subject(prefix, jobID string, task int) string {
 }
 
 // connectInProcess connects to an embedded server without a socket.
-func connectInProcess(ns nats.InProcessConnProvider, token string) (*Client, error) {
+func connectInProcess(ns nats.InProcessConnProvider, a Auth) (*Client, error) {
 	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("nqcount-serve")}
-	if token != "" {
-		opts = append(opts, nats.Token(token))
+	switch {
+	case a.User != "":
+		opts = append(opts, nats.UserInfo(a.User, a.Token))
+	case a.Token != "":
+		opts = append(opts, nats.Token(a.Token))
 	}
 	nc, err := nats.Connect("", opts...)
 	if err != nil {

@@ -121,6 +121,11 @@ func judge(ops []*opinion) verdict {
 // outvoted.
 func (c *collector) judgeAll() ([]verdict, []Distrust) {
 	ds := slices.Clone(c.info.Distrusted)
+	for _, d := range c.distrusted {
+		if !distrusts(ds, d.Worker) {
+			ds = append(ds, d)
+		}
+	}
 	out := make([]verdict, len(c.recs))
 	distrusted := func(w string) bool { return distrusts(ds, w) }
 	for range len(c.byWorker) + 1 {
@@ -238,21 +243,32 @@ func (w *worker) settle(ctx context.Context, t *task) {
 // they counted or verified counted again by others (verify tasks
 // addressed to live workers without a result of the task).
 func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *verifier) error {
-	var added []string
-	if _, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
-		added = added[:0]
-		for _, d := range ds {
-			if !distrusts(j.Distrusted, d.Worker) {
-				j.Distrusted = append(j.Distrusted, d)
-				added = append(added, d.Worker)
-			}
+	// A record on the job's failure subjects names them for every
+	// reader; the job's record too, where this client may write it (not
+	// a worker's on a server with roles), for the workers watching it.
+	for _, d := range ds {
+		f, _ := json.Marshal(Failure{Job: id, Task: d.Task, Kind: KindDistrust, Worker: d.Worker, Error: "outvoted", Distrust: &d, Time: time.Now().UTC()})
+		if _, err := c.js.Publish(ctx, subject(failPrefix, id, d.Task), f, jetstream.WithMsgID("distrust."+id+"."+d.Worker)); err != nil {
+			return fmt.Errorf("naming the outvoted workers: %w", err)
 		}
-		return len(added) > 0
-	}); err != nil {
-		return fmt.Errorf("naming the outvoted workers: %w", err)
+	}
+	var added []string
+	if c.user != WorkerUser {
+		if _, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
+			added = added[:0]
+			for _, d := range ds {
+				if !distrusts(j.Distrusted, d.Worker) {
+					j.Distrusted = append(j.Distrusted, d)
+					added = append(added, d.Worker)
+				}
+			}
+			return len(added) > 0
+		}); err != nil {
+			return fmt.Errorf("naming the outvoted workers: %w", err)
+		}
 	}
 	for _, d := range ds {
-		if slices.Contains(added, d.Worker) {
+		if c.user == WorkerUser || slices.Contains(added, d.Worker) {
 			c.logf("job %s: worker %s is outvoted on task %d (it says %d, %s say %d): its results are left out and counted again", id, d.Worker, d.Task, d.Count, strings.Join(d.Agree, ", "), d.Majority)
 		}
 	}

@@ -18,6 +18,8 @@ import (
 const (
 	KindCount  = "count"  // the task's count
 	KindVerify = "verify" // the same task counted again by another worker
+	// KindDistrust marks a Failure record that names an outvoted worker.
+	KindDistrust = "distrust"
 )
 
 // Record is one task's result as a worker published it: what anyone needs
@@ -116,7 +118,11 @@ type Failure struct {
 	SetAside bool `json:"set_aside"`
 	// Requeued marks a record of nqueens requeue, not a failure: the
 	// task's failures before it are over, its task back in the queue.
-	Requeued bool      `json:"requeued,omitempty"`
+	Requeued bool `json:"requeued,omitempty"`
+	// Distrust, with Kind KindDistrust, is not a failure either: the
+	// worker that settled the task names the outvoted one (a worker on
+	// a server with roles cannot write the job's record).
+	Distrust *Distrust `json:"distrust,omitempty"`
 	Time     time.Time `json:"time"`
 }
 

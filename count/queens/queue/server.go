@@ -40,6 +40,14 @@ type ServerConfig struct {
 	// MaxPEMSize).
 	TLSCert, TLSKey, TLSClientCA []byte
 
+	// WorkerToken, if set, gives the server roles (see roles.go): Token
+	// is then the operator's, WorkerToken the workers', who may take
+	// tasks and store results but not cancel or requeue jobs; clients
+	// show a role with Auth.User. RouteToken, if set, is the routes'
+	// password instead of Token: a worker's token never opens a route.
+	WorkerToken string
+	RouteToken  string
+
 	// Name names this server among the servers of a cluster: unique, and
 	// the same each time it is started on its folder. "" means "nqcount"
 	// alone, and HOST-PORT (this machine's name and the cluster port) in
@@ -248,7 +256,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	s.url = ns.ClientURL()
 	if cfg.Metrics != "" {
-		if s.client, err = connectInProcess(ns, cfg.Token); err == nil {
+		if s.client, err = connectInProcess(ns, operatorAuth(cfg)); err == nil {
 			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token, h.state)
 		}
 		if err != nil {
@@ -283,7 +291,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 // (the server trusts its own process, with or without TLS client
 // certificates), waiting for a cluster to form.
 func (s *Server) setup(ctx context.Context, cfg ServerConfig, replicas int, log *logger) error {
-	c, err := connectInProcess(s.ns, cfg.Token)
+	c, err := connectInProcess(s.ns, operatorAuth(cfg))
 	if err != nil {
 		return err
 	}
@@ -331,6 +339,16 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if name == "" {
 		name = "nqcount"
 	}
+	var users []*server.User
+	if cfg.WorkerToken != "" {
+		var err error
+		if users, err = roleUsers(cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := CheckToken(cfg.RouteToken); err != nil {
+		return nil, fmt.Errorf("the routes' token: %w", err)
+	}
 	opts := &server.Options{
 		ServerName:    name,
 		Host:          host,
@@ -340,6 +358,9 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		Authorization: cfg.Token,
 		NoSigs:        true,
 		MaxPayload:    1 << 20,
+	}
+	if users != nil {
+		opts.Authorization, opts.Users = "", users
 	}
 	if port == 0 {
 		opts.Port = server.RANDOM_PORT
@@ -391,8 +412,12 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if opts.Cluster.Name == "" {
 		opts.Cluster.Name = "nqcount"
 	}
-	if cfg.Token != "" {
-		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
+	routeToken := cfg.Token
+	if cfg.RouteToken != "" {
+		routeToken = cfg.RouteToken
+	}
+	if routeToken != "" {
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, routeToken
 	}
 	if tc != nil {
 		// A route is a client of the other server too: it checks that
@@ -405,7 +430,7 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
 	}
 	for _, r := range cfg.Routes {
-		u, err := routeURL(r, cfg.Token)
+		u, err := routeURL(r, routeToken)
 		if err != nil {
 			return nil, err
 		}

@@ -282,21 +282,38 @@ func TestQueueJobControl(t *testing.T) {
 }
 
 // Item 4 of issue 36: jobs and submit hung without a deadline while the
-// queue could not answer. Every one-shot command tries for --timeout
-// (saying so once), then fails in one line.
+// queue could not answer. Against a server whose JetStream does not answer
+// (here: a NATS server without JetStream, as a cluster without quorum
+// answers), every one-shot command tries for --timeout, then fails in one
+// line; against no server at all it fails at once.
 func TestClientTimeout(t *testing.T) {
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	defer ns.Shutdown()
+	if !ns.ReadyForConnections(waitBound) {
+		t.Fatal("the server did not start")
+	}
 	dead := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
-	for _, args := range [][]string{
-		{"jobs", "--server", dead, "--timeout", "2s"},
-		{"submit", "9", "--server", dead, "--timeout", "2s"},
-		{"status", "n9-x", "--server", dead, "--timeout", "2s"},
+	for _, c := range []struct {
+		url  string
+		args []string
+		want string
+	}{
+		{ns.ClientURL(), []string{"jobs"}, "did not answer within 2s"},
+		{ns.ClientURL(), []string{"submit", "9"}, "did not answer within 2s"},
+		{ns.ClientURL(), []string{"status", "n9-x"}, "did not answer within 2s"},
+		{dead, []string{"jobs"}, "no servers available"},
 	} {
+		args := append(c.args, "--server", c.url, "--timeout", "2s")
 		began := time.Now()
 		code, _, errs := runBin(t, args...)
 		took := time.Since(began)
 		lines := strings.Split(strings.TrimSpace(errs), "\n")
-		if code != exitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], "2s") || took > 20*time.Second {
-			t.Errorf("%v: exit %d after %v, %q: want exit 1 within about 2 s, a notice that it retries and one line of failure", args, code, took.Round(time.Millisecond), errs)
+		if code != exitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], c.want) || took > 20*time.Second {
+			t.Errorf("%v: exit %d after %v, %q: want exit 1 within about 2 s, saying %q in its last line", args, code, took.Round(time.Millisecond), errs, c.want)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.ca, "tls-ca", "", "PEM `FILE` of the authority that signed the server's certificate")
 	fs.StringVar(&f.cert, "tls-cert", "", "client certificate `FILE`, for a server that checks them")
 	fs.StringVar(&f.key, "tls-key", "", "the client certificate's key `FILE`")
-	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "how long to keep trying while the queue cannot answer (servers down, a cluster without quorum) before failing; for wait, the longest outage it waits through")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "how long to keep trying while the queue cannot answer (a cluster without quorum, a server restarting) before failing, 0: no limit; for wait, the longest outage it waits through (a server that cannot be reached at all fails a one-shot command at once)")
 }
 
 // op bounds a one-shot command (jobs, submit, status ...) by --timeout.
@@ -175,10 +175,6 @@ func (f *serverFlags) connectLog(ctx context.Context, e *env, name string, retry
 	auth, err := f.readAuth(ctx)
 	if err != nil {
 		return nil, inputExit(e, err)
-	}
-	if !retry {
-		// A one-shot command: it tries for --timeout.
-		retry, retryFor = true, f.timeout
 	}
 	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
 		Auth: auth,

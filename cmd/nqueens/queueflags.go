@@ -69,6 +69,12 @@ func readToken(ctx context.Context, token, file string) (string, error) {
 			return "", err
 		}
 		token, what = strings.TrimSpace(string(b)), "--token-file "+file
+		if err := queue.CheckTokenText(token); err != nil {
+			return "", fmt.Errorf("%s: %v", what, err)
+		}
+		if err := privateFile("--token-file", file); err != nil {
+			return "", err
+		}
 	}
 	if token == "" {
 		token, what = os.Getenv("NQCOUNT_TOKEN"), "$NQCOUNT_TOKEN"
@@ -77,6 +83,16 @@ func readToken(ctx context.Context, token, file string) (string, error) {
 		return "", fmt.Errorf("%s: %v", what, err)
 	}
 	return token, nil
+}
+
+// privateFile refuses a secret's file that every user of this machine
+// may read: a token is all that guards the queue.
+func privateFile(flag, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o004 == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s is readable by every user of this machine (mode %04o): chmod o-r %s (600, or 640 for a group; in Kubernetes, defaultMode: 0440 on the secret's volume)", flag, path, fi.Mode().Perm(), path)
 }
 
 // readFlagFile reads the file a flag names (a token, credentials,

@@ -72,6 +72,10 @@ func runServe(ctx context.Context, e *env, args []string) int {
 			e.Errorf("%s %s: %v", f.flag, f.path, err)
 			return exitUsage
 		}
+		if err := privateFile(f.flag, f.path); err != nil {
+			e.Errorf("%v", err)
+			return exitUsage
+		}
 	}
 	err = readFlagFiles(ctx, queue.MaxPEMSize,
 		flagFile{"--tls-cert", tlsCert, "a PEM certificate file", &cfg.TLSCert},

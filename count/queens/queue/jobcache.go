@@ -125,11 +125,22 @@ func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled 
 				cancelled(info.ID)
 			}
 			for _, d := range info.Distrusted {
-				if d.Worker == j.self && !j.outvoted[info.ID] {
-					j.outvoted[info.ID] = true
-					outvoted(info.ID, d)
+				if d.Worker == j.self {
+					j.outvotedOnce(info.ID, d, outvoted)
 				}
 			}
 		}
+	}
+}
+
+// outvotedOnce calls outvoted the first time job id names this worker
+// outvoted.
+func (j *jobCache) outvotedOnce(id string, d Distrust, outvoted func(string, Distrust)) {
+	j.mu.Lock()
+	first := !j.outvoted[id]
+	j.outvoted[id] = true
+	j.mu.Unlock()
+	if first {
+		outvoted(id, d)
 	}
 }

@@ -192,7 +192,44 @@ func (c *Client) taskVerdict(ctx context.Context, id string, task int, p *Plan) 
 	if err != nil {
 		return verdict{}, nil, err
 	}
+	named, err := c.distrustRecords(ctx, id)
+	if err != nil {
+		return verdict{}, nil, err
+	}
+	for _, d := range named {
+		if !distrusts(info.Distrusted, d.Worker) {
+			info.Distrusted = append(info.Distrusted, d)
+		}
+	}
 	return judge(opinions(recs, ats, func(w string) bool { return distrusts(info.Distrusted, w) })), info, nil
+}
+
+// distrustSubject is where the workers outvoted on a task of job id are
+// named (KindDistrust failure records): one subject a job, task -1.
+func distrustSubject(id string) string { return subject(failPrefix, id, -1) }
+
+// distrustRecords reads the workers named outvoted on job id's distrust
+// subject.
+func (c *Client) distrustRecords(ctx context.Context, id string) ([]Distrust, error) {
+	rs, err := c.js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return nil, err
+	}
+	var out []Distrust
+	for seq := uint64(1); ; {
+		m, err := rs.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(distrustSubject(id)))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		seq = m.Sequence + 1
+		var f Failure
+		if json.Unmarshal(m.Data, &f) == nil && f.Kind == KindDistrust && f.Distrust != nil && checkWorkerID(f.Distrust.Worker) == nil {
+			out = append(out, *f.Distrust)
+		}
+	}
 }
 
 // settle is a worker's part in a quorum, once it has stored a verify
@@ -248,7 +285,7 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 	// a worker's on a server with roles), for the workers watching it.
 	for _, d := range ds {
 		f, _ := json.Marshal(Failure{Job: id, Task: d.Task, Kind: KindDistrust, Worker: d.Worker, Error: "outvoted", Distrust: &d, Time: time.Now().UTC()})
-		if _, err := c.js.Publish(ctx, subject(failPrefix, id, d.Task), f, jetstream.WithMsgID("distrust."+id+"."+d.Worker)); err != nil {
+		if _, err := c.js.Publish(ctx, distrustSubject(id), f, jetstream.WithMsgID("distrust."+id+"."+d.Worker)); err != nil {
 			return fmt.Errorf("naming the outvoted workers: %w", err)
 		}
 	}

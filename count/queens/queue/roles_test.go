@@ -115,3 +115,50 @@ func TestRoles(t *testing.T) {
 		t.Errorf("a server with another routes' token has %d routes", n)
 	}
 }
+
+// On a server with roles a worker cannot write a job's record: the
+// outvoted liar is named on the job's distrust subject instead, every
+// reader leaves its results out, and the liar sets itself aside.
+func TestRolesLiarOutvoted(t *testing.T) {
+	shorten(t, &rescueEvery, 200*time.Millisecond)
+	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
+	srv := serve(t, ServerConfig{Token: op, WorkerToken: wk})
+	oc := connect(t, srv.URL(), Auth{User: OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 11}, SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type result struct {
+		st  *WorkStats
+		err error
+	}
+	liarDone := make(chan result, 1)
+	for _, id := range []string{"liar", "h1", "h2"} {
+		wc := connect(t, srv.URL(), Auth{User: WorkerUser, Token: wk})
+		cfg := WorkerConfig{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
+		liar("liar")(&cfg)
+		go func() {
+			st, err := wc.Work(wctx, cfg)
+			if id == "liar" {
+				liarDone <- result{st, err}
+			}
+		}()
+	}
+	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	exact(t, s)
+	if len(s.Distrusted) != 1 || s.Distrusted[0].Worker != "liar" {
+		t.Fatalf("distrusted %+v, want the liar named", s.Distrusted)
+	}
+	select {
+	case r := <-liarDone:
+		if !errors.Is(r.err, ErrSetAside) {
+			t.Errorf("the liar: %v, want it set aside", r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the liar did not set itself aside within 30 s")
+	}
+}

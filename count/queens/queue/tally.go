@@ -171,7 +171,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 		defer close(finished)
 		t := time.NewTicker(reportEvery)
 		defer t.Stop()
-		for {
+		for n := 1; ; n++ {
 			select {
 			case <-done:
 				put(true)
@@ -179,10 +179,44 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 			case <-t.C:
 				put(false)
 			}
+			if n%outvotedEvery == 0 {
+				w.outvoted(ctx)
+			}
 		}
 	}()
 	return func() {
 		close(done)
 		<-finished
+	}
+}
+
+// outvotedEvery is how often, in reports, a worker looks whether it was
+// named outvoted on its recent jobs' distrust subjects (where workers on
+// a server with roles name the outvoted; others also write the job's
+// record, which the worker watches).
+const outvotedEvery = 5
+
+// outvoted sets the worker aside if a job it worked on lately names it
+// outvoted.
+func (w *worker) outvoted(ctx context.Context) {
+	w.tally.mu.Lock()
+	var jobs []string
+	for id := range w.tally.meters {
+		jobs = append(jobs, id)
+	}
+	w.tally.mu.Unlock()
+	for _, id := range jobs {
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ds, err := w.c.distrustRecords(qctx, id)
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, d := range ds {
+			if d.Worker == w.cfg.ID {
+				w.jobs.outvotedOnce(id, d, w.setAsideOutvoted)
+				return
+			}
+		}
 	}
 }

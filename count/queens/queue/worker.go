@@ -157,9 +157,7 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
 		go w.watchConnection(runCtx, giveUp)
 	}
-	go w.jobs.watch(runCtx, w.cancelJob, func(id string, d Distrust) {
-		w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
-	})
+	go w.jobs.watch(runCtx, w.cancelJob, w.setAsideOutvoted)
 	err = w.run(runCtx)
 	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) || errors.Is(cause, ErrSetAside) {
 		err = cause
@@ -283,6 +281,11 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 			return
 		}
 	}
+}
+
+// setAsideOutvoted ends the worker: job id names it outvoted.
+func (w *worker) setAsideOutvoted(id string, d Distrust) {
+	w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 }
 
 // cancelJob stops the counts of a job that was cancelled.

@@ -24,6 +24,7 @@ type health struct {
 	size      int             // the cluster's known servers
 	leader    string          // the meta leader, "" without quorum
 	lost      bool            // the quorum was said lost
+	hadQuorum bool            // the quorum was seen once (a cluster forming has none yet)
 	known     bool            // watched at least once
 	since     time.Time       // when the quorum was last lost or regained
 	diskFull  string          // the last store error, while JetStream cannot write
@@ -98,7 +99,9 @@ func (h *health) look(ns *server.Server, events func(string, ...any)) {
 	}
 	quorum := h.quorum(leader, peers)
 	switch {
-	case !quorum && !h.lost && !first:
+	case quorum && !h.hadQuorum:
+		h.hadQuorum = true
+	case !quorum && !h.lost && h.hadQuorum:
 		events("cluster: QUORUM LOST: %d of the %d servers reachable, fewer than a majority; the queue waits (clients retry, workers keep counting) until enough are back", len(peers)+1, size)
 		h.lost, h.since = true, time.Now()
 	case quorum && h.lost:

@@ -288,7 +288,7 @@ const extrasEvery = 2 * time.Second
 func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, progress func(*Status)) (*Status, error) {
 	var r *reader
 	rctx, cancel := c.patient(ctx)
-	err := c.retry(rctx, "wait", func(ctx context.Context) (err error) { r, err = c.reader(ctx, id); return err })
+	err := c.retry(rctx, "wait", func(ctx context.Context) (err error) { r, err = c.reader(bounded(ctx), id); return err })
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -313,7 +313,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	for {
 		var err error
 		if !caughtUp {
-			err = r.catchUp(ctx)
+			err = r.catchUp(bounded(ctx))
 			caughtUp = err == nil
 		} else {
 			err = r.follow(time.Second)
@@ -333,7 +333,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			if failures++; failures%3 == 0 {
 				// The consumer that reads them may be gone with its
 				// server: read them again from the start.
-				if nr, err := c.reader(ctx, id); err == nil {
+				if nr, err := c.reader(bounded(ctx), id); err == nil {
 					r.stop()
 					r, caughtUp = nr, false
 				}
@@ -345,10 +345,10 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		}
 		failures = 0
 		if time.Since(lastExtras) >= extrasEvery {
-			if x, err := r.extras(ctx); err == nil {
+			if x, err := r.extras(bounded(ctx)); err == nil {
 				reps = x
 			}
-			if _, err := r.stored(ctx); err != nil { // the server's clock
+			if _, err := r.stored(bounded(ctx)); err != nil { // the server's clock
 				c.logf("reading the results of %s: %v", id, err)
 			}
 			lastExtras = time.Now()
@@ -358,7 +358,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			// The workers report every second: reports read within
 			// extrasEvery will do, and the caller has its total at once.
 			if time.Since(lastExtras) >= extrasEvery {
-				if x, err := r.extras(ctx); err == nil {
+				if x, err := r.extras(bounded(ctx)); err == nil {
 					s = r.col.status(r.now(), x)
 				}
 			}
@@ -422,6 +422,16 @@ func conflictList(cs []Conflict) string {
 		parts = append(parts, fmt.Sprintf("task %d: %s", c.Task, strings.Join(p, ", ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// bounded returns ctx bounded by attemptWait, for one step of Wait: a
+// request that a cluster without quorum never answers must not hold Wait
+// for its whole context (cancelled when ctx is, or after attemptWait: the
+// step's requests are done by then).
+func bounded(ctx context.Context) context.Context {
+	b, cancel := context.WithTimeout(ctx, attemptWait)
+	context.AfterFunc(b, cancel)
+	return b
 }
 
 // patient returns ctx bounded by the client's patience, if any.

@@ -36,6 +36,8 @@ func runExport(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--out: %v", err)
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "export", false)
 	if c == nil {
 		return code

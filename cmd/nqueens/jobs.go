@@ -40,6 +40,8 @@ func runJobs(ctx context.Context, e *env, args []string) int {
 		e.Errorf("jobs takes no arguments, got %q (usage: nqueens jobs --server URL)", pos)
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "jobs", false)
 	if c == nil {
 		return code
@@ -152,6 +154,8 @@ func runCancel(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "cancel", false)
 	if c == nil {
 		return code
@@ -186,6 +190,8 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "requeue", false)
 	if c == nil {
 		return code
@@ -200,7 +206,7 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 			if f.Kind == queue.KindVerify {
 				what = "verification of task"
 			}
-			fmt.Fprintf(e.Stdout, "%s %d had failed (%s, delivery %d): %s\n", what, f.Task, f.Worker, f.Delivery, f.Error)
+			fmt.Fprintf(e.Stdout, "%s %d had failed (%s, delivery %d): %s\n", what, f.Task, queue.Printable(f.Worker), f.Delivery, queue.Printable(f.Error))
 		}
 	}
 	if err != nil {

@@ -261,23 +261,25 @@ func TestQueueJobControl(t *testing.T) {
 		t.Errorf("the worker did not say it dropped the cancelled job's tasks: %s", log)
 	}
 
-	// A join job on a worker of 1 MiB: every task set aside (max-deliver
-	// 1), wait exits 1 naming them; requeue says why and puts them back.
+	// A join job on a worker of 1 MiB (issue 36 item 1): it counts
+	// nothing, spends no delivery (max-deliver 1: nothing is set aside)
+	// and, with --exit-when-idle, leaves the tasks to a worker with more
+	// memory, saying so; status shows no failure.
 	code, out, errs = runBin(t, "submit", "12", "--server", srv.url, "--units", "off")
 	if code != exitOK {
 		t.Fatal(errs)
 	}
 	jid := strings.TrimSpace(out)
 	small := exec.Command(binary(t), "work", "--server", srv.url, "--memory", "1MiB", "--exit-when-idle", "--id", "small")
-	small.Stderr = &clitest.SyncBuffer{}
+	smallLog := &clitest.SyncBuffer{}
+	small.Stderr = smallLog
 	waitExit(t, small, started(t, small))
-	code, out, errs = runBin(t, "wait", jid, "--server", srv.url, "--progress-every", "0")
-	if code != exitFail || !strings.Contains(errs, "set aside") || !strings.Contains(errs, "task 0") || !strings.Contains(out, "more than the 1 MiB allowed") {
-		t.Fatalf("wait on a job whose tasks were set aside: exit %d, %q, %q", code, out, errs)
+	if l := smallLog.String(); !strings.Contains(l, "more than the 1 MiB allowed") || !strings.Contains(l, "tasks left in the queue that this worker cannot count") {
+		t.Errorf("the small worker did not say why it left the tasks: %s", l)
 	}
-	code, out, errs = runBin(t, "requeue", jid, "--server", srv.url)
-	if code != exitOK || !strings.Contains(out, "had failed") || !strings.Contains(out, "--memory") {
-		t.Fatalf("requeue: exit %d, %q, %s", code, out, errs)
+	code, out, errs = runBin(t, "status", jid, "--server", srv.url)
+	if code != exitOK || strings.Contains(out, "failed") || strings.Contains(out, "set aside") {
+		t.Fatalf("status after the small worker: exit %d, %q, %s", code, out, errs)
 	}
 	if code, _, errs := runBin(t, "work", "--server", srv.url, "--exit-when-idle"); code != exitOK {
 		t.Fatalf("work: %s", errs)
@@ -285,5 +287,42 @@ func TestQueueJobControl(t *testing.T) {
 	code, out, errs = runBin(t, "wait", jid, "--server", srv.url, "--progress-every", "0")
 	if code != exitOK || !strings.Contains(out, "14200 solutions") {
 		t.Fatalf("wait after requeue: exit %d, %q, %s", code, out, errs)
+	}
+}
+
+// Item 4 of issue 36: jobs and submit hung without a deadline while the
+// queue could not answer. Against a server whose JetStream does not answer
+// (here: a NATS server without JetStream, as a cluster without quorum
+// answers), every one-shot command tries for --timeout, then fails in one
+// line; against no server at all it fails at once.
+func TestClientTimeout(t *testing.T) {
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	defer ns.Shutdown()
+	if !ns.ReadyForConnections(waitBound) {
+		t.Fatal("the server did not start")
+	}
+	dead := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
+	for _, c := range []struct {
+		url  string
+		args []string
+		want string
+	}{
+		{ns.ClientURL(), []string{"jobs"}, "did not answer within 2s"},
+		{ns.ClientURL(), []string{"submit", "9"}, "did not answer within 2s"},
+		{ns.ClientURL(), []string{"status", "n9-x"}, "did not answer within 2s"},
+		{dead, []string{"jobs"}, "no servers available"},
+	} {
+		args := append(c.args, "--server", c.url, "--timeout", "2s")
+		began := time.Now()
+		code, _, errs := runBin(t, args...)
+		took := time.Since(began)
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		if code != exitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], c.want) || took > 20*time.Second {
+			t.Errorf("%v: exit %d after %v, %q: want exit 1 within about 2 s, saying %q in its last line", args, code, took.Round(time.Millisecond), errs, c.want)
+		}
 	}
 }

@@ -23,6 +23,8 @@ type serverFlags struct {
 	creds     string
 	ca        string
 	cert, key string
+	timeout   time.Duration
+	user      string
 }
 
 func (f *serverFlags) add(fs *flag.FlagSet) {
@@ -33,10 +35,20 @@ func (f *serverFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "server", def, "the queue's NATS server `URL`s, comma-separated: every server of a cluster, for failing over (nqueens serve prints one; default $NQCOUNT_SERVER)")
 	fs.StringVar(&f.token, "token", "", "the server's token (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the server's token from `FILE`")
+	fs.StringVar(&f.user, "user", "", "on a server with roles (serve --worker-token-file): the role the token is for, operator or worker")
 	fs.StringVar(&f.creds, "creds", "", "NATS credentials `FILE`, for an existing NATS deployment")
 	fs.StringVar(&f.ca, "tls-ca", "", "PEM `FILE` of the authority that signed the server's certificate")
 	fs.StringVar(&f.cert, "tls-cert", "", "client certificate `FILE`, for a server that checks them")
 	fs.StringVar(&f.key, "tls-key", "", "the client certificate's key `FILE`")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "how long to keep trying while the queue cannot answer (a cluster without quorum, a server restarting) before failing, 0: no limit; for wait, the longest outage it waits through (a server that cannot be reached at all fails a one-shot command at once)")
+}
+
+// op bounds a one-shot command (jobs, submit, status ...) by --timeout.
+func (f *serverFlags) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	if f.timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, f.timeout)
 }
 
 // maxTokenFile bounds a token file: the longest token, with room for
@@ -57,6 +69,12 @@ func readToken(ctx context.Context, token, file string) (string, error) {
 			return "", err
 		}
 		token, what = strings.TrimSpace(string(b)), "--token-file "+file
+		if err := queue.CheckTokenText(token); err != nil {
+			return "", fmt.Errorf("%s: %v", what, err)
+		}
+		if err := privateFile("--token-file", file); err != nil {
+			return "", err
+		}
 	}
 	if token == "" {
 		token, what = os.Getenv("NQCOUNT_TOKEN"), "$NQCOUNT_TOKEN"
@@ -65,6 +83,16 @@ func readToken(ctx context.Context, token, file string) (string, error) {
 		return "", fmt.Errorf("%s: %v", what, err)
 	}
 	return token, nil
+}
+
+// privateFile refuses a secret's file that every user of this machine
+// may read: a token is all that guards the queue.
+func privateFile(flag, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o004 == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s is readable by every user of this machine (mode %04o): chmod o-r %s (600, or 640 for a group; in Kubernetes, defaultMode: 0440 on the secret's volume)", flag, path, fi.Mode().Perm(), path)
 }
 
 // readFlagFile reads the file a flag names (a token, credentials,
@@ -113,6 +141,15 @@ func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
 	if a.Token, err = readToken(ctx, f.token, f.tokenFile); err != nil {
 		return a, err
 	}
+	switch f.user {
+	case "", queue.OperatorUser, queue.WorkerUser:
+		a.User = f.user
+	default:
+		return a, fmt.Errorf("--user %s: the roles are %s and %s", queue.Printable(f.user), queue.OperatorUser, queue.WorkerUser)
+	}
+	if a.User != "" && a.Token == "" {
+		return a, fmt.Errorf("--user %s goes with the role's token (--token-file)", a.User)
+	}
 	if (f.cert == "") != (f.key == "") {
 		return a, errors.New("--tls-cert and --tls-key go together")
 	}
@@ -138,6 +175,15 @@ func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bo
 // connectFor is connect, retrying at most retryFor (0: until ctx is
 // done).
 func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
+	return f.connectLog(ctx, e, name, retry, retryFor, func(format string, args ...any) { e.Errorf(format, args...) })
+}
+
+// connectLog is connectFor with the client's log going to logf.
+func (f *serverFlags) connectLog(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*queue.Client, int) {
+	if f.timeout < 0 {
+		e.Errorf("--timeout %v: need 0 (no limit) or more", f.timeout)
+		return nil, exitUsage
+	}
 	if err := queue.CheckURL(f.url); err != nil {
 		e.Errorf("--server: %v", err)
 		return nil, exitUsage
@@ -148,12 +194,16 @@ func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry
 	}
 	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
 		Auth: auth,
-		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor,
-		Logf: func(format string, args ...any) { e.Errorf(format, args...) },
+		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor, Patience: f.timeout,
+		Logf: logf,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, exitInterrupted
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			e.Errorf("no server of %s answered within --timeout %v", f.url, f.timeout)
+			return nil, exitFail
 		}
 		e.Errorf("%v", err)
 		return nil, exitFail

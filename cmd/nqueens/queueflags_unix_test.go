@@ -40,6 +40,11 @@ func TestQueueFlagFilesBounded(t *testing.T) {
 	long := write("long", bytes.Repeat([]byte("x"), 2000))
 	empty := write("empty", []byte("\n\n"))
 	notes := write("notes", []byte("these are my notes\n"))
+	// Item 7 of issue 36: a token file every user may read was taken.
+	open := write("open", []byte("a-fine-token-0123456789\n"))
+	if err := os.Chmod(open, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	client := []string{"status", "q10-x", "--server", "nats://127.0.0.1:1"}
 	serve := []string{"serve", "--data", filepath.Join(dir, "data"), "--listen", "127.0.0.1:0"}
 	for _, tc := range []struct {
@@ -58,6 +63,8 @@ func TestQueueFlagFilesBounded(t *testing.T) {
 		{client, "--tls-ca", "/dev/zero", "--tls-ca: /dev/zero holds more than a PEM file of certificates can (1 MiB)"},
 		{client, "--tls-ca", notes, "--tls-ca: no PEM certificate in it"},
 		{append(client, "--tls-key", notes), "--tls-cert", notes, "--tls-cert, --tls-key: not a PEM certificate and its key"},
+		{client, "--token-file", open, "--token-file " + open + " is readable by every user of this machine (mode 0644)"},
+		{serve, "--token-file", open, "--token-file " + open + " is readable by every user of this machine (mode 0644)"},
 		{serve, "--token-file", junk, "--token-file " + junk + ": the token holds byte 0xff at 0"},
 		{serve, "--token-file", long, "the token has 2000 characters"},
 		{serve, "--token", strings.Repeat("9", 100000), "--token: the token has 100000 characters"},

@@ -29,6 +29,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&cfg.DataDir, "data", "", "`DIR` for the queue's files (tasks, results); a server restarted on it goes on where it stopped (one server per folder)")
 	fs.StringVar(&cfg.Token, "token", "", fmt.Sprintf("token every client (and every other server of a cluster) must show: %d to %d printable ASCII characters, no spaces (default $NQCOUNT_TOKEN; --token-file keeps it out of the process list)", queue.MinTokenLength, queue.MaxTokenLength))
 	fs.StringVar(&tokenFile, "token-file", "", "read the token from `FILE`")
+	var workerTokenFile, routeTokenFile string
+	fs.StringVar(&workerTokenFile, "worker-token-file", "", "give the server roles: workers show this token (from `FILE`) as user worker and may take tasks and store results, not cancel or requeue jobs; --token-file is then the operator's (user operator)")
+	fs.StringVar(&routeTokenFile, "route-token-file", "", "the other servers of a cluster show this token (from `FILE`) on their routes instead of --token-file's")
 	fs.StringVar(&tlsCert, "tls-cert", "", "serve TLS, to clients and on the routes, with this certificate `FILE` (PEM)")
 	fs.StringVar(&tlsKey, "tls-key", "", "the certificate's key `FILE`")
 	fs.StringVar(&tlsCA, "tls-client-ca", "", "accept only clients and servers whose certificate this authority (PEM `FILE`) signed")
@@ -52,6 +55,27 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	if cfg.Token, err = readToken(ctx, cfg.Token, tokenFile); err != nil {
 		return inputExit(e, err)
+	}
+	for _, f := range []struct {
+		flag, path string
+		into       *string
+	}{{"--worker-token-file", workerTokenFile, &cfg.WorkerToken}, {"--route-token-file", routeTokenFile, &cfg.RouteToken}} {
+		if f.path == "" {
+			continue
+		}
+		b, err := readFlagFile(ctx, f.flag, f.path, maxTokenFile, "a token file")
+		if err != nil {
+			return inputExit(e, err)
+		}
+		*f.into = strings.TrimSpace(string(b))
+		if err := queue.CheckToken(*f.into); err != nil {
+			e.Errorf("%s %s: %v", f.flag, f.path, err)
+			return exitUsage
+		}
+		if err := privateFile(f.flag, f.path); err != nil {
+			e.Errorf("%v", err)
+			return exitUsage
+		}
 	}
 	err = readFlagFiles(ctx, queue.MaxPEMSize,
 		flagFile{"--tls-cert", tlsCert, "a PEM certificate file", &cfg.TLSCert},
@@ -77,6 +101,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	if verbose {
 		cfg.Logf = func(format string, args ...any) { e.Errorf("server: "+format, args...) }
+	}
+	// What an operator should always hear (a peer or the quorum lost or
+	// back, a full store), with the time.
+	cfg.Events = func(format string, args ...any) {
+		e.Errorf("%s %s", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, args...))
 	}
 	s, err := queue.Serve(ctx, cfg)
 	if err != nil {

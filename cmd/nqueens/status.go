@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
@@ -30,6 +31,8 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
 	c, code := sf.connect(ctx, e, "status", false)
 	if c == nil {
 		return code
@@ -56,11 +59,11 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 // that disagrees with the OEIS fail (exit 1).
 func statusExit(e *env, s *queue.Status) int {
 	if len(s.Conflicts) > 0 {
-		e.Errorf("CONFLICT: %d tasks have different results from different workers: one of them is wrong, so no total is given (see the conflicts in --json; count those tasks again)", len(s.Conflicts))
+		e.Errorf("CONFLICT: %d tasks have different results from different workers: a worker is wrong, so no total is given until a third worker's recount settles them by majority (see the conflicts in --json)", len(s.Conflicts))
 		return exitFail
 	}
 	if s.Mismatch() {
-		e.Errorf("the total disagrees with the OEIS: this is a bug, please report it")
+		e.Errorf("the total disagrees with the OEIS: a worker's results are wrong (results from %d workers; submit the job again with --verify 100, or count it on a machine you trust, to find which)", s.Contributors)
 		return exitFail
 	}
 	return exitOK
@@ -91,19 +94,31 @@ func printStatus(w io.Writer, s *queue.Status) error {
 	for _, c := range s.Conflicts {
 		p("CONFLICT task %d:", c.Task)
 		for _, r := range c.Results {
-			p(" %s %s says %d (%d nodes);", r.Kind, r.Worker, r.Count, r.Nodes)
+			p(" %s %s says %d (%d nodes);", r.Kind, queue.Printable(r.Worker), r.Count, r.Nodes)
 		}
 		p("\n")
 	}
-	for _, f := range s.Failed {
+	for _, w := range s.Workers {
+		if w.SetAside != "" {
+			p("worker %s set itself aside: %s\n", queue.Printable(w.ID), queue.Printable(w.SetAside))
+		}
+	}
+	for _, d := range s.Distrusted {
+		p("DISTRUSTED worker %s: outvoted on task %d (it says %d, %s say %d): its results are left out and counted again by others\n", queue.Printable(d.Worker), d.Task, d.Count, queue.Printable(strings.Join(d.Agree, ", ")), d.Majority)
+	}
+	for _, g := range groupFailures(s.Failed) {
 		aside := "retrying"
-		if f.SetAside {
+		if g.setAside {
 			aside = "set aside"
 		}
-		p("failed task %d (%s, delivery %d, %s): %s\n", f.Task, f.Worker, f.Delivery, aside, f.Error)
+		if len(g.tasks) == 1 {
+			p("failed task %d (%s, delivery %d, %s): %s\n", g.tasks[0], queue.Printable(g.worker), g.delivery, aside, queue.Printable(g.cause))
+			continue
+		}
+		p("%d tasks failed (%s; %s): %s: tasks %s\n", len(g.tasks), aside, g.workers(), queue.Printable(g.cause), taskList(g.tasks, 10))
 	}
 	for _, r := range s.Refused {
-		p("refused a record of task %d from %q: %s\n", r.Task, r.Worker, r.Reason)
+		p("refused a record of task %d from %s: %s\n", r.Task, queue.Printable(r.Worker), queue.Printable(r.Reason))
 	}
 	if s.Complete {
 		check := " (no published value to compare with)"
@@ -143,4 +158,61 @@ func seconds(x float64) string {
 		return fmt.Sprintf("%.3f s", x)
 	}
 	return (time.Duration(x) * time.Second).Round(time.Second).String()
+}
+
+// failureGroup is the failed tasks of one cause: the same error, set
+// aside or not.
+type failureGroup struct {
+	cause     string
+	setAside  bool
+	tasks     []int
+	worker    string // the first task's
+	delivery  uint64 // the first task's
+	byWorker  map[string]bool
+	workerIDs []string
+}
+
+func (g *failureGroup) workers() string {
+	if len(g.workerIDs) == 1 {
+		return "worker " + queue.Printable(g.workerIDs[0])
+	}
+	return fmt.Sprintf("%d workers", len(g.workerIDs))
+}
+
+// groupFailures groups failures by cause, in the order of their first
+// task: 48 tasks refused the same way are one line, not 48.
+func groupFailures(fs []queue.Failure) []*failureGroup {
+	var out []*failureGroup
+	index := map[string]*failureGroup{}
+	for _, f := range fs {
+		key := fmt.Sprintf("%t\x00%s", f.SetAside, f.Error)
+		g := index[key]
+		if g == nil {
+			g = &failureGroup{cause: f.Error, setAside: f.SetAside, worker: f.Worker, delivery: f.Delivery, byWorker: map[string]bool{}}
+			index[key] = g
+			out = append(out, g)
+		}
+		g.tasks = append(g.tasks, f.Task)
+		if !g.byWorker[f.Worker] {
+			g.byWorker[f.Worker] = true
+			g.workerIDs = append(g.workerIDs, f.Worker)
+		}
+	}
+	return out
+}
+
+// taskList writes up to most task ids, then how many more.
+func taskList(ids []int, most int) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(ids)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", id)
+	}
+	return b.String()
 }

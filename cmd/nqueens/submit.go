@@ -89,13 +89,17 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		e.Errorf("--memory: %v", err)
 		return errExit(queens.Usage(err))
 	}
-	c, code := sf.connect(ctx, e, "submit", false)
+	// The submit is bounded by --timeout; a wait after it is not (its
+	// outages are).
+	octx, cancelOp := sf.op(ctx)
+	defer cancelOp()
+	c, code := sf.connect(octx, e, "submit", false)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
 	opt.Program = programVersion()
-	sub, err := c.SubmitPlan(ctx, plan, opt)
+	sub, err := c.SubmitPlan(octx, plan, opt)
 	if err != nil {
 		e.Errorf("%v", err)
 		return errExit(err)

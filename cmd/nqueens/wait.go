@@ -74,7 +74,7 @@ func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time
 	}
 	if err != nil {
 		e.Errorf("%v", err)
-		if (errors.Is(err, queue.ErrUnverified) || errors.Is(err, queue.ErrFailed)) && !jsonOut {
+		if (errors.Is(err, queue.ErrUnverified) || errors.Is(err, queue.ErrFailed) || errors.Is(err, queue.ErrNoQuorum)) && !jsonOut {
 			if err := printStatus(e.Stdout, s); err != nil {
 				e.Errorf("writing result: %v", err)
 			}

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
@@ -54,13 +56,14 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	if cfg.ExitWhenIdle {
 		retryFor = cfg.GiveUpAfter
 	}
-	c, code := sf.connectFor(ctx, e, "work", true, retryFor)
+	log := &workLog{e: e, every: logEvery}
+	c, code := sf.connectLog(ctx, e, "work", true, retryFor, log.logf)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
 	cfg.Program = programVersion()
-	cfg.Logf = func(format string, args ...any) { e.Errorf(format, args...) }
+	cfg.Logf = log.logf
 	st, err := c.Work(ctx, cfg)
 	if st != nil {
 		e.Errorf("worker %s: %d tasks counted, %d verified, %d found done, %d handed back, %d failed, %d refused",
@@ -74,6 +77,9 @@ func runWork(ctx context.Context, e *env, args []string) int {
 		if st.Abandoned > 0 {
 			e.Errorf("%d tasks stopped making progress and were abandoned (the server hands them to another worker)", st.Abandoned)
 		}
+		if st.Unfit > 0 {
+			e.Errorf("%d tasks left in the queue that this worker cannot count in its memory (--memory): for a worker with more", st.Unfit)
+		}
 		if st.MineToVerify > 0 {
 			e.Errorf("unverified: no second worker: %d verify tasks wait for another worker (this one counted them)", st.MineToVerify)
 		}
@@ -86,4 +92,47 @@ func runWork(ctx context.Context, e *env, args []string) int {
 		return errExit(err)
 	}
 	return exitOK
+}
+
+// logEvery is how often a worker says a line that repeats.
+const logEvery = 10 * time.Second
+
+// workLog writes a worker's log on stderr, each line with the time (UTC),
+// and a line that repeats (the same format: a retry, a task refused or
+// failing the same way) at most once per every, saying how many were left
+// out: a worker that loses its server for an hour writes a few hundred
+// lines, not thousands. One lock.
+type workLog struct {
+	e     *env
+	every time.Duration
+
+	mu   sync.Mutex
+	last map[string]time.Time
+	left map[string]int
+}
+
+func (l *workLog) logf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	key := format
+	if format == "%v" || format == "%s" {
+		key = msg
+	}
+	now := time.Now()
+	l.mu.Lock()
+	if l.last == nil {
+		l.last, l.left = map[string]time.Time{}, map[string]int{}
+	}
+	prev, ok := l.last[key]
+	if ok && now.Sub(prev) < l.every {
+		l.left[key]++
+		l.mu.Unlock()
+		return
+	}
+	n := l.left[key]
+	l.last[key], l.left[key] = now, 0
+	l.mu.Unlock()
+	if n > 0 {
+		msg += fmt.Sprintf(" (and %d more like it since %s)", n, prev.UTC().Format("15:04:05"))
+	}
+	l.e.Errorf("%s %s", now.UTC().Format("2006-01-02T15:04:05Z"), msg)
 }

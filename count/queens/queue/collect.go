@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -14,37 +13,35 @@ import (
 // collector checks a job's records as they are read and keeps what
 // Status reports. It needs no server: tests and Export feed it directly.
 type collector struct {
-	info    JobInfo
-	plan    *Plan
-	chosen  []bool // the tasks chosen for verification
-	est     []uint64
-	estSum  uint64
-	recs    [][]Record // accepted records per task
-	counted []bool     // a count record accepted
-	done    int
-	estDone uint64
-	nodes   count.Uint128
+	info   JobInfo
+	plan   *Plan
+	chosen []bool // the tasks chosen for verification
+	est    []uint64
+	estSum uint64
+	recs   [][]Record    // accepted records per task
+	ats    [][]time.Time // when the server stored each (zero when unknown)
+	// done counts the tasks with an accepted record: a reader's hint that
+	// the job may be complete (status judges the records).
+	done      int
+	anyRecord []bool
 
 	refused    []Refusal
+	distrusted []Distrust      // named in failure records (KindDistrust)
 	failures   map[int]Failure // the last failure per task
 	lost       map[int]uint64  // tasks the server gave up on: deliveries
 	duplicates int
-	conflicts  map[int]bool
 	byWorker   map[string]int
 	lastAt     map[string]time.Time // when each worker's last record was stored
 
 	// Times are the server's: when it stored each record.
-	start      time.Time   // the earliest start of an accepted record (its time less its counting time)
-	countedAt  []time.Time // when each task got its first count
-	verifiedAt []time.Time // when each task chosen for it was first verified
+	start time.Time // the earliest start of an accepted record (its time less its counting time)
 }
 
 func newCollector(info JobInfo, p *Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(), chosen: info.Chosen(),
-		recs: make([][]Record, p.Len()), counted: make([]bool, p.Len()),
-		countedAt: make([]time.Time, p.Len()), verifiedAt: make([]time.Time, p.Len()),
-		failures: map[int]Failure{}, lost: map[int]uint64{}, conflicts: map[int]bool{}, byWorker: map[string]int{},
+		recs: make([][]Record, p.Len()), ats: make([][]time.Time, p.Len()), anyRecord: make([]bool, p.Len()),
+		failures: map[int]Failure{}, lost: map[int]uint64{}, byWorker: map[string]int{},
 		lastAt: map[string]time.Time{},
 	}
 	for _, e := range c.est {
@@ -70,28 +67,21 @@ type Conflict struct {
 // unknown: an export read back).
 func (c *collector) add(r Record, at time.Time) {
 	if err := r.Check(c.info.ID, c.plan); err != nil {
-		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: r.Worker, Reason: err.Error()})
+		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: cleanWorker(r.Worker), Reason: err.Error()})
 		return
 	}
 	rs := c.recs[r.Task]
 	for _, o := range rs {
-		if o.Count != r.Count || o.Nodes != r.Nodes {
-			c.conflicts[r.Task] = true
-		} else if o.Kind == r.Kind && o.Worker == r.Worker {
+		if o.Count == r.Count && o.Nodes == r.Nodes && o.Kind == r.Kind && o.Worker == r.Worker {
 			c.duplicates++
 		}
 	}
 	c.recs[r.Task] = append(rs, r)
+	c.ats[r.Task] = append(c.ats[r.Task], at)
 	c.byWorker[r.Worker]++
-	if r.Kind == KindCount && !c.counted[r.Task] {
-		c.counted[r.Task] = true
+	if !c.anyRecord[r.Task] {
+		c.anyRecord[r.Task] = true
 		c.done++
-		c.estDone += c.est[r.Task]
-		c.nodes = c.nodes.Add64(r.Nodes)
-		c.countedAt[r.Task] = at
-	}
-	if c.verifiedAt[r.Task].IsZero() && c.chosen[r.Task] && c.verified(r.Task) {
-		c.verifiedAt[r.Task] = at
 	}
 	if at.IsZero() {
 		return
@@ -108,6 +98,14 @@ func (c *collector) add(r Record, at time.Time) {
 // fail takes one failure record; a requeue marker clears the task's
 // failures before it.
 func (c *collector) fail(f Failure) {
+	if f.Kind == KindDistrust {
+		if d := f.Distrust; d != nil && checkWorkerID(d.Worker) == nil && !distrusts(c.distrusted, d.Worker) && d.Task >= 0 && d.Task < len(c.recs) {
+			d.Agree = slices.DeleteFunc(slices.Clone(d.Agree), func(w string) bool { return checkWorkerID(w) != nil })
+			c.distrusted = append(c.distrusted, *d)
+		}
+		return
+	}
+	f.Worker, f.Error, f.Kind = cleanWorker(f.Worker), cleanText(f.Error), cleanText(clip(f.Kind, 32))
 	if f.Requeued {
 		delete(c.failures, f.Task)
 		return
@@ -117,22 +115,6 @@ func (c *collector) fail(f Failure) {
 			c.failures[f.Task] = f
 		}
 	}
-}
-
-// verified reports whether task id, chosen for verification, has a
-// verify record from another worker than one that counted it, agreeing.
-func (c *collector) verified(id int) bool {
-	for _, v := range c.recs[id] {
-		if v.Kind != KindVerify {
-			continue
-		}
-		for _, o := range c.recs[id] {
-			if o.Kind == KindCount && o.Worker != v.Worker && o.Count == v.Count && o.Nodes == v.Nodes {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // VerifyStatus tells how far verification is.
@@ -196,9 +178,17 @@ type Status struct {
 	// Contributors counts the workers with accepted records of the job.
 	Contributors int          `json:"contributors"`
 	Verify       VerifyStatus `json:"verify"`
-	// Conflicts are tasks with different results: no total is given
-	// while there are any.
+	// Conflicts are tasks with different results not settled yet (see
+	// Distrusted): no total is given while there are any. Unsettled
+	// counts those of them that no active worker can count again (every
+	// active one has a result of them already): no quorum can be had
+	// until another worker comes.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
+	Unsettled int        `json:"unsettled"`
+	// Distrusted names the workers outvoted on a task of the job: none of
+	// their results is taken, and the tasks they counted are counted
+	// again by others.
+	Distrusted []Distrust `json:"distrusted,omitempty"`
 	// Failed lists tasks whose last count failed, or that were set
 	// aside, and have no result.
 	Failed []Failure `json:"failed,omitempty"`
@@ -239,6 +229,8 @@ type WorkerStatus struct {
 	Results int `json:"results"`
 	// Work is the worker's work on this job, if it reported any.
 	Work *JobWork `json:"job_work,omitempty"`
+	// Distrusted: outvoted on a task of this job (see Status.Distrusted).
+	Distrusted bool `json:"distrusted,omitempty"`
 }
 
 // Assembled returns the checked total of a complete job, or nil.
@@ -248,34 +240,43 @@ func (s *Status) Assembled() *job.Total { return s.assembled }
 // records read and the workers' reports.
 func (c *collector) status(now time.Time, reps []report) *Status {
 	i := c.info
+	verdicts, distrusted := c.judgeAll()
 	s := &Status{
 		Job: i.ID, N: i.N, Method: i.Method, Depth: i.Depth, Hash: i.Hash, Algorithm: i.Algorithm,
-		Tasks: len(c.recs), Done: c.done, Units: c.plan.Units, Nodes: c.nodes, Duplicates: c.duplicates, Refused: c.refused,
+		Tasks: len(c.recs), Units: c.plan.Units, Duplicates: c.duplicates, Refused: c.refused,
 		Submitted: i.Submitted, Verify: VerifyStatus{Percent: i.Verify, Seed: i.Seed}, Contributors: len(c.byWorker),
-		Cancelled: i.Cancelled,
+		Cancelled: i.Cancelled, Distrusted: distrusted,
 	}
 	if c.plan.Units > 0 {
 		s.PlanTasks = c.plan.Job.Len()
 	}
+	var estDone uint64
+	for id, v := range verdicts {
+		if v.standing != nil {
+			s.Done++
+			estDone += c.est[id]
+			s.Nodes = s.Nodes.Add64(v.standing.nodes)
+		}
+	}
 	s.Fraction = 1
 	if c.estSum > 0 {
-		s.Fraction = float64(c.estDone) / float64(c.estSum)
+		s.Fraction = float64(estDone) / float64(c.estSum)
 	}
-	for _, id := range slices.Sorted(maps.Keys(c.conflicts)) {
-		s.Conflicts = append(s.Conflicts, Conflict{Task: id, Results: c.recs[id]})
-	}
-	var active []string // the active workers' ids
+	var active []liveWorker // the active workers, the distrusted left out
 	start := c.start
 	for _, r := range reps {
 		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.at).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.job(i.ID)}
 		ws.Active = r.active(now)
+		ws.Distrusted = distrusts(distrusted, r.ID)
 		if ws.Active {
-			active = append(active, r.ID)
+			if !ws.Distrusted {
+				active = append(active, liveWorker{r.ID, r.Memory})
+			}
 			s.Active++
 			// A worker reports once a second: one whose report
 			// came before it took the job's first tasks is on the
 			// job if it stored a result since.
-			if jw := ws.Work; jw != nil && jw.Held > 0 || c.done < len(c.recs) && c.lastAt[r.ID].After(r.at) {
+			if jw := ws.Work; jw != nil && jw.Held > 0 || s.Done < len(c.recs) && c.lastAt[r.ID].After(r.at) {
 				s.Working++
 			}
 			if jw := ws.Work; jw != nil {
@@ -294,25 +295,34 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	// to the nodes of those counted, and tasks chosen for verification
 	// not verified yet.
 	var scale float64
-	if c.estDone > 0 {
-		n, _ := c.nodes.Big().Float64()
-		scale = n / float64(c.estDone)
+	if estDone > 0 {
+		n, _ := s.Nodes.Big().Float64()
+		scale = n / float64(estDone)
 	}
-	left := float64(c.estSum-c.estDone) * scale
+	left := float64(c.estSum-estDone) * scale
 	end := time.Time{}    // when the last needed record came
 	open, blocked := 0, 0 // tasks still to count or verify; those of them nothing will finish
-	for id := range c.recs {
-		end = later(end, c.countedAt[id])
+	for id, v := range verdicts {
+		counted := v.standing != nil
+		if v.conflict {
+			s.Conflicts = append(s.Conflicts, Conflict{Task: id, Results: c.recs[id]})
+			if !c.canCount(v, active) {
+				s.Unsettled++
+			}
+		}
+		if counted {
+			end = later(end, v.standing.first)
+		}
 		chosen := c.chosen[id]
-		verified := chosen && c.verified(id)
+		verified := chosen && v.agree() >= 2
 		if chosen {
 			s.Verify.Selected++
 			if verified {
 				s.Verify.Verified++
-				end = later(end, c.verifiedAt[id])
-			} else if c.counted[id] {
-				left += float64(c.countNodes(id))
-				if !c.canVerify(id, active) {
+				end = later(end, v.standing.second)
+			} else if counted {
+				left += float64(v.standing.nodes)
+				if !c.canCount(v, active) {
 					s.Verify.Stalled++
 				}
 			} else {
@@ -320,17 +330,17 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 			}
 		}
 		f, failed := c.failures[id]
-		if d, ok := c.lost[id]; ok && !c.counted[id] {
+		if d, ok := c.lost[id]; ok && !counted {
 			f, failed = Failure{Job: i.ID, Task: id, Kind: KindCount, Error: fmt.Sprintf("handed out %d times without an answer: its workers died or lost the server each time", d), Delivery: d, SetAside: true}, true
 		}
-		if failed && (f.Kind == KindCount && !c.counted[id] || f.Kind == KindVerify && chosen && !verified) {
+		if failed && (f.Kind == KindCount && !counted || f.Kind == KindVerify && chosen && !verified) {
 			s.Failed = append(s.Failed, f)
 			if f.SetAside {
 				s.SetAside++
 			}
 		}
 		switch {
-		case !c.counted[id]:
+		case !counted:
 			open++
 			if failed && f.SetAside && f.Kind == KindCount {
 				blocked++
@@ -352,7 +362,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	}
 	if !start.IsZero() {
 		s.Started = &start
-		if s.Done == s.Tasks && s.Verify.Pending == 0 && !end.IsZero() {
+		if s.Complete && !end.IsZero() {
 			s.Finished = &end
 			now = end
 		}
@@ -361,18 +371,18 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	switch {
 	case s.Finished != nil:
 		if s.Elapsed > 0 {
-			n, _ := c.nodes.Big().Float64()
+			n, _ := s.Nodes.Big().Float64()
 			s.NodesPerSec = n / s.Elapsed
 		}
 		eta := 0.0
 		s.ETA = &eta
-	case s.NodesPerSec > 0 && c.estDone > 0:
+	case s.NodesPerSec > 0 && estDone > 0:
 		eta := max(left-float64(s.LiveNodes), 0) / s.NodesPerSec
 		s.ETA = &eta
 	}
 	if s.Complete {
-		t, err := job.AssembleUnits(c.plan.Job, c.plan.Len(), c.results(), true)
-		if err != nil { // cannot happen: every task has agreeing results
+		t, err := job.AssembleUnits(c.plan.Job, c.plan.Len(), standingResults(verdicts), true)
+		if err != nil { // cannot happen: every task has a standing result
 			s.Complete = false
 			s.Failed = append(s.Failed, Failure{Job: i.ID, Task: -1, Error: err.Error()})
 			return s
@@ -390,43 +400,26 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// countNodes returns the nodes of task id's first count record.
-func (c *collector) countNodes(id int) uint64 {
-	for _, r := range c.recs[id] {
-		if r.Kind == KindCount {
-			return r.Nodes
-		}
-	}
-	return 0
-}
-
-// canVerify reports whether one of the active workers did not count task
-// id, and so may verify it.
-func (c *collector) canVerify(id int, active []string) bool {
+// canCount reports whether one of the active workers (the distrusted
+// left out) has no result of the task and can count it in its memory, and
+// so may count it again.
+func (c *collector) canCount(v verdict, active []liveWorker) bool {
 	for _, w := range active {
-		counted := false
-		for _, r := range c.recs[id] {
-			if r.Kind == KindCount && r.Worker == w {
-				counted = true
-				break
-			}
-		}
-		if !counted {
+		if !v.has(w.id) && w.canCount(c.plan) {
 			return true
 		}
 	}
 	return false
 }
 
-// results returns every accepted count record as a shard.TaskResult, in
-// task order, for job.Assemble (which checks them again).
-func (c *collector) results() []shard.TaskResult {
+// standingResults returns the standing result of every task that has one as a
+// shard.TaskResult, in task order, for job.Assemble (which checks them
+// again).
+func standingResults(verdicts []verdict) []shard.TaskResult {
 	var out []shard.TaskResult
-	for id, rs := range c.recs {
-		for _, r := range rs {
-			if r.Kind == KindCount {
-				out = append(out, shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes})
-			}
+	for id, v := range verdicts {
+		if v.standing != nil {
+			out = append(out, shard.TaskResult{ID: id, Count: v.standing.count, Nodes: v.standing.nodes})
 		}
 	}
 	return out

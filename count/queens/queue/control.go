@@ -30,7 +30,12 @@ var ErrFailed = errors.New("tasks failed")
 // queue, and workers stop counting those they hold (their results so far
 // are kept; Requeue resumes the job). Cancelling a cancelled job changes
 // nothing.
-func (c *Client) Cancel(ctx context.Context, id string) (*JobInfo, error) {
+func (c *Client) Cancel(ctx context.Context, id string) (info *JobInfo, err error) {
+	err = c.retry(ctx, "cancel", func(ctx context.Context) error { info, err = c.cancelOnce(ctx, id); return err })
+	return info, err
+}
+
+func (c *Client) cancelOnce(ctx context.Context, id string) (*JobInfo, error) {
 	info, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
 		if j.Cancelled != nil {
 			return false
@@ -104,7 +109,12 @@ type Requeued struct {
 // each delivered afresh; for a cancelled job, which it resumes, every
 // task without a result. Tasks that are still in the queue are left as
 // they are.
-func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
+func (c *Client) Requeue(ctx context.Context, id string) (r *Requeued, err error) {
+	err = c.retry(ctx, "requeue", func(ctx context.Context) error { r, err = c.requeueOnce(ctx, id); return err })
+	return r, err
+}
+
+func (c *Client) requeueOnce(ctx context.Context, id string) (*Requeued, error) {
 	resumed := false
 	info, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
 		resumed = j.Cancelled != nil
@@ -138,9 +148,10 @@ func (c *Client) Requeue(ctx context.Context, id string) (*Requeued, error) {
 	// Every count task without a result that is not in the queue (a
 	// cancelled job's, or one just taken off above) goes back.
 	p := col.plan
+	verdicts, _ := col.judgeAll()
 	var futures []jetstream.PubAckFuture
 	for _, id := range p.Order() {
-		if col.counted[id] {
+		if verdicts[id].standing != nil {
 			continue
 		}
 		m := taskMsg{ID: info.ID, Task: id, Verify: col.chosen[id]}
@@ -254,7 +265,12 @@ type JobLine struct {
 }
 
 // Jobs lists every job of the queue, oldest first.
-func (c *Client) Jobs(ctx context.Context) ([]JobLine, error) {
+func (c *Client) Jobs(ctx context.Context) (jobs []JobLine, err error) {
+	err = c.retry(ctx, "listing the jobs", func(ctx context.Context) error { jobs, err = c.jobsOnce(ctx); return err })
+	return jobs, err
+}
+
+func (c *Client) jobsOnce(ctx context.Context) ([]JobLine, error) {
 	if err := c.Setup(ctx, Settings{}, false); err != nil {
 		return nil, err
 	}
@@ -262,13 +278,18 @@ func (c *Client) Jobs(ctx context.Context) ([]JobLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := kv.ListKeys(ctx)
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	keys, err := kv.ListKeys(lctx)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	for k := range keys.Keys() {
 		ids = append(ids, k)
+	}
+	if lctx.Err() != nil {
+		return nil, fmt.Errorf("listing the jobs: %w", lctx.Err())
 	}
 	rs, err := c.js.Stream(ctx, ResultsStream)
 	if err != nil {
@@ -384,7 +405,12 @@ func (s *ClusterState) Current() bool {
 }
 
 // Cluster reads where the queue's streams are kept.
-func (c *Client) Cluster(ctx context.Context) (*ClusterState, error) {
+func (c *Client) Cluster(ctx context.Context) (cl *ClusterState, err error) {
+	err = c.retry(ctx, "reading the streams' replicas", func(ctx context.Context) error { cl, err = c.clusterOnce(ctx); return err })
+	return cl, err
+}
+
+func (c *Client) clusterOnce(ctx context.Context) (*ClusterState, error) {
 	out := &ClusterState{Cluster: c.nc.ConnectedClusterName()}
 	for _, name := range []string{TasksStream, ResultsStream, EventsStream, "KV_" + JobsBucket, "KV_" + WorkersBucket} {
 		st, err := c.js.Stream(ctx, name)

@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
@@ -30,7 +29,12 @@ type Export struct {
 
 // Export returns the results of a complete job; a job that is not (tasks
 // missing, verifications pending, conflicts) is an error that says why.
-func (c *Client) Export(ctx context.Context, id string) (*Export, error) {
+func (c *Client) Export(ctx context.Context, id string) (e *Export, err error) {
+	err = c.retry(ctx, "export", func(ctx context.Context) error { e, err = c.exportOnce(ctx, id); return err })
+	return e, err
+}
+
+func (c *Client) exportOnce(ctx context.Context, id string) (*Export, error) {
 	s, col, err := c.read(ctx, id, false)
 	if err != nil {
 		return nil, err
@@ -46,14 +50,16 @@ func (c *collector) export(s *Status, program string) *Export {
 	e := &Export{Job: c.info.ID}
 	e.Run, e.Hash, e.Tasks = c.plan.Pin(), c.plan.Hash(), c.plan.Len()
 	e.Shard, e.Shards, e.Seconds, e.Program = 0, 1, s.Elapsed, program
-	for id, rs := range c.recs {
+	verdicts, distrusted := c.judgeAll()
+	e.Results = standingResults(verdicts)
+	for _, rs := range c.recs {
 		for _, r := range rs {
-			if r.Kind == KindCount {
-				e.Results = append(e.Results, shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes})
-				break
+			// The distrusted workers' records are left out: the file
+			// stands on the records of the workers that agree.
+			if !distrusts(distrusted, r.Worker) {
+				e.Records = append(e.Records, r)
 			}
 		}
-		e.Records = append(e.Records, rs...)
 	}
 	e.Format = shard.Format
 	e.Total = e.Sum()
@@ -185,21 +191,36 @@ func (e *Export) check() error {
 		r := col.refused[0]
 		return fmt.Errorf("%d records are not valid; the first, task %d from %s: %s", len(col.refused), r.Task, r.Worker, r.Reason)
 	}
-	if len(col.conflicts) > 0 {
-		id := slices.Sorted(maps.Keys(col.conflicts))[0]
-		return fmt.Errorf("%w: %d tasks have records that disagree, the first task %d", job.ErrConflict, len(col.conflicts), id)
+	verdicts, distrusted := col.judgeAll()
+	if len(distrusted) > 0 {
+		return fmt.Errorf("%w: worker %s is outvoted on task %d", job.ErrConflict, Printable(distrusted[0].Worker), distrusted[0].Task)
+	}
+	var conflicts []int
+	for id, v := range verdicts {
+		if v.conflict {
+			conflicts = append(conflicts, id)
+		}
+	}
+	if len(conflicts) > 0 {
+		return fmt.Errorf("%w: %d tasks have records that disagree, the first task %d", job.ErrConflict, len(conflicts), conflicts[0])
+	}
+	counted := 0
+	for _, v := range verdicts {
+		if v.standing != nil {
+			counted++
+		}
 	}
 	for _, res := range e.Results {
-		if !col.counted[res.ID] {
-			return fmt.Errorf("task %d has a result but no count record", res.ID)
+		if res.ID < 0 || res.ID >= len(verdicts) || verdicts[res.ID].standing == nil {
+			return fmt.Errorf("task %d has a result but no record", res.ID)
 		}
-		r := col.recs[res.ID][0]
-		if r.Count != res.Count || r.Nodes != res.Nodes {
-			return fmt.Errorf("task %d: the result (%d, %d nodes) is not its records' (%d, %d nodes)", res.ID, res.Count, res.Nodes, r.Count, r.Nodes)
+		r := verdicts[res.ID].standing
+		if r.count != res.Count || r.nodes != res.Nodes {
+			return fmt.Errorf("task %d: the result (%d, %d nodes) is not its records' (%d, %d nodes)", res.ID, res.Count, res.Nodes, r.count, r.nodes)
 		}
 	}
-	if col.done != e.Tasks {
-		return fmt.Errorf("%w: %d of %d tasks have no count record", job.ErrIncomplete, e.Tasks-col.done, e.Tasks)
+	if counted != e.Tasks {
+		return fmt.Errorf("%w: %d of %d tasks have no record", job.ErrIncomplete, e.Tasks-counted, e.Tasks)
 	}
 	return nil
 }

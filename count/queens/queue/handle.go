@@ -86,6 +86,12 @@ func (w *worker) accept(ctx context.Context, msg jetstream.Msg) (*task, bool) {
 	case len(m.Tasks) > 0 && t.plan.Units == 0:
 		err = fmt.Errorf("the message lists tasks, but job %s is not grouped into units", m.ID)
 	}
+	var noFit *noFitError
+	if errors.As(err, &noFit) {
+		w.tally.add(func(s *WorkStats) { s.Refused++ })
+		w.passOn(ctx, t, noFit)
+		return nil, false
+	}
 	if err != nil {
 		w.tally.add(func(s *WorkStats) { s.Refused++ })
 		w.logf("refusing %s: %v", msg.Subject(), err)
@@ -154,7 +160,7 @@ func (w *worker) doneBefore(ctx context.Context, t *task) bool {
 		if t.m.Verify {
 			var there bool
 			if there, err = w.verify.hasTask(ctx, t.m.ID, t.m.Task); err == nil && !there {
-				err = w.verify.publish(ctx, t.m, counter)
+				err = w.verify.publish(ctx, t.m, counter, t.plan)
 			}
 		}
 		if err != nil {
@@ -163,7 +169,11 @@ func (w *worker) doneBefore(ctx context.Context, t *task) bool {
 			return true
 		}
 	case t.kind == KindVerify:
-		if !w.verify.isVerified(ctx, t.m.ID, t.m.Task, t.plan) {
+		// A task this worker has a result of already (a recount
+		// taken over), or whose result stands on two workers, needs
+		// no count from it.
+		v, _, err := w.c.taskVerdict(ctx, t.m.ID, t.m.Task, t.plan)
+		if err != nil || !v.has(w.cfg.ID) && (v.standing == nil || v.agree() < 2) {
 			return false
 		}
 	default:
@@ -200,6 +210,7 @@ func (w *worker) countUnit(ctx, countCtx context.Context, t *task, h held) (coun
 	w.tally.endTask(run)
 	switch {
 	case err == nil:
+		w.refusals.counting()
 		w.tally.nodes.Add(r.Nodes)
 		if w.cfg.tamper != nil {
 			r = w.cfg.tamper(t.m.ID, t.m.Task, t.kind, r)
@@ -230,4 +241,31 @@ func (w *worker) returned(t *task) {
 func (w *worker) dropCancelled(t *task) {
 	w.tally.add(func(s *WorkStats) { s.Cancelled++ })
 	t.msg.TermWithReason("job cancelled")
+}
+
+// passOn hands a task this worker cannot count in its memory to the
+// others without spending a delivery: a count task is published afresh in
+// its own place (the new message replaces the one held, at the end of the
+// queue, delivered 0 times), a verify task is addressed to a live worker
+// that can count it. The worker pulls less for a while (refusals), so
+// that a queue of tasks it cannot count does not keep it busy.
+func (w *worker) passOn(ctx context.Context, t *task, why error) {
+	w.refusals.refused()
+	if w.refusals.first(t.m.ID) {
+		w.logf("%v", why)
+	}
+	meta, err := t.msg.Metadata()
+	if err == nil && t.kind == KindCount {
+		_, err = w.c.js.Publish(ctx, t.msg.Subject(), t.msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream))
+	} else if err == nil {
+		err = w.verify.readdress(ctx, t)
+	}
+	if err != nil {
+		// A server whose stream refuses a second message on the
+		// subject (one set up by an older version): a delivery it is.
+		w.logf("%s: passing it on: %v (handed back)", t.msg.Subject(), err)
+		t.msg.NakWithDelay(5 * time.Second)
+		return
+	}
+	t.msg.Ack()
 }

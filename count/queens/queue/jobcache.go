@@ -21,6 +21,10 @@ type jobCache struct {
 	plans     map[string]*jobPlan
 	refusals  map[string]error
 	cancelled map[string]bool
+	// self is the worker's id; outvoted records the jobs that distrust
+	// it.
+	self     string
+	outvoted map[string]bool
 }
 
 // jobPlan is a job's plan as a worker keeps it: units is the number of
@@ -31,8 +35,8 @@ type jobPlan struct {
 	units int
 }
 
-func newJobCache(c *Client) *jobCache {
-	return &jobCache{c: c, plans: map[string]*jobPlan{}, refusals: map[string]error{}, cancelled: map[string]bool{}}
+func newJobCache(c *Client, self string) *jobCache {
+	return &jobCache{c: c, plans: map[string]*jobPlan{}, refusals: map[string]error{}, cancelled: map[string]bool{}, self: self, outvoted: map[string]bool{}}
 }
 
 // plan returns the plan of a job, read and planned once per worker (the
@@ -78,12 +82,12 @@ func (j *jobCache) isCancelled(id string) bool {
 }
 
 // watch follows the jobs bucket until ctx is done, calling cancelled for
-// each job that is cancelled while the worker runs; it watches again
-// after losing the server.
-func (j *jobCache) watch(ctx context.Context, cancelled func(id string)) {
+// each job that is cancelled while the worker runs, and outvoted for each
+// that distrusts this worker; it watches again after losing the server.
+func (j *jobCache) watch(ctx context.Context, cancelled func(id string), outvoted func(id string, d Distrust)) {
 	for ctx.Err() == nil {
 		if kv, err := j.c.jobsBucket(ctx); err == nil {
-			j.follow(ctx, kv, cancelled) // it ends when the watch does: watch again
+			j.follow(ctx, kv, cancelled, outvoted) // it ends when the watch does: watch again
 		}
 		select {
 		case <-ctx.Done():
@@ -92,7 +96,7 @@ func (j *jobCache) watch(ctx context.Context, cancelled func(id string)) {
 	}
 }
 
-func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled func(id string)) error {
+func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled func(id string), outvoted func(id string, d Distrust)) error {
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
 		return err
@@ -120,6 +124,23 @@ func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled 
 			if info.Cancelled != nil && !was {
 				cancelled(info.ID)
 			}
+			for _, d := range info.Distrusted {
+				if d.Worker == j.self {
+					j.outvotedOnce(info.ID, d, outvoted)
+				}
+			}
 		}
+	}
+}
+
+// outvotedOnce calls outvoted the first time job id names this worker
+// outvoted.
+func (j *jobCache) outvotedOnce(id string, d Distrust, outvoted func(string, Distrust)) {
+	j.mu.Lock()
+	first := !j.outvoted[id]
+	j.outvoted[id] = true
+	j.mu.Unlock()
+	if first {
+		outvoted(id, d)
 	}
 }

@@ -3,13 +3,13 @@ package queue
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -30,43 +30,101 @@ var (
 	mWorkers     = prometheus.NewDesc("nqcount_workers_active", "Workers that reported within the last seconds and have not stopped.", nil, nil)
 	mWorkerNodes = prometheus.NewDesc("nqcount_worker_nodes_total", "Nodes the worker has visited since it started.", []string{"worker"}, nil)
 	mWorkerSlots = prometheus.NewDesc("nqcount_worker_slots", "Tasks the worker counts at once.", []string{"worker"}, nil)
+
+	mUp          = prometheus.NewDesc("nqcount_queue_up", "1 when the queue's JetStream answered this scrape, 0 when it did not (servers down, a cluster without quorum, a full store): the job and worker metrics are then absent.", nil, nil)
+	mQuorum      = prometheus.NewDesc("nqcount_cluster_quorum", "1 when this server's cluster has the quorum of its servers (a JetStream leader), 0 when not; 1 for a server alone.", nil, nil)
+	mPeers       = prometheus.NewDesc("nqcount_cluster_peers_reachable", "Other servers of the cluster this server has a route to.", nil, nil)
+	mClusterSize = prometheus.NewDesc("nqcount_cluster_size", "Servers of the cluster, as JetStream knows them (0 for a server alone).", nil, nil)
+	mStoreFull   = prometheus.NewDesc("nqcount_store_full", "1 while this server's JetStream cannot write its store (a full disk), else 0.", nil, nil)
+	mSeenAgo     = prometheus.NewDesc("nqcount_worker_last_seen_seconds", "Seconds since the worker's last report, by the server's clock (a worker reports every second).", []string{"worker"}, nil)
+	mRefused     = prometheus.NewDesc("nqcount_worker_refused_total", "Tasks the worker refused (they did not fit in its memory, or were of another program's plan).", []string{"worker"}, nil)
+	mFailed      = prometheus.NewDesc("nqcount_worker_failed_total", "Counts that failed on the worker.", []string{"worker"}, nil)
+	mConflicts   = prometheus.NewDesc("nqcount_worker_conflicts_total", "Verifications of the worker that disagreed with another worker's result (each asks a recount).", []string{"worker"}, nil)
+	mSetAside    = prometheus.NewDesc("nqcount_worker_set_aside", "1 for a worker that set itself aside (its counts kept failing, or it was outvoted); it stays listed until its report expires.", []string{"worker"}, nil)
+	mPending     = prometheus.NewDesc("nqcount_tasks_pending", "Count tasks waiting to be handed out.", nil, nil)
+	mAckPending  = prometheus.NewDesc("nqcount_tasks_held", "Count tasks handed out and not yet acknowledged.", nil, nil)
+	mRedelivered = prometheus.NewDesc("nqcount_tasks_redelivered", "Count tasks held or waiting that were handed out before (their worker died, failed or handed them back).", nil, nil)
+	mDistrusted  = prometheus.NewDesc("nqcount_job_workers_distrusted", "Workers outvoted on a task of the job: their results are left out and counted again.", jobLabels, nil)
 )
 
-// collector of the metrics: prometheus.Collector.
+// collector of the metrics: prometheus.Collector. A scrape answers
+// within scrapeWait whatever the queue's state: what JetStream does not
+// answer in time is left out, and nqcount_queue_up says so.
 type metrics struct {
 	c       *Client
 	timeout time.Duration
+	health  func() healthState // the server's, if the handler is a server's
 }
 
+// scrapeWait bounds the queue's part of a scrape: a cluster without
+// quorum does not answer, and the scrape must (Prometheus gives up after
+// 10 s by default).
+const scrapeWait = 3 * time.Second
+
 func (m *metrics) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{mJobTasks, mJobCounted, mJobFailed, mJobChosen, mJobVerified, mJobRate, mJobWorkers, mJobInfo, mWorkers, mWorkerNodes, mWorkerSlots} {
+	for _, d := range []*prometheus.Desc{mJobTasks, mJobCounted, mJobFailed, mJobChosen, mJobVerified, mJobRate, mJobWorkers, mJobInfo, mWorkers, mWorkerNodes, mWorkerSlots,
+		mUp, mQuorum, mPeers, mClusterSize, mStoreFull, mSeenAgo, mRefused, mFailed, mConflicts, mSetAside, mPending, mAckPending, mRedelivered, mDistrusted} {
 		ch <- d
 	}
 }
 
 func (m *metrics) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	b := func(ok bool) float64 {
+		if ok {
+			return 1
+		}
+		return 0
+	}
+	if m.health != nil {
+		h := m.health()
+		gauge(mQuorum, b(h.Quorum))
+		gauge(mPeers, float64(h.Peers))
+		gauge(mClusterSize, float64(h.Size))
+		gauge(mStoreFull, b(h.DiskFull != ""))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(m.timeout, scrapeWait))
 	defer cancel()
-	jobs, err := m.c.Jobs(ctx)
+	jobs, err := m.c.jobsOnce(ctx)
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(mJobTasks, err)
+		gauge(mUp, 0)
 		return
 	}
-	reps, now, err := readReports(ctx, m.c.js)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		ch <- prometheus.NewInvalidMetric(mWorkers, err)
+	reps, _, err := readReports(ctx, m.c.js)
+	if err != nil {
+		gauge(mUp, 0)
 		return
+	}
+	now, err := m.c.serverNow(ctx)
+	if err != nil {
+		gauge(mUp, 0)
+		return
+	}
+	gauge(mUp, 1)
+	if ci, err := m.c.js.Consumer(ctx, TasksStream, WorkConsumer); err == nil {
+		if info, err := ci.Info(ctx); err == nil {
+			gauge(mPending, float64(info.NumPending))
+			gauge(mAckPending, float64(info.NumAckPending))
+			gauge(mRedelivered, float64(info.NumRedelivered))
+		}
 	}
 	rate := map[string]float64{}
 	working := map[string]int{}
 	active := 0
 	for _, r := range reps {
+		gauge(mSeenAgo, max(now.Sub(r.at).Seconds(), 0), r.ID)
+		ch <- prometheus.MustNewConstMetric(mRefused, prometheus.CounterValue, float64(r.Refused), r.ID)
+		ch <- prometheus.MustNewConstMetric(mFailed, prometheus.CounterValue, float64(r.Failed), r.ID)
+		ch <- prometheus.MustNewConstMetric(mConflicts, prometheus.CounterValue, float64(r.Conflicts), r.ID)
+		gauge(mSetAside, b(r.SetAside != ""), r.ID)
 		if !r.active(now) {
 			continue
 		}
 		active++
 		ch <- prometheus.MustNewConstMetric(mWorkerNodes, prometheus.CounterValue, float64(r.Nodes), r.ID)
-		ch <- prometheus.MustNewConstMetric(mWorkerSlots, prometheus.GaugeValue, float64(r.Slots), r.ID)
+		gauge(mWorkerSlots, float64(r.Slots), r.ID)
 		for _, jw := range r.Jobs {
 			rate[jw.Job] += jw.Rate
 			if jw.Held > 0 {
@@ -74,21 +132,33 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
-	ch <- prometheus.MustNewConstMetric(mWorkers, prometheus.GaugeValue, float64(active))
+	gauge(mWorkers, float64(active))
 	for _, j := range jobs {
 		id := j.ID
-		gauge := func(d *prometheus.Desc, v float64) {
-			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, id)
-		}
-		gauge(mJobTasks, float64(j.Tasks))
-		gauge(mJobCounted, float64(j.Counted))
-		gauge(mJobFailed, float64(j.Failed))
-		gauge(mJobChosen, float64(j.Chosen))
-		gauge(mJobVerified, float64(j.Verified))
-		gauge(mJobRate, rate[id])
-		gauge(mJobWorkers, float64(working[id]))
+		gauge(mJobTasks, float64(j.Tasks), id)
+		gauge(mJobCounted, float64(j.Counted), id)
+		gauge(mJobFailed, float64(j.Failed), id)
+		gauge(mJobChosen, float64(j.Chosen), id)
+		gauge(mJobVerified, float64(j.Verified), id)
+		gauge(mJobRate, rate[id], id)
+		gauge(mJobWorkers, float64(working[id]), id)
+		gauge(mDistrusted, float64(len(j.Distrusted)), id)
 		ch <- prometheus.MustNewConstMetric(mJobInfo, prometheus.GaugeValue, 1, id, strconv.Itoa(j.N), j.Method, j.State)
 	}
+}
+
+// serverNow returns the server's clock now (the workers bucket's info
+// says when it was made): a worker's liveness is the age of its last
+// report by the server's clock, never by the latest report's.
+func (c *Client) serverNow(ctx context.Context) (time.Time, error) {
+	st, err := c.js.Stream(ctx, "KV_"+WorkersBucket)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t := st.CachedInfo().TimeStamp; !t.IsZero() {
+		return t, nil
+	}
+	return time.Now(), nil
 }
 
 // MetricsHandler returns the HTTP handler of the queue's metrics in the
@@ -98,8 +168,16 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 // a request must show it as "Authorization: Bearer TOKEN" (Prometheus's
 // authorization setting).
 func (c *Client) MetricsHandler(token string) http.Handler {
+	return c.metricsHandler(token, nil)
+}
+
+// metricsHandler is MetricsHandler with a server's health, if any; the
+// Go runtime's and the process's metrics and the build's are beside the
+// queue's.
+func (c *Client) metricsHandler(token string, health func() healthState) http.Handler {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(&metrics{c: c, timeout: 20 * time.Second})
+	reg.MustRegister(&metrics{c: c, timeout: 20 * time.Second, health: health},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewBuildInfoCollector())
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.HTTPErrorOnError})
 	if token == "" {
 		return h
@@ -122,7 +200,7 @@ type metricsServer struct {
 	url string
 }
 
-func serveMetrics(c *Client, addr, token string) (*metricsServer, error) {
+func serveMetrics(c *Client, addr, token string, health func() healthState) (*metricsServer, error) {
 	h, p, err := checkAddr("--metrics", addr, token != "")
 	if err != nil {
 		return nil, err
@@ -132,7 +210,7 @@ func serveMetrics(c *Client, addr, token string) (*metricsServer, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", c.MetricsHandler(token))
+	mux.Handle("/metrics", c.metricsHandler(token, health))
 	s := &metricsServer{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, url: "http://" + l.Addr().String() + "/metrics"}
 	go s.srv.Serve(l)
 	return s, nil

@@ -2,12 +2,14 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/prometheus/common/expfmt"
@@ -126,4 +128,45 @@ func ExampleClient_MetricsHandler() {
 	// Output:
 	// nqcount_job_info{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1",method="constellations",n="8",state="queued"} 1
 	// nqcount_job_tasks{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1"} 49
+}
+
+// Item 5 of issue 36: 40 s after both workers were gone /metrics still
+// said nqcount_workers_active 2: liveness was judged against the latest
+// report, which was theirs. It is judged by the server's clock now.
+func TestMetricsWorkerGone(t *testing.T) {
+	srv := serve(t, ServerConfig{Metrics: "127.0.0.1:0"})
+	c := connect(t, srv.URL(), Auth{})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	kv, err := c.js.KeyValue(ctx, WorkersBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A worker's last report; then it dies without saying so.
+	rep, _ := json.Marshal(Seen{ID: "died", Slots: 2})
+	if _, err := kv.Put(ctx, "died", rep); err != nil {
+		t.Fatal(err)
+	}
+	scrape := func() string {
+		resp, err := http.Get(srv.MetricsURL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if m := scrape(); !strings.Contains(m, "nqcount_workers_active 1") || !strings.Contains(m, "nqcount_queue_up 1") {
+		t.Fatalf("a worker that just reported is not active:\n%s", m)
+	}
+	time.Sleep(activeWithin + time.Second)
+	m := scrape()
+	if !strings.Contains(m, "nqcount_workers_active 0") || !strings.Contains(m, `nqcount_worker_last_seen_seconds{worker="died"}`) {
+		t.Fatalf("a worker silent for %v is still active:\n%s", activeWithin+time.Second, m)
+	}
+	for _, want := range []string{"go_goroutines", "process_cpu_seconds_total", "go_build_info", "nqcount_tasks_redelivered"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("the metrics lack %s", want)
+		}
+	}
 }

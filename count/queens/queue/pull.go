@@ -24,6 +24,9 @@ type puller struct {
 	giveBack func(held)
 	logf     func(string, ...any)
 	cancel   context.CancelFunc
+	// pause, if set, says how long to wait before the next fetch (the
+	// worker refuses what it is handed).
+	pause func() time.Duration
 }
 
 // pullWait is how long a fetch waits for tasks to arrive.
@@ -103,6 +106,14 @@ func (p *puller) take(ctx context.Context) (int, bool) {
 // fetch fetches up to n tasks and passes them on, returning the credit
 // of those that did not come.
 func (p *puller) fetch(ctx context.Context, n int) {
+	if p.pause != nil {
+		if d := p.pause(); d > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(d):
+			}
+		}
+	}
 	fctx, cancel := context.WithTimeout(ctx, pullWait)
 	defer cancel()
 	b, err := p.tasks.Fetch(n, jetstream.FetchContext(fctx))

@@ -53,12 +53,22 @@
 //	nqcount.verify.JOB.ID   count it again, on another worker (--verify)
 //
 // It keeps its messages after they are acknowledged (limits retention)
-// and refuses a second message on a subject (at most one message per
-// subject, discard new, and each publish expects the subject to be
-// empty), so publishing a task twice, from a second submit or a worker
-// that died between two steps, adds nothing, however much later. Tasks
+// and holds one message per subject: each publish expects the subject to
+// be empty, so publishing a task twice, from a second submit or a worker
+// that died between two steps, adds nothing, however much later. A
+// worker handed a task it cannot count (its job does not fit in the
+// worker's memory) passes it on without spending a delivery: it
+// publishes the task afresh in its place, expecting the message it holds
+// there, and the new message replaces it at the end of the queue. Tasks
 // are published largest first (Plan.Order), as nqueens count orders
 // them, so that a job does not end waiting on one big task.
+//
+// Workers report the memory their counts may take (Seen.Memory): verify
+// tasks and recounts are addressed only to workers that can count them,
+// and status counts a verification as stalled when no such worker is
+// active. A worker whose counts keep failing (failLimit in a row), or
+// that is outvoted on a task, sets itself aside (ErrSetAside) and its
+// last report says why.
 //
 // Two durable pull consumers with explicit acknowledgement hand them out:
 // "workers" (nqcount.task.>) and "verifiers" (nqcount.verify.>). A worker
@@ -91,10 +101,22 @@
 // count and nodes, the worker and program that counted it, and a SHA-256
 // checksum of these (Record.Sum). The reader accepts a record only if its
 // checksum holds and it belongs to the job's plan and to this program's
-// algorithm version; others are refused and listed. A task with two
-// different accepted results is a conflict: Status reports it and no total
-// is given. With verification, a chosen share of the tasks is counted a
-// second time by another worker, and a disagreement is such a conflict.
+// algorithm version; others are refused and listed, and every text field a
+// worker wrote is checked and escaped (fields.go). With verification, a
+// chosen share of the tasks is counted a second time by another worker. A
+// task with different accepted results is a conflict, settled by quorum
+// (quorum.go): a third worker recounts it, the result a majority of at
+// least two workers agree on stands, and the outvoted workers are
+// distrusted for the job (JobInfo.Distrusted) and their other results
+// counted again. Until then Status reports the conflict and no total is
+// given.
+//
+// # Outages
+//
+// Clients retry what says the queue cannot answer now (Transient) within
+// their deadline (outage.go); servers watch their cluster and say when a
+// route or the quorum is lost or back, and start JetStream again after
+// their store filled and space came back (health.go).
 package queue
 
 import (
@@ -195,8 +217,11 @@ func retryDelay(delivery uint64) time.Duration {
 
 // Auth holds what a client shows the server.
 type Auth struct {
-	// Token is the server's token (nqueens serve --token), if any.
+	// Token is the server's token (nqueens serve --token), if any; with
+	// User, the token of that role (a server with roles: OperatorUser or
+	// WorkerUser).
 	Token string
+	User  string
 	// Creds is the contents of a NATS credentials file (a user JWT and
 	// its key), for an existing NATS deployment.
 	Creds []byte
@@ -225,6 +250,11 @@ type ConnectOptions struct {
 	// RetryFor bounds Retry: after this long without reaching any
 	// server, Connect gives up (0: it tries until ctx is done).
 	RetryFor time.Duration
+	// Patience is the longest outage Wait waits through (servers
+	// unreachable, a cluster without quorum) before it gives up with
+	// ErrNoAnswer; 0 means until its context is done. The other
+	// operations retry until their context's deadline.
+	Patience time.Duration
 }
 
 // DefaultTimeout is how long a client waits for the server to answer by
@@ -236,9 +266,11 @@ const DefaultTimeout = 30 * time.Second
 
 // Client is a connection to a queue's server.
 type Client struct {
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	logf func(string, ...any)
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	logf     func(string, ...any)
+	patience time.Duration // ConnectOptions.Patience
+	user     string        // Auth.User: the role, on a server with roles
 	// submitted keeps the jobs this client submitted (job id to
 	// *submittedJob): a Wait for one of them reads its results with the
 	// record and the plan it has, units and estimates included.
@@ -346,6 +378,9 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to %s", nc.ConnectedUrlRedacted()) }),
+		// The server's complaints (a permission refused) go to the log,
+		// not raw to stderr.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("the server says: %v", err) }),
 	}
 	auth, err := opt.Auth.options()
 	if err != nil {
@@ -353,6 +388,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	}
 	opts = append(opts, auth...)
 	began := time.Now()
+	var lastTold time.Time
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
 		nc, err := nats.Connect(url, opts...)
 		if err == nil {
@@ -361,7 +397,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 				nc.Close()
 				return nil, err
 			}
-			return &Client{nc: nc, js: js, logf: logf}, nil
+			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience, user: opt.User}, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
 			return nil, fmt.Errorf("%s: %w (wrong or missing token or credentials): %v", redact(url), ErrAuth, err)
@@ -372,13 +408,25 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		if opt.RetryFor > 0 && time.Since(began)+wait > opt.RetryFor {
 			return nil, fmt.Errorf("%s: %w for %v: %v", redact(url), ErrUnreachable, opt.RetryFor, err)
 		}
-		logf("cannot reach %s: %v; trying again in %v", redact(url), err, wait)
+		// Said once, then once a minute: a retry is not news.
+		if lastTold.IsZero() || time.Since(lastTold) >= time.Minute {
+			logf("cannot reach %s: %v; trying again%s", redact(url), err, retryText(opt.RetryFor, began))
+			lastTold = time.Now()
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
 	}
+}
+
+// retryText says how long Connect goes on trying.
+func retryText(retryFor time.Duration, began time.Time) string {
+	if retryFor > 0 {
+		return fmt.Sprintf(" for up to %v", (retryFor - time.Since(began)).Round(time.Second))
+	}
+	return " until it answers"
 }
 
 // Check reports what in a cannot be shown to a server, or nil: a token
@@ -397,7 +445,11 @@ func (a Auth) options() ([]nats.Option, error) {
 		if err := CheckTokenText(a.Token); err != nil {
 			return nil, err
 		}
-		opts = append(opts, nats.Token(a.Token))
+		if a.User != "" {
+			opts = append(opts, nats.UserInfo(a.User, a.Token))
+		} else {
+			opts = append(opts, nats.Token(a.Token))
+		}
 	}
 	if a.Creds != nil {
 		// Parsed here, so that a file that is not one is refused before
@@ -521,17 +573,16 @@ func (c *Client) setup(ctx context.Context, s Settings, update bool) error {
 	// otherwise hold it for the client's whole timeout.
 	step := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 10*time.Second) }
 	streams := []jetstream.StreamConfig{{
-		Name:                 TasksStream,
-		Description:          "n-queens tasks to count, one message per subject",
-		Subjects:             []string{taskPrefix + ".>", verifyPrefix + ".>"},
-		Storage:              jetstream.FileStorage,
-		Retention:            jetstream.LimitsPolicy,
-		MaxMsgsPerSubject:    1,
-		Discard:              jetstream.DiscardNew,
-		DiscardNewPerSubject: true,
-		MaxMsgs:              -1,
-		MaxBytes:             -1,
-		Replicas:             r,
+		Name:              TasksStream,
+		Description:       "n-queens tasks to count, one message per subject",
+		Subjects:          []string{taskPrefix + ".>", verifyPrefix + ".>"},
+		Storage:           jetstream.FileStorage,
+		Retention:         jetstream.LimitsPolicy,
+		MaxMsgsPerSubject: 1,
+		Discard:           jetstream.DiscardNew,
+		MaxMsgs:           -1,
+		MaxBytes:          -1,
+		Replicas:          r,
 	}, {
 		Name:        ResultsStream,
 		Description: "n-queens task results and failures, every record kept",
@@ -612,6 +663,20 @@ func (c *Client) ensureStream(ctx context.Context, cfg jetstream.StreamConfig, u
 		if err := c.raiseReplicas(ctx, cfg.Name, cfg.Replicas); err != nil {
 			return fmt.Errorf("stream %s: %w", cfg.Name, err)
 		}
+		// A tasks stream set up by an older version refused a new
+		// message on a subject outright; now each publish says what it
+		// expects there (nothing, or the message it replaces: a task
+		// passed on by a worker that cannot count it).
+		st, err := c.js.Stream(ctx, cfg.Name)
+		if err != nil {
+			return fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
+		if old := st.CachedInfo().Config; old.DiscardNewPerSubject && !cfg.DiscardNewPerSubject {
+			old.DiscardNewPerSubject = false
+			if _, err := c.js.UpdateStream(ctx, old); err != nil {
+				return fmt.Errorf("stream %s: %w", cfg.Name, err)
+			}
+		}
 	}
 	return nil
 }
@@ -649,10 +714,13 @@ func subject(prefix, jobID string, task int) string {
 }
 
 // connectInProcess connects to an embedded server without a socket.
-func connectInProcess(ns nats.InProcessConnProvider, token string) (*Client, error) {
+func connectInProcess(ns nats.InProcessConnProvider, a Auth) (*Client, error) {
 	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("nqcount-serve")}
-	if token != "" {
-		opts = append(opts, nats.Token(token))
+	switch {
+	case a.User != "":
+		opts = append(opts, nats.UserInfo(a.User, a.Token))
+	case a.Token != "":
+		opts = append(opts, nats.Token(a.Token))
 	}
 	nc, err := nats.Connect("", opts...)
 	if err != nil {

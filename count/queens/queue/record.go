@@ -18,6 +18,8 @@ import (
 const (
 	KindCount  = "count"  // the task's count
 	KindVerify = "verify" // the same task counted again by another worker
+	// KindDistrust marks a Failure record that names an outvoted worker.
+	KindDistrust = "distrust"
 )
 
 // Record is one task's result as a worker published it: what anyone needs
@@ -80,17 +82,21 @@ func (r *Record) Seal() { r.Checksum = r.Sum() }
 func (r *Record) Check(id string, p *Plan) error {
 	switch {
 	case r.Checksum != r.Sum():
-		return fmt.Errorf("checksum %.12s… does not match its contents (%.12s…): damaged or edited", r.Checksum, r.Sum())
+		return fmt.Errorf("checksum %s… does not match its contents (%.12s…): damaged or edited", Printable(clip(r.Checksum, 12)), r.Sum())
 	case r.Job != id:
-		return fmt.Errorf("it belongs to job %s", r.Job)
+		return fmt.Errorf("it belongs to job %s", Printable(clip(r.Job, 140)))
 	case r.Hash != p.Hash():
-		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", r.Hash, p.Hash())
+		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", Printable(clip(r.Hash, 80)), p.Hash())
 	case r.Algorithm != queens.AlgorithmVersion:
 		return fmt.Errorf("it was counted with algorithm version %d, this program's is %d", r.Algorithm, queens.AlgorithmVersion)
 	case r.Task < 0 || r.Task >= p.Len():
 		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, p.Len()-1)
 	case r.Kind != KindCount && r.Kind != KindVerify:
-		return fmt.Errorf("kind %q is neither %s nor %s", r.Kind, KindCount, KindVerify)
+		return fmt.Errorf("kind %s is neither %s nor %s", Printable(clip(r.Kind, 32)), KindCount, KindVerify)
+	case checkWorkerID(r.Worker) != nil:
+		return checkWorkerID(r.Worker)
+	case checkText("program", r.Program) != nil:
+		return checkText("program", r.Program)
 	case p.Units == 0 && len(r.Tasks) > 0:
 		return fmt.Errorf("it lists the plan's tasks %v, but the job is not grouped into units", r.Tasks)
 	case p.Units > 0 && !slices.Equal(r.Tasks, p.Tasks(r.Task)):
@@ -112,7 +118,11 @@ type Failure struct {
 	SetAside bool `json:"set_aside"`
 	// Requeued marks a record of nqueens requeue, not a failure: the
 	// task's failures before it are over, its task back in the queue.
-	Requeued bool      `json:"requeued,omitempty"`
+	Requeued bool `json:"requeued,omitempty"`
+	// Distrust, with Kind KindDistrust, is not a failure either: the
+	// worker that settled the task names the outvoted one (a worker on
+	// a server with roles cannot write the job's record).
+	Distrust *Distrust `json:"distrust,omitempty"`
 	Time     time.Time `json:"time"`
 }
 
@@ -141,6 +151,33 @@ type JobInfo struct {
 	// Cancelled, if set, is when the job was cancelled (nqueens cancel):
 	// its tasks are off the queue, its records kept; Requeue resumes it.
 	Cancelled *time.Time `json:"cancelled,omitempty"`
+	// Distrusted names the workers outvoted on a task of this job (see
+	// Distrust): none of their records of the job is taken, and the
+	// tasks they counted are counted again.
+	Distrusted []Distrust `json:"distrusted,omitempty"`
+}
+
+// Distrust is a worker outvoted on a task: its result disagreed with the
+// one that a majority of the workers that counted the task agree on.
+type Distrust struct {
+	Worker string `json:"worker"`
+	Task   int    `json:"task"`
+	// Count is what the worker said; Majority what the others agree on,
+	// and Agree names them.
+	Count    uint64    `json:"count"`
+	Majority uint64    `json:"majority"`
+	Agree    []string  `json:"agree"`
+	Time     time.Time `json:"time,omitzero"`
+}
+
+// distrusts reports whether worker is among those distrusted.
+func distrusts(ds []Distrust, worker string) bool {
+	for _, d := range ds {
+		if d.Worker == worker {
+			return true
+		}
+	}
+	return false
 }
 
 // Spec returns what the job counts.

@@ -12,19 +12,32 @@ import (
 
 // Seen is a worker's last report, in bucket nqcount-workers.
 type Seen struct {
-	ID      string    `json:"id"`
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Slots   int       `json:"slots"`
-	Kernel  string    `json:"kernel"`
-	Program string    `json:"program"`
-	Started time.Time `json:"started"`
+	ID    string `json:"id"`
+	Host  string `json:"host"`
+	PID   int    `json:"pid"`
+	Slots int    `json:"slots"`
+	// Memory is what the worker's counts may take, in bytes
+	// (WorkerConfig.Memory): a task goes only to a worker that can
+	// count it.
+	Memory uint64 `json:"memory,omitempty"`
+	// SetAside says why the worker set itself aside (ErrSetAside), if
+	// it did.
+	SetAside string    `json:"set_aside,omitempty"`
+	Kernel   string    `json:"kernel"`
+	Program  string    `json:"program"`
+	Started  time.Time `json:"started"`
 	// Time is the worker's clock at the report, for information: the
 	// queue's readers time reports by the server's clock.
 	Time time.Time `json:"time"`
 	// Held lists the tasks held now, as JOB.ID.
 	Held    []string `json:"held"`
 	Counted int      `json:"counted"`
+	// Refused, Failed and Conflicts count the tasks the worker refused,
+	// the counts that failed on it and its verifications that disagreed
+	// with another worker's result, since it started.
+	Refused   int `json:"refused,omitempty"`
+	Failed    int `json:"failed,omitempty"`
+	Conflicts int `json:"conflicts,omitempty"`
 	// Nodes counts the nodes this worker has visited: the finished
 	// tasks', the running ones' so far, and abandoned ones'.
 	Nodes uint64 `json:"nodes"`
@@ -113,7 +126,7 @@ func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Ti
 				return out, latest, nil
 			}
 			var s Seen
-			if json.Unmarshal(e.Value(), &s) == nil {
+			if json.Unmarshal(e.Value(), &s) == nil && s.check() == nil {
 				out = append(out, report{s, e.Created()})
 				if e.Created().After(latest) {
 					latest = e.Created()
@@ -121,6 +134,25 @@ func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Ti
 			}
 		}
 	}
+}
+
+// check reports why a report read from the bucket is not one a worker
+// of ours wrote, or nil; text fields it makes safe to show.
+func (s *Seen) check() error {
+	if err := checkWorkerID(s.ID); err != nil {
+		return err
+	}
+	s.Host, s.Kernel, s.Program = cleanText(clip(s.Host, 256)), cleanText(clip(s.Kernel, 256)), cleanText(clip(s.Program, 256))
+	s.SetAside = cleanText(s.SetAside)
+	for i := range s.Held {
+		s.Held[i] = cleanText(clip(s.Held[i], 160))
+	}
+	for i := range s.Jobs {
+		if CheckJobID(s.Jobs[i].Job) != nil {
+			s.Jobs[i].Job = cleanText(clip(s.Jobs[i].Job, 140))
+		}
+	}
+	return nil
 }
 
 // token is a worker's name in subjects and consumer names: worker ids

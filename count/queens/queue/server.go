@@ -40,6 +40,14 @@ type ServerConfig struct {
 	// MaxPEMSize).
 	TLSCert, TLSKey, TLSClientCA []byte
 
+	// WorkerToken, if set, gives the server roles (see roles.go): Token
+	// is then the operator's, WorkerToken the workers', who may take
+	// tasks and store results but not cancel or requeue jobs; clients
+	// show a role with Auth.User. RouteToken, if set, is the routes'
+	// password instead of Token: a worker's token never opens a route.
+	WorkerToken string
+	RouteToken  string
+
 	// Name names this server among the servers of a cluster: unique, and
 	// the same each time it is started on its folder. "" means "nqcount"
 	// alone, and HOST-PORT (this machine's name and the cluster port) in
@@ -71,6 +79,10 @@ type ServerConfig struct {
 	Settings Settings
 	// Logf, if set, receives the server's notices and errors.
 	Logf func(format string, args ...any)
+	// Events, if set, receives what an operator should always hear: a
+	// route to another server lost or back, the cluster's quorum lost
+	// or back, the store full or writing again.
+	Events func(format string, args ...any)
 }
 
 // MinTokenLength is the shortest token Serve takes: a token is all that
@@ -114,6 +126,8 @@ type Server struct {
 	done     sync.WaitGroup
 	metrics  *metricsServer
 	client   *Client // the metrics' connection
+	health   *health
+	log      *logger
 }
 
 // CheckListen splits listen (host:port) and refuses a host other than a
@@ -221,10 +235,15 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		lock.Close()
 		return nil, err
 	}
-	log := &logger{logf: cfg.Logf}
+	events := cfg.Events
+	if events == nil {
+		events = func(string, ...any) {}
+	}
+	h := &health{}
+	log := &logger{logf: cfg.Logf, health: h, events: events}
 	ns.SetLogger(log, false, false)
 	ns.Start()
-	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{})}
+	s := &Server{ns: ns, url: ns.ClientURL(), lock: lock, setUp: make(chan struct{}), health: h, log: log}
 	for !ns.ReadyForConnections(100 * time.Millisecond) {
 		if f := log.fatal(); f != "" {
 			s.Close()
@@ -237,8 +256,8 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	s.url = ns.ClientURL()
 	if cfg.Metrics != "" {
-		if s.client, err = connectInProcess(ns, cfg.Token); err == nil {
-			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token)
+		if s.client, err = connectInProcess(ns, operatorAuth(cfg)); err == nil {
+			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token, h.state)
 		}
 		if err != nil {
 			s.Close()
@@ -247,6 +266,11 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	setupCtx, stop := context.WithCancel(context.Background())
 	s.stop = stop
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		h.watch(setupCtx, ns, opts, events)
+	}()
 	replicas := cfg.Settings.replicas(cfg.ClusterListen != "")
 	s.done.Add(1)
 	go func() {
@@ -267,7 +291,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 // (the server trusts its own process, with or without TLS client
 // certificates), waiting for a cluster to form.
 func (s *Server) setup(ctx context.Context, cfg ServerConfig, replicas int, log *logger) error {
-	c, err := connectInProcess(s.ns, cfg.Token)
+	c, err := connectInProcess(s.ns, operatorAuth(cfg))
 	if err != nil {
 		return err
 	}
@@ -315,6 +339,16 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if name == "" {
 		name = "nqcount"
 	}
+	var users []*server.User
+	if cfg.WorkerToken != "" {
+		var err error
+		if users, err = roleUsers(cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := CheckToken(cfg.RouteToken); err != nil {
+		return nil, fmt.Errorf("the routes' token: %w", err)
+	}
 	opts := &server.Options{
 		ServerName:    name,
 		Host:          host,
@@ -324,6 +358,9 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 		Authorization: cfg.Token,
 		NoSigs:        true,
 		MaxPayload:    1 << 20,
+	}
+	if users != nil {
+		opts.Authorization, opts.Users = "", users
 	}
 	if port == 0 {
 		opts.Port = server.RANDOM_PORT
@@ -379,14 +416,25 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if opts.Cluster.Name == "" {
 		opts.Cluster.Name = "nqcount"
 	}
-	if cfg.Token != "" {
-		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.Token
+	routeToken := cfg.Token
+	if cfg.RouteToken != "" {
+		routeToken = cfg.RouteToken
+	}
+	if routeToken != "" {
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, routeToken
 	}
 	if tc != nil {
-		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = tc.Clone(), 2
+		// A route is a client of the other server too: it checks that
+		// server's certificate against the authority given for clients
+		// (a private one; the system's roots do not know it).
+		rt := tc.Clone()
+		if rt.ClientCAs != nil {
+			rt.RootCAs = rt.ClientCAs
+		}
+		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
 	}
 	for _, r := range cfg.Routes {
-		u, err := routeURL(r, cfg.Token)
+		u, err := routeURL(r, routeToken)
 		if err != nil {
 			return nil, err
 		}
@@ -538,9 +586,11 @@ func (s *Server) Close() {
 // logger adapts the server's logger to a Logf, and keeps the last fatal
 // error (a port it could not listen on), which Serve reports.
 type logger struct {
-	logf func(string, ...any)
-	mu   sync.Mutex
-	last string
+	logf   func(string, ...any)
+	health *health
+	events func(string, ...any)
+	mu     sync.Mutex
+	last   string
 }
 
 func (l *logger) printf(format string, v ...any) {
@@ -563,6 +613,19 @@ func (l *logger) Fatalf(format string, v ...any) {
 	l.mu.Unlock()
 	l.printf("fatal: "+format, v...)
 }
-func (l *logger) Errorf(format string, v ...any) { l.printf("error: "+format, v...) }
-func (l *logger) Debugf(string, ...any)          {}
-func (l *logger) Tracef(string, ...any)          {}
+func (l *logger) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	if l.health != nil && outOfSpace(msg) {
+		l.health.noteStore(msg, l.events)
+	}
+	l.printf("error: %s", msg)
+}
+
+// outOfSpace reports whether a server's error says that its store is
+// full.
+func outOfSpace(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "no space left") || strings.Contains(m, "out of") && strings.Contains(m, "resources") || strings.Contains(m, "insufficient storage")
+}
+func (l *logger) Debugf(string, ...any) {}
+func (l *logger) Tracef(string, ...any) {}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -234,8 +235,8 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 
 // Status reads every record of job id and returns its state: the exact
 // total once complete.
-func (c *Client) Status(ctx context.Context, id string) (*Status, error) {
-	s, _, err := c.read(ctx, id, true)
+func (c *Client) Status(ctx context.Context, id string) (s *Status, err error) {
+	err = c.retry(ctx, "reading the job's status", func(ctx context.Context) error { s, _, err = c.read(ctx, id, true); return err })
 	return s, err
 }
 
@@ -266,6 +267,12 @@ func (c *Client) read(ctx context.Context, id string, extras bool) (*Status, *co
 // Start another worker (nqueens work) and wait again.
 var ErrUnverified = errors.New("unverified: no second worker")
 
+// ErrNoQuorum is wrapped by Wait's error for a job with results that
+// disagree when no worker is left that could count them again: every
+// active worker has a result of them. Start another worker (nqueens work)
+// and wait again.
+var ErrNoQuorum = errors.New("no quorum")
+
 // unverifiedGrace is how long Wait waits for a second worker before it
 // returns ErrUnverified (tests shorten it).
 var unverifiedGrace = 30 * time.Second
@@ -279,8 +286,14 @@ const extrasEvery = 2 * time.Second
 // progress sees it. A job whose verifications no worker can do
 // (ErrUnverified) ends it after unverifiedGrace, with the state.
 func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, progress func(*Status)) (*Status, error) {
-	r, err := c.reader(ctx, id)
+	var r *reader
+	rctx, cancel := c.patient(ctx)
+	err := c.retry(rctx, "wait", func(ctx context.Context) (err error) { r, err = c.reader(bounded(ctx), id); return err })
+	cancel()
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	if interval <= 0 {
@@ -288,7 +301,8 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	}
 	defer func() { r.stop() }()
 	var (
-		failures        int // reads that failed in a row
+		failures        int       // reads that failed in a row
+		failingSince    time.Time // the first of them
 		reps            []report
 		lastExtras      time.Time
 		lastReport      time.Time
@@ -299,7 +313,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	for {
 		var err error
 		if !caughtUp {
-			err = r.catchUp(ctx)
+			err = r.catchUp(bounded(ctx))
 			caughtUp = err == nil
 		} else {
 			err = r.follow(time.Second)
@@ -308,24 +322,33 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			return nil, ctx.Err()
 		}
 		if err != nil {
-			c.logf("reading the results of %s: %v (retrying)", id, err)
+			if failures == 0 {
+				failingSince = time.Now()
+				c.logf("reading the results of %s: %v (retrying%s)", id, err, patienceText(c.patience))
+			}
+			if c.patience > 0 && time.Since(failingSince) >= c.patience {
+				return nil, noAnswer("wait "+id, time.Since(failingSince), err)
+			}
 			time.Sleep(time.Second)
-			if failures++; failures >= 3 {
+			if failures++; failures%3 == 0 {
 				// The consumer that reads them may be gone with its
 				// server: read them again from the start.
-				if nr, err := c.reader(ctx, id); err == nil {
+				if nr, err := c.reader(bounded(ctx), id); err == nil {
 					r.stop()
-					r, caughtUp, failures = nr, false, 0
+					r, caughtUp = nr, false
 				}
 			}
 			continue
 		}
+		if failures > 0 {
+			c.logf("reading the results of %s again, after %v", id, time.Since(failingSince).Round(time.Second))
+		}
 		failures = 0
 		if time.Since(lastExtras) >= extrasEvery {
-			if x, err := r.extras(ctx); err == nil {
+			if x, err := r.extras(bounded(ctx)); err == nil {
 				reps = x
 			}
-			if _, err := r.stored(ctx); err != nil { // the server's clock
+			if _, err := r.stored(bounded(ctx)); err != nil { // the server's clock
 				c.logf("reading the results of %s: %v", id, err)
 			}
 			lastExtras = time.Now()
@@ -335,7 +358,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			// The workers report every second: reports read within
 			// extrasEvery will do, and the caller has its total at once.
 			if time.Since(lastExtras) >= extrasEvery {
-				if x, err := r.extras(ctx); err == nil {
+				if x, err := r.extras(bounded(ctx)); err == nil {
 					s = r.col.status(r.now(), x)
 				}
 			}
@@ -347,9 +370,13 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 		if s.Stuck && len(s.Conflicts) == 0 {
 			return s, fmt.Errorf("job %s: %w: nothing more can finish: %s set aside (%s); see why with 'nqueens status %s', put them back with 'nqueens requeue %s'", id, ErrFailed, plural(s.SetAside, "task", "tasks"), failedList(s.Failed), id, id)
 		}
-		if s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
+		noQuorum := len(s.Conflicts) > 0 && s.Unsettled == len(s.Conflicts)
+		if noQuorum || s.Done == s.Tasks && len(s.Conflicts) == 0 && s.Verify.Pending > 0 && s.Verify.Stalled == s.Verify.Pending {
 			if stalled.IsZero() {
 				stalled = time.Now()
+			}
+			if time.Since(stalled) >= unverifiedGrace && noQuorum {
+				return s, fmt.Errorf("job %s: %w: %s; no other worker is active to count them again (start another 'nqueens work', then wait again)", id, ErrNoQuorum, conflictList(s.Conflicts))
 			}
 			if time.Since(stalled) >= unverifiedGrace {
 				return s, fmt.Errorf("job %s: %w: %d of the %d tasks chosen for verification wait for a worker other than the one that counted them (start another 'nqueens work', then wait again)", id, ErrUnverified, s.Verify.Stalled, s.Verify.Selected)
@@ -366,6 +393,60 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 			lastReport = time.Now()
 		}
 	}
+}
+
+// conflictList says what the workers say of the conflicting tasks, the
+// first three.
+func conflictList(cs []Conflict) string {
+	var parts []string
+	for i, c := range cs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more tasks", len(cs)-3))
+			break
+		}
+		says := map[[2]uint64][]string{}
+		var order [][2]uint64
+		for _, r := range c.Results {
+			k := [2]uint64{r.Count, r.Nodes}
+			if _, ok := says[k]; !ok {
+				order = append(order, k)
+			}
+			if !slices.Contains(says[k], r.Worker) {
+				says[k] = append(says[k], r.Worker)
+			}
+		}
+		var p []string
+		for _, k := range order {
+			p = append(p, fmt.Sprintf("%s says %d", strings.Join(says[k], ", "), k[0]))
+		}
+		parts = append(parts, fmt.Sprintf("task %d: %s", c.Task, strings.Join(p, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// bounded returns ctx bounded by attemptWait, for one step of Wait: a
+// request that a cluster without quorum never answers must not hold Wait
+// for its whole context (cancelled when ctx is, or after attemptWait: the
+// step's requests are done by then).
+func bounded(ctx context.Context) context.Context {
+	b, cancel := context.WithTimeout(ctx, attemptWait)
+	context.AfterFunc(b, cancel)
+	return b
+}
+
+// patient returns ctx bounded by the client's patience, if any.
+func (c *Client) patient(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.patience > 0 {
+		return context.WithTimeout(ctx, c.patience)
+	}
+	return context.WithCancel(ctx)
+}
+
+func patienceText(d time.Duration) string {
+	if d > 0 {
+		return fmt.Sprintf(" for up to %v", d)
+	}
+	return ""
 }
 
 // failedList names the set-aside tasks of failed, the first ten.
@@ -407,6 +488,12 @@ func Summary(s *Status) string {
 	}
 	if n := len(s.Conflicts); n > 0 {
 		fmt.Fprintf(&b, ", %d CONFLICTING", n)
+		if s.Unsettled > 0 {
+			fmt.Fprintf(&b, " (%d without a worker to count them again: no quorum)", s.Unsettled)
+		}
+	}
+	if n := len(s.Distrusted); n > 0 {
+		fmt.Fprintf(&b, ", %d %s outvoted and distrusted", n, map[bool]string{true: "worker", false: "workers"}[n == 1])
 	}
 	if n := len(s.Failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)

@@ -26,6 +26,11 @@ type store struct {
 	tally      *tally
 	verify     *verifier
 	jobs       *jobCache
+	// settle compares a verify record, once stored, with the task's
+	// others (worker.settle).
+	settle func(context.Context, *task)
+	// setAside ends the worker (ErrSetAside) saying why.
+	setAside func(why string)
 	// finishing counts the results being stored.
 	finishing sync.WaitGroup
 }
@@ -91,7 +96,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		return
 	}
 	if t.kind == KindCount && !s.jobs.isCancelled(t.m.ID) {
-		if err := s.verify.publish(pubCtx, t.m, s.worker); err != nil {
+		if err := s.verify.publish(pubCtx, t.m, s.worker, t.plan); err != nil {
 			s.logf("%s: %v", t.msg.Subject(), err)
 			t.msg.Nak()
 			return
@@ -99,12 +104,16 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 	}
 	t.msg.Ack()
 	s.tally.add(func(st *WorkStats) {
+		s.tally.failStreak = 0
 		if t.kind == KindCount {
 			st.Counted++
 		} else {
 			st.Verified++
 		}
 	})
+	if t.kind == KindVerify && s.settle != nil {
+		s.settle(pubCtx, t)
+	}
 }
 
 // publish publishes until the server stores the message, through
@@ -152,7 +161,10 @@ func (s *store) hasCount(ctx context.Context, t *task) (string, bool) {
 func (s *store) failed(ctx context.Context, t *task, err error, refused bool) {
 	last := s.maxDeliver > 0 && t.delivery >= uint64(s.maxDeliver)
 	if !refused {
-		s.tally.add(func(st *WorkStats) { st.Failed++ })
+		streak := s.tally.failed()
+		if streak >= failLimit && s.setAside != nil {
+			s.setAside(fmt.Sprintf("its last %d counts failed (the last: %v): it takes no more tasks; check this machine before starting it again", streak, err))
+		}
 	}
 	f := Failure{Job: t.m.ID, Task: t.m.Task, Kind: t.kind, Worker: s.worker, Error: err.Error(), Delivery: t.delivery, SetAside: last, Time: time.Now().UTC()}
 	body, _ := json.Marshal(f)

@@ -61,7 +61,12 @@ func (c *Client) Submit(ctx context.Context, s queens.Spec, opt SubmitOptions) (
 
 // SubmitPlan is Submit for a plan already made (job.NewPlan): a front end
 // that checks the plan before it connects need not plan it twice.
-func (c *Client) SubmitPlan(ctx context.Context, jp *queens.Plan, opt SubmitOptions) (*Submitted, error) {
+func (c *Client) SubmitPlan(ctx context.Context, jp *queens.Plan, opt SubmitOptions) (sub *Submitted, err error) {
+	err = c.retry(ctx, "submit", func(ctx context.Context) error { sub, err = c.submitOnce(ctx, jp, opt); return err })
+	return sub, err
+}
+
+func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOptions) (*Submitted, error) {
 	if opt.Verify < 0 || opt.Verify > 100 {
 		return nil, fmt.Errorf("%w: verify %g%%: choose 0 to 100", queens.ErrInvalid, opt.Verify)
 	}

@@ -22,10 +22,11 @@ type tally struct {
 	nodes   atomic.Uint64 // the counted tasks' nodes
 	visited atomic.Uint64 // every node visited
 
-	mu     sync.Mutex
-	stats  WorkStats
-	held   map[string]bool // JOB.ID
-	meters map[string]*jobMeter
+	mu         sync.Mutex
+	failStreak int // counts failed in a row
+	stats      WorkStats
+	held       map[string]bool // JOB.ID
+	meters     map[string]*jobMeter
 }
 
 func newTally(id string, workers jetstream.KeyValue) *tally {
@@ -37,6 +38,15 @@ func (t *tally) add(f func(*WorkStats)) {
 	t.mu.Lock()
 	f(&t.stats)
 	t.mu.Unlock()
+}
+
+// failed notes a count that failed and returns how many failed in a row.
+func (t *tally) failed() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stats.Failed++
+	t.failStreak++
+	return t.failStreak
 }
 
 // result returns the stats.
@@ -107,7 +117,8 @@ func (t *tally) cancelJob(id string) int {
 func (t *tally) seen(s Seen, now time.Time) Seen {
 	t.mu.Lock()
 	s.ID, s.Started, s.Time = t.id, t.started.UTC(), now.UTC()
-	s.Counted, s.Nodes = t.stats.Counted+t.stats.Verified, t.visited.Load()
+	s.Counted, s.Nodes, s.SetAside = t.stats.Counted+t.stats.Verified, t.visited.Load(), t.stats.SetAside
+	s.Refused, s.Failed, s.Conflicts = t.stats.Refused, t.stats.Failed, t.stats.Conflicts
 	held := map[string]int{}
 	for k := range t.held {
 		s.Held = append(s.Held, k)
@@ -145,7 +156,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 	host, _ := os.Hostname()
 	put := func(stopped bool) {
 		s := w.tally.seen(Seen{
-			Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Kernel: w.units.kernel + "," + w.units.joinKernel,
+			Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Memory: w.cfg.Memory, Kernel: w.units.kernel + "," + w.units.joinKernel,
 			Program: w.cfg.Program, Stopped: stopped,
 		}, time.Now())
 		b, _ := json.Marshal(s)
@@ -160,7 +171,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 		defer close(finished)
 		t := time.NewTicker(reportEvery)
 		defer t.Stop()
-		for {
+		for n := 1; ; n++ {
 			select {
 			case <-done:
 				put(true)
@@ -168,10 +179,44 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 			case <-t.C:
 				put(false)
 			}
+			if n%outvotedEvery == 0 {
+				w.outvoted(ctx)
+			}
 		}
 	}()
 	return func() {
 		close(done)
 		<-finished
+	}
+}
+
+// outvotedEvery is how often, in reports, a worker looks whether it was
+// named outvoted on its recent jobs' distrust subjects (where workers on
+// a server with roles name the outvoted; others also write the job's
+// record, which the worker watches).
+const outvotedEvery = 5
+
+// outvoted sets the worker aside if a job it worked on lately names it
+// outvoted.
+func (w *worker) outvoted(ctx context.Context) {
+	w.tally.mu.Lock()
+	var jobs []string
+	for id := range w.tally.meters {
+		jobs = append(jobs, id)
+	}
+	w.tally.mu.Unlock()
+	for _, id := range jobs {
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ds, err := w.c.distrustRecords(qctx, id)
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, d := range ds {
+			if d.Worker == w.cfg.ID {
+				w.jobs.outvotedOnce(id, d, w.setAsideOutvoted)
+				return
+			}
+		}
 	}
 }

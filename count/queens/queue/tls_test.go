@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"strings"
@@ -130,5 +131,35 @@ func TestAuthCheck(t *testing.T) {
 	}
 	if err := CheckToken(strings.Repeat("x", MaxTokenLength)); err != nil {
 		t.Errorf("the longest token: %v", err)
+	}
+}
+
+// Item 6 of issue 36: TLS routes with a private authority never formed
+// ("certificate signed by unknown authority"): the routes checked the
+// other server's certificate against the system's roots.
+func TestTLSRoutesPrivateAuthority(t *testing.T) {
+	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
+	var routes []string
+	cfgs := make([]ServerConfig, 2)
+	for i := range cfgs {
+		_, _, pair := issue(t, fmt.Sprintf("s%d", i), caCert, caKey, int64(10+i))
+		cfgs[i] = ServerConfig{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 3, Replicas: 1}}
+		routes = append(routes, cfgs[i].ClusterListen)
+	}
+	var srvs []*Server
+	for i := range cfgs {
+		cfgs[i].Routes = routes
+		s, err := Serve(context.Background(), cfgs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		srvs = append(srvs, s)
+	}
+	for end := time.Now().Add(30 * time.Second); srvs[0].ns.NumRoutes() == 0 || srvs[1].ns.NumRoutes() == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the TLS routes did not form within 30 s")
+		}
 	}
 }

@@ -27,6 +27,7 @@ type unitCounter struct {
 	// job's counts are fitted for.
 	limits map[string]chan struct{}
 	width  map[string]int
+	noFit  map[string]bool // jobs whose tasks do not fit
 }
 
 // jobCounter is the task function of one job.
@@ -58,7 +59,11 @@ func (u *unitCounter) fits(id string, p *Plan) error {
 		}
 	}
 	if k == 0 {
-		return fmt.Errorf("job %s cannot be counted in this worker's memory (--memory): %v; it is left for a worker with more", id, err)
+		if u.noFit == nil {
+			u.noFit = map[string]bool{}
+		}
+		u.noFit[id] = true
+		return &noFitError{fmt.Sprintf("job %s cannot be counted in this worker's memory (--memory %s): %v; it is left for a worker with more", id, mebibytes(u.memory), err)}
 	}
 	if u.limits == nil {
 		u.limits = map[string]chan struct{}{}
@@ -151,4 +156,19 @@ func (u *unitCounter) unitFunc(id string, p *Plan) (UnitFunc, error) {
 	}
 	u.counters = append(u.counters, jobCounter{id, do})
 	return do, nil
+}
+
+// noFitError is fits' error for a job whose tasks do not fit in the
+// worker's memory: not a failure of the task, which another worker
+// counts.
+type noFitError struct{ msg string }
+
+func (e *noFitError) Error() string { return e.msg }
+
+// cannot reports whether job id is known not to fit in the worker's
+// memory.
+func (u *unitCounter) cannot(id string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.noFit[id]
 }

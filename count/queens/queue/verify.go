@@ -13,6 +13,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 // The hand-off of verify tasks (--verify): a task chosen for a second
@@ -78,9 +80,13 @@ type verifier struct {
 	slots int
 	logf  func(string, ...any)
 	tally *tally
+	// cannot reports the jobs this worker cannot count (its memory);
+	// refusedInARow the tasks it refused since it last counted one.
+	cannot        func(jobID string) bool
+	refusedInARow func() int
 
 	mu     sync.Mutex
-	live   map[string]bool // tokens of the live workers
+	live   map[string]liveWorker // the live workers by token
 	liveAt time.Time
 
 	// The dispatcher's goroutine only:
@@ -116,9 +122,26 @@ func (v *verifier) ensure(ctx context.Context) error {
 	return nil
 }
 
+// liveWorker is a live worker as its report says: its id and the memory
+// its counts may take (0: not said, by an older worker).
+type liveWorker struct {
+	id     string
+	memory uint64
+}
+
+// canCount reports whether the worker can count a task of job p: one at a
+// time in its memory.
+func (l liveWorker) canCount(p *Plan) bool {
+	if p == nil || l.memory == 0 {
+		return true
+	}
+	_, err := p.Job.Fit(queens.Execution{Workers: 1, Memory: l.memory})
+	return err == nil
+}
+
 // liveTokens returns the tokens of the workers that reported recently
 // and have not stopped, from a view of the bucket at most maxAge old.
-func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]bool, error) {
+func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]liveWorker, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live != nil && time.Since(v.liveAt) <= maxAge {
@@ -128,10 +151,10 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 	if err != nil {
 		return nil, err
 	}
-	live := map[string]bool{}
+	live := map[string]liveWorker{}
 	for i := range reps {
 		if reps[i].active(now) {
-			live[token(reps[i].ID)] = true
+			live[token(reps[i].ID)] = liveWorker{reps[i].ID, reps[i].Memory}
 		}
 	}
 	v.live, v.liveAt = live, time.Now()
@@ -141,7 +164,7 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 // publish publishes the verify task of a task chosen for one, addressed
 // to a live worker other than its counter; counter is the worker whose
 // count was stored.
-func (v *verifier) publish(ctx context.Context, m taskMsg, counter string) error {
+func (v *verifier) publish(ctx context.Context, m taskMsg, counter string, p *Plan) error {
 	if !m.Verify {
 		return nil
 	}
@@ -156,8 +179,8 @@ func (v *verifier) publish(ctx context.Context, m taskMsg, counter string) error
 			break
 		}
 		var others []string
-		for t := range live {
-			if t != from {
+		for t, l := range live {
+			if t != from && l.canCount(p) {
 				others = append(others, t)
 			}
 		}
@@ -226,9 +249,23 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		addressed bool // to a live worker other than this one
 	}
 	tasks := map[string]*open{}
+	// A task's verify subjects have as many senders as counts were
+	// asked of it (its counter's, then a recount's); copies taken over
+	// keep their sender. A task with fewer verify records than senders
+	// is open.
+	senders := map[string]map[string]bool{}
+	for subj := range ti.State.Subjects {
+		if jobID, task, from, _, ok := parseVerifySubject(subj); ok {
+			k := subject(verifiedPrefix, jobID, task)
+			if senders[k] == nil {
+				senders[k] = map[string]bool{}
+			}
+			senders[k][from] = true
+		}
+	}
 	for subj := range ti.State.Subjects {
 		jobID, task, from, to, ok := parseVerifySubject(subj)
-		if !ok || ri.State.Subjects[subject(verifiedPrefix, jobID, task)] > 0 {
+		if k := subject(verifiedPrefix, jobID, task); !ok || ri.State.Subjects[k] >= uint64(len(senders[k])) {
 			continue
 		}
 		k := jobID + "." + strconv.Itoa(task)
@@ -240,7 +277,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
 		// it does not wait for anyone.
-		if to != v.token && live[to] {
+		if to != v.token && live[to].id != "" {
 			o.addressed = true
 		}
 	}
@@ -250,6 +287,8 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 			left.waiting++
 		case o.from == v.token:
 			left.mine++
+		case v.cannot != nil && v.cannot(o.job):
+			// For a worker that can count it.
 		case left.claimed >= limit:
 			left.waiting++
 		default:
@@ -268,21 +307,6 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		v.tally.add(func(s *WorkStats) { s.Rescued += left.claimed })
 	}
 	return left, nil
-}
-
-// isVerified reports whether a valid verify record of the task is stored
-// (a task taken over twice, or addressed again after a restart).
-func (v *verifier) isVerified(ctx context.Context, jobID string, task int, p *Plan) bool {
-	rs, err := v.c.js.Stream(ctx, ResultsStream)
-	if err != nil {
-		return false
-	}
-	last, err := rs.GetLastMsgForSubject(ctx, subject(verifiedPrefix, jobID, task))
-	if err != nil {
-		return false
-	}
-	var r Record
-	return json.Unmarshal(last.Data, &r) == nil && r.Check(jobID, p) == nil && r.Task == task && r.Kind == KindVerify
 }
 
 // errIdle ends Work with ExitWhenIdle.
@@ -323,8 +347,15 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 		if err != nil {
 			return nil, err
 		}
-		if ti.NumPending > 0 || ti.NumAckPending > 0 {
+		// Tasks waiting that this worker refused, every one of them
+		// in a row (each passed on to the end of the queue), are for
+		// workers with more memory: not this worker's to wait for.
+		unfit := v.refusedInARow != nil && ti.NumPending > 0 && uint64(v.refusedInARow()) >= ti.NumPending
+		if ti.NumPending > 0 && !unfit || ti.NumAckPending > 0 {
 			return nil, nil
+		}
+		if unfit {
+			v.tally.add(func(s *WorkStats) { s.Unfit = int(ti.NumPending) })
 		}
 		mi, err := v.mine.Info(ctx)
 		if err != nil {
@@ -345,4 +376,36 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 		return nil, errIdle
 	}
 	return nil, nil
+}
+
+// readdress hands a verify task addressed to this worker, which cannot
+// count it (its memory), to a live worker that can: a copy addressed to
+// it, or to any worker when none is live.
+func (v *verifier) readdress(ctx context.Context, t *task) error {
+	_, _, from, _, ok := parseVerifySubject(t.msg.Subject())
+	if !ok {
+		return errors.New("not a verify task subject")
+	}
+	live, err := v.liveTokens(ctx, time.Second)
+	if err != nil {
+		return err
+	}
+	var cands []string
+	for tok, l := range live {
+		if tok != from && tok != v.token && l.canCount(t.plan) {
+			cands = append(cands, tok)
+		}
+	}
+	rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	body, _ := json.Marshal(taskMsg{ID: t.m.ID, Task: t.m.Task})
+	for _, to := range append(cands, anyWorker) {
+		_, err := v.c.js.Publish(ctx, verifySubject(t.m.ID, t.m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
+		if err == nil || alreadyThere(err) && to == anyWorker {
+			return nil
+		}
+		if !alreadyThere(err) {
+			return err
+		}
+	}
+	return nil
 }

@@ -58,7 +58,8 @@ type WorkerConfig struct {
 	// Program is this program's version, recorded in each result.
 	Program string
 	// ExitWhenIdle returns once no task is left to hand out nor held by
-	// any worker (one that dies would leave its tasks to this one).
+	// any worker (one that dies would leave its tasks to this one), but
+	// tasks this worker cannot count in its memory.
 	ExitWhenIdle bool
 	// GiveUpAfter, with ExitWhenIdle, ends Work with ErrUnreachable once
 	// no server has been reachable for that long (0: never), so that a
@@ -103,7 +104,20 @@ type WorkStats struct {
 	// MineToVerify counts the verify tasks this worker left at exit for
 	// a second worker: it counted them, and no other worker was there.
 	MineToVerify int `json:"left_to_verify"`
+	// Conflicts counts this worker's verifications that disagreed with
+	// another worker's result (each asked a recount).
+	Conflicts int `json:"conflicts,omitempty"`
+	// SetAside says why the worker set itself aside (ErrSetAside).
+	SetAside string `json:"set_aside,omitempty"`
+	// Unfit counts the tasks left in the queue at exit that this worker
+	// cannot count in its memory (ExitWhenIdle): for a worker with more.
+	Unfit int `json:"left_unfit,omitempty"`
 }
+
+// ErrSetAside is wrapped by Work's error when the worker set itself
+// aside: outvoted on a task (its results disagreed with a majority of
+// other workers'), or its counts failed too often in a row.
+var ErrSetAside = errors.New("worker set aside")
 
 // worker is one Client.Work: its parts (see above).
 type worker struct {
@@ -119,6 +133,8 @@ type worker struct {
 	units  *unitCounter
 	store  *store
 	verify *verifier
+	// refusals paces the fetches while the tasks do not fit.
+	refusals refusals
 }
 
 // Work counts tasks from the queue until ctx is done (or, with
@@ -134,12 +150,16 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	}
 	runCtx, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
+	w.store.setAside = func(why string) {
+		w.tally.add(func(s *WorkStats) { s.SetAside = why })
+		giveUp(fmt.Errorf("%w: %s", ErrSetAside, why))
+	}
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
 		go w.watchConnection(runCtx, giveUp)
 	}
-	go w.jobs.watch(runCtx, w.cancelJob)
+	go w.jobs.watch(runCtx, w.cancelJob, w.setAsideOutvoted)
 	err = w.run(runCtx)
-	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) {
+	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) || errors.Is(cause, ErrSetAside) {
 		err = cause
 	}
 	return w.tally.result(), err
@@ -165,8 +185,8 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	}
 	if cfg.ID == "" {
 		cfg.ID = defaultWorkerID()
-	} else if strings.ContainsFunc(cfg.ID, func(r rune) bool { return !keyChar(r) }) {
-		return nil, fmt.Errorf("%w: worker id %q: use letters, digits and - _ = . /", queens.ErrInvalid, cfg.ID)
+	} else if err := checkWorkerID(cfg.ID); err != nil {
+		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
 	w := &worker{c: c, cfg: cfg, token: token(cfg.ID), logf: cfg.Logf}
 	if w.logf == nil {
@@ -189,10 +209,10 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	}
 	w.tally = newTally(cfg.ID, workers)
 	w.heart = newHeart(wait/3, wait+wait/3, cfg.Workers, w.logf)
-	w.jobs = newJobCache(c)
+	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
-	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally}
-	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs}
+	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot, refusedInARow: w.refusals.inARow}
+	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err
 	}
@@ -212,6 +232,7 @@ func (w *worker) run(ctx context.Context) error {
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	go w.heart.run(beatCtx)
 	p := newPuller(w.tasks, 3*w.cfg.Workers, w.cfg.Workers, w.newHeld, w.giveBack, w.logf)
+	p.pause = w.refusals.pause
 	pulled := p.start(ctx)
 	d := &dispatcher{
 		slots: w.cfg.Workers, in: p.in, verify: w.verify, exitWhenIdle: w.cfg.ExitWhenIdle, logf: w.logf,
@@ -260,6 +281,11 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 			return
 		}
 	}
+}
+
+// setAsideOutvoted ends the worker: job id names it outvoted.
+func (w *worker) setAsideOutvoted(id string, d Distrust) {
+	w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 }
 
 // cancelJob stops the counts of a job that was cancelled.

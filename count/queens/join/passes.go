@@ -70,28 +70,36 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	if s.clock != nil {
 		s.fillTime += s.clock() - t0
 	}
+	// The held side's groups of classes (the top bits of its keys), each
+	// about heldMax at most by the sample: one group, all of it, when
+	// the side fits.
+	shift, groups := heldGroups(keyHist(sh, &kr, fh), kr.bits, heldMax)
 	var total, nh, no uint64
 	var hpos genPos
 	s.passes = 0
-	for round := 0; ; round++ {
-		// A piece of the held side.
+	var need [1 << passPrefix]bool
+	for round, g := 0, 0; g < len(groups); round++ {
+		// A piece of the held side: its group's half boards, as many as
+		// fit (the rest of the group in the next round).
 		if s.clock != nil {
 			t0 = s.clock()
 		}
+		cur := g
+		in := groups[cur]
 		ls.w = ls.w[:0]
 		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
-			nh += uint64(len(pats))
-			if need := len(ls.w) + len(pats); cap(ls.w) < need {
-				ls.w = append(make([]uint64, 0, need+need/4), ls.w...)
+			if cur == 0 {
+				nh += uint64(len(pats))
 			}
-			ls.w = append(ls.w, pats...)
+			for _, p := range pats {
+				if in[kr.key(p)>>shift] {
+					ls.w = append(ls.w, p)
+				}
+			}
 			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
 		})
 		if err != nil {
 			return 0, err
-		}
-		if round > 0 && len(ls.w) == 0 {
-			break // done: the last piece ended the side
 		}
 		if round == 0 && done && nh == 0 {
 			if held == east {
@@ -102,6 +110,22 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			n, err := f.streamCount(east, s)
 			s.halves += n
 			return 0, err
+		}
+		if done {
+			g, hpos = g+1, genPos{}
+		}
+		if len(ls.w) == 0 {
+			continue
+		}
+		// The other side's classes that can pair with the group's.
+		for z := range need {
+			need[z] = false
+			for c, ok := range in {
+				if ok && c&z == 0 {
+					need[z] = true
+					break
+				}
+			}
 		}
 		ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
 		ls.stat.sorted += uint64(len(ls.w))
@@ -140,13 +164,13 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			}
 			return err
 		}
+		if uint64(cap(piece)) < room+candFlush {
+			piece = make([]uint64, 0, room+candFlush+vecPad)
+		}
 		var opos genPos
 		_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
 			if round == 0 {
 				no += uint64(len(pats))
-			}
-			if hn == 0 {
-				return true
 			}
 			if uint64(len(piece)+len(pats)) > room {
 				if err := flush(); err != nil {
@@ -154,10 +178,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 					return false
 				}
 			}
-			if need := len(piece) + len(pats); cap(piece) < need {
-				piece = append(make([]uint64, 0, need+need/4), piece...)
+			for _, p := range pats {
+				if need[kr.key(p)>>shift] {
+					piece = append(piece, p)
+				}
 			}
-			piece = append(piece, pats...)
 			return true
 		})
 		if err == nil {
@@ -169,9 +194,6 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		ls.w = piece[:0]
 		if err != nil {
 			return 0, err
-		}
-		if done {
-			break
 		}
 	}
 	ne := nh
@@ -248,25 +270,92 @@ func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
 // budget (in bytes) cuts the sides into (see deepKeys).
 func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget uint64) keyer {
 	held, other := float64(len(sh))*fh, float64(len(so))*fo
-	heldMax, room := passRoom(budget, uint64(held))
-	hp := math.Ceil(held / float64(max(heldMax, 1)))
+	// The held side is cut by classes of keys (heldGroups), which keeps
+	// its buckets whole; the other side's pieces thin its buckets.
+	_, room := passRoom(budget, uint64(held))
 	op := math.Ceil(other / float64(room))
-	k := f.indexBits(int(max(held/hp, other/op)))
+	k := f.indexBits(int(max(held, other/op)))
 	kr := f.keys[k]
 	if k == 0 {
 		return kr
 	}
 	var c keyer
 	var ok bool
-	if held/hp >= other/op {
-		c, ok = ls.joinBits(sh, so, k, f.m, fh, fo, hp, op)
+	if held >= other/op {
+		c, ok = ls.joinBits(sh, so, k, f.m, fh, fo, 1, op)
 	} else {
-		c, ok = ls.joinBits(so, sh, k, f.m, fo, fh, op, hp)
+		c, ok = ls.joinBits(so, sh, k, f.m, fo, fh, op, 1)
 	}
 	if ok {
 		return c
 	}
 	return kr
+}
+
+// passPrefix is the most top key bits that cut a held side into
+// classes: 256 of them.
+const passPrefix = 8
+
+// keyHist returns the sizes of the buckets, under kr, of the whole list
+// that pats samples, each standing for f patterns.
+func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
+	h := make([]float64, 1<<uint(kr.bits))
+	for _, p := range pats {
+		h[kr.key(p)] += f
+	}
+	return h
+}
+
+// heldGroups cuts a held side, whose buckets under k key bits hold about
+// h[x] half boards, into groups of classes (the top bits of the keys,
+// key>>shift), each group at most heldMax by h with a margin (a class
+// larger alone): the fewest top bits for which every class fits, and one
+// group, all of it, when the side does. groups[i][c] says whether class
+// c is in group i. A group whose half boards outgrow heldMax all the same
+// is made in several rounds (joinPasses).
+func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << passPrefix]bool) {
+	pb := min(k, passPrefix)
+	var cls [1 << passPrefix]float64
+	var total float64
+	for x, v := range h {
+		cls[x>>uint(k-pb)] += v
+		total += v
+	}
+	room := 0.8 * float64(heldMax)
+	p := 0
+	if total > room {
+		for p = 1; p < pb; p++ {
+			var big float64
+			for c := range 1 << uint(p) {
+				var sz float64
+				for y := c << uint(pb-p); y < (c+1)<<uint(pb-p); y++ {
+					sz += cls[y]
+				}
+				big = max(big, sz)
+			}
+			if big <= room {
+				break
+			}
+		}
+	}
+	var cur [1 << passPrefix]bool
+	var sum float64
+	any := false
+	for c := range 1 << uint(p) {
+		var sz float64
+		for y := c << uint(pb-p); y < (c+1)<<uint(pb-p); y++ {
+			sz += cls[y]
+		}
+		if any && sum+sz > room {
+			groups = append(groups, cur)
+			cur, sum, any = [1 << passPrefix]bool{}, 0, false
+		}
+		cur[c], sum, any = true, sum+sz, true
+	}
+	if any {
+		groups = append(groups, cur)
+	}
+	return uint(k - p), groups
 }
 
 // genFrom makes the half boards of sd from pos on, a few thousand at a
@@ -436,7 +525,8 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		return n, w, nil
 	}
 	// Passes: the samples that choose the keys, then the shorter side
-	// in pieces, and for each the other side made again in pieces.
+	// by groups of classes (in rounds where a group outgrows its room),
+	// and for each round the other side made again, in pieces.
 	w.Halves += float64(s.sampleWant(east.bound) + s.sampleWant(west.bound))
 	budget := 8*float64(s.capacity) - 64*vecPad
 	held, other := min(nE, nW), max(nE, nW)
@@ -444,19 +534,42 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	if nW < nE {
 		hh, ho = hw, he
 	}
-	heldMax, room := passRoom(uint64(max(budget, 0)), uint64(held))
-	hp := math.Ceil(held / float64(max(heldMax, 1)))
-	op := math.Ceil(other / float64(room))
-	w.Halves += other * (hp - 1)
-	w.Sorted += other * (hp - 1)
-	ph, po := make([]float64, len(hh)), make([]float64, len(ho))
-	for x := range hh {
-		ph[x], po[x] = hh[x]/hp, ho[x]/op
+	heldMax, _ := passRoom(uint64(max(budget, 0)), math.MaxUint64)
+	shift, groups := heldGroups(hh, k, heldMax)
+	w.Halves += (held + other) * float64(len(groups)-1)
+	for _, in := range groups {
+		gh, gi := make([]float64, len(hh)), make([]float64, len(ho))
+		var hn, on float64
+		for x := range hh {
+			if in[x>>shift] {
+				gh[x] = hh[x]
+				hn += hh[x]
+			}
+			for c, ok := range in {
+				if ok && c&(x>>shift) == 0 {
+					gi[x] = ho[x]
+					on += ho[x]
+					break
+				}
+			}
+		}
+		if hn == 0 {
+			continue
+		}
+		rounds := math.Ceil(hn / float64(max(heldMax, 1)))
+		_, room := passRoom(uint64(max(budget, 0)), uint64(hn/rounds))
+		op := math.Ceil(on / float64(room))
+		w.Sorted += hn + on*rounds
+		w.Halves += other * (rounds - 1)
+		for x := range gh {
+			gh[x] /= rounds
+			gi[x] /= op
+		}
+		pw := projectJoin(gh, gi, k, f.m)
+		if on/op > hn/rounds {
+			pw = projectJoin(gi, gh, k, f.m)
+		}
+		w.Add(pw.Scale(rounds * op))
 	}
-	pw := projectJoin(ph, po, k, f.m)
-	if other/op > held/hp {
-		pw = projectJoin(po, ph, k, f.m)
-	}
-	w.Add(pw.Scale(hp * op))
 	return n, w, nil
 }

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -67,6 +68,13 @@ func setUp(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	// A harness started with SIGHUP ignored (under nohup, say) would pass
+	// the ignoring on to the commands it runs, which then lose an early
+	// SIGHUP, as a command under nohup should. Catching it here gives
+	// them the default disposition, as under a terminal.
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
 	code := m.Run()
 	if w != nil {
 		os.RemoveAll(w.root)

@@ -34,15 +34,19 @@ func joinSplit(d int) int {
 // then twice as many for every n more, 2^(n-11), so that a task stays
 // minutes of one core as the work grows about 6.5 times per n (2^9 tasks
 // at n = 20); from n = 26, the campaigns of many machines, eight times
-// as many (2^20 at n = 28), so that a worker lost costs little.
+// as many, and from n = 28 sixteen (2^21 at n = 28: depth 5, 5 M tasks of
+// 4 row sets), so that a task is about an hour and a worker lost costs
+// little.
 func joinTasks(n int) int {
 	switch {
 	case n < 20:
 		return 0
 	case n < 26:
 		return 1 << uint(n-11)
+	case n < 28:
+		return 1 << uint(n-8)
 	}
-	return 1 << uint(n-8)
+	return 1 << uint(n-7)
 }
 
 // newJoinPlan plans the join method: the board cut by join.Cut(n), its

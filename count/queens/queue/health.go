@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,7 +55,7 @@ func (h *health) watch(ctx context.Context, ns *server.Server, opts *server.Opti
 	t := time.NewTicker(healthEvery)
 	defer t.Stop()
 	for {
-		h.look(ns, events)
+		h.look(ns, opts, events)
 		h.resume(ns, opts, events)
 		select {
 		case <-ctx.Done():
@@ -65,7 +66,7 @@ func (h *health) watch(ctx context.Context, ns *server.Server, opts *server.Opti
 }
 
 // look takes one look at the cluster.
-func (h *health) look(ns *server.Server, events func(string, ...any)) {
+func (h *health) look(ns *server.Server, opts *server.Options, events func(string, ...any)) {
 	if !ns.JetStreamIsClustered() {
 		return
 	}
@@ -78,8 +79,19 @@ func (h *health) look(ns *server.Server, events func(string, ...any)) {
 		}
 	}
 	leader, size := "", 0
-	if jz, err := ns.Jsz(&server.JSzOptions{}); err == nil && jz.Meta != nil {
-		leader, size = jz.Meta.Leader, jz.Meta.Size
+	if strconv.IntSize == 64 {
+		if jz, err := ns.Jsz(&server.JSzOptions{}); err == nil && jz.Meta != nil {
+			leader, size = jz.Meta.Leader, jz.Meta.Size
+		}
+	} else {
+		// On 32-bit platforms nats-server's Jsz reads a 64-bit counter of
+		// the meta group unaligned, which panics: there the cluster's size
+		// is the routes configured and this server, and its leader is
+		// taken as there while a majority is reachable.
+		size = len(opts.Routes) + 1
+		if 2*(len(peers)+1) > size {
+			leader = "?"
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,7 @@ func (l *eventLog) has(s string) bool {
 // with a deadline fails in one line when the outage outlasts it, and
 // clients started during the outage finish once the quorum is back.
 func TestClientThroughQuorumLoss(t *testing.T) {
+	need64(t)
 	shorten(t, &attemptWait, 5*time.Second)
 	t0 := time.Now()
 	step := func(what string) { t.Logf("%5.1f s: %s", time.Since(t0).Seconds(), what) }
@@ -169,4 +171,25 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	exact(t, w.s)
 	step("wait answered")
 	until(t, "the server says the quorum is back", func() bool { return events.has("quorum back") })
+}
+
+// need64 skips a test of a cluster on a 32-bit build, which refuses
+// clusters (ErrCluster32; TestCluster32Refused checks that it does).
+func need64(t *testing.T) {
+	t.Helper()
+	if strconv.IntSize == 32 {
+		t.Skip("a cluster needs a 64-bit build: nats-server's clustered JetStream crashes on 32-bit platforms (ErrCluster32)")
+	}
+}
+
+// TestCluster32Refused: a 32-bit build refuses to join or start a cluster
+// in one line, before any server starts; a 64-bit one accepts it.
+func TestCluster32Refused(t *testing.T) {
+	if strconv.IntSize != 32 {
+		t.Skip("64-bit build: clusters are tested by TestClientThroughQuorumLoss and others")
+	}
+	_, err := Serve(t.Context(), ServerConfig{Name: "s0", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir()})
+	if !errors.Is(err, ErrCluster32) {
+		t.Fatalf("a cluster on a 32-bit build: %v, want ErrCluster32", err)
+	}
 }

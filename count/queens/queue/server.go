@@ -108,6 +108,11 @@ const (
 // machine without a token or client certificates.
 var ErrExposed = errors.New("refusing to listen beyond loopback without a token or TLS client certificates")
 
+// ErrCluster32 refuses a cluster on a 32-bit build: nats-server's
+// clustered JetStream reads 64-bit counters of its meta group unaligned
+// there, and crashes.
+var ErrCluster32 = errors.New("--cluster-listen: a cluster needs a 64-bit build of nqueens (nats-server's clustered JetStream crashes on 32-bit platforms); a single server works")
+
 // ErrInUse is wrapped by Serve's error when its data folder is another
 // running server's.
 var ErrInUse = errors.New("the data folder is in use by another server")
@@ -397,6 +402,9 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 			return nil, errors.New("--routes goes with --cluster-listen: a server joins a cluster on its own cluster address")
 		}
 		return opts, nil
+	}
+	if strconv.IntSize == 32 {
+		return nil, ErrCluster32
 	}
 	ch, cp, err := checkAddr("--cluster-listen", cfg.ClusterListen, protected)
 	if err != nil {

@@ -138,6 +138,7 @@ func TestAuthCheck(t *testing.T) {
 // ("certificate signed by unknown authority"): the routes checked the
 // other server's certificate against the system's roots.
 func TestTLSRoutesPrivateAuthority(t *testing.T) {
+	need64(t)
 	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
 	var routes []string
 	cfgs := make([]ServerConfig, 2)

@@ -23,6 +23,18 @@ import (
 // cluster's servers, were unreachable the whole time.
 var ErrNoAnswer = errors.New("the queue did not answer")
 
+// ErrDenied is wrapped by the error of an operation the servers refused
+// this client's credentials (a worker's token cancelling a job).
+var ErrDenied = errors.New("refused")
+
+// roleName is the client's role as ErrDenied's message names it.
+func (c *Client) roleName() string {
+	if c.user == "" {
+		return "the token's"
+	}
+	return c.user
+}
+
 // Transient reports whether err says that the queue cannot answer now (a
 // server down or restarting, a cluster without the quorum of its servers,
 // a leader being elected) rather than that the request is wrong: one
@@ -51,9 +63,33 @@ func (c *Client) retry(ctx context.Context, what string, f func(context.Context)
 		// A request that a cluster without quorum never answers
 		// would wait for the whole deadline: each try has its own.
 		try, cancel := context.WithTimeout(ctx, attemptWait)
+		tried := time.Now()
+		// A refusal ends the try at once (its reply never comes): one
+		// said before the try is not this one's.
+		select {
+		case <-c.denied.signal():
+		default:
+		}
+		stop := make(chan struct{})
+		go func() {
+			select {
+			case <-c.denied.signal():
+				cancel()
+			case <-stop:
+			}
+		}()
 		err := f(try)
+		close(stop)
 		cancel()
-		if err == nil || !Transient(err) {
+		if err == nil {
+			return nil
+		}
+		// A request the server refused for this client's role: said on
+		// the connection, not in the reply.
+		if d := c.denied.since(tried); d != nil {
+			return fmt.Errorf("%s: %w: %v (the credentials of role %q may not do this)", what, ErrDenied, d, c.roleName())
+		}
+		if !Transient(err) {
 			return err
 		}
 		if ctx.Err() != nil {

@@ -278,6 +278,51 @@ type Client struct {
 	// jobs is the jobs bucket, once found (each lookup is a request).
 	jobsMu sync.Mutex
 	jobs   jetstream.KeyValue
+	// denied holds the last permission the server refused this client.
+	denied *denials
+}
+
+// denials keeps the last permission violation the server reported to a
+// client (asynchronously, on its connection), and when.
+type denials struct {
+	mu  sync.Mutex
+	err error
+	at  time.Time
+	ch  chan struct{} // signalled at each refusal (1 buffered)
+}
+
+func (d *denials) note(err error) {
+	if d == nil || !errors.Is(err, nats.ErrPermissionViolation) {
+		return
+	}
+	d.mu.Lock()
+	d.err, d.at = err, time.Now()
+	d.mu.Unlock()
+	select {
+	case d.ch <- struct{}{}:
+	default:
+	}
+}
+
+// signal returns the channel signalled at each refusal (nil: never).
+func (d *denials) signal() <-chan struct{} {
+	if d == nil {
+		return nil
+	}
+	return d.ch
+}
+
+// since returns the last refusal at or after t, or nil.
+func (d *denials) since(t time.Time) error {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.err != nil && !d.at.Before(t) {
+		return d.err
+	}
+	return nil
 }
 
 // submittedJob is a job this client submitted.
@@ -367,6 +412,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	denied := &denials{ch: make(chan struct{}, 1)}
 	opts := []nats.Option{
 		nats.Name(opt.Name),
 		nats.Timeout(timeout),
@@ -380,7 +426,10 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to %s", nc.ConnectedUrlRedacted()) }),
 		// The server's complaints (a permission refused) go to the log,
 		// not raw to stderr.
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("the server says: %v", err) }),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			logf("the server says: %v", err)
+			denied.note(err)
+		}),
 	}
 	auth, err := opt.Auth.options()
 	if err != nil {
@@ -397,7 +446,7 @@ func Connect(ctx context.Context, url string, opt ConnectOptions) (*Client, erro
 				nc.Close()
 				return nil, err
 			}
-			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience, user: opt.User}, nil
+			return &Client{nc: nc, js: js, logf: logf, patience: opt.Patience, user: opt.User, denied: denied}, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
 			return nil, fmt.Errorf("%s: %w (wrong or missing token or credentials): %v", redact(url), ErrAuth, err)

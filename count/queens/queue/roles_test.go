@@ -63,6 +63,11 @@ func TestRoles(t *testing.T) {
 	if _, err := wc.cancelOnce(short, other.Job); err == nil {
 		t.Error("a worker cancelled a job")
 	}
+	// Through the retrying Cancel, the refusal is said at once, as one.
+	began := time.Now()
+	if _, err := wc.Cancel(ctx, other.Job); !errors.Is(err, ErrDenied) || time.Since(began) > 2*attemptWait {
+		t.Errorf("a worker's Cancel: %v after %v, want ErrDenied at once", err, time.Since(began))
+	}
 	ts, err := wc.js.Stream(ctx, TasksStream)
 	if err != nil {
 		t.Fatal(err)

@@ -310,7 +310,8 @@ func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
 // h[x] half boards, into groups of classes (the top bits of the keys,
 // key>>shift), each group at most heldMax by h with a margin (a class
 // larger alone): the fewest top bits for which every class fits, and one
-// group, all of it, when the side does. groups[i][c] says whether class
+// group, all of it, when the side does or its keys are shorter than
+// deepMin (then held in rounds, in order). groups[i][c] says whether class
 // c is in group i. A group whose half boards outgrow heldMax all the same
 // is made in several rounds (joinPasses).
 func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << passPrefix]bool) {
@@ -323,7 +324,10 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << 
 	}
 	room := 0.8 * float64(heldMax)
 	p := 0
-	if total > room {
+	// Classes pay where the lists are long (deep keys, whose buckets a
+	// cut in order would thin) and making them is cheap beside joining
+	// them; below, the side is held in pieces made in order, made once.
+	if total > room && k >= deepMin {
 		for p = 1; p < pb; p++ {
 			var big float64
 			for c := range 1 << uint(p) {

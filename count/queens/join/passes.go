@@ -87,13 +87,18 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		cur := g
 		in := groups[cur]
 		ls.w = ls.w[:0]
+		whole := len(groups) == 1 // every class: no key to look at
 		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
 			if cur == 0 {
 				nh += uint64(len(pats))
 			}
-			for _, p := range pats {
-				if in[kr.key(p)>>shift] {
-					ls.w = append(ls.w, p)
+			if whole {
+				ls.w = append(ls.w, pats...)
+			} else {
+				for _, p := range pats {
+					if in[kr.key(p)>>shift] {
+						ls.w = append(ls.w, p)
+					}
 				}
 			}
 			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
@@ -177,6 +182,10 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 					s.err = err
 					return false
 				}
+			}
+			if whole {
+				piece = append(piece, pats...)
+				return true
 			}
 			for _, p := range pats {
 				if need[kr.key(p)>>shift] {

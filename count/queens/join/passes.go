@@ -77,7 +77,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	var total, nh, no uint64
 	var hpos genPos
 	s.passes = 0
-	var need [1 << passPrefix]bool
+	var need classSet
 	for round, g := 0, 0; g < len(groups); round++ {
 		// A piece of the held side: its group's half boards, as many as
 		// fit (the rest of the group in the next round).
@@ -123,15 +123,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			continue
 		}
 		// The other side's classes that can pair with the group's.
-		for z := range need {
-			need[z] = false
-			for c, ok := range in {
-				if ok && c&z == 0 {
-					need[z] = true
-					break
-				}
-			}
-		}
+		need = pairing(&in)
 		ls.iw, ls.kw, ls.cw = bucket(&ls.k, &kr, ls.w, nkeys, ls.iw, ls.kw, ls.cw)
 		ls.stat.sorted += uint64(len(ls.w))
 		hb, hc, hn := ls.iw, ls.cw, uint64(len(ls.w))
@@ -230,17 +222,14 @@ const smoothMin = 32
 // independent, each set with the share of the sample that sets it.
 func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
 	k := kr.bits
-	h := make([]float64, 1<<uint(k))
 	j := k
 	for j > 0 && float64(len(pats))/float64(uint(1)<<uint(j)) < smoothMin {
 		j--
 	}
 	if j == k {
-		for _, p := range pats {
-			h[kr.key(p)] += 1 / g
-		}
-		return h
+		return keyHist(pats, kr, 1/g)
 	}
+	h := make([]float64, 1<<uint(k))
 	fine := k - j
 	coarse := make([]float64, 1<<uint(j))
 	var ones [32]float64
@@ -305,6 +294,24 @@ func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget ui
 // classes: 256 of them.
 const passPrefix = 8
 
+// classSet says which classes (top key bits) a set holds.
+type classSet = [1 << passPrefix]bool
+
+// pairing returns the classes of the other side that can pair with some
+// class of in: those whose top bits are disjoint from one of in's.
+func pairing(in *classSet) classSet {
+	var need classSet
+	for z := range need {
+		for c, ok := range in {
+			if ok && c&z == 0 {
+				need[z] = true
+				break
+			}
+		}
+	}
+	return need
+}
+
 // keyHist returns the sizes of the buckets, under kr, of the whole list
 // that pats samples, each standing for f patterns.
 func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
@@ -323,7 +330,7 @@ func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
 // deepMin (then held in rounds, in order). groups[i][c] says whether class
 // c is in group i. A group whose half boards outgrow heldMax all the same
 // is made in several rounds (joinPasses).
-func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << passPrefix]bool) {
+func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classSet) {
 	pb := min(k, passPrefix)
 	var cls [1 << passPrefix]float64
 	var total float64
@@ -351,7 +358,7 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << 
 			}
 		}
 	}
-	var cur [1 << passPrefix]bool
+	var cur classSet
 	var sum float64
 	any := false
 	for c := range 1 << uint(p) {
@@ -361,7 +368,7 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups [][1 << 
 		}
 		if any && sum+sz > room {
 			groups = append(groups, cur)
-			cur, sum, any = [1 << passPrefix]bool{}, 0, false
+			cur, sum, any = classSet{}, 0, false
 		}
 		cur[c], sum, any = true, sum+sz, true
 	}
@@ -551,6 +558,7 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	shift, groups := heldGroups(hh, k, heldMax)
 	w.Halves += (held + other) * float64(len(groups)-1)
 	for _, in := range groups {
+		need := pairing(&in)
 		gh, gi := make([]float64, len(hh)), make([]float64, len(ho))
 		var hn, on float64
 		for x := range hh {
@@ -558,12 +566,9 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 				gh[x] = hh[x]
 				hn += hh[x]
 			}
-			for c, ok := range in {
-				if ok && c&(x>>shift) == 0 {
-					gi[x] = ho[x]
-					on += ho[x]
-					break
-				}
+			if need[x>>shift] {
+				gi[x] = ho[x]
+				on += ho[x]
 			}
 		}
 		if hn == 0 {

@@ -2,6 +2,7 @@ package join
 
 import (
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -93,7 +94,7 @@ func projectJoin(hb, hi []float64, k, m int) Work {
 		}
 		comp := all &^ x
 		items := its[comp]
-		sub := math.Ldexp(1, popcount(comp))
+		sub := math.Ldexp(1, bits.OnesCount(uint(comp)))
 		if ne <= float64(directMax) {
 			w.Steps += sub
 			w.Direct += ne * items
@@ -121,12 +122,4 @@ func projectJoin(hb, hi []float64, k, m int) Work {
 		}
 	}
 	return w
-}
-
-func popcount(x int) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }

@@ -3,36 +3,39 @@
 package x86
 
 import (
-	"encoding/binary"
 	"testing"
 
-	"github.com/klauspost/cpuid/v2"
+	kcpuid "github.com/klauspost/cpuid/v2"
 )
 
-// TestCPUID: leaf 0 names the vendor klauspost/cpuid reads, and leaf 7's
-// BMI2 and AVX2 bits agree with it.
-func TestCPUID(t *testing.T) {
-	max, b, c, d := CPUID(0, 0)
-	var v [12]byte
-	binary.LittleEndian.PutUint32(v[0:], b)
-	binary.LittleEndian.PutUint32(v[4:], d)
-	binary.LittleEndian.PutUint32(v[8:], c)
-	if got, want := string(v[:]), cpuid.CPU.VendorString; got != want {
-		t.Errorf("vendor %q, cpuid says %q", got, want)
-	}
-	if max < 7 {
-		t.Skipf("CPUID's highest leaf is %d", max)
-	}
-	_, ebx7, _, _ := CPUID(7, 0)
-	if got, want := ebx7>>8&1 == 1, cpuid.CPU.Supports(cpuid.BMI2); got != want {
-		t.Errorf("BMI2 %v, cpuid says %v", got, want)
-	}
-	if got, want := ebx7>>5&1 == 1, cpuid.CPU.Supports(cpuid.AVX2); got != want {
-		t.Errorf("AVX2 %v, cpuid says %v", got, want)
-	}
-	if _, _, ecx1, _ := CPUID(1, 0); ecx1>>27&1 == 1 {
-		if xcr0, _ := XGETBV(); xcr0&3 != 3 {
-			t.Errorf("XCR0 %#x lacks the x87 and SSE states", xcr0)
+// TestCPU checks every feature the kernels decide by against
+// klauspost/cpuid's independent reading (which, like this package,
+// counts the AVX features only where the OS saves their registers).
+func TestCPU(t *testing.T) {
+	f, c := CPU(), kcpuid.CPU
+	for _, tc := range []struct {
+		name string
+		got  bool
+		want kcpuid.FeatureID
+	}{
+		{"POPCNT", f.POPCNT, kcpuid.POPCNT},
+		{"BMI1", f.BMI1, kcpuid.BMI1},
+		{"BMI2", f.BMI2 && f.BMI1, kcpuid.BMI2}, // cpuid sets BMI2 only with BMI1
+		{"AVX2", f.AVX2, kcpuid.AVX2},
+		{"AVX512F", f.AVX512F, kcpuid.AVX512F},
+		{"AVX512VL", f.AVX512VL, kcpuid.AVX512VL},
+		{"AVX512BW", f.AVX512BW, kcpuid.AVX512BW},
+		{"AVX512VBMI", f.AVX512VBMI, kcpuid.AVX512VBMI},
+		{"AVX512VPOPCNTDQ", f.AVX512VPOPCNTDQ, kcpuid.AVX512VPOPCNTDQ},
+	} {
+		if want := c.Supports(tc.want); tc.got != want {
+			t.Errorf("%s: %v, cpuid says %v (%s)", tc.name, tc.got, want, c.BrandName)
 		}
+	}
+	if want := c.VendorID == kcpuid.AMD || c.VendorID == kcpuid.Hygon; f.AMD != want {
+		t.Errorf("AMD or Hygon %v, cpuid says vendor %v", f.AMD, c.VendorID)
+	}
+	if f.Family != uint32(c.Family) {
+		t.Errorf("family %#x, cpuid says %#x", f.Family, c.Family)
 	}
 }

@@ -5,22 +5,27 @@ package join
 import (
 	"testing"
 
-	"github.com/klauspost/cpuid/v2"
+	"github.com/nqcount/nqcount/internal/x86"
 )
 
-// TestVendorFamily checks the package's own CPUID reading (the one
-// fastPEXT decides by) against klauspost/cpuid's.
-func TestVendorFamily(t *testing.T) {
-	amd, family := vendorFamily()
-	c := cpuid.CPU
-	if want := c.VendorID == cpuid.AMD || c.VendorID == cpuid.Hygon; amd != want {
-		t.Errorf("vendorFamily: AMD or Hygon %v, cpuid says vendor %v", amd, c.VendorID)
-	}
-	if family != uint32(c.Family) {
-		t.Errorf("vendorFamily: family %#x, cpuid says %#x", family, c.Family)
-	}
-	want := c.Supports(cpuid.BMI2) && (c.VendorID != cpuid.AMD && c.VendorID != cpuid.Hygon || c.Family >= 0x19)
-	if got := fastPEXT(); got != want {
-		t.Errorf("fastPEXT() = %v, want %v (%s, family %#x)", got, want, c.BrandName, c.Family)
+// TestFastPEXT: PEXT is fast with BMI2, except on AMD's and Hygon's
+// families before Zen 3 (0x19), which run it in microcode.
+func TestFastPEXT(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    x86.Features
+		want bool
+	}{
+		{"no BMI2", x86.Features{Family: 6}, false},
+		{"Intel", x86.Features{BMI2: true, Family: 6}, true},
+		{"AMD Zen 2", x86.Features{BMI2: true, AMD: true, Family: 0x17}, false},
+		{"Hygon", x86.Features{BMI2: true, AMD: true, Family: 0x18}, false},
+		{"AMD Zen 3", x86.Features{BMI2: true, AMD: true, Family: 0x19}, true},
+		{"AMD Zen 5", x86.Features{BMI2: true, AMD: true, Family: 0x1a}, true},
+		{"AMD without BMI2", x86.Features{AMD: true, Family: 0x19}, false},
+	} {
+		if got := fastPEXT(tc.f); got != tc.want {
+			t.Errorf("%s: fastPEXT(%+v) = %v, want %v", tc.name, tc.f, got, tc.want)
+		}
 	}
 }

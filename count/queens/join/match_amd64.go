@@ -5,7 +5,7 @@ package join
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/nqcount/nqcount/internal/x86"
 )
 
 //go:noescape
@@ -47,8 +47,8 @@ func init() {
 		Doc:  "amd64 assembly with AVX-512 (F, VL, BW, VBMI, VPOPCNTDQ) and BMI2",
 		Rank: 20,
 		Supported: func() bool {
-			x := &cpu.X86
-			return x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX512VBMI && x.HasAVX512VPOPCNTDQ && x.HasBMI2
+			f := x86.CPU()
+			return f.AVX512F && f.AVX512VL && f.AVX512BW && f.AVX512VBMI && f.AVX512VPOPCNTDQ && f.BMI2
 		},
 		build:    buildAVX512,
 		filter:   vectorFilter(filterAVX512),

@@ -5,7 +5,7 @@ package join
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/nqcount/nqcount/internal/x86"
 )
 
 //go:noescape
@@ -50,7 +50,8 @@ func init() {
 		Doc:  "amd64 assembly with AVX2 and BMI2",
 		Rank: 10,
 		Supported: func() bool {
-			return cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+			f := x86.CPU()
+			return f.AVX2 && f.BMI2
 		},
 		build:    buildAVX2,
 		filter:   vectorFilter(filterAVX2),

@@ -2,7 +2,7 @@
 
 package kernel
 
-import "golang.org/x/sys/cpu"
+import "github.com/nqcount/nqcount/internal/x86"
 
 // searchBMI2 is the generic kernel's search in assembly, for CPUs with
 // BMI1, BMI2 and POPCNT (x86-64-v3 and later); see bmi2_amd64.s.
@@ -16,7 +16,8 @@ func init() {
 		Doc:  "amd64 assembly with BMI1, BMI2 and POPCNT",
 		Rank: 20,
 		Supported: func() bool {
-			return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+			f := x86.CPU()
+			return f.BMI1 && f.BMI2 && f.POPCNT
 		},
 		run: searchBMI2,
 	})

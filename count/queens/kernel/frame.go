@@ -5,7 +5,7 @@
 // so the kernels are independent of how the tasks were made, and all of
 // them can be fed the same frames and must return the same counts, nodes
 // included. Kernels register themselves in a small registry; Best picks
-// the fastest one the CPU supports (from golang.org/x/sys/cpu),
+// the fastest one the CPU supports (from internal/x86),
 // and a user may force any other by name.
 //
 // The search they share fills the free rows in a dynamic order: at every

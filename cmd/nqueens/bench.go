@@ -14,11 +14,11 @@ import (
 )
 
 func init() {
-	register(&command{Name: "bench", Summary: "benchmark this machine on 1..P workers (fixed counts, a score)", Run: runBench})
+	app.Register(&cli.Command{Name: "bench", Summary: "benchmark this machine on 1..P workers (fixed counts, a score)", Run: runBench})
 }
 
-func runBench(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "bench", "[--quick] [flags]",
+func runBench(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "bench", "[--quick] [flags]",
 		fmt.Sprintf("Benchmarks this machine: counts\n%s\n(--quick: %s)\n"+
 			"on 1, 2, 4, ... P workers and P, %d rounds each, checks every count against\n"+
 			"OEIS A000170, and prints nodes/s, speed-up, efficiency and a score comparable\n"+
@@ -40,30 +40,30 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&jsonOut, "json", false, "print the report as one JSON object")
 	fs.BoolVar(&csvOut, "csv", false, "print one CSV line per configuration")
 	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	switch {
 	case len(pos) != 0:
 		e.Errorf("bench takes no arguments, got %q (the board sizes are fixed: see --quick)", pos[0])
-		return exitUsage
+		return cli.ExitUsage
 	case jsonOut && csvOut:
 		e.Errorf("--json and --csv: choose one")
-		return exitUsage
+		return cli.ExitUsage
 	case cfg.Workers < 1 || cfg.Workers > suite.MaxWorkers:
 		e.Errorf("--workers %d is out of range: choose 1 to %d", cfg.Workers, suite.MaxWorkers)
-		return exitUsage
+		return cli.ExitUsage
 	case cfg.Rounds < 1 || cfg.Rounds > 1000:
 		e.Errorf("--rounds %d is out of range: choose 1 to 1000", cfg.Rounds)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	switch m := queens.Method(method); m {
 	case queens.Auto, queens.Join, queens.Constellations:
 		cfg.Method = m
 	default:
 		e.Errorf("--method %q: choose auto, join or constellations", method)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !quiet {
 		cfg.OnProgress = func(p suite.Progress) { benchProgress(e.Stderr, e.Prog, p) }
@@ -73,20 +73,20 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		e.Errorf("bench interrupted: a partial benchmark has no score, nothing printed")
-		return exitInterrupted
+		return cli.ExitInterrupted
 	case errors.Is(err, suite.ErrInvalid):
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	case err != nil:
 		e.Errorf("bench: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	return printBench(e, rep, jsonOut, csvOut)
 }
 
 // printBench writes the report in the chosen format and returns the exit
 // code: a count that disagrees with the OEIS fails the benchmark.
-func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
+func printBench(e *cli.Env, rep *suite.Report, jsonOut, csvOut bool) int {
 	var err error
 	switch {
 	case jsonOut:
@@ -98,15 +98,15 @@ func printBench(e *env, rep *suite.Report, jsonOut, csvOut bool) int {
 	}
 	if err != nil && e.OutputErr() == nil {
 		e.Errorf("writing the report: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if bad := rep.Mismatches(); len(bad) > 0 {
 		for _, x := range bad {
 			e.Errorf("MISMATCH: %s n = %d on %d %s counted %s, OEIS A000170 says %d", x.Method, x.N, x.Workers, plural(x.Workers, "worker"), x.Total, x.Known)
 		}
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // benchProgress prints a progress line, named like every line on stderr

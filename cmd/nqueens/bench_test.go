@@ -11,6 +11,7 @@ import (
 	"github.com/nqcount/nqcount/bench/suite"
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func TestBenchBadInput(t *testing.T) {
@@ -30,8 +31,8 @@ func TestBenchBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, out, errs := runCLI(tc.args...)
-			if code != exitUsage || out != "" {
-				t.Errorf("exit %d, stdout %q; want %d and nothing", code, out, exitUsage)
+			if code != cli.ExitUsage || out != "" {
+				t.Errorf("exit %d, stdout %q; want %d and nothing", code, out, cli.ExitUsage)
 			}
 			if !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Errorf("stderr %q: want one line mentioning %q", errs, tc.msg)
@@ -44,7 +45,7 @@ func TestBenchBadInput(t *testing.T) {
 // workers): a few seconds.
 func TestBenchQuickJSON(t *testing.T) {
 	code, out, errs := runCLI("bench", "--quick", "--rounds", "1", "--workers", "2", "--json")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
@@ -107,8 +108,8 @@ func TestBenchMismatchFails(t *testing.T) {
 	}}
 	for _, format := range []string{"text", "json", "csv"} {
 		var out, errb bytes.Buffer
-		code := printBench(&env{Prog: "nqueens", Stdout: &out, Stderr: &errb}, rep, format == "json", format == "csv")
-		if code != exitFail || !strings.Contains(errb.String(), "MISMATCH: join n = 15 on 1 worker counted 2279185, OEIS A000170 says 2279184") {
+		code := printBench(&cli.Env{Prog: "nqueens", Stdout: &out, Stderr: &errb}, rep, format == "json", format == "csv")
+		if code != cli.ExitFail || !strings.Contains(errb.String(), "MISMATCH: join n = 15 on 1 worker counted 2279185, OEIS A000170 says 2279184") {
 			t.Errorf("%s: exit %d, stderr %q", format, code, &errb)
 		}
 	}
@@ -118,8 +119,8 @@ func TestBenchInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := run(ctx, &env{Stdout: &out, Stderr: &errb}, []string{"bench", "--quick", "-q"})
-	if code != exitInterrupted || out.Len() != 0 || !strings.Contains(errb.String(), "interrupted") {
+	code := app.Run(ctx, &cli.Env{Stdout: &out, Stderr: &errb}, []string{"bench", "--quick", "-q"})
+	if code != cli.ExitInterrupted || out.Len() != 0 || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, &out, &errb)
 	}
 }

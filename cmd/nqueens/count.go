@@ -13,11 +13,11 @@ import (
 )
 
 func init() {
-	register(&command{Name: "count", Summary: "count the solutions for an n×n board", Run: runCount})
+	app.Register(&cli.Command{Name: "count", Summary: "count the solutions for an n×n board", Run: runCount})
 }
 
-func runCount(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "count", "N [flags]",
+func runCount(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "count", "N [flags]",
 		fmt.Sprintf("Counts the solutions of the n-queens problem on an N×N board exactly, N from 1 to %d,\n"+
 			"and compares the total with OEIS A000170 where it is known (N up to %d).", queens.MaxN, queens.MaxKnown))
 	var (
@@ -33,22 +33,22 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&verbose, "v", false, "describe the CPU and the kernel chosen on stderr")
 	lo.addFlags(fs)
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	n, ok := boardArg(e, pos, "count", "nqueens count N")
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !ef.check(e) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if err := lo.check(set, opt.Unique, os.Getenv); err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if verbose {
 		describeCPU(e.Stderr)
@@ -57,7 +57,7 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	return countLong(ctx, e, n, opt, lo, jsonOut)
 }
 
-func printHuman(e *env, r *job.Outcome) {
+func printHuman(e *cli.Env, r *job.Outcome) {
 	w := e.Stdout
 	check := ""
 	switch {

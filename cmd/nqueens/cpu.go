@@ -17,21 +17,21 @@ import (
 )
 
 func init() {
-	register(&command{Name: "cpu", Summary: "show the CPU, its features and the kernels", Run: runCPU})
+	app.Register(&cli.Command{Name: "cpu", Summary: "show the CPU, its features and the kernels", Run: runCPU})
 }
 
-func runCPU(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "cpu", "")
-	pos, err := parseFlags(e, fs, args)
+func runCPU(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "cpu", "")
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 0 {
 		e.Errorf("cpu takes no arguments")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	describeCPU(e.Stdout)
-	return exitOK
+	return cli.ExitOK
 }
 
 func describeCPU(w io.Writer) {

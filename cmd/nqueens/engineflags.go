@@ -34,7 +34,7 @@ func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
 }
 
 // check validates the flags into the options, reporting the first bad one.
-func (f *engineFlags) check(e *env) bool {
+func (f *engineFlags) check(e *cli.Env) bool {
 	if f.opt.Workers < 1 || f.opt.Workers > cli.MaxWorkers {
 		e.Errorf("--workers %d is out of range: choose 1 to %d", f.opt.Workers, cli.MaxWorkers)
 		return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
@@ -65,11 +66,11 @@ func TestMemoryOverMachine(t *testing.T) {
 	over := strconv.FormatUint(2*l.Bytes>>20, 10) + "MiB"
 	for _, args := range [][]string{{"count", "8"}, {"verify", "--max", "8"}, {"estimate", "8"}} {
 		code, _, errs := runCLI(append(args, "--memory", over)...)
-		if code != exitUsage || !strings.Contains(errs, "--memory "+over+" is more than this machine can give: its "+l.Source) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cli.ExitUsage || !strings.Contains(errs, "--memory "+over+" is more than this machine can give: its "+l.Source) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v --memory %s: exit %d, stderr %q", args, over, code, errs)
 		}
 	}
-	if code, _, errs := runCLI("count", "8", "--memory", strconv.FormatUint(l.Bytes>>20, 10)+"MiB"); code != exitOK {
+	if code, _, errs := runCLI("count", "8", "--memory", strconv.FormatUint(l.Bytes>>20, 10)+"MiB"); code != cli.ExitOK {
 		t.Errorf("--memory at the limit: exit %d: %s", code, errs)
 	}
 }
@@ -83,7 +84,7 @@ func TestShardEnvDisagrees(t *testing.T) {
 	t.Setenv("JOB_COMPLETION_INDEX", "0")
 	out := t.TempDir() + "/s.json"
 	code, _, errs := runCLI("count", "10", "--shard", "env", "--out", out)
-	if code != exitUsage || !strings.Contains(errs, "names two shards") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+	if code != cli.ExitUsage || !strings.Contains(errs, "names two shards") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q: want 2 and one line", code, errs)
 	}
 }

@@ -11,14 +11,15 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/estimate"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "estimate", Summary: "predict a count's CPU time and total from a random sample of its work", Run: runEstimate})
+	app.Register(&cli.Command{Name: "estimate", Summary: "predict a count's CPU time and total from a random sample of its work", Run: runEstimate})
 }
 
-func runEstimate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "estimate", "N [flags]",
+func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "estimate", "N [flags]",
 		fmt.Sprintf("Counts a random sample of the work of 'nqueens count N' (N from 1 to %d), exactly as the count\n"+
 			"would, and predicts with 95%% intervals the whole count's CPU time on this machine and its total,\n"+
 			"Q(N), checked against OEIS A000170 where it is known. The same --seed draws the same sample.", queens.MaxN))
@@ -40,30 +41,30 @@ func runEstimate(ctx context.Context, e *env, args []string) int {
 	fs.DurationVar(&budget, "budget", 8*time.Minute, "CPU time the sample aims at, over all workers (the plan's own estimates share it out, so the sample does not depend on the machine)")
 	fs.DurationVar(&every, "progress-every", 10*time.Second, "interval of the progress lines on stderr (0: none)")
 	fs.BoolVar(&jsonOut, "json", false, "print the estimate as one JSON object")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	n, ok := boardArg(e, pos, "estimate", "nqueens estimate N")
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !ef.check(e) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	switch {
 	case samples < 2 || samples > 1<<20:
 		e.Errorf("--samples %d: choose 2 to %d", samples, 1<<20)
-		return exitUsage
+		return cli.ExitUsage
 	case strata < 1 || strata > samples/2:
 		e.Errorf("--strata %d: choose 1 to %d (at least 2 samples a stratum)", strata, samples/2)
-		return exitUsage
+		return cli.ExitUsage
 	case budget <= 0 || budget > 1000*time.Hour:
 		e.Errorf("--budget %s: choose a positive duration up to 1000h", budget)
-		return exitUsage
+		return cli.ExitUsage
 	case every < 0:
 		e.Errorf("--progress-every %s: want 0 or more", every)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	setMemoryLimit(opt.Memory)
 	start := time.Now()
@@ -84,7 +85,7 @@ func runEstimate(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			e.Errorf("interrupted: the estimate stopped, nothing to report")
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
 		e.Errorf("%v", err)
 		return errExit(err)
@@ -93,13 +94,13 @@ func runEstimate(ctx context.Context, e *env, args []string) int {
 		b, err := json.Marshal(r)
 		if err != nil {
 			e.Errorf("%v", err)
-			return exitFail
+			return cli.ExitFail
 		}
 		e.Stdout.Write(append(b, '\n')) // a write error is App.Run's to report
-		return exitOK
+		return cli.ExitOK
 	}
 	fmt.Fprintln(e.Stdout, r.String())
-	return exitOK
+	return cli.ExitOK
 }
 
 // setMemoryLimit tells the Go runtime the memory the count may hold, so

@@ -5,27 +5,28 @@ import (
 	"fmt"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "export", Summary: "write a complete job's results, with every record, as a file merge can check", Run: runExport})
+	app.Register(&cli.Command{Name: "export", Summary: "write a complete job's results, with every record, as a file merge can check", Run: runExport})
 }
 
-func runExport(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "export", "JOB --server URL --out FILE")
+func runExport(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "export", "JOB --server URL --out FILE")
 	var (
 		sf  serverFlags
 		out string
 	)
 	sf.add(fs)
 	fs.StringVar(&out, "out", "", "`FILE` to write (default JOB.json): a new file, an empty one or an export of the same job; a link to one is written through; other files are refused")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	id, ok := oneJob(e, "export", pos)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if out == "" {
 		out = id + ".json"
@@ -34,7 +35,7 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	// count --out's.
 	if err := queue.CheckExportTarget(out, id); err != nil {
 		e.Errorf("--out: %v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	ctx, cancelOp := sf.op(ctx)
 	defer cancelOp()
@@ -46,16 +47,16 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	x, err := c.Export(ctx, id)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	x.Program = programVersion()
 	if err := queue.WriteExport(out, x); err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if _, err := fmt.Fprintf(e.Stdout, "%s: %d tasks, %d records, total %s; check it with 'nqueens merge %s'\n", out, x.Tasks, len(x.Records), x.Total.Count, out); err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }

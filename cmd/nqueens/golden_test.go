@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -59,7 +60,7 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := run(context.Background(), &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, c.args)
+			code := app.Run(context.Background(), &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, c.args)
 			clitest.Golden(t, c.name, clitest.Transcript("nqueens", c.args, "", code, out.String(), errb.String()))
 		})
 	}

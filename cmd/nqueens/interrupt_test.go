@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // TestInterruptLargeN is issue 13's end-to-end check: at n = 22 every
@@ -70,8 +72,8 @@ func TestInterruptLargeN(t *testing.T) {
 	}
 	t.Logf("Ctrl-C to exit: %v", el)
 	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() || cmd.ProcessState.ExitCode() != exitInterrupted {
-		t.Errorf("exit %v, want %d", cmd.ProcessState, exitInterrupted)
+	if ws.Signaled() || cmd.ProcessState.ExitCode() != cli.ExitInterrupted {
+		t.Errorf("exit %v, want %d", cmd.ProcessState, cli.ExitInterrupted)
 	}
 	all := strings.Join(rest, "\n")
 	if !strings.Contains(all, "stopping:") || !strings.Contains(all, "interrupted") {

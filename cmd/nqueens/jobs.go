@@ -10,12 +10,13 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
-	register(&command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
-	register(&command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
+	app.Register(&cli.Command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
+	app.Register(&cli.Command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
+	app.Register(&cli.Command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
 }
 
 // jobsOut is what jobs --json prints.
@@ -24,21 +25,21 @@ type jobsOut struct {
 	Cluster *queue.ClusterState `json:"cluster"`
 }
 
-func runJobs(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "jobs", "--server URL [flags]")
+func runJobs(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "jobs", "--server URL [flags]")
 	var (
 		sf      serverFlags
 		jsonOut bool
 	)
 	sf.add(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the jobs and the streams' replicas as one JSON object")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 0 {
 		e.Errorf("jobs takes no arguments, got %q (usage: nqueens jobs --server URL)", pos)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	ctx, cancelOp := sf.op(ctx)
 	defer cancelOp()
@@ -50,12 +51,12 @@ func runJobs(ctx context.Context, e *env, args []string) int {
 	jobs, err := c.Jobs(ctx)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	cl, err := c.Cluster(ctx)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if jsonOut {
 		err = json.NewEncoder(e.Stdout).Encode(jobsOut{Jobs: jobs, Cluster: cl})
@@ -64,9 +65,9 @@ func runJobs(ctx context.Context, e *env, args []string) int {
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // printJobs prints one line per job, then where the streams are kept.
@@ -142,17 +143,17 @@ func clusterLine(cl *queue.ClusterState) string {
 	return fmt.Sprintf("streams: cluster %s, %d servers, NOT CURRENT: %s\n", cl.Cluster, len(servers), strings.Join(parts, "; "))
 }
 
-func runCancel(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "cancel", "JOB --server URL [flags]")
+func runCancel(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "cancel", "JOB --server URL [flags]")
 	var sf serverFlags
 	sf.add(fs)
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	id, ok := oneJob(e, "cancel", pos)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	ctx, cancelOp := sf.op(ctx)
 	defer cancelOp()
@@ -164,31 +165,31 @@ func runCancel(ctx context.Context, e *env, args []string) int {
 	info, err := c.Cancel(ctx, id)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if _, err := fmt.Fprintf(e.Stdout, "job %s cancelled on %s: its tasks are off the queue, its results kept; 'nqueens requeue %s' resumes it\n",
 		id, info.Cancelled.Format("2006-01-02 15:04:05 UTC"), id); err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
-func runRequeue(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "requeue", "JOB --server URL [flags]")
+func runRequeue(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "requeue", "JOB --server URL [flags]")
 	var (
 		sf      serverFlags
 		jsonOut bool
 	)
 	sf.add(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print what was put back as one JSON object")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	id, ok := oneJob(e, "requeue", pos)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	ctx, cancelOp := sf.op(ctx)
 	defer cancelOp()
@@ -211,7 +212,7 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 	}
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if jsonOut {
 		err = json.NewEncoder(e.Stdout).Encode(r)
@@ -224,7 +225,7 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }

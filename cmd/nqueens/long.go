@@ -123,18 +123,18 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // (bad flags or files given) or a failure.
 func errExit(err error) int {
 	if errors.Is(err, queens.ErrInvalid) {
-		return exitUsage
+		return cli.ExitUsage
 	}
-	return exitFail
+	return cli.ExitFail
 }
 
 // countLong runs count through package job: the whole plan or one shard,
 // resuming from and recording to a checkpoint journal, with progress
 // reports. It only prints; the library decides.
-func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
+func countLong(ctx context.Context, e0 *cli.Env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
 	setMemoryLimit(opt.Memory)
 	terminal := isTerminal(e0.Stderr)
-	e := &env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
+	e := &cli.Env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
 	j, err := job.OpenContext(ctx, job.Config{
 		Spec:    queens.Spec{N: n, Method: opt.Method, Depth: opt.Depth},
 		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique, Memory: opt.Memory, Path: opt.Path,
@@ -143,7 +143,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			e.Errorf("interrupted: stopped while planning, nothing was counted")
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
 		e.Errorf("%v", err)
 		return errExit(err)
@@ -182,7 +182,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 			} else {
 				e.Errorf("interrupted: no total printed, since finished tasks alone would give a wrong one (count with --checkpoint FILE to be able to resume)")
 			}
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
 		e.Errorf("%v", err)
 		return errExit(err)
@@ -194,7 +194,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 			keep = fmt.Sprintf("every task is recorded in %s: rerun the same command to write the file again", lo.checkpoint)
 		}
 		e.Errorf("%v; shard %s's partial total was %s over %d tasks (%s)", err, out.Shard, out.Total, out.Tasks, keep)
-		return exitFail
+		return cli.ExitFail
 	}
 	for _, w := range out.Warnings[len(j.Warnings()):] {
 		e.Errorf("warning: %s", w)
@@ -202,7 +202,7 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 	if jsonOut {
 		if err := json.NewEncoder(e.Stdout).Encode(out); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
-			return exitFail
+			return cli.ExitFail
 		}
 	} else if out.Shard != "" {
 		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
@@ -224,9 +224,9 @@ func countLong(ctx context.Context, e0 *env, n int, opt queens.Options, lo longO
 		} else {
 			e.Errorf("the count disagrees with the OEIS: this is a bug, please report it")
 		}
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // resumeCommand is the command line that resumes this run.

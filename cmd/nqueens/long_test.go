@@ -21,6 +21,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -262,7 +263,7 @@ func TestKillAndResume(t *testing.T) {
 		}
 		_, recorded := journalState(path)
 		code, out, errs := runBin(t, args...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("trial %d: resume exit %d: %s", trial, code, errs)
 		}
 		r := decode(t, out)
@@ -297,8 +298,8 @@ func TestInterruptAndResume(t *testing.T) {
 	waitRecords(t, w, 1+rng.IntN(max(tasks/32, 1)), exited)
 	cmd.Process.Signal(os.Interrupt)
 	waitExit(t, cmd, exited)
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Fatalf("exit %d, want %d: %s", code, exitInterrupted, errb.String())
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitInterrupted, errb.String())
 	}
 	if want := "resume with:\n  " + bin + " count 17 --workers 1 --checkpoint " + path; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q lacks %q", errb.String(), want)
@@ -309,7 +310,7 @@ func TestInterruptAndResume(t *testing.T) {
 		}
 	}
 	code, out, errs := runBin(t, append(args, "--json", "--workers", "2")...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
 	if r := decode(t, out); r.Total != 95815104 || r.ResumedTasks == 0 {
@@ -355,7 +356,7 @@ func TestSecondInterrupt(t *testing.T) {
 		waitExit(t, cmd, exited)
 	}
 	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if !(ws.Signaled() && ws.Signal() == syscall.SIGINT) && ws.ExitStatus() != exitInterrupted {
+	if !(ws.Signaled() && ws.Signal() == syscall.SIGINT) && ws.ExitStatus() != cli.ExitInterrupted {
 		t.Errorf("process neither died of the second SIGINT nor stopped with 130: %v; stderr %q", cmd.ProcessState, errb.String())
 	}
 	b, _ := os.ReadFile(path)
@@ -369,7 +370,7 @@ func TestSecondInterrupt(t *testing.T) {
 func TestCheckpointJournalDamage(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "j")
-	if code, _, errs := runCLI("count", "12", "--checkpoint", path, "--workers", "2"); code != exitOK {
+	if code, _, errs := runCLI("count", "12", "--checkpoint", path, "--workers", "2"); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	good, _ := os.ReadFile(path)
@@ -379,13 +380,13 @@ func TestCheckpointJournalDamage(t *testing.T) {
 	// Torn last record: dropped with a warning, recounted.
 	os.WriteFile(path, append(append([]byte{}, good...), "123 45"...), 0o644)
 	code, out, errs := runCLI("count", "12", "--checkpoint", path, "--json")
-	if r := decode(t, out); code != exitOK || r.Total != 14200 || r.ResumedTasks != nrec || len(r.Warnings) != 1 || !strings.Contains(errs, "torn") {
+	if r := decode(t, out); code != cli.ExitOK || r.Total != 14200 || r.ResumedTasks != nrec || len(r.Warnings) != 1 || !strings.Contains(errs, "torn") {
 		t.Fatalf("torn: exit %d, %+v, %s", code, r, errs)
 	}
 	// A torn record that was a real one: that task is recounted.
 	os.WriteFile(path, good[:len(good)-5], 0o644)
 	code, out, errs = runCLI("count", "12", "--checkpoint", path, "--json")
-	if r := decode(t, out); code != exitOK || r.Total != 14200 || r.ResumedTasks != nrec-1 {
+	if r := decode(t, out); code != cli.ExitOK || r.Total != 14200 || r.ResumedTasks != nrec-1 {
 		t.Fatalf("torn real record: exit %d, %+v, %s", code, r, errs)
 	}
 
@@ -393,7 +394,7 @@ func TestCheckpointJournalDamage(t *testing.T) {
 	bad := strings.Join(lines[:12], "") + strings.Replace(lines[12], " ", "1 ", 1) + strings.Join(lines[13:], "")
 	os.WriteFile(path, []byte(bad), 0o644)
 	code, out, errs = runCLI("count", "12", "--checkpoint", path)
-	if code != exitFail || out != "" || !strings.Contains(errs, "journal is corrupt") {
+	if code != cli.ExitFail || out != "" || !strings.Contains(errs, "journal is corrupt") {
 		t.Fatalf("corrupt: exit %d, %q, %q", code, out, errs)
 	}
 	if b, _ := os.ReadFile(path); string(b) != bad {
@@ -409,14 +410,14 @@ func TestCheckpointJournalDamage(t *testing.T) {
 		{"count", "12", "--shard", "0/2", "--out", filepath.Join(dir, "o.json"), "--checkpoint", path},
 	} {
 		code, out, errs := runCLI(args...)
-		if code != exitFail || out != "" || !strings.Contains(errs, "belongs to another run") {
+		if code != cli.ExitFail || out != "" || !strings.Contains(errs, "belongs to another run") {
 			t.Errorf("%v: exit %d, %q, %q", args, code, out, errs)
 		}
 	}
 	// Not a journal.
 	notes := filepath.Join(dir, "notes")
 	os.WriteFile(notes, []byte("my notes\n"), 0o644)
-	if code, _, errs := runCLI("count", "8", "--checkpoint", notes); code != exitFail || !strings.Contains(errs, "not a checkpoint journal") {
+	if code, _, errs := runCLI("count", "8", "--checkpoint", notes); code != cli.ExitFail || !strings.Contains(errs, "not a checkpoint journal") {
 		t.Errorf("notes: exit %d, %q", code, errs)
 	}
 }
@@ -424,11 +425,11 @@ func TestCheckpointJournalDamage(t *testing.T) {
 // A checkpointed run's tasks do not depend on --workers.
 func TestCheckpointWorkersIndependent(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
-	if code, _, errs := runCLI("count", "11", "--checkpoint", path, "--workers", "1"); code != exitOK {
+	if code, _, errs := runCLI("count", "11", "--checkpoint", path, "--workers", "1"); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	code, out, errs := runCLI("count", "11", "--checkpoint", path, "--workers", "7", "--json", "--unique")
-	if r := decode(t, out); code != exitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
+	if r := decode(t, out); code != cli.ExitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
 		t.Fatalf("exit %d %+v %s", code, r, errs)
 	}
 	if !strings.Contains(out, `"unique":341`) {
@@ -438,7 +439,7 @@ func TestCheckpointWorkersIndependent(t *testing.T) {
 
 func TestProgressLines(t *testing.T) {
 	code, out, errs := runCLI("count", "13", "--progress", "on", "--progress-every", "1ms", "--workers", "1")
-	if code != exitOK || !strings.Contains(out, "73712") {
+	if code != cli.ExitOK || !strings.Contains(out, "73712") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	last := strings.Split(strings.TrimSpace(errs), "\n")
@@ -467,7 +468,7 @@ func TestLongFlagErrors(t *testing.T) {
 		{[]string{"merge"}, "shard result files"},
 	} {
 		code, out, errs := runCLI(tc.args...)
-		if code != exitUsage || out != "" || !strings.Contains(errs, tc.msg) {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: exit %d, %q, want usage error with %q", tc.args, code, errs, tc.msg)
 		}
 	}
@@ -505,21 +506,21 @@ func TestShardsAndMerge(t *testing.T) {
 		}
 	}
 	code, out, errs := runCLI(append([]string{"merge", "--json", "--unique"}, files...)...)
-	if !strings.Contains(out, `"total":73712`) || !strings.Contains(out, `"unique":9233`) || !strings.Contains(out, `"matches_known":true`) || code != exitOK {
+	if !strings.Contains(out, `"total":73712`) || !strings.Contains(out, `"unique":9233`) || !strings.Contains(out, `"matches_known":true`) || code != cli.ExitOK {
 		t.Fatalf("merge: exit %d: %s %s", code, out, errs)
 	}
 	code, out, _ = runCLI(append([]string{"merge"}, files...)...)
-	if code != exitOK || !strings.Contains(out, "n = 13: 73712 solutions (matches OEIS A000170)") {
+	if code != cli.ExitOK || !strings.Contains(out, "n = 13: 73712 solutions (matches OEIS A000170)") {
 		t.Fatalf("merge: exit %d: %s", code, out)
 	}
 	// Duplicate, identical: warning.
 	code, _, errs = runCLI("merge", files[0], files[1], files[2], files[1])
-	if code != exitOK || !strings.Contains(errs, "shard 1 is given twice with identical results") {
+	if code != cli.ExitOK || !strings.Contains(errs, "shard 1 is given twice with identical results") {
 		t.Errorf("identical duplicate: exit %d, %q", code, errs)
 	}
 	// Missing.
 	code, out, errs = runCLI("merge", files[0], files[2])
-	if code != exitFail || out != "" || !strings.Contains(errs, "1 of 3 shards has no result file: 1") {
+	if code != cli.ExitFail || out != "" || !strings.Contains(errs, "1 of 3 shards has no result file: 1") {
 		t.Errorf("missing: exit %d, %q", code, errs)
 	}
 	// Duplicate, conflicting.
@@ -531,29 +532,29 @@ func TestShardsAndMerge(t *testing.T) {
 	other := filepath.Join(dir, "other.json")
 	shard.Write(other, f)
 	code, _, errs = runCLI("merge", files[0], files[1], files[2], other)
-	if code != exitFail || !strings.Contains(errs, "shard 1 is given twice with different results") {
+	if code != cli.ExitFail || !strings.Contains(errs, "shard 1 is given twice with different results") {
 		t.Errorf("conflicting duplicate: exit %d, %q", code, errs)
 	}
 	// A shard edited consistently (its checksums and total redone) passes
 	// every check a file can carry: the OEIS catches it, and the message
 	// says the files were edited, not that the program is wrong.
 	code, _, errs = runCLI("merge", files[0], other, files[2])
-	if code != exitFail || !strings.Contains(errs, "disagrees with the OEIS: the result files were edited or damaged") || strings.Contains(errs, "bug") {
+	if code != cli.ExitFail || !strings.Contains(errs, "disagrees with the OEIS: the result files were edited or damaged") || strings.Contains(errs, "bug") {
 		t.Errorf("edited consistently: exit %d, %q", code, errs)
 	}
 	// Different runs.
-	if code, _, errs := runCLI("count", "12", "--shard", "1/3", "--out", other); code != exitUsage || !strings.Contains(errs, "holds shard 1/3 of another run") {
+	if code, _, errs := runCLI("count", "12", "--shard", "1/3", "--out", other); code != cli.ExitUsage || !strings.Contains(errs, "holds shard 1/3 of another run") {
 		t.Errorf("--out over another run's shard: exit %d, %q", code, errs)
 	}
 	other12 := filepath.Join(dir, "other12.json")
 	runCLI("count", "12", "--shard", "1/3", "--out", other12)
 	code, _, errs = runCLI("merge", files[0], other12, files[2])
-	if code != exitFail || !strings.Contains(errs, "belong to different runs") {
+	if code != cli.ExitFail || !strings.Contains(errs, "belong to different runs") {
 		t.Errorf("other run: exit %d, %q", code, errs)
 	}
 	// Not a shard file.
 	os.WriteFile(other, []byte("{}"), 0o644)
-	if code, _, errs = runCLI("merge", files[0], other); code != exitFail || !strings.Contains(errs, "not a shard result file") {
+	if code, _, errs = runCLI("merge", files[0], other); code != cli.ExitFail || !strings.Contains(errs, "not a shard result file") {
 		t.Errorf("foreign file: exit %d, %q", code, errs)
 	}
 }
@@ -563,12 +564,12 @@ func TestShardCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	j, out := filepath.Join(dir, "j"), filepath.Join(dir, "s.json")
 	args := []string{"count", "12", "--shard", "1/2", "--out", out, "--checkpoint", j, "--json"}
-	if code, _, errs := runCLI(args...); code != exitOK {
+	if code, _, errs := runCLI(args...); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	first, _ := shard.Read(out)
 	code, o, errs := runCLI(args...)
-	if r := decode(t, o); code != exitOK || r.ResumedTasks == 0 || r.ResumedTasks != r.Tasks {
+	if r := decode(t, o); code != cli.ExitOK || r.ResumedTasks == 0 || r.ResumedTasks != r.Tasks {
 		t.Fatalf("exit %d %+v %s", code, r, errs)
 	}
 	second, _ := shard.Read(out)
@@ -638,7 +639,7 @@ func TestLongFlagMistakes(t *testing.T) {
 		{[]string{"count", "8", "--shard", "0/2", "--out", "long_test.go"}, "not a shard result file"},
 	} {
 		code, stdout, errs := runCLI(tc.args...)
-		if code != exitUsage || stdout != "" || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cli.ExitUsage || stdout != "" || !strings.Contains(errs, tc.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%q: exit %d, %q, want one usage error line with %q", tc.args, code, errs, tc.msg)
 		}
 		checkPrefixed(t, errs)
@@ -656,8 +657,8 @@ func TestOutCheckedBeforeCounting(t *testing.T) {
 	cancel()
 	for _, out := range []string{"/proc/x", filepath.Join(t.TempDir(), "missing", "x.json")} {
 		var stdout, stderr bytes.Buffer
-		code := run(ctx, &env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "17", "--shard", "0/2", "--out", out})
-		if code != exitFail || stdout.Len() != 0 || !strings.Contains(stderr.String(), "cannot create a file in") {
+		code := app.Run(ctx, &cli.Env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "17", "--shard", "0/2", "--out", out})
+		if code != cli.ExitFail || stdout.Len() != 0 || !strings.Contains(stderr.String(), "cannot create a file in") {
 			t.Errorf("--out %s: exit %d, %q", out, code, stderr.String())
 		}
 		checkPrefixed(t, stderr.String())
@@ -687,7 +688,7 @@ func TestLongRunMessagesNameTheProgram(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
-	run(ctx, &env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "12", "--checkpoint", filepath.Join(dir, "k")})
+	app.Run(ctx, &cli.Env{Stdout: &stdout, Stderr: &stderr}, []string{"count", "12", "--checkpoint", filepath.Join(dir, "k")})
 	if !strings.Contains(stderr.String(), "nqueens: interrupted: ") {
 		t.Errorf("stderr %q", stderr.String())
 	}
@@ -701,12 +702,12 @@ func TestJournalResumesUnderAnotherBuild(t *testing.T) {
 	defer func(v func() string) { programVersion = v }(programVersion)
 	path := filepath.Join(t.TempDir(), "j")
 	programVersion = func() string { return "v1.0.0" }
-	if code, _, errs := runCLI("count", "11", "--checkpoint", path); code != exitOK {
+	if code, _, errs := runCLI("count", "11", "--checkpoint", path); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	programVersion = func() string { return "v1.0.1-0.20250101000000-0123456789ab+dirty" }
 	code, out, errs := runCLI("count", "11", "--checkpoint", path, "--json")
-	if r := decode(t, out); code != exitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
+	if r := decode(t, out); code != cli.ExitOK || r.ResumedTasks != r.Tasks || r.Total != 2680 {
 		t.Fatalf("exit %d %+v %s", code, r, errs)
 	}
 	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\ninfo program v1.0.0\n") {
@@ -763,7 +764,7 @@ func TestShardLine(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "s.json")
 		code, stdout, stderr := runCLI("count", "12", "--method", string(m), "--shard", "0/2", "--out", out)
 		want := fmt.Sprintf("shard 0/2 (numbered from 0) of n = 12: %d of %d tasks, partial total ", mine, p.Len())
-		if code != exitOK || !strings.HasPrefix(stdout, want) {
+		if code != cli.ExitOK || !strings.HasPrefix(stdout, want) {
 			t.Errorf("%s: exit %d, %q (%s); want it to start %q", m, code, stdout, stderr, want)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // --out and --checkpoint never replace, nor block on, anything but a
@@ -45,7 +47,7 @@ func TestSpecialFileTargets(t *testing.T) {
 			case <-time.After(time.Minute):
 				t.Fatalf("%q: blocked on %s", args, kind)
 			}
-			if code != exitUsage || out != "" || !strings.Contains(errs, kind) {
+			if code != cli.ExitUsage || out != "" || !strings.Contains(errs, kind) {
 				t.Errorf("%q: exit %d, %q, want a usage error naming %s", args, code, errs, kind)
 			}
 			checkPrefixed(t, errs)
@@ -62,7 +64,7 @@ func TestSpecialFileTargets(t *testing.T) {
 	os.WriteFile(realJ, nil, 0o644)
 	os.Symlink(real, link)
 	os.Symlink(realJ, linkJ)
-	if code, _, errs := runCLI("count", "10", "--shard", "1/2", "--out", link, "--checkpoint", linkJ); code != exitOK {
+	if code, _, errs := runCLI("count", "10", "--shard", "1/2", "--out", link, "--checkpoint", linkJ); code != cli.ExitOK {
 		t.Fatalf("through links: %s", errs)
 	}
 	for _, l := range []string{link, linkJ} {

@@ -8,9 +8,7 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -20,38 +18,9 @@ import (
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
-// Exit codes (see package cli).
-const (
-	exitOK          = cli.ExitOK
-	exitFail        = cli.ExitFail
-	exitUsage       = cli.ExitUsage
-	exitInterrupted = cli.ExitInterrupted
-)
-
-// The names the subcommand files use for the frame shared with the other
-// command, in package cli.
-type (
-	env     = cli.Env
-	command = cli.Command
-)
-
 var app = cli.App{Name: "nqueens"}
 
-func register(c *command) { app.Register(c) }
-
 func main() { app.Main(os.Args[1:]) }
-
-func run(ctx context.Context, e *env, args []string) int { return app.Run(ctx, e, args) }
-
-func newFlags(e *env, name, synopsis string, about ...string) *flag.FlagSet {
-	return cli.NewFlags(e, name, synopsis, about...)
-}
-
-func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
-	return cli.ParseFlags(e, fs, args)
-}
-
-func flagExit(err error) int { return cli.FlagExit(err) }
 
 // parseN reads a board size argument.
 func parseN(s string, lo, hi int) (int, error) {
@@ -71,7 +40,7 @@ func parseN(s string, lo, hi int) (int, error) {
 // boardArg reads the one board size (1 to queens.MaxN) that command cmd
 // takes, reporting a usage error (with usage, its synopsis) if it is not
 // there alone or is not a size.
-func boardArg(e *env, pos []string, cmd, usage string) (int, bool) {
+func boardArg(e *cli.Env, pos []string, cmd, usage string) (int, bool) {
 	if len(pos) != 1 {
 		e.Errorf("%s takes one board size, got %d arguments (usage: %s)", cmd, len(pos), usage)
 		return 0, false

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // runCLI runs the command in-process and returns its exit code and output.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = run(context.Background(), &env{Stdout: &out, Stderr: &errb}, args)
+	code = app.Run(context.Background(), &cli.Env{Stdout: &out, Stderr: &errb}, args)
 	return code, out.String(), errb.String()
 }
 
@@ -44,8 +45,8 @@ func TestCountBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, out, errs := runCLI(tc.args...)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code != cli.ExitUsage {
+				t.Errorf("exit %d, want %d", code, cli.ExitUsage)
 			}
 			if out != "" {
 				t.Errorf("stdout not empty: %q", out)
@@ -62,7 +63,7 @@ func TestCountBadInput(t *testing.T) {
 
 func TestCountJSON(t *testing.T) {
 	code, out, errs := runCLI("count", "10", "--json", "--unique", "--workers", "2")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r map[string]any
@@ -81,14 +82,14 @@ func TestCountJSON(t *testing.T) {
 
 func TestCountHuman(t *testing.T) {
 	code, out, _ := runCLI("count", "8")
-	if code != exitOK || !strings.Contains(out, "n = 8: 92 solutions (matches OEIS A000170)") {
+	if code != cli.ExitOK || !strings.Contains(out, "n = 8: 92 solutions (matches OEIS A000170)") {
 		t.Fatalf("exit %d, output %q", code, out)
 	}
 }
 
 func TestVerify(t *testing.T) {
 	code, out, errs := runCLI("verify", "--max", "11", "--method", "halving")
-	if code != exitOK || !strings.Contains(out, "all 11 counts match") {
+	if code != cli.ExitOK || !strings.Contains(out, "all 11 counts match") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 }
@@ -97,8 +98,8 @@ func TestCancelledCountExits130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := run(ctx, &env{Stdout: &out, Stderr: &errb}, []string{"count", "14"})
-	if code != exitInterrupted || out.Len() != 0 {
+	code := app.Run(ctx, &cli.Env{Stdout: &out, Stderr: &errb}, []string{"count", "14"})
+	if code != cli.ExitInterrupted || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
 }
@@ -107,21 +108,21 @@ func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "count"}, {"count", "-h"}, {"verify", "--help"},
 		{"solutions", "-h"}, {"solve", "-h"}, {"merge", "-h"}, {"cpu", "-h"}} {
 		code, out, errs := runCLI(args...)
-		if code != exitOK || errs != "" || !strings.HasPrefix(out, "usage: nqueens") {
+		if code != cli.ExitOK || errs != "" || !strings.HasPrefix(out, "usage: nqueens") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the usage on stdout", args, code, out, errs)
 		}
 	}
 	if _, out, _ := runCLI("count", "-h"); !strings.Contains(out, "N from 1 to 32") || !strings.Contains(out, "-workers") {
 		t.Errorf("count -h does not give the range of N and the flags:\n%s", out)
 	}
-	if code, out, errs := runCLI(); code != exitUsage || out != "" || !strings.Contains(errs, "count") {
+	if code, out, errs := runCLI(); code != cli.ExitUsage || out != "" || !strings.Contains(errs, "count") {
 		t.Fatalf("no command: exit %d: %q %q", code, out, errs)
 	}
 }
 
 func TestVersion(t *testing.T) {
 	code, out, errs := runCLI("--version")
-	if code != exitOK || errs != "" || !strings.HasPrefix(out, "nqueens ") || strings.Count(out, "\n") != 1 {
+	if code != cli.ExitOK || errs != "" || !strings.HasPrefix(out, "nqueens ") || strings.Count(out, "\n") != 1 {
 		t.Errorf("--version: exit %d, %q %q", code, out, errs)
 	}
 }
@@ -158,7 +159,7 @@ func TestPlurals(t *testing.T) {
 func TestSizeOutOfRange(t *testing.T) {
 	for _, cmd := range []string{"count", "solutions", "solve"} {
 		code, _, errs := runCLI(cmd, "99999999999999999999")
-		if code != exitUsage || !strings.Contains(errs, "out of range") || strings.Contains(errs, "whole number") {
+		if code != cli.ExitUsage || !strings.Contains(errs, "out of range") || strings.Contains(errs, "whole number") {
 			t.Errorf("%s 99999999999999999999: exit %d, %q", cmd, code, errs)
 		}
 	}
@@ -170,7 +171,7 @@ func outputCommands(t *testing.T) [][]string {
 	var shards []string
 	for i := range 2 {
 		f := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-		if code, _, errs := runCLI("count", "9", "--shard", fmt.Sprintf("%d/2", i), "--out", f); code != exitOK {
+		if code, _, errs := runCLI("count", "9", "--shard", fmt.Sprintf("%d/2", i), "--out", f); code != cli.ExitOK {
 			t.Fatalf("shard %d: %s", i, errs)
 		}
 		shards = append(shards, f)
@@ -189,8 +190,8 @@ func TestOutputFull(t *testing.T) {
 	}
 	for _, args := range outputCommands(t) {
 		code, errs := clitest.Run(t, clitest.DevFull(t), "nqueens", args...)
-		if code != exitFail || errs != "nqueens: cannot write the output: no space left on device\n" {
-			t.Errorf("%v > /dev/full: exit %d, stderr %q; want %d and one line", args, code, errs, exitFail)
+		if code != cli.ExitFail || errs != "nqueens: cannot write the output: no space left on device\n" {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q; want %d and one line", args, code, errs, cli.ExitFail)
 		}
 	}
 }
@@ -203,7 +204,7 @@ func TestOutputBrokenPipe(t *testing.T) {
 	}
 	for _, args := range outputCommands(t) {
 		code, errs := clitest.Run(t, clitest.BrokenPipe(t), "nqueens", args...)
-		if code != exitOK || errs != "" {
+		if code != cli.ExitOK || errs != "" {
 			t.Errorf("%v into a closed pipe: exit %d, stderr %q; want 0 and nothing", args, code, errs)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // TestCountWithinMemory runs counts on the join's bounded path (chosen for
@@ -24,7 +26,7 @@ func TestCountWithinMemory(t *testing.T) {
 	} {
 		args := append(c.args, "--memory", strconv.FormatUint(c.mib, 10)+"MiB", "--json")
 		code, out, errs := runBin(t, args...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
 		var r struct {
@@ -51,7 +53,7 @@ func TestCountWithinMemory(t *testing.T) {
 	}
 	// Below what even the bounded path needs: refused at once, one line.
 	code, _, errs := runBin(t, "count", "24", "--memory", "8MiB")
-	if code != exitUsage || !strings.Contains(errs, "not enough memory") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+	if code != cli.ExitUsage || !strings.Contains(errs, "not enough memory") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("count 24 in 8 MiB: exit %d, %q", code, errs)
 	}
 }
@@ -65,20 +67,20 @@ func TestPathsShareTasks(t *testing.T) {
 	for i, path := range []string{"bounded", "tables", "bounded"} {
 		f := filepath.Join(dir, "s"+strconv.Itoa(i))
 		files = append(files, f)
-		if code, _, errs := runBin(t, "count", "15", "--path", path, "--shard", strconv.Itoa(i)+"/3", "--out", f); code != exitOK {
+		if code, _, errs := runBin(t, "count", "15", "--path", path, "--shard", strconv.Itoa(i)+"/3", "--out", f); code != cli.ExitOK {
 			t.Fatalf("shard %d on %s: %s", i, path, errs)
 		}
 	}
 	code, out, errs := runBin(t, append([]string{"merge", "--json"}, files...)...)
-	if code != exitOK || !strings.Contains(out, `"total":2279184`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"total":2279184`) {
 		t.Fatalf("merge: exit %d, %s %s", code, out, errs)
 	}
 	j := filepath.Join(dir, "j16")
-	if code, _, errs := runBin(t, "count", "16", "--path", "bounded", "--checkpoint", j); code != exitOK {
+	if code, _, errs := runBin(t, "count", "16", "--path", "bounded", "--checkpoint", j); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	code, out, errs = runBin(t, "count", "16", "--path", "tables", "--checkpoint", j, "--json")
-	if r := decode(t, out); code != exitOK || r.Total != 14772512 || r.ResumedTasks != r.Tasks {
+	if r := decode(t, out); code != cli.ExitOK || r.Total != 14772512 || r.ResumedTasks != r.Tasks {
 		t.Fatalf("resumed on the other path: exit %d, %+v, %s", code, r, errs)
 	}
 }

@@ -16,11 +16,11 @@ import (
 )
 
 func init() {
-	register(&command{Name: "merge", Summary: "add up the result files of 'count --shard' into the total", Run: runMerge})
+	app.Register(&cli.Command{Name: "merge", Summary: "add up the result files of 'count --shard' into the total", Run: runMerge})
 }
 
-func runMerge(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "merge", "FILES... [flags]",
+func runMerge(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "merge", "FILES... [flags]",
 		"Adds up the result files of every shard of a count ('nqueens count N --shard I/K --out FILE',\n"+
 			"or an export of a queued job) into the total, and compares it with OEIS A000170. Every\n"+
 			"result's checksum, every file's total and the split are checked: a file edited or damaged\n"+
@@ -29,34 +29,34 @@ func runMerge(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&unique, "unique", false, "also give the count up to rotation and reflection (A002562)")
 	fs.BoolVar(&legacy, "legacy", false, "accept result files of format "+shard.LegacyFormat+" (earlier versions), whose results carry no checksums: an edit of their counts goes unseen")
-	files, err := parseFlags(e, fs, args)
+	files, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(files) == 0 {
 		e.Errorf("merge takes the shard result files (usage: nqueens merge FILES...)")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	var set shard.Set
 	for _, name := range files {
 		f, err := readResult(ctx, e, name, legacy)
 		if ctx.Err() != nil {
 			e.Errorf("interrupted: nothing merged")
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
 		if err != nil {
 			e.Errorf("%v", err)
-			return exitFail
+			return cli.ExitFail
 		}
 		if err := set.Add(name, f); err != nil {
 			e.Errorf("%v", err)
-			return exitFail
+			return cli.ExitFail
 		}
 	}
 	m, err := job.Merge(set.Names(), set.Files(), unique)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	for _, w := range m.Warnings {
 		e.Errorf("warning: %s", w)
@@ -64,7 +64,7 @@ func runMerge(ctx context.Context, e *env, args []string) int {
 	if jsonOut {
 		if err := json.NewEncoder(e.Stdout).Encode(m); err != nil && e.OutputErr() == nil {
 			e.Errorf("writing result: %v", err)
-			return exitFail
+			return cli.ExitFail
 		}
 	} else {
 		check := " (no published value to compare with)"
@@ -87,15 +87,15 @@ func runMerge(ctx context.Context, e *env, args []string) int {
 		// counted wrong: the count itself is checked against the OEIS
 		// where it runs.
 		e.Errorf("the merged total disagrees with the OEIS: the result files were edited or damaged (their checksums redone), or a machine counted a shard wrong; count the shards again")
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // readResult reads and checks one result file: a shard's, or an export of
 // a queued job, whose records are checked too. The file is read once, in
 // bounded memory, and the read stops with ctx.
-func readResult(ctx context.Context, e *env, name string, legacy bool) (*shard.File, error) {
+func readResult(ctx context.Context, e *cli.Env, name string, legacy bool) (*shard.File, error) {
 	b, err := readfile.Read(ctx, name, shard.MaxFileSize, "a shard result file")
 	if err != nil {
 		return nil, shard.ReadError(name, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // twoShards counts n = 10 in two shards and returns their files.
@@ -20,7 +21,7 @@ func twoShards(t *testing.T) (dir, s0, s1 string) {
 	dir = t.TempDir()
 	s0, s1 = filepath.Join(dir, "s0.json"), filepath.Join(dir, "s1.json")
 	for i, out := range []string{s0, s1} {
-		if code, _, errs := runCLI("count", "10", "--shard", []string{"0/2", "1/2"}[i], "--out", out); code != exitOK {
+		if code, _, errs := runCLI("count", "10", "--shard", []string{"0/2", "1/2"}[i], "--out", out); code != cli.ExitOK {
 			t.Fatal(errs)
 		}
 	}
@@ -70,7 +71,7 @@ func oneLine(t *testing.T, what, stderr, want string, notWant ...string) {
 // message blames the files, not the program.
 func TestMergeEditedShards(t *testing.T) {
 	dir, s0, s1 := twoShards(t)
-	if code, out, errs := runCLI("merge", s0, s1); code != exitOK || !strings.Contains(out, "724 solutions (matches") {
+	if code, out, errs := runCLI("merge", s0, s1); code != cli.ExitOK || !strings.Contains(out, "724 solutions (matches") {
 		t.Fatalf("merge: exit %d, %s%s", code, out, errs)
 	}
 	bad := filepath.Join(dir, "bad.json")
@@ -97,7 +98,7 @@ func TestMergeEditedShards(t *testing.T) {
 		edit(t, s0, bad, tc.fn)
 		start := time.Now()
 		code, out, errs := runCLI("merge", bad, s1)
-		if code != exitFail || out != "" {
+		if code != cli.ExitFail || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", tc.name, code, out)
 		}
 		oneLine(t, tc.name, errs, tc.want, "bug")
@@ -120,7 +121,7 @@ func TestMergeEditedShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs := runCLI("merge", bad, s1)
-	if code != exitFail {
+	if code != cli.ExitFail {
 		t.Errorf("edited consistently: exit %d", code)
 	}
 	oneLine(t, "edited consistently", errs, "disagrees with the OEIS: the result files were edited or damaged", "bug")
@@ -132,7 +133,7 @@ func TestMergeEditedShards(t *testing.T) {
 func TestMergeStrippedExport(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.json")
-	if code, _, errs := runCLI("count", "9", "--shard", "0/1", "--out", whole); code != exitOK {
+	if code, _, errs := runCLI("count", "9", "--shard", "0/1", "--out", whole); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	f, err := shard.Read(whole)
@@ -152,7 +153,7 @@ func TestMergeStrippedExport(t *testing.T) {
 		r["count"] = json.Number("1000")
 	})
 	code, _, errs := runCLI("merge", stripped)
-	if code != exitFail {
+	if code != cli.ExitFail {
 		t.Errorf("stripped and edited: exit %d", code)
 	}
 	oneLine(t, "stripped and edited", errs, "does not match its checksum", "bug")
@@ -163,7 +164,7 @@ func TestMergeStrippedExport(t *testing.T) {
 		}
 	})
 	code, _, errs = runCLI("merge", stripped)
-	if code != exitFail {
+	if code != cli.ExitFail {
 		t.Errorf("stripped of everything: exit %d", code)
 	}
 	oneLine(t, "stripped of everything", errs, "has no checksum")
@@ -180,11 +181,11 @@ func TestMergeLegacy(t *testing.T) {
 		}
 	})
 	code, _, errs := runCLI("merge", old, s1)
-	if code != exitFail {
+	if code != cli.ExitFail {
 		t.Errorf("legacy: exit %d", code)
 	}
 	oneLine(t, "legacy", errs, "merge with --legacy to accept it")
-	if code, out, errs := runCLI("merge", "--legacy", old, s1); code != exitOK || !strings.Contains(out, "724 solutions (matches") {
+	if code, out, errs := runCLI("merge", "--legacy", old, s1); code != cli.ExitOK || !strings.Contains(out, "724 solutions (matches") {
 		t.Errorf("--legacy: exit %d, %s%s", code, out, errs)
 	}
 }
@@ -194,7 +195,7 @@ func TestMergeLegacy(t *testing.T) {
 func TestMergeEndlessInput(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		code, out, errs := runCLI("merge", "/dev/zero")
-		if code != exitFail || out != "" {
+		if code != cli.ExitFail || out != "" {
 			t.Errorf("/dev/zero: exit %d, %q", code, out)
 		}
 		oneLine(t, "/dev/zero", errs, "/dev/zero holds more than a shard result file can (64 MiB)")
@@ -212,11 +213,11 @@ func TestMergeEndlessInput(t *testing.T) {
 	time.AfterFunc(200*time.Millisecond, cancel)
 	var out, errb bytes.Buffer
 	start := time.Now()
-	code := run(ctx, &env{Stdout: &out, Stderr: &errb}, []string{"merge", fifo})
+	code := app.Run(ctx, &cli.Env{Stdout: &out, Stderr: &errb}, []string{"merge", fifo})
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("Ctrl-C during a read that never ends: %v", el)
 	}
-	if code != exitInterrupted || out.Len() != 0 {
+	if code != cli.ExitInterrupted || out.Len() != 0 {
 		t.Errorf("FIFO held open: exit %d, %q", code, out.String())
 	}
 	oneLine(t, "FIFO held open", errb.String(), "interrupted")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nqcount/nqcount/count/shard"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // Two shards of one run started at once with one --out (issue 36, item
@@ -54,7 +55,7 @@ func TestOutRace(t *testing.T) {
 		wg.Wait()
 		won := -1
 		for i := range 2 {
-			if codes[i] == exitOK {
+			if codes[i] == cli.ExitOK {
 				if won >= 0 {
 					t.Fatalf("round %d: both shards wrote %s", round, out)
 				}
@@ -74,10 +75,10 @@ func TestOutRace(t *testing.T) {
 		lost := 1 - won
 		alt := out + ".shard-" + []string{"0", "1"}[lost] + "-of-2"
 		switch {
-		case codes[lost] == exitUsage && strings.Contains(errs[lost], "refusing to replace it"):
+		case codes[lost] == cli.ExitUsage && strings.Contains(errs[lost], "refusing to replace it"):
 			refusedEarly++
-		case codes[lost] == exitFail && strings.Contains(errs[lost], "written to "+alt+" instead"):
-			if code, stdout, stderr := runBin(t, "merge", out, alt); code != exitOK || !strings.Contains(stdout, "14200") {
+		case codes[lost] == cli.ExitFail && strings.Contains(errs[lost], "written to "+alt+" instead"):
+			if code, stdout, stderr := runBin(t, "merge", out, alt); code != cli.ExitOK || !strings.Contains(stdout, "14200") {
 				t.Fatalf("round %d: merge: exit %d, %s%s", round, code, stdout, stderr)
 			}
 		default:

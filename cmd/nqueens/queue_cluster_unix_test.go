@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -54,7 +55,7 @@ func jobsJSON(t *testing.T, url string) (jobsState, bool) {
 	t.Helper()
 	var s jobsState
 	code, out, _ := runBin(t, "jobs", "--server", url, "--json")
-	if code != exitOK || json.Unmarshal([]byte(out), &s) != nil {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &s) != nil {
 		return s, false
 	}
 	return s, true
@@ -112,7 +113,7 @@ func TestQueueCluster(t *testing.T) {
 	// Many small tasks (49726), so that the job outlasts two server
 	// kills.
 	code, out, errs := runBin(t, "submit", "17", "--server", urls, "--method", "constellations", "--depth", "1", "--units", "off")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("submit: exit %d: %s", code, errs)
 	}
 	id := strings.TrimSpace(out)
@@ -165,7 +166,7 @@ func TestQueueCluster(t *testing.T) {
 	}
 	code, out, errs = runBin(t, "wait", id, "--server", urls, "--json", "--progress-every", "0")
 	var r jsonReport
-	if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 95815104 || r.Matches == nil || !*r.Matches {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 95815104 || r.Matches == nil || !*r.Matches {
 		t.Fatalf("wait: exit %d, %q, %s", code, out, errs)
 	}
 	waitFor(t, "every replica current at the end", current)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -36,13 +38,13 @@ func TestQueueSubmitAnyServer(t *testing.T) {
 		t.Fatal("the bare server did not start")
 	}
 	code, out, errs := runBin(t, "submit", "10", "--server", ns.ClientURL())
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("submit to a bare nats-server -js: exit %d: %s", code, errs)
 	}
-	if code, _, errs := runBin(t, "work", "--server", ns.ClientURL(), "--exit-when-idle", "--workers", "2"); code != exitOK {
+	if code, _, errs := runBin(t, "work", "--server", ns.ClientURL(), "--exit-when-idle", "--workers", "2"); code != cli.ExitOK {
 		t.Fatalf("work: %s", errs)
 	}
-	if code, out, errs := runBin(t, "wait", strings.TrimSpace(out), "--server", ns.ClientURL(), "--progress-every", "0"); code != exitOK || !strings.Contains(out, "724 solutions") {
+	if code, out, errs := runBin(t, "wait", strings.TrimSpace(out), "--server", ns.ClientURL(), "--progress-every", "0"); code != cli.ExitOK || !strings.Contains(out, "724 solutions") {
 		t.Fatalf("wait: exit %d, %q, %s", code, out, errs)
 	}
 
@@ -56,7 +58,7 @@ func TestQueueSubmitAnyServer(t *testing.T) {
 	defer func() { serve.Process.Signal(syscall.SIGTERM); waitExit(t, serve, exited) }()
 	for end := time.Now().Add(waitBound); ; {
 		code, _, errs := runBin(t, "submit", "9", "--server", url)
-		if code == exitOK {
+		if code == cli.ExitOK {
 			break
 		}
 		if !strings.Contains(errs, "connection refused") && !strings.Contains(errs, "no servers available") || time.Now().After(end) {
@@ -83,7 +85,7 @@ func TestServeRefusals(t *testing.T) {
 	} {
 		began := time.Now()
 		code, out, errs := runBin(t, append([]string{"serve", "--data", t.TempDir()}, args...)...)
-		if code != exitFail || out != "" || !strings.Contains(errs, "address already in use") || time.Since(began) > time.Minute {
+		if code != cli.ExitFail || out != "" || !strings.Contains(errs, "address already in use") || time.Since(began) > time.Minute {
 			t.Errorf("serve %v on a port in use: exit %d after %v, %q, %q", args, code, time.Since(began), out, errs)
 		}
 		checkPrefixed(t, errs)
@@ -92,7 +94,7 @@ func TestServeRefusals(t *testing.T) {
 	data := t.TempDir()
 	first := startServe(t, "--listen", "127.0.0.1:0", "--data", data)
 	code, out, errs := runBin(t, "serve", "--listen", "127.0.0.1:0", "--data", data)
-	if code != exitFail || out != "" || !strings.Contains(errs, "in use by another server") {
+	if code != cli.ExitFail || out != "" || !strings.Contains(errs, "in use by another server") {
 		t.Errorf("a second server on one folder: exit %d, %q, %q", code, out, errs)
 	}
 	first.stop(t)
@@ -101,7 +103,7 @@ func TestServeRefusals(t *testing.T) {
 
 	for _, tok := range []string{"a", "short-token"} {
 		code, out, errs := runBin(t, "serve", "--listen", "0.0.0.0:0", "--token", tok, "--data", t.TempDir())
-		if code != exitUsage || out != "" || !strings.Contains(errs, "at least 16") {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errs, "at least 16") {
 			t.Errorf("--token %q: exit %d, %q, %q", tok, code, out, errs)
 		}
 	}
@@ -111,11 +113,11 @@ func TestServeRefusals(t *testing.T) {
 	// address is TEST-NET-1's, which no machine has, so that accepted it
 	// fails to bind.
 	code, _, errs = runBin(t, "serve", "--listen", "127.0.0.1:0", "--http", "192.0.2.1:0", "--data", t.TempDir())
-	if code != exitUsage || !strings.Contains(errs, "give --token") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+	if code != cli.ExitUsage || !strings.Contains(errs, "give --token") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("--http beyond loopback without a token: exit %d, %q", code, errs)
 	}
 	code, _, errs = runBin(t, "serve", "--listen", "127.0.0.1:0", "--http", "192.0.2.1:0", "--token", "a-token-of-sixteen+", "--data", t.TempDir())
-	if code != exitFail || strings.Contains(errs, "give --token") || !strings.Contains(errs, "192.0.2.1") {
+	if code != cli.ExitFail || strings.Contains(errs, "give --token") || !strings.Contains(errs, "192.0.2.1") {
 		t.Errorf("--http beyond loopback with a token: exit %d, %q (want it accepted, then not bound here)", code, errs)
 	}
 }
@@ -131,20 +133,20 @@ func TestQueueExportOut(t *testing.T) {
 	ids := map[int]string{}
 	for _, n := range []int{8, 9} {
 		code, out, errs := runBin(t, "submit", fmt.Sprint(n), "--server", srv.url)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("submit: %s", errs)
 		}
 		ids[n] = strings.TrimSpace(out)
 	}
-	if code, _, errs := runBin(t, "work", "--server", srv.url, "--exit-when-idle"); code != exitOK {
+	if code, _, errs := runBin(t, "work", "--server", srv.url, "--exit-when-idle"); code != cli.ExitOK {
 		t.Fatalf("work: %s", errs)
 	}
 	other := filepath.Join(dir, "other.json")
-	if code, _, errs := runBin(t, "export", ids[9], "--server", srv.url, "--out", other); code != exitOK {
+	if code, _, errs := runBin(t, "export", ids[9], "--server", srv.url, "--out", other); code != cli.ExitOK {
 		t.Fatalf("export of n = 9: %s", errs)
 	}
 	shardFile := filepath.Join(dir, "shard.json")
-	if code, _, errs := runBin(t, "count", "10", "--shard", "0/2", "--out", shardFile); code != exitOK {
+	if code, _, errs := runBin(t, "count", "10", "--shard", "0/2", "--out", shardFile); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	notes := filepath.Join(dir, "notes.txt")
@@ -159,7 +161,7 @@ func TestQueueExportOut(t *testing.T) {
 		before, _ := os.ReadFile(path)
 		code, out, errs := runBin(t, "export", ids[8], "--server", srv.url, "--out", path)
 		after, _ := os.ReadFile(path)
-		if code != exitUsage || out != "" || string(after) != string(before) {
+		if code != cli.ExitUsage || out != "" || string(after) != string(before) {
 			t.Errorf("export --out %s: exit %d, %q, %q; the file must stay as it was", filepath.Base(path), code, out, errs)
 		}
 		checkPrefixed(t, errs)
@@ -167,11 +169,11 @@ func TestQueueExportOut(t *testing.T) {
 	empty := filepath.Join(dir, "empty.json")
 	os.WriteFile(empty, nil, 0o644)
 	for range 2 { // an empty file, then the same job's export again
-		if code, _, errs := runBin(t, "export", ids[8], "--server", srv.url, "--out", empty); code != exitOK {
+		if code, _, errs := runBin(t, "export", ids[8], "--server", srv.url, "--out", empty); code != cli.ExitOK {
 			t.Errorf("export to %s: %s", empty, errs)
 		}
 	}
-	if code, out, _ := runBin(t, "merge", empty); code != exitOK || !strings.Contains(out, "92 solutions") {
+	if code, out, _ := runBin(t, "merge", empty); code != cli.ExitOK || !strings.Contains(out, "92 solutions") {
 		t.Errorf("merge of the export: exit %d, %q", code, out)
 	}
 }
@@ -183,12 +185,12 @@ func TestWorkGivesUp(t *testing.T) {
 	dead := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
 	began := time.Now()
 	code, _, errs := runBin(t, "work", "--server", dead, "--exit-when-idle", "--give-up-after", "2s")
-	if code != exitFail || !strings.Contains(errs, "no server reachable") || time.Since(began) > time.Minute {
+	if code != cli.ExitFail || !strings.Contains(errs, "no server reachable") || time.Since(began) > time.Minute {
 		t.Errorf("work against no server: exit %d after %v, %q", code, time.Since(began), errs)
 	}
 
 	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", t.TempDir())
-	if code, _, errs := runBin(t, "submit", "16", "--server", srv.url, "--method", "constellations", "--depth", "1", "--units", "off"); code != exitOK {
+	if code, _, errs := runBin(t, "submit", "16", "--server", srv.url, "--method", "constellations", "--depth", "1", "--units", "off"); code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	work := exec.Command(binary(t), "work", "--server", srv.url, "--exit-when-idle", "--give-up-after", "2s", "--workers", "1")
@@ -200,7 +202,7 @@ func TestWorkGivesUp(t *testing.T) {
 	<-srv.exited
 	killed := time.Now()
 	waitExit(t, work, exited)
-	if work.ProcessState.ExitCode() != exitFail || !strings.Contains(log.String(), "no server reachable") || time.Since(killed) > time.Minute {
+	if work.ProcessState.ExitCode() != cli.ExitFail || !strings.Contains(log.String(), "no server reachable") || time.Since(killed) > time.Minute {
 		t.Errorf("work after its server died: %v after %v: %s", work.ProcessState, time.Since(killed), log)
 	}
 }
@@ -214,7 +216,7 @@ func TestQueueJobControl(t *testing.T) {
 	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--max-deliver", "1")
 	defer srv.stop(t)
 	code, out, errs := runBin(t, "submit", "16", "--server", srv.url, "--method", "constellations", "--depth", "1", "--units", "off")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	id := strings.TrimSpace(out)
@@ -226,7 +228,7 @@ func TestQueueJobControl(t *testing.T) {
 		s, ok := jobsJSON(t, srv.url)
 		return ok && len(s.Jobs) == 1 && s.Jobs[0].Counted > 100
 	})
-	if code, out, errs := runBin(t, "cancel", id, "--server", srv.url); code != exitOK || !strings.Contains(out, "cancelled") {
+	if code, out, errs := runBin(t, "cancel", id, "--server", srv.url); code != cli.ExitOK || !strings.Contains(out, "cancelled") {
 		t.Fatalf("cancel: exit %d, %q, %s", code, out, errs)
 	}
 	s, _ := jobsJSON(t, srv.url)
@@ -241,18 +243,18 @@ func TestQueueJobControl(t *testing.T) {
 	if a.Jobs[0].Counted != b.Jobs[0].Counted {
 		t.Errorf("a cancelled job is still counted: %d, then %d tasks", a.Jobs[0].Counted, b.Jobs[0].Counted)
 	}
-	if code, _, errs := runBin(t, "wait", id, "--server", srv.url, "--progress-every", "0"); code != exitFail || !strings.Contains(errs, "cancelled") {
+	if code, _, errs := runBin(t, "wait", id, "--server", srv.url, "--progress-every", "0"); code != cli.ExitFail || !strings.Contains(errs, "cancelled") {
 		t.Errorf("wait on a cancelled job: exit %d, %q", code, errs)
 	}
-	if code, _, errs := runBin(t, "submit", "16", "--server", srv.url, "--method", "constellations", "--depth", "1", "--units", "off"); code != exitFail || !strings.Contains(errs, "requeue") {
+	if code, _, errs := runBin(t, "submit", "16", "--server", srv.url, "--method", "constellations", "--depth", "1", "--units", "off"); code != cli.ExitFail || !strings.Contains(errs, "requeue") {
 		t.Errorf("submit of a cancelled job: exit %d, %q", code, errs)
 	}
-	if code, out, errs := runBin(t, "requeue", id, "--server", srv.url); code != exitOK || !strings.Contains(out, "resumed") {
+	if code, out, errs := runBin(t, "requeue", id, "--server", srv.url); code != cli.ExitOK || !strings.Contains(out, "resumed") {
 		t.Fatalf("requeue: exit %d, %q, %s", code, out, errs)
 	}
 	code, out, errs = runBin(t, "wait", id, "--server", srv.url, "--json", "--progress-every", "0")
 	var r jsonReport
-	if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 14772512 {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != 14772512 {
 		t.Fatalf("wait after requeue: exit %d, %q, %s", code, out, errs)
 	}
 	work.Process.Signal(syscall.SIGTERM)
@@ -269,7 +271,7 @@ func TestQueueJobControl(t *testing.T) {
 	// and, with --exit-when-idle, leaves the tasks to a worker with more
 	// memory, saying so; status shows no failure.
 	code, out, errs = runBin(t, "submit", "12", "--server", srv.url, "--units", "off")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatal(errs)
 	}
 	jid := strings.TrimSpace(out)
@@ -281,14 +283,14 @@ func TestQueueJobControl(t *testing.T) {
 		t.Errorf("the small worker did not say why it left the tasks: %s", l)
 	}
 	code, out, errs = runBin(t, "status", jid, "--server", srv.url)
-	if code != exitOK || strings.Contains(out, "failed") || strings.Contains(out, "set aside") {
+	if code != cli.ExitOK || strings.Contains(out, "failed") || strings.Contains(out, "set aside") {
 		t.Fatalf("status after the small worker: exit %d, %q, %s", code, out, errs)
 	}
-	if code, _, errs := runBin(t, "work", "--server", srv.url, "--exit-when-idle"); code != exitOK {
+	if code, _, errs := runBin(t, "work", "--server", srv.url, "--exit-when-idle"); code != cli.ExitOK {
 		t.Fatalf("work: %s", errs)
 	}
 	code, out, errs = runBin(t, "wait", jid, "--server", srv.url, "--progress-every", "0")
-	if code != exitOK || !strings.Contains(out, "14200 solutions") {
+	if code != cli.ExitOK || !strings.Contains(out, "14200 solutions") {
 		t.Fatalf("wait after requeue: exit %d, %q, %s", code, out, errs)
 	}
 }
@@ -324,7 +326,7 @@ func TestClientTimeout(t *testing.T) {
 		code, _, errs := runBin(t, args...)
 		took := time.Since(began)
 		lines := strings.Split(strings.TrimSpace(errs), "\n")
-		if code != exitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], c.want) || took > 20*time.Second {
+		if code != cli.ExitFail || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], c.want) || took > 20*time.Second {
 			t.Errorf("%v: exit %d after %v, %q: want exit 1 within about 2 s, saying %q in its last line", args, code, took.Round(time.Millisecond), errs, c.want)
 		}
 	}

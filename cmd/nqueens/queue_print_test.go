@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // Item 11 of issue 36: text a worker wrote reaches the terminal escaped,
@@ -34,7 +35,7 @@ func TestPrintStatusEscapesWorkerText(t *testing.T) {
 // repeats is said once per interval with how many were left out.
 func TestWorkLogRateLimited(t *testing.T) {
 	var b bytes.Buffer
-	e := &env{Prog: "nqueens", Stderr: &b}
+	e := &cli.Env{Prog: "nqueens", Stderr: &b}
 	l := &workLog{e: e, every: time.Hour}
 	for i := range 100 {
 		l.logf("receiving tasks: %v (retrying)", i)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -122,7 +123,7 @@ func TestQueueCampaign(t *testing.T) {
 			Tasks, Added int
 			New          bool
 		}
-		if code != exitOK || json.Unmarshal([]byte(out), &sub) != nil {
+		if code != cli.ExitOK || json.Unmarshal([]byte(out), &sub) != nil {
 			t.Fatalf("submit %d: exit %d, %q, %s", n, code, out, errs)
 		}
 		if id, again := jobs[n]; again {
@@ -183,7 +184,7 @@ func TestQueueCampaign(t *testing.T) {
 
 	for n, id := range map[int]string{15: jobs[15], 16: jobs[16]} {
 		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("wait %d: exit %d: %s", n, code, errs)
 		}
 		var r struct {
@@ -210,11 +211,11 @@ func TestQueueCampaign(t *testing.T) {
 	}
 
 	out := filepath.Join(dir, "q16.json")
-	if code, _, errs := runBin(t, "export", jobs[16], "--server", url, "--out", out); code != exitOK {
+	if code, _, errs := runBin(t, "export", jobs[16], "--server", url, "--out", out); code != cli.ExitOK {
 		t.Fatalf("export: %s", errs)
 	}
 	code, stdout, errs := runBin(t, "merge", out)
-	if code != exitOK || !strings.Contains(stdout, "14772512 solutions (matches OEIS") || !strings.Contains(errs, "records checked") {
+	if code != cli.ExitOK || !strings.Contains(stdout, "14772512 solutions (matches OEIS") || !strings.Contains(errs, "records checked") {
 		t.Errorf("merge of the export: exit %d, %q, %q", code, stdout, errs)
 	}
 	srv.stop(t)
@@ -245,14 +246,14 @@ func TestQueueUnits(t *testing.T) {
 				PlanTasks int `json:"plan_tasks"`
 			}
 		}
-		if code != exitOK || json.Unmarshal([]byte(out), &sub) != nil {
+		if code != cli.ExitOK || json.Unmarshal([]byte(out), &sub) != nil {
 			t.Fatalf("submit %d %v: exit %d, %q, %s", c.n, c.args, code, out, errs)
 		}
 		if sub.Info.Units != c.units || sub.Tasks < c.units || sub.Tasks >= sub.Info.PlanTasks || !strings.HasSuffix(sub.Job, fmt.Sprintf("-u%d", c.units)) {
 			t.Fatalf("submit %d %v: %+v, want about %d units of more plan tasks", c.n, c.args, sub, c.units)
 		}
 		for i := range 2 {
-			if code, _, errs := runBin(t, "work", "--server", srv.url, "--workers", "2", "--id", fmt.Sprintf("u%d", i), "--exit-when-idle"); code != exitOK {
+			if code, _, errs := runBin(t, "work", "--server", srv.url, "--workers", "2", "--id", fmt.Sprintf("u%d", i), "--exit-when-idle"); code != cli.ExitOK {
 				t.Fatalf("work: exit %d: %s", code, errs)
 			}
 		}
@@ -264,20 +265,20 @@ func TestQueueUnits(t *testing.T) {
 			Units     int
 		}
 		k, _ := queens.Known(c.n)
-		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || !r.Complete || r.Total != k || r.Tasks != sub.Tasks ||
+		if code != cli.ExitOK || json.Unmarshal([]byte(out), &r) != nil || !r.Complete || r.Total != k || r.Tasks != sub.Tasks ||
 			r.PlanTasks != sub.Info.PlanTasks || r.Units != c.units {
 			t.Fatalf("wait %d %v: exit %d, %q, %s", c.n, c.args, code, out, errs)
 		}
 		code, out, errs = runBin(t, "status", sub.Job, "--server", srv.url)
-		if want := fmt.Sprintf("the plan's %d tasks in %d units", sub.Info.PlanTasks, sub.Tasks); code != exitOK || !strings.Contains(out, want) {
+		if want := fmt.Sprintf("the plan's %d tasks in %d units", sub.Info.PlanTasks, sub.Tasks); code != cli.ExitOK || !strings.Contains(out, want) {
 			t.Errorf("status %s: exit %d, %q (want it to say %q), %s", sub.Job, code, out, want, errs)
 		}
 		file := filepath.Join(dir, sub.Job+".json")
-		if code, _, errs := runBin(t, "export", sub.Job, "--server", srv.url, "--out", file); code != exitOK {
+		if code, _, errs := runBin(t, "export", sub.Job, "--server", srv.url, "--out", file); code != cli.ExitOK {
 			t.Fatalf("export: %s", errs)
 		}
 		code, stdout, errs := runBin(t, "merge", file)
-		if code != exitOK || !strings.Contains(stdout, fmt.Sprintf("%d solutions (matches OEIS", k)) || !strings.Contains(errs, "records checked") {
+		if code != cli.ExitOK || !strings.Contains(stdout, fmt.Sprintf("%d solutions (matches OEIS", k)) || !strings.Contains(errs, "records checked") {
 			t.Errorf("merge of the export of %s: exit %d, %q, %q", sub.Job, code, stdout, errs)
 		}
 	}
@@ -301,7 +302,7 @@ func TestQueueSubmitWait(t *testing.T) {
 	} {
 		code, out, errs := runBin(t, append([]string{"submit", fmt.Sprint(c.n), "--server", srv.url, "--wait", "--progress-every", "0"}, c.args...)...)
 		k, _ := queens.Known(c.n)
-		if code != exitOK || !strings.Contains(errs, "job ") {
+		if code != cli.ExitOK || !strings.Contains(errs, "job ") {
 			t.Fatalf("submit %d %v --wait: exit %d, %q, %s", c.n, c.args, code, out, errs)
 		}
 		if c.args == nil {
@@ -328,7 +329,7 @@ func TestQueueRefusals(t *testing.T) {
 	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "a"), "--token", "right-token-0123456")
 	for _, tok := range []string{"wrong", ""} {
 		code, _, errs := runBin(t, "status", "n8-00-a1", "--server", srv.url, "--token", tok)
-		if code != exitFail || !strings.Contains(errs, "refused the credentials") {
+		if code != cli.ExitFail || !strings.Contains(errs, "refused the credentials") {
 			t.Errorf("token %q: exit %d, %q", tok, code, errs)
 		}
 		checkPrefixed(t, errs)
@@ -336,11 +337,11 @@ func TestQueueRefusals(t *testing.T) {
 	srv.stop(t)
 	for _, listen := range []string{"0.0.0.0:0", ":0"} {
 		code, out, errs := runBin(t, "serve", "--listen", listen, "--data", filepath.Join(dir, "b"))
-		if code != exitUsage || out != "" || !strings.Contains(errs, "refusing to listen beyond loopback") {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errs, "refusing to listen beyond loopback") {
 			t.Errorf("serve --listen %s without a token: exit %d, %q, %q", listen, code, out, errs)
 		}
 	}
-	if code, _, errs := runBin(t, "status", "not a job", "--server", "nats://127.0.0.1:1"); code != exitUsage {
+	if code, _, errs := runBin(t, "status", "not a job", "--server", "nats://127.0.0.1:1"); code != cli.ExitUsage {
 		t.Errorf("a bad job id: exit %d, %q", code, errs)
 	}
 }
@@ -373,7 +374,7 @@ func TestQueueSoak(t *testing.T) {
 			n, args, want = "17", []string{"--units", "8"}, 95815104
 		}
 		code, id, errs := runBin(t, append([]string{"submit", n, "--server", url, "--method", "constellations"}, args...)...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("submit: %s", errs)
 		}
 		id = strings.TrimSpace(id)
@@ -404,7 +405,7 @@ func TestQueueSoak(t *testing.T) {
 		}
 		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
 		var r jsonReport
-		if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != want {
+		if code != cli.ExitOK || json.Unmarshal([]byte(out), &r) != nil || r.Total != want {
 			t.Fatalf("trial %d (n = %s): exit %d, %q, %s", trial, n, code, out, errs)
 		}
 		t.Logf("trial %d (n = %s %v): exact (server killed %s)", trial, n, args, map[bool]string{true: "first", false: "second"}[killServerFirst])

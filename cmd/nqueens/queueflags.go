@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/readfile"
 )
 
@@ -168,25 +169,25 @@ func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
 
 // connect connects to the server, retrying while it is unreachable if
 // retry (a worker).
-func (f *serverFlags) connect(ctx context.Context, e *env, name string, retry bool) (*queue.Client, int) {
+func (f *serverFlags) connect(ctx context.Context, e *cli.Env, name string, retry bool) (*queue.Client, int) {
 	return f.connectFor(ctx, e, name, retry, 0)
 }
 
 // connectFor is connect, retrying at most retryFor (0: until ctx is
 // done).
-func (f *serverFlags) connectFor(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
+func (f *serverFlags) connectFor(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
 	return f.connectLog(ctx, e, name, retry, retryFor, func(format string, args ...any) { e.Errorf(format, args...) })
 }
 
 // connectLog is connectFor with the client's log going to logf.
-func (f *serverFlags) connectLog(ctx context.Context, e *env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*queue.Client, int) {
+func (f *serverFlags) connectLog(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*queue.Client, int) {
 	if f.timeout < 0 {
 		e.Errorf("--timeout %v: need 0 (no limit) or more", f.timeout)
-		return nil, exitUsage
+		return nil, cli.ExitUsage
 	}
 	if err := queue.CheckURL(f.url); err != nil {
 		e.Errorf("--server: %v", err)
-		return nil, exitUsage
+		return nil, cli.ExitUsage
 	}
 	auth, err := f.readAuth(ctx)
 	if err != nil {
@@ -199,31 +200,31 @@ func (f *serverFlags) connectLog(ctx context.Context, e *env, name string, retry
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return nil, exitInterrupted
+			return nil, cli.ExitInterrupted
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			e.Errorf("no server of %s answered within --timeout %v", f.url, f.timeout)
-			return nil, exitFail
+			return nil, cli.ExitFail
 		}
 		e.Errorf("%v", err)
-		return nil, exitFail
+		return nil, cli.ExitFail
 	}
-	return c, exitOK
+	return c, cli.ExitOK
 }
 
 // inputExit reports an error reading the flags' files: an interrupt
 // (exitInterrupted), or a bad file (exitUsage).
-func inputExit(e *env, err error) int {
+func inputExit(e *cli.Env, err error) int {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		e.Errorf("interrupted")
-		return exitInterrupted
+		return cli.ExitInterrupted
 	}
 	e.Errorf("%v", err)
-	return exitUsage
+	return cli.ExitUsage
 }
 
 // oneJob reads the single JOB argument.
-func oneJob(e *env, cmd string, pos []string) (string, bool) {
+func oneJob(e *cli.Env, cmd string, pos []string) (string, bool) {
 	if len(pos) != 1 {
 		e.Errorf("%s takes one job id, as nqueens submit printed it (usage: nqueens %s JOB)", cmd, cmd)
 		return "", false

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // The files the queue commands' flags name are read bounded, each bad one
@@ -76,8 +78,8 @@ func TestQueueFlagFilesBounded(t *testing.T) {
 		args := append(append([]string(nil), tc.base...), tc.flag, tc.file)
 		start := time.Now()
 		code, out, errs := runCLI(args...)
-		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "nqueens: ") || !strings.Contains(errs, tc.want) {
-			t.Errorf("%s %s %s: exit %d, stdout %q, stderr %q; want %d and one line with %q", tc.base[0], tc.flag, clip(tc.file), code, out, errs, exitUsage, tc.want)
+		if code != cli.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "nqueens: ") || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s %s %s: exit %d, stdout %q, stderr %q; want %d and one line with %q", tc.base[0], tc.flag, clip(tc.file), code, out, errs, cli.ExitUsage, tc.want)
 		}
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s %s %s: took %v", tc.base[0], tc.flag, clip(tc.file), d)
@@ -114,10 +116,10 @@ func TestQueueFlagFileInterrupted(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		var out, errb bytes.Buffer
 		start := time.Now()
-		code := run(ctx, &env{Stdout: &out, Stderr: &errb}, args)
+		code := app.Run(ctx, &cli.Env{Stdout: &out, Stderr: &errb}, args)
 		cancel()
-		if d := time.Since(start); code != exitInterrupted || errb.String() != "nqueens: interrupted\n" || d > 5*time.Second {
-			t.Errorf("%s: exit %d after %v, stderr %q; want %d soon after 200ms", strings.Join(args, " "), code, d, errb.String(), exitInterrupted)
+		if d := time.Since(start); code != cli.ExitInterrupted || errb.String() != "nqueens: interrupted\n" || d > 5*time.Second {
+			t.Errorf("%s: exit %d after %v, stderr %q; want %d soon after 200ms", strings.Join(args, " "), code, d, errb.String(), cli.ExitInterrupted)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // The Kubernetes manifests in scripts/ parse as YAML, name the image the
@@ -193,7 +194,7 @@ func walkContainers(v any, f func(map[string]any)) {
 func checkCommand(t *testing.T, file string, words []string) {
 	t.Helper()
 	code, help, _ := runCLI(words[0], "-h") // help goes to stdout
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Errorf("%s: nqueens %s is not a command", file, words[0])
 		return
 	}

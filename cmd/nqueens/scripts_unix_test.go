@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // bashOrFail returns bash's path; CI has it (the scripts are bash).
@@ -122,7 +124,7 @@ func TestLocalShardsUsageError(t *testing.T) {
 	if e, ok := err.(*exec.ExitError); ok {
 		code = e.ExitCode()
 	}
-	if code != exitUsage || strings.Contains(string(b), "rerun the same command") || !strings.Contains(string(b), "shard") || !strings.Contains(string(b), "cannot help") {
+	if code != cli.ExitUsage || strings.Contains(string(b), "rerun the same command") || !strings.Contains(string(b), "shard") || !strings.Contains(string(b), "cannot help") {
 		t.Errorf("4000 shards of n = 8: exit %d, %q; want exit 2 saying why", code, b)
 	}
 }

@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "serve", Summary: "run the work queue's server (embedded NATS JetStream), alone or one of a cluster", Run: runServe})
+	app.Register(&cli.Command{Name: "serve", Summary: "run the work queue's server (embedded NATS JetStream), alone or one of a cluster", Run: runServe})
 }
 
-func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "serve", "--data DIR [flags]")
+func runServe(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "serve", "--data DIR [flags]")
 	var (
 		cfg       queue.ServerConfig
 		tokenFile string
@@ -45,13 +46,13 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.DurationVar(&cfg.Settings.AckWait, "ack-wait", 30*time.Second, "how long a task stays with a worker that stopped answering before it goes to another")
 	fs.IntVar(&cfg.Settings.MaxDeliver, "max-deliver", 5, "times a task is handed out before it is set aside as failing")
 	fs.BoolVar(&verbose, "v", false, "print the NATS server's notices on stderr")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 0 {
 		e.Errorf("serve takes no arguments, got %q (usage: nqueens serve --data DIR)", pos)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if cfg.Token, err = readToken(ctx, cfg.Token, tokenFile); err != nil {
 		return inputExit(e, err)
@@ -70,11 +71,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		*f.into = strings.TrimSpace(string(b))
 		if err := queue.CheckToken(*f.into); err != nil {
 			e.Errorf("%s %s: %v", f.flag, f.path, err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		if err := privateFile(f.flag, f.path); err != nil {
 			e.Errorf("%v", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 	}
 	err = readFlagFiles(ctx, queue.MaxPEMSize,
@@ -86,15 +87,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	if err := queue.CheckToken(cfg.Token); err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if cfg.Settings.AckWait < time.Second || cfg.Settings.MaxDeliver < 1 {
 		e.Errorf("--ack-wait must be at least 1s and --max-deliver at least 1")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if cfg.Settings.Replicas < 0 || cfg.Settings.Replicas > 5 {
 		e.Errorf("--replicas %d: choose 1 to 5 (0: 3 in a cluster)", cfg.Settings.Replicas)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if routes != "" {
 		cfg.Routes = strings.Split(routes, ",")
@@ -110,18 +111,18 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	s, err := queue.Serve(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
 		e.Errorf("%v", err)
 		if errors.Is(err, queue.ErrExposed) || errors.Is(err, queue.ErrBadTLS) || cfg.DataDir == "" {
-			return exitUsage
+			return cli.ExitUsage
 		}
-		return exitFail
+		return cli.ExitFail
 	}
 	defer s.Close()
 	if _, err := fmt.Fprintln(e.Stdout, s.URL()); err != nil {
 		e.Errorf("writing the URL: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	auth := ""
 	if cfg.Token != "" {
@@ -146,5 +147,5 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	<-ctx.Done()
 	s.Close()
 	e.Errorf("stopped; the queue is kept in %s", cfg.DataDir)
-	return exitOK
+	return cli.ExitOK
 }

@@ -54,12 +54,12 @@ func (o *showFlags) check(n int) (solutions.Format, error) {
 // failed with err: cli.App.Run reports the error (or, for a broken pipe,
 // ends quietly), so the command only stops. Any other error is reported
 // here.
-func outputExit(e *env, err error) int {
+func outputExit(e *cli.Env, err error) int {
 	if e.OutputErr() != nil {
-		return exitOK
+		return cli.ExitOK
 	}
 	e.Errorf("%v", err)
-	return exitFail
+	return cli.ExitFail
 }
 
 // writeSVG draws cols into the file path.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -31,8 +32,8 @@ func TestSignalsEndCount(t *testing.T) {
 			waitRecords(t, &journalWatch{path: path}, 1, exited)
 			cmd.Process.Signal(sig)
 			waitExit(t, cmd, exited)
-			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-				t.Fatalf("exit %v, want %d: %s", cmd.ProcessState, exitInterrupted, errb.String())
+			if code := cmd.ProcessState.ExitCode(); code != cli.ExitInterrupted {
+				t.Fatalf("exit %v, want %d: %s", cmd.ProcessState, cli.ExitInterrupted, errb.String())
 			}
 			if want := "resume with:\n  " + bin + " count 17 --workers 1 --checkpoint " + path; !strings.Contains(errb.String(), want) {
 				t.Errorf("stderr %q lacks %q", errb.String(), want)
@@ -69,8 +70,8 @@ func TestCheckpointRemoved(t *testing.T) {
 			}
 			waitExit(t, cmd, exited)
 			stderr := errb.String()
-			if code := cmd.ProcessState.ExitCode(); code != exitFail {
-				t.Fatalf("exit %v, want %d: %s", cmd.ProcessState, exitFail, stderr)
+			if code := cmd.ProcessState.ExitCode(); code != cli.ExitFail {
+				t.Fatalf("exit %v, want %d: %s", cmd.ProcessState, cli.ExitFail, stderr)
 			}
 			if strings.Contains(stderr, "resume with") {
 				t.Errorf("a removed checkpoint named as resumable: %q", stderr)

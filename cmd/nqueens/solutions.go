@@ -15,27 +15,27 @@ import (
 const maxList = queens.MaxN
 
 func init() {
-	register(&command{
+	app.Register(&cli.Command{
 		Name:    "solutions",
 		Summary: "list the solutions (all, --limit K, or --unique), in cols, coords, board or json",
 		Run:     runSolutions,
 	})
 }
 
-func runSolutions(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "solutions", "N [--limit K] [--unique] [--format F] [--ascii] [--svg FILE] [--trace]",
+func runSolutions(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "solutions", "N [--limit K] [--unique] [--format F] [--ascii] [--svg FILE] [--trace]",
 		fmt.Sprintf("Lists the solutions for an N×N board, N from 1 to %d, in lexicographic order.", maxList))
 	var o showFlags
 	o.add(fs, string(solutions.Cols))
 	limit := fs.Int("limit", 0, "list at most `K` solutions (0: all)")
 	unique := fs.Bool("unique", false, "list one solution per symmetry class: the lexicographically smallest of its 8 images")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 1 {
 		e.Errorf("solutions takes one board size, e.g. 'nqueens solutions 8' (got %d arguments)", len(pos))
-		return exitUsage
+		return cli.ExitUsage
 	}
 	n, err := parseN(pos[0], 1, maxList)
 	if err != nil {
@@ -44,23 +44,23 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 		} else {
 			e.Errorf("%v", err)
 		}
-		return exitUsage
+		return cli.ExitUsage
 	}
 	format, err := o.check(n)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	switch {
 	case *limit < 0:
 		e.Errorf("--limit must be 0 (all) or more, not %d", *limit)
-		return exitUsage
+		return cli.ExitUsage
 	case o.trace && *limit == 0:
 		e.Errorf("--trace needs --limit K: the trace of a whole enumeration is far too long")
-		return exitUsage
+		return cli.ExitUsage
 	case o.trace && *unique:
 		e.Errorf("--trace shows the plain search; it cannot be combined with --unique")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *limit == 0 && n >= 18 {
 		warnHuge(e, n, *unique)
@@ -89,20 +89,20 @@ func runSolutions(ctx context.Context, e *env, args []string) int {
 	if se, ok := err.(svgError); ok {
 		p.Flush()
 		e.Errorf("writing %s: %v", o.svg, se.err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if err != nil {
 		return outputExit(e, err)
 	}
 	if stopped {
 		e.Errorf("interrupted after %d %s", p.Count(), cli.Plural(p.Count(), "solution", "solutions"))
-		return exitInterrupted
+		return cli.ExitInterrupted
 	}
 	if o.svg != "" && !svgDone {
 		e.Errorf("n = %d has no solution: nothing drawn in %s", n, o.svg)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // svgError marks a failure to write the --svg file, which is not an
@@ -136,7 +136,7 @@ func listSolutions(ctx context.Context, n, limit int, unique bool, emit func([]i
 
 // traceSolutions runs the traced search up to limit solutions: the trace
 // on stderr, the solutions through emit.
-func traceSolutions(ctx context.Context, e *env, n, limit, traceLimit int, p *solutions.Printer, emit func([]int) error) (stopped bool, err error) {
+func traceSolutions(ctx context.Context, e *cli.Env, n, limit, traceLimit int, p *solutions.Printer, emit func([]int) error) (stopped bool, err error) {
 	t := newTracer(e.Stderr, traceLimit)
 	defer t.close()
 	terr := solutions.Trace(n, limit, func(ev solutions.Event) bool {
@@ -161,7 +161,7 @@ func traceSolutions(ctx context.Context, e *env, n, limit, traceLimit int, p *so
 }
 
 // warnHuge tells the user, on stderr, how long a full listing is.
-func warnHuge(e *env, n int, unique bool) {
+func warnHuge(e *cli.Env, n int, unique bool) {
 	total, ok := queens.Known(n)
 	what := "solutions"
 	if unique {

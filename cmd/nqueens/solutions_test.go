@@ -16,6 +16,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -23,7 +24,7 @@ import (
 func runShow(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), &env{Stdout: &out, Stderr: &errb}, args)
+	code := app.Run(context.Background(), &cli.Env{Stdout: &out, Stderr: &errb}, args)
 	return code, out.String(), errb.String()
 }
 
@@ -46,7 +47,7 @@ func TestSolutionsCLIListsEverySolution(t *testing.T) {
 					want, _ = queens.KnownUnique(n)
 				}
 				code, out, errs := runShow(t, args...)
-				if code != exitOK || errs != "" {
+				if code != cli.ExitOK || errs != "" {
 					t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
 				}
 				parse := solutions.ParseCols
@@ -81,7 +82,7 @@ func TestSolutionsCLIListsEverySolution(t *testing.T) {
 func TestSolutionsCLIFormatsAndLimit(t *testing.T) {
 	_, all, _ := runShow(t, "solutions", "8")
 	code, five, _ := runShow(t, "solutions", "--limit", "5", "8")
-	if code != exitOK || !slices.Equal(lines(five), lines(all)[:5]) {
+	if code != cli.ExitOK || !slices.Equal(lines(five), lines(all)[:5]) {
 		t.Errorf("--limit 5: exit %d\n%s", code, five)
 	}
 	if lines(all)[0] != "0 4 7 5 2 6 1 3" {
@@ -100,7 +101,7 @@ func TestSolutionsCLIFormatsAndLimit(t *testing.T) {
 		t.Errorf("--unique 8: %d lines", len(lines(uni)))
 	}
 	// n = 2 has no solutions: an empty, successful listing.
-	if code, out, errs := runShow(t, "solutions", "2"); code != exitOK || out != "" || errs != "" {
+	if code, out, errs := runShow(t, "solutions", "2"); code != cli.ExitOK || out != "" || errs != "" {
 		t.Errorf("solutions 2: %d %q %q", code, out, errs)
 	}
 }
@@ -108,7 +109,7 @@ func TestSolutionsCLIFormatsAndLimit(t *testing.T) {
 func TestTraceKeepsStdout(t *testing.T) {
 	_, plain, _ := runShow(t, "solutions", "6", "--limit", "2")
 	code, traced, trace := runShow(t, "solutions", "6", "--limit", "2", "--trace", "--trace-limit", "0")
-	if code != exitOK || traced != plain {
+	if code != cli.ExitOK || traced != plain {
 		t.Errorf("--trace changed stdout: %q vs %q", traced, plain)
 	}
 	for _, want := range []string{"place row 0 col 0 → [0]\n", "backtrack from row", "solution 2: "} {
@@ -124,7 +125,7 @@ func TestTraceKeepsStdout(t *testing.T) {
 		t.Errorf("cut trace:\n%s", cut)
 	}
 	code, out, trace := runShow(t, "solve", "4", "--trace")
-	if code != exitOK || out != "1 3 0 2\n" || !strings.HasSuffix(trace, "solution 1: 1 3 0 2\n") {
+	if code != cli.ExitOK || out != "1 3 0 2\n" || !strings.HasSuffix(trace, "solution 1: 1 3 0 2\n") {
 		t.Errorf("solve 4 --trace: %d %q\n%s", code, out, trace)
 	}
 }
@@ -135,14 +136,14 @@ func TestSolveCLI(t *testing.T) {
 		code int
 		out  string
 	}{
-		{[]string{"solve", "8"}, exitOK, "0 4 7 5 2 6 1 3\n"},
-		{[]string{"solve", "1"}, exitOK, "0\n"},
-		{[]string{"solve", "4", "--format", "json"}, exitOK, `{"n":4,"cols":[1,3,0,2]}` + "\n"},
-		{[]string{"solve", "2"}, exitFail, "no solution for n = 2\n"},
-		{[]string{"solve", "3", "--method", "construct"}, exitFail, "no solution for n = 3\n"},
-		{[]string{"solve", "3", "--format", "json"}, exitFail, `{"n":3,"cols":null}` + "\n"},
-		{[]string{"solve", "8", "--method", "construct"}, exitOK, "1 3 5 7 2 0 6 4\n"},
-		{[]string{"solve", "4", "--format", "board"}, exitOK, "· ♛ · ·\n· · · ♛\n♛ · · ·\n· · ♛ ·\n"},
+		{[]string{"solve", "8"}, cli.ExitOK, "0 4 7 5 2 6 1 3\n"},
+		{[]string{"solve", "1"}, cli.ExitOK, "0\n"},
+		{[]string{"solve", "4", "--format", "json"}, cli.ExitOK, `{"n":4,"cols":[1,3,0,2]}` + "\n"},
+		{[]string{"solve", "2"}, cli.ExitFail, "no solution for n = 2\n"},
+		{[]string{"solve", "3", "--method", "construct"}, cli.ExitFail, "no solution for n = 3\n"},
+		{[]string{"solve", "3", "--format", "json"}, cli.ExitFail, `{"n":3,"cols":null}` + "\n"},
+		{[]string{"solve", "8", "--method", "construct"}, cli.ExitOK, "1 3 5 7 2 0 6 4\n"},
+		{[]string{"solve", "4", "--format", "board"}, cli.ExitOK, "· ♛ · ·\n· · · ♛\n♛ · · ·\n· · ♛ ·\n"},
 	} {
 		code, out, _ := runShow(t, c.args...)
 		if code != c.code || out != c.out {
@@ -152,15 +153,15 @@ func TestSolveCLI(t *testing.T) {
 	for _, n := range []string{"1000000", "4999", "31"} {
 		code, out, errs := runShow(t, "solve", n)
 		cols, err := solutions.ParseCols(out)
-		if code != exitOK || errs != "" || err != nil || strconv.Itoa(len(cols)) != n || solutions.Verify(cols) != nil {
+		if code != cli.ExitOK || errs != "" || err != nil || strconv.Itoa(len(cols)) != n || solutions.Verify(cols) != nil {
 			t.Errorf("solve %s: exit %d, %v, %q", n, code, err, errs)
 		}
 	}
 	// The node limit: search gives up, auto falls back.
-	if code, _, errs := runShow(t, "solve", "30", "--method", "search", "--max-nodes", "1000"); code != exitFail || !strings.Contains(errs, "gave up") {
+	if code, _, errs := runShow(t, "solve", "30", "--method", "search", "--max-nodes", "1000"); code != cli.ExitFail || !strings.Contains(errs, "gave up") {
 		t.Errorf("search with node limit: %d %q", code, errs)
 	}
-	if code, out, _ := runShow(t, "solve", "28", "--max-nodes", "1000"); code != exitOK || len(strings.Fields(out)) != 28 {
+	if code, out, _ := runShow(t, "solve", "28", "--max-nodes", "1000"); code != cli.ExitOK || len(strings.Fields(out)) != 28 {
 		t.Errorf("auto with node limit: %d %q", code, out)
 	}
 }
@@ -177,7 +178,7 @@ func TestShowBadInput(t *testing.T) {
 		{"solve", "100", "--trace"}, {"solve", "8", "--trace", "--method", "construct"}, {"solve", "8", "--frobnicate"},
 	} {
 		code, out, errs := runShow(t, args...)
-		if code != exitUsage || out != "" {
+		if code != cli.ExitUsage || out != "" {
 			t.Errorf("%v: exit %d, stdout %q", args, code, out)
 		}
 		// One clear line.
@@ -188,24 +189,24 @@ func TestShowBadInput(t *testing.T) {
 			t.Errorf("%v: stderr has %d lines: %q", args, len(lines(errs)), errs)
 		}
 	}
-	if code, _, errs := runShow(t, "solutions", "40"); !strings.Contains(errs, "nqueens solve 40") || code != exitUsage {
+	if code, _, errs := runShow(t, "solutions", "40"); !strings.Contains(errs, "nqueens solve 40") || code != cli.ExitUsage {
 		t.Errorf("solutions 40: %q", errs)
 	}
-	if code, _, _ := runShow(t, "solve", "-h"); code != exitOK {
+	if code, _, _ := runShow(t, "solve", "-h"); code != cli.ExitOK {
 		t.Errorf("solve -h: exit %d", code)
 	}
 }
 
 func TestHugeListingWarns(t *testing.T) {
 	code, out, errs := runShow(t, "solutions", "20", "--limit", "1")
-	if code != exitOK || len(lines(out)) != 1 || errs != "" {
+	if code != cli.ExitOK || len(lines(out)) != 1 || errs != "" {
 		t.Errorf("solutions 20 --limit 1: %d %q %q", code, out, errs)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	code = run(ctx, &env{Stdout: &o, Stderr: &e}, []string{"solutions", "28"})
-	if code != exitInterrupted || !strings.Contains(e.String(), "not known") {
+	code = app.Run(ctx, &cli.Env{Stdout: &o, Stderr: &e}, []string{"solutions", "28"})
+	if code != cli.ExitInterrupted || !strings.Contains(e.String(), "not known") {
 		t.Errorf("interrupted solutions 28: %d %q", code, e.String())
 	}
 }
@@ -213,7 +214,7 @@ func TestHugeListingWarns(t *testing.T) {
 func TestSVGFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "b.svg")
-	if code, out, errs := runShow(t, "solve", "8", "--svg", path); code != exitOK || out == "" || errs != "" {
+	if code, out, errs := runShow(t, "solve", "8", "--svg", path); code != cli.ExitOK || out == "" || errs != "" {
 		t.Fatalf("solve 8 --svg: %d %q", code, errs)
 	}
 	data, err := os.ReadFile(path)
@@ -224,16 +225,16 @@ func TestSVGFile(t *testing.T) {
 		t.Errorf("bad SVG (%v)", err)
 	}
 	path2 := filepath.Join(dir, "c.svg")
-	if code, _, _ := runShow(t, "solutions", "6", "--svg", path2, "--limit", "1"); code != exitOK {
+	if code, _, _ := runShow(t, "solutions", "6", "--svg", path2, "--limit", "1"); code != cli.ExitOK {
 		t.Errorf("solutions --svg: exit %d", code)
 	}
 	if _, err := os.Stat(path2); err != nil {
 		t.Error(err)
 	}
-	if code, _, errs := runShow(t, "solutions", "3", "--svg", filepath.Join(dir, "d.svg")); code != exitFail || errs == "" {
+	if code, _, errs := runShow(t, "solutions", "3", "--svg", filepath.Join(dir, "d.svg")); code != cli.ExitFail || errs == "" {
 		t.Errorf("solutions 3 --svg: %d %q", code, errs)
 	}
-	if code, _, errs := runShow(t, "solve", "8", "--svg", filepath.Join(dir, "no", "such", "e.svg")); code != exitFail || errs == "" {
+	if code, _, errs := runShow(t, "solve", "8", "--svg", filepath.Join(dir, "no", "such", "e.svg")); code != cli.ExitFail || errs == "" {
 		t.Errorf("unwritable --svg: %d %q", code, errs)
 	}
 }
@@ -246,8 +247,8 @@ func (epipe) Write([]byte) (int, error) { return 0, syscall.EPIPE }
 func TestBrokenPipeWriter(t *testing.T) {
 	for _, args := range [][]string{{"solutions", "10"}, {"solve", "100000"}, {"solutions", "6", "--trace", "--limit", "3"}} {
 		var e bytes.Buffer
-		code := run(context.Background(), &env{Stdout: epipe{}, Stderr: io.Discard}, args)
-		if code != exitOK || e.Len() != 0 {
+		code := app.Run(context.Background(), &cli.Env{Stdout: epipe{}, Stderr: io.Discard}, args)
+		if code != cli.ExitOK || e.Len() != 0 {
 			t.Errorf("%v into a broken pipe: exit %d, %q", args, code, e.String())
 		}
 	}

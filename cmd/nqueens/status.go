@@ -9,27 +9,28 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "status", Summary: "show a queued job's progress, workers, problems and, when complete, its total", Run: runStatus})
+	app.Register(&cli.Command{Name: "status", Summary: "show a queued job's progress, workers, problems and, when complete, its total", Run: runStatus})
 }
 
-func runStatus(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "status", "JOB --server URL [flags]")
+func runStatus(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "status", "JOB --server URL [flags]")
 	var (
 		sf      serverFlags
 		jsonOut bool
 	)
 	sf.add(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the status as one JSON object")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	id, ok := oneJob(e, "status", pos)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	ctx, cancelOp := sf.op(ctx)
 	defer cancelOp()
@@ -41,7 +42,7 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 	s, err := c.Status(ctx, id)
 	if err != nil {
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	if jsonOut {
 		err = json.NewEncoder(e.Stdout).Encode(s)
@@ -50,23 +51,23 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	return statusExit(e, s)
 }
 
 // statusExit says loudly what is wrong with a job: conflicts and a total
 // that disagrees with the OEIS fail (exit 1).
-func statusExit(e *env, s *queue.Status) int {
+func statusExit(e *cli.Env, s *queue.Status) int {
 	if len(s.Conflicts) > 0 {
 		e.Errorf("CONFLICT: %d tasks have different results from different workers: a worker is wrong, so no total is given until a third worker's recount settles them by majority (see the conflicts in --json)", len(s.Conflicts))
-		return exitFail
+		return cli.ExitFail
 	}
 	if s.Mismatch() {
 		e.Errorf("the total disagrees with the OEIS: a worker's results are wrong (results from %d workers; submit the job again with --verify 100, or count it on a machine you trust, to find which)", s.Contributors)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 func printStatus(w io.Writer, s *queue.Status) error {

@@ -9,18 +9,19 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "submit", Summary: "put a count on the work queue as a job; prints its id", Run: runSubmit})
+	app.Register(&cli.Command{Name: "submit", Summary: "put a count on the work queue as a job; prints its id", Run: runSubmit})
 }
 
 // maxUnits bounds --units: more units than that is one task each for any
 // plan (and the plan's estimates are summed in 64 bits).
 const maxUnits = 1 << 24
 
-func runSubmit(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "submit", "N --server URL [flags]")
+func runSubmit(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "submit", "N --server URL [flags]")
 	var (
 		sf      serverFlags
 		method  string
@@ -42,18 +43,18 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&jsonOut, "json", false, `print {"job": ..., "tasks": ...} as JSON (with --wait: what wait --json prints)`)
 	fs.BoolVar(&wait, "wait", false, "then wait for the job to complete and print its total, as wait does (the job id goes to stderr)")
 	fs.DurationVar(&every, "progress-every", 10*time.Second, "with --wait: interval of the progress lines on stderr (0: none)")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	n, ok := boardArg(e, pos, "submit", "nqueens submit N --server URL")
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	m, err := queens.ParseMethod(method)
 	if err != nil {
 		e.Errorf("--method: %v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	switch units {
 	case "auto":
@@ -63,19 +64,19 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		u, err := strconv.Atoi(units)
 		if err != nil || u < 1 || u > maxUnits {
 			e.Errorf("--units %q: give auto, off or a number of units from 1 to %d", units, maxUnits)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		opt.Units = u
 	}
 	if opt.Verify < 0 || opt.Verify > 100 {
 		e.Errorf("--verify %g: choose a percentage from 0 to 100", opt.Verify)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	var workerMemory uint64
 	if memory != "" {
 		if workerMemory, err = parseBytes(memory); err != nil {
 			e.Errorf("--memory: %v", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 	}
 	plan, err := queens.NewPlan(queens.Spec{N: n, Method: m, Depth: depth})
@@ -117,18 +118,18 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	if jsonOut {
 		if err := json.NewEncoder(e.Stdout).Encode(sub); err != nil {
 			e.Errorf("writing result: %v", err)
-			return exitFail
+			return cli.ExitFail
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	if _, err := fmt.Fprintln(e.Stdout, sub.Job); err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	grouped := ""
 	if sub.Info.Units > 0 {
 		grouped = fmt.Sprintf(", units of the plan's %d", sub.Info.PlanTasks)
 	}
 	e.Errorf("%d tasks%s (%d added); follow with 'nqueens status %s', or 'nqueens wait %s'", sub.Tasks, grouped, sub.Added, sub.Job, sub.Job)
-	return exitOK
+	return cli.ExitOK
 }

@@ -7,14 +7,15 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "verify", Summary: "recount n = 1..N and compare with the OEIS tables", Run: runVerify})
+	app.Register(&cli.Command{Name: "verify", Summary: "recount n = 1..N and compare with the OEIS tables", Run: runVerify})
 }
 
-func runVerify(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "verify", "[--max N] [flags]",
+func runVerify(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "verify", "[--max N] [flags]",
 		fmt.Sprintf("Recounts n = 1 to N (at most %d) and compares each total and unique count with\n"+
 			"OEIS A000170 and A002562.", queens.MaxKnown))
 	var (
@@ -24,20 +25,20 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	)
 	fs.IntVar(&maxN, "max", 14, fmt.Sprintf("largest n to recount, 1 to %d", queens.MaxKnown))
 	ef.add(fs, &opt)
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 0 {
 		e.Errorf("verify takes no arguments (did you mean --max %s?)", pos[0])
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if maxN < 1 || maxN > queens.MaxKnown {
 		e.Errorf("--max %d is out of range: choose 1 to %d (no value is known beyond)", maxN, queens.MaxKnown)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !ef.check(e) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	opt.Unique = true
 	bad := 0
@@ -46,10 +47,10 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				e.Errorf("interrupted at n = %d", n)
-				return exitInterrupted
+				return cli.ExitInterrupted
 			}
 			e.Errorf("n = %d: %v", n, err)
-			return exitFail
+			return cli.ExitFail
 		}
 		k, _ := queens.Known(n)
 		ku, _ := queens.KnownUnique(n)
@@ -61,17 +62,17 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		}
 		fmt.Fprintf(e.Stdout, "n = %2d  total %20s  unique %19s  %8.3f s  %s\n", n, res.Total, res.Unique, res.Seconds, status)
 		if e.OutputErr() != nil {
-			return exitOK // nobody reads on: stop (cli reports the error)
+			return cli.ExitOK // nobody reads on: stop (cli reports the error)
 		}
 	}
 	if bad > 0 {
 		e.Errorf("%d of %d counts disagree with the OEIS", bad, maxN)
-		return exitFail
+		return cli.ExitFail
 	}
 	if maxN == 1 {
 		fmt.Fprintln(e.Stdout, "the count matches OEIS A000170 and A002562")
 	} else {
 		fmt.Fprintf(e.Stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
 	}
-	return exitOK
+	return cli.ExitOK
 }

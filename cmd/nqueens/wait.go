@@ -8,10 +8,11 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "wait", Summary: "wait for a queued job to complete and print its total as count does", Run: runWait})
+	app.Register(&cli.Command{Name: "wait", Summary: "wait for a queued job to complete and print its total as count does", Run: runWait})
 }
 
 // waited is what wait --json prints: count --json's fields (total,
@@ -31,8 +32,8 @@ type waited struct {
 	Units     int `json:"units,omitempty"`
 }
 
-func runWait(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "wait", "JOB --server URL [flags]")
+func runWait(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "wait", "JOB --server URL [flags]")
 	var (
 		sf      serverFlags
 		jsonOut bool
@@ -41,13 +42,13 @@ func runWait(ctx context.Context, e *env, args []string) int {
 	sf.add(fs)
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.DurationVar(&every, "progress-every", 10*time.Second, "interval of the progress lines on stderr (0: none)")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	id, ok := oneJob(e, "wait", pos)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	c, code := sf.connect(ctx, e, "wait", true)
 	if c == nil {
@@ -58,7 +59,7 @@ func runWait(ctx context.Context, e *env, args []string) int {
 }
 
 // waitJob waits for job id and prints its result (wait, submit --wait).
-func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time.Duration, jsonOut bool) int {
+func waitJob(ctx context.Context, e *cli.Env, c *queue.Client, id string, every time.Duration, jsonOut bool) int {
 	var progress func(*queue.Status)
 	if every > 0 {
 		progress = func(s *queue.Status) {
@@ -70,7 +71,7 @@ func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time
 	}
 	s, err := c.Wait(ctx, id, every, progress)
 	if errors.Is(err, context.Canceled) {
-		return exitInterrupted
+		return cli.ExitInterrupted
 	}
 	if err != nil {
 		e.Errorf("%v", err)
@@ -79,7 +80,7 @@ func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time
 				e.Errorf("writing result: %v", err)
 			}
 		}
-		return exitFail
+		return cli.ExitFail
 	}
 	t := s.Assembled()
 	out := waited{Total: *t, Job: s.Job, Complete: s.Complete, Seconds: s.Elapsed, NodesPerSec: s.NodesPerSec,
@@ -91,7 +92,7 @@ func waitJob(ctx context.Context, e *env, c *queue.Client, id string, every time
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)
-		return exitFail
+		return cli.ExitFail
 	}
 	return statusExit(e, s)
 }

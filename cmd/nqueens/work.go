@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "work", Summary: "count tasks from the work queue until stopped (or idle)", Run: runWork})
+	app.Register(&cli.Command{Name: "work", Summary: "count tasks from the work queue until stopped (or idle)", Run: runWork})
 }
 
-func runWork(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "work", "--server URL [flags]")
+func runWork(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "work", "--server URL [flags]")
 	var (
 		sf     serverFlags
 		cfg    queue.WorkerConfig
@@ -30,27 +31,27 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&cfg.Finish, "finish", false, "on Ctrl-C, finish and publish the tasks held instead of handing them back")
 	fs.DurationVar(&cfg.GiveUpAfter, "give-up-after", 5*time.Minute, "with --exit-when-idle: stop (exit 1) once no server has been reachable this long (0: never)")
 	fs.StringVar(&memory, "memory", "", "memory this worker's counts may take, e.g. 8GiB (default: as count's, see 'nqueens cpu'); a join job whose tables leave room for fewer tasks is counted fewer at a time")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if len(pos) != 0 {
 		e.Errorf("work takes no arguments, got %q (usage: nqueens work --server URL)", pos)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if cfg.Workers < 1 {
 		e.Errorf("--workers %d: need at least 1", cfg.Workers)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if memory != "" {
 		if cfg.Memory, err = parseBytes(memory); err != nil {
 			e.Errorf("--memory: %v", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 	}
 	if cfg.GiveUpAfter < 0 {
 		e.Errorf("--give-up-after %v: need 0 (never) or more", cfg.GiveUpAfter)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	retryFor := time.Duration(0)
 	if cfg.ExitWhenIdle {
@@ -86,12 +87,12 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		return exitInterrupted
+		return cli.ExitInterrupted
 	case err != nil:
 		e.Errorf("%v", err)
 		return errExit(err)
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // logEvery is how often a worker says a line that repeats.
@@ -103,7 +104,7 @@ const logEvery = 10 * time.Second
 // out: a worker that loses its server for an hour writes a few hundred
 // lines, not thousands. One lock.
 type workLog struct {
-	e     *env
+	e     *cli.Env
 	every time.Duration
 
 	mu   sync.Mutex

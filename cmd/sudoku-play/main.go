@@ -30,8 +30,6 @@ func main() {
 	app.Main(append([]string{"play"}, os.Args[1:]...))
 }
 
-func run(ctx context.Context, e *cli.Env, args []string) int { return app.Run(ctx, e, args) }
-
 // runPlay serves the Sudoku page of package web until interrupted: the
 // URL on stdout, notes on stderr, exit 0 once stopped.
 func runPlay(ctx context.Context, e *cli.Env, args []string) int {

@@ -13,12 +13,12 @@ import (
 func call(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(context.Background(), &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, args)
+	code = app.Run(context.Background(), &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, args)
 	return code, o.String(), e.String()
 }
 
 func TestPlay(t *testing.T) {
-	url, stop := clitest.Serve(t, run, "play", "--no-browser")
+	url, stop := clitest.Serve(t, app.Run, "play", "--no-browser")
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/sudoku") {
 		t.Errorf("URL %q", url)
 	}

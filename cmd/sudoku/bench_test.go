@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/refdata"
 )
 
@@ -25,8 +26,8 @@ func BenchmarkSolveCommand(b *testing.B) {
 		b.Run("format="+format, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				e := &env{Stdin: bytes.NewReader(data), Stdout: io.Discard, Stderr: io.Discard}
-				if code := run(context.Background(), e, []string{"solve", "--workers", "1", "--format", format}); code != exitOK {
+				e := &cli.Env{Stdin: bytes.NewReader(data), Stdout: io.Discard, Stderr: io.Discard}
+				if code := app.Run(context.Background(), e, []string{"solve", "--workers", "1", "--format", format}); code != cli.ExitOK {
 					b.Fatalf("exit %d", code)
 				}
 			}

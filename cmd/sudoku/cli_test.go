@@ -51,8 +51,8 @@ func TestOutputFull(t *testing.T) {
 	}
 	for _, args := range outputCommands(t) {
 		code, errOut := clitest.Run(t, clitest.DevFull(t), "sudoku", args...)
-		if code != exitFail || errOut != "sudoku: cannot write the output: no space left on device\n" {
-			t.Errorf("%v > /dev/full: exit %d, stderr %q; want %d and one line", args, code, errOut, exitFail)
+		if code != cli.ExitFail || errOut != "sudoku: cannot write the output: no space left on device\n" {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q; want %d and one line", args, code, errOut, cli.ExitFail)
 		}
 	}
 }
@@ -65,7 +65,7 @@ func TestOutputBrokenPipe(t *testing.T) {
 	}
 	for _, args := range outputCommands(t) {
 		code, errOut := clitest.Run(t, clitest.BrokenPipe(t), "sudoku", args...)
-		if code != exitOK || errOut != "" {
+		if code != cli.ExitOK || errOut != "" {
 			t.Errorf("%v into a closed pipe: exit %d, stderr %q; want 0 and nothing", args, code, errOut)
 		}
 	}
@@ -89,8 +89,8 @@ func (f *failAfter) Write(b []byte) (int, error) {
 func TestOutputFillsUp(t *testing.T) {
 	file := puzzleFile(t, 20000)
 	var errb strings.Builder
-	code := run(t.Context(), &env{Stdout: &failAfter{n: 100_000}, Stderr: &errb}, []string{"solve", file})
-	if code != exitFail || errb.String() != "sudoku: cannot write the output: no space left on device\n" {
+	code := app.Run(t.Context(), &cli.Env{Stdout: &failAfter{n: 100_000}, Stderr: &errb}, []string{"solve", file})
+	if code != cli.ExitFail || errb.String() != "sudoku: cannot write the output: no space left on device\n" {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -98,21 +98,21 @@ func TestOutputFillsUp(t *testing.T) {
 func TestHelpOnStdout(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "solve"}, {"solve", "-h"}, {"count", "--help"}, {"generate", "-h"}, {"rate", "-h"}} {
 		code, out, errOut := call(t, "", args...)
-		if code != exitOK || errOut != "" || !strings.HasPrefix(out, "usage: sudoku") {
+		if code != cli.ExitOK || errOut != "" || !strings.HasPrefix(out, "usage: sudoku") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the usage on stdout", args, code, out, errOut)
 		}
 	}
 	if _, out, _ := call(t, "", "solve", "-h"); !strings.Contains(out, "the 9-line grid") || !strings.Contains(out, "-workers") {
 		t.Errorf("solve -h does not describe the input and flags:\n%s", out)
 	}
-	if code, _, errOut := call(t, "", "help", "nope"); code != exitUsage || !strings.Contains(errOut, `unknown command "nope"`) {
+	if code, _, errOut := call(t, "", "help", "nope"); code != cli.ExitUsage || !strings.Contains(errOut, `unknown command "nope"`) {
 		t.Errorf("help nope: %d %q", code, errOut)
 	}
 }
 
 func TestVersion(t *testing.T) {
 	code, out, errOut := call(t, "", "--version")
-	if code != exitOK || errOut != "" || !strings.HasPrefix(out, "sudoku ") || strings.Count(out, "\n") != 1 {
+	if code != cli.ExitOK || errOut != "" || !strings.HasPrefix(out, "sudoku ") || strings.Count(out, "\n") != 1 {
 		t.Errorf("--version: exit %d, %q %q", code, out, errOut)
 	}
 }
@@ -124,12 +124,12 @@ func TestArgumentPuzzle(t *testing.T) {
 		arg, msg string
 		code     int
 	}{
-		{"1...1" + top1[5:], "sudoku: argument:1: givens clash: r1c1 and r1c5 are both 1 in row 1 (skipped)", exitFail},
-		{top1[:80], "sudoku: argument:1: 80 cells, want 81 (skipped)", exitFail},
-		{"x" + top1[1:], `sudoku: argument:1: character 1 is "x", not a digit or '.' (skipped)`, exitFail},
-		{"4 . . | . 3 . | . . .", "sudoku: argument:1: grid of 1 row, want 9 (skipped)", exitFail},
-		{"1...1", `sudoku: "1...1" is neither a file (no such file) nor a puzzle (5 cells, want 81)`, exitUsage},
-		{"no/such/file.txt", `sudoku: "no/such/file.txt" is neither a file`, exitUsage},
+		{"1...1" + top1[5:], "sudoku: argument:1: givens clash: r1c1 and r1c5 are both 1 in row 1 (skipped)", cli.ExitFail},
+		{top1[:80], "sudoku: argument:1: 80 cells, want 81 (skipped)", cli.ExitFail},
+		{"x" + top1[1:], `sudoku: argument:1: character 1 is "x", not a digit or '.' (skipped)`, cli.ExitFail},
+		{"4 . . | . 3 . | . . .", "sudoku: argument:1: grid of 1 row, want 9 (skipped)", cli.ExitFail},
+		{"1...1", `sudoku: "1...1" is neither a file (no such file) nor a puzzle (5 cells, want 81)`, cli.ExitUsage},
+		{"no/such/file.txt", `sudoku: "no/such/file.txt" is neither a file`, cli.ExitUsage},
 	} {
 		code, out, errOut := call(t, "", "solve", c.arg)
 		if code != c.code || out != "" || !strings.HasPrefix(errOut, c.msg) || strings.Count(errOut, "\n") != 1 {
@@ -137,7 +137,7 @@ func TestArgumentPuzzle(t *testing.T) {
 		}
 	}
 	g, _ := sudoku.Parse(top1)
-	if code, out, _ := call(t, "", "solve", g.GridString()); code != exitOK || out != top1Sol+" unique\n" {
+	if code, out, _ := call(t, "", "solve", g.GridString()); code != cli.ExitOK || out != top1Sol+" unique\n" {
 		t.Errorf("a grid as the argument: %d %q", code, out)
 	}
 }
@@ -151,8 +151,8 @@ func TestNoSolutionFails(t *testing.T) {
 		if cmd == "solve" {
 			want = noSolution + " none\n"
 		}
-		if code != exitFail || out != want {
-			t.Errorf("%s: exit %d, %q; want %d, %q", cmd, code, out, exitFail, want)
+		if code != cli.ExitFail || out != want {
+			t.Errorf("%s: exit %d, %q; want %d, %q", cmd, code, out, cli.ExitFail, want)
 		}
 	}
 }
@@ -165,11 +165,11 @@ func TestWorkersCap(t *testing.T) {
 		{"rate", top1, "--workers", "-1"},
 	} {
 		code, out, errOut := call(t, "", args...)
-		if code != exitUsage || out != "" || !strings.Contains(errOut, "is out of range: choose 0 (every core) to 1024") {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "is out of range: choose 0 (every core) to 1024") {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
 		}
 	}
-	if code, _, errOut := call(t, "", "count", top1, "--workers", "1024"); code != exitOK {
+	if code, _, errOut := call(t, "", "count", top1, "--workers", "1024"); code != cli.ExitOK {
 		t.Errorf("--workers %d: exit %d %q", cli.MaxWorkers, code, errOut)
 	}
 }

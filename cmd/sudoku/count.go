@@ -10,10 +10,11 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/batch"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "count", Summary: "count the solutions of puzzles exactly, on every core", Run: runCount})
+	app.Register(&cli.Command{Name: "count", Summary: "count the solutions of puzzles exactly, on every core", Run: runCount})
 }
 
 type countJSON struct {
@@ -29,7 +30,7 @@ type countJSON struct {
 	Seconds      float64       `json:"seconds"`
 }
 
-func runCount(ctx context.Context, e *env, args []string) int {
+func runCount(ctx context.Context, e *cli.Env, args []string) int {
 	var (
 		limit  *uint64
 		solver *string
@@ -48,11 +49,11 @@ func runCount(ctx context.Context, e *env, args []string) int {
 	}
 	defer s.close()
 	if !checkSolver(e, *solver) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *every < 0 {
 		e.Errorf("--progress-every %v: want 0 (no progress lines) or more", *every)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	name, o := s.name, s.o
 	opt := batch.CountOptions{CountOptions: sudoku.CountOptions{Limit: *limit, Workers: s.c.workers, Solver: *solver}}

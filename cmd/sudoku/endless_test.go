@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -96,8 +97,8 @@ func TestBinaryInput(t *testing.T) {
 		s := startCmd(t, nil, c, "/dev/zero")
 		code := s.wait(t, 10*time.Second, c+" /dev/zero")
 		want := "sudoku: /dev/zero: line 1: binary data (a NUL byte), not text: not a file of puzzles\n"
-		if code != exitFail || s.stderr.String() != want {
-			t.Errorf("%s /dev/zero: exit %d, stderr %q; want %d and %q", c, code, s.stderr.String(), exitFail, want)
+		if code != cli.ExitFail || s.stderr.String() != want {
+			t.Errorf("%s /dev/zero: exit %d, stderr %q; want %d and %q", c, code, s.stderr.String(), cli.ExitFail, want)
 		}
 	}
 }
@@ -192,9 +193,9 @@ func TestEndlessInputInterrupted(t *testing.T) {
 			r.Close()
 			lines := strings.Split(strings.TrimSuffix(s.stderr.String(), "\n"), "\n")
 			last := lines[len(lines)-1]
-			if code != exitInterrupted || last != "sudoku: interrupted" || took > time.Second {
+			if code != cli.ExitInterrupted || last != "sudoku: interrupted" || took > time.Second {
 				t.Errorf("%s < %s, %v: exit %d after %v, stderr %q; want %d within a second, ending in one line",
-					c, name, sig, code, took, s.stderr.String(), exitInterrupted)
+					c, name, sig, code, took, s.stderr.String(), cli.ExitInterrupted)
 			}
 			if name == "endless line" && (len(lines) != 2 || !strings.Contains(lines[0], "stdin:2: line longer than")) {
 				t.Errorf("%s < %s: stderr %q, want the long line reported once", c, name, s.stderr.String())

@@ -7,10 +7,11 @@ import (
 
 	"github.com/nqcount/nqcount/count/sudoku/batch"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "explain", Summary: "solve puzzles step by step like a person, saying why", Run: runExplain})
+	app.Register(&cli.Command{Name: "explain", Summary: "solve puzzles step by step like a person, saying why", Run: runExplain})
 }
 
 type explainJSON struct {
@@ -21,7 +22,7 @@ type explainJSON struct {
 	Steps    []logic.Step `json:"steps"`
 }
 
-func runExplain(ctx context.Context, e *env, args []string) int {
+func runExplain(ctx context.Context, e *cli.Env, args []string) int {
 	var scale *logic.Scale
 	s, code := openSession(ctx, e, "explain", "Solves every puzzle step by step like a person: each step names its technique, the cells\n"+
 		"and digits involved, and says why, with its score; then the rating (ER, EP, ED on Sudoku\n"+

@@ -12,6 +12,7 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 const easy1 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -19,7 +20,7 @@ const easy1 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8.
 func TestRateOutput(t *testing.T) {
 	se := " [se " + logic.Version + "]"
 	code, out, errOut := call(t, easy1+"\n"+top1+"\n", "rate")
-	if code != exitOK || out != easy1+" singles 1.2/1.2/1.2"+se+"\n"+top1+" hard 9.0/1.2/1.2"+se+"\n" {
+	if code != cli.ExitOK || out != easy1+" singles 1.2/1.2/1.2"+se+"\n"+top1+" hard 9.0/1.2/1.2"+se+"\n" {
 		t.Errorf("rate: %d %q %q", code, out, errOut)
 	}
 	// Each scale by name, in JSON: the whole rating with its scale and
@@ -43,7 +44,7 @@ func TestRateOutput(t *testing.T) {
 			Techniques []logic.TechniqueUse `json:"techniques"`
 			Solution   string               `json:"solution"`
 		}
-		if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Scale != c.scale || v.Rater != logic.Version || v.Score != c.er || v.ER != c.er ||
+		if code != cli.ExitOK || json.Unmarshal([]byte(out), &v) != nil || v.Scale != c.scale || v.Rater != logic.Version || v.Score != c.er || v.ER != c.er ||
 			v.EP != 1.2 || v.ED != 1.2 || v.Hardest != c.hardest || v.Level != "hard" || v.Solution != top1Sol ||
 			len(v.Techniques) == 0 || v.Techniques[len(v.Techniques)-1].Name != c.lastTechDo {
 			t.Errorf("rate --scale %s json: %d %s", c.scale, code, out)
@@ -54,19 +55,19 @@ func TestRateOutput(t *testing.T) {
 	}
 	// An unknown scale: a usage error, nothing rated.
 	code, out, errOut = call(t, top1, "rate", "--scale", "serate")
-	if code != exitUsage || out != "" || !strings.Contains(errOut, `unknown rating scale "serate"`) {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, `unknown rating scale "serate"`) {
 		t.Errorf("rate --scale serate: %d %q %q", code, out, errOut)
 	}
 	// Not unique: an error line, exit 1, the others still rated.
 	code, out, errOut = call(t, strings.Repeat(".", 80)+"1\n"+easy1+"\n", "rate", "--workers", "1")
-	if code != exitFail || out != easy1+" singles 1.2/1.2/1.2"+se+"\n" || !strings.Contains(errOut, "stdin:1: cannot rate: puzzle has more than one solution") {
+	if code != cli.ExitFail || out != easy1+" singles 1.2/1.2/1.2"+se+"\n" || !strings.Contains(errOut, "stdin:1: cannot rate: puzzle has more than one solution") {
 		t.Errorf("rate of a bad puzzle: %d %q %q", code, out, errOut)
 	}
 }
 
 func TestExplain(t *testing.T) {
 	code, out, errOut := call(t, "", "explain", easy1)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("explain: %d %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -78,7 +79,7 @@ func TestExplain(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); lines[len(lines)-1] != "rating ER 1.2 EP 1.2 ED 1.2 (hidden single) [classic scale, rater "+logic.Version+"], singles, 49 steps: full house x20, hidden single x29" {
 		t.Errorf("explain --scale classic:\n%s", out)
 	}
-	if code, _, errOut := call(t, "", "explain", "--scale", "x", easy1); code != exitUsage || !strings.Contains(errOut, "unknown rating scale") {
+	if code, _, errOut := call(t, "", "explain", "--scale", "x", easy1); code != cli.ExitUsage || !strings.Contains(errOut, "unknown rating scale") {
 		t.Errorf("explain --scale x: %d %q", code, errOut)
 	}
 	// JSON: the steps replay to the solution.
@@ -88,7 +89,7 @@ func TestExplain(t *testing.T) {
 		Rating           logic.Rating
 		Steps            []logic.Step
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solution != top1Sol || v.Rating.ER != 9.0 || v.Rating.Scale != logic.ScaleSE ||
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solution != top1Sol || v.Rating.ER != 9.0 || v.Rating.Scale != logic.ScaleSE ||
 		v.Rating.Rater != logic.Version || v.Rating.Level != sudoku.Hard {
 		t.Fatalf("explain json: %d %.300s", code, out)
 	}
@@ -103,18 +104,18 @@ func TestExplain(t *testing.T) {
 	}
 	// Several puzzles on two workers: in input order.
 	code, out, _ = call(t, easy1+"\n"+top1+"\n", "explain", "--workers", "2")
-	if i, j := strings.Index(out, "# line 1: "+easy1), strings.Index(out, "# line 2: "+top1); code != exitOK || i < 0 || j < i {
+	if i, j := strings.Index(out, "# line 1: "+easy1), strings.Index(out, "# line 2: "+top1); code != cli.ExitOK || i < 0 || j < i {
 		t.Errorf("explain of two puzzles: %d\n%.200s", code, out)
 	}
 	code, _, errOut = call(t, strings.Repeat(".", 81), "explain")
-	if code != exitFail || !strings.Contains(errOut, "cannot explain: puzzle has more than one solution") {
+	if code != cli.ExitFail || !strings.Contains(errOut, "cannot explain: puzzle has more than one solution") {
 		t.Errorf("explain of an empty grid: %d %q", code, errOut)
 	}
 }
 
 func TestGenerateFlags(t *testing.T) {
 	code, out, errOut := call(t, "", "generate", "--seed", "7", "--count", "3", "--score", "4.0-6.0", "--symmetry", "random", "--format", "json", "--stats", "--workers", "1024")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("generate: %d %s", code, errOut)
 	}
 	var seen []string
@@ -152,8 +153,8 @@ func TestGenerateFlags(t *testing.T) {
 func TestGenerateTooRare(t *testing.T) {
 	code, out, errOut := call(t, "", "generate", "--score", "11.9", "--seed", "1", "--max-tries", "3", "--count", "2")
 	want := "sudoku: puzzle 0: no puzzle scoring 11.9 in 3 solution grids (--max-tries): too rare a range to meet at random; widen it, or raise --max-tries (0: never give up)\n"
-	if code != exitFail || out != "" || errOut != want {
-		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, out, errOut, exitFail, want)
+	if code != cli.ExitFail || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, out, errOut, cli.ExitFail, want)
 	}
 	_, help, _ := call(t, "", "generate", "-h")
 	if !strings.Contains(help, fmt.Sprintf("(default %d)", generate.DefaultMaxTries)) || generate.DefaultMaxTries <= 0 {
@@ -167,12 +168,12 @@ func TestGenerateInterrupted(t *testing.T) {
 	var o, e bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"generate", "--score", "11.5-11.9", "--seed", "1", "--count", "3"})
+		done <- app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"generate", "--score", "11.5-11.9", "--seed", "1", "--count", "3"})
 	}()
 	select {
 	case code := <-done:
-		if code != exitInterrupted {
-			t.Errorf("exit %d, want %d: %s", code, exitInterrupted, e.String())
+		if code != cli.ExitInterrupted {
+			t.Errorf("exit %d, want %d: %s", code, cli.ExitInterrupted, e.String())
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("generate ignores the interrupt")

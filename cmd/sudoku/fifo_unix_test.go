@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // A FIFO nobody opens for writing holds a command that reads puzzles only
@@ -27,11 +29,11 @@ func TestFIFOInput(t *testing.T) {
 		time.AfterFunc(200*time.Millisecond, cancel)
 		var out, errb bytes.Buffer
 		start := time.Now()
-		code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{c, fifo})
+		code := app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{c, fifo})
 		cancel()
-		if d := time.Since(start); code != exitInterrupted || errb.String() != "sudoku: interrupted\n" || out.Len() != 0 || d > 5*time.Second {
+		if d := time.Since(start); code != cli.ExitInterrupted || errb.String() != "sudoku: interrupted\n" || out.Len() != 0 || d > 5*time.Second {
 			t.Errorf("%s on a FIFO nobody writes: exit %d after %v, stdout %q, stderr %q; want %d soon after 200ms",
-				c, code, d, out.String(), errb.String(), exitInterrupted)
+				c, code, d, out.String(), errb.String(), cli.ExitInterrupted)
 		}
 	}
 	const puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -48,9 +50,9 @@ func TestFIFOInput(t *testing.T) {
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		var out, errb bytes.Buffer
-		code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{c, fifo})
+		code := app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, []string{c, fifo})
 		cancel()
-		if code != exitOK || out.Len() == 0 {
+		if code != cli.ExitOK || out.Len() == 0 {
 			t.Errorf("%s on a FIFO written later: exit %d, stdout %q, stderr %q", c, code, out.String(), errb.String())
 		}
 	}

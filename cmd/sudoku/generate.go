@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "generate", Summary: "generate unique puzzles of a difficulty and symmetry, reproducibly from a seed", Run: runGenerate})
+	app.Register(&cli.Command{Name: "generate", Summary: "generate unique puzzles of a difficulty and symmetry, reproducibly from a seed", Run: runGenerate})
 }
 
 type generateJSON struct {
@@ -31,8 +31,8 @@ type generateJSON struct {
 	Tries     int     `json:"tries"`
 }
 
-func runGenerate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "generate", "[flags]",
+func runGenerate(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "generate", "[flags]",
 		"Generates puzzles with exactly one solution at a difficulty (a level or a score range) and\n"+
 			"a clue symmetry, reproducibly: the same --seed and flags give the same puzzles, whatever\n"+
 			"the number of workers.")
@@ -47,16 +47,16 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	first := fs.Int("first", 0, "index of the first puzzle (to continue a run)")
 	maxTries := fs.Int("max-tries", generate.DefaultMaxTries, "give up on a puzzle after this many solution grids tried (0: never)")
 	stats := fs.Bool("stats", false, "print the run's figures on stderr at the end: time, puzzles/s, tries, clues, scores")
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return flagExit(err)
+		return cli.FlagExit(err)
 	}
 	if !c.check(e) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(pos) > 0 {
 		e.Errorf("generate takes no arguments, got %q", pos[0])
-		return exitUsage
+		return cli.ExitUsage
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -64,34 +64,34 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	if set["score"] {
 		if set["difficulty"] {
 			e.Errorf("--score and --difficulty both ask for a difficulty: give one")
-			return exitUsage
+			return cli.ExitUsage
 		}
 		if opt.MinScore, opt.MaxScore, err = generate.ParseScores(*scores); err != nil {
 			e.Errorf("%v", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 	} else if opt.Level, err = sudoku.ParseLevel(*level); err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if opt.Symmetry, err = generate.ParseSymmetry(*symName); err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *sym180 {
 		if set["symmetry"] && opt.Symmetry != generate.Rot180 {
 			e.Errorf("--symmetric means --symmetry rot180, not %s", opt.Symmetry)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		opt.Symmetry = generate.Rot180
 	}
 	if *n < 0 || *first < 0 || *maxTries < 0 {
 		e.Errorf("--count, --first and --max-tries must be 0 or more")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if _, _, err := opt.Scores(); err != nil {
 		e.Errorf("%v", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
@@ -111,7 +111,7 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 	})
 	elapsed := time.Since(start)
 	if o.flush(); e.OutputErr() != nil {
-		return exitOK // cli reports the error, or ends quietly on a broken pipe
+		return cli.ExitOK // cli reports the error, or ends quietly on a broken pipe
 	}
 	if *stats {
 		printStats(e, &st, elapsed, generate.Workers(c.workers, *n))
@@ -121,17 +121,17 @@ func runGenerate(ctx context.Context, e *env, args []string) int {
 		switch {
 		case errors.Is(err, context.Canceled):
 			e.Errorf("interrupted")
-			return exitInterrupted
+			return cli.ExitInterrupted
 		case errors.As(err, &tooMany):
 			lo, hi, _ := opt.Scores()
 			e.Errorf("puzzle %d: no puzzle scoring %s in %d solution grids (--max-tries): too rare a range to meet at random; widen it, or raise --max-tries (0: never give up)",
 				tooMany.Index, scoreRange(lo, hi), tooMany.Tries)
-			return exitFail
+			return cli.ExitFail
 		}
 		e.Errorf("%v", err)
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // scoreRange writes "4.0-6.0", or "11.9" for a range of one score.
@@ -143,7 +143,7 @@ func scoreRange(lo, hi float64) string {
 }
 
 // printStats writes a run's figures on stderr.
-func printStats(e *env, st *generate.Stats, elapsed time.Duration, workers int) {
+func printStats(e *cli.Env, st *generate.Stats, elapsed time.Duration, workers int) {
 	if st.Puzzles == 0 {
 		e.Errorf("stats: no puzzle in %.2f s", elapsed.Seconds())
 		return

@@ -28,7 +28,7 @@ func (c *common) add(fs *flag.FlagSet) {
 	fs.IntVar(&c.workers, "workers", 0, fmt.Sprintf("goroutines to use, 0 (every core) to %d", cli.MaxWorkers))
 }
 
-func (c *common) check(e *env) bool {
+func (c *common) check(e *cli.Env) bool {
 	switch c.format {
 	case "line", "grid", "json":
 	default:
@@ -48,7 +48,7 @@ func (c *common) check(e *env) bool {
 // that a bad puzzle is reported as one, not as a missing file. name is
 // what messages call it. Opening a FIFO waits for its writer until ctx is
 // done.
-func input(ctx context.Context, e *env, args []string) (r io.Reader, name string, closeFn func(), err error) {
+func input(ctx context.Context, e *cli.Env, args []string) (r io.Reader, name string, closeFn func(), err error) {
 	if len(args) > 1 {
 		return nil, "", nil, fmt.Errorf("one input at a time, got %d: %s", len(args), strings.Join(args, " "))
 	}
@@ -79,13 +79,13 @@ func input(ctx context.Context, e *env, args []string) (r io.Reader, name string
 // out writes results in the chosen format, buffered. Writing a line
 // allocates nothing.
 type out struct {
-	e      *env
+	e      *cli.Env
 	w      *bufio.Writer
 	enc    *json.Encoder
 	format string
 }
 
-func newOut(e *env, format string) *out {
+func newOut(e *cli.Env, format string) *out {
 	w := bufio.NewWriterSize(e.Stdout, 64*1024)
 	return &out{e: e, w: w, enc: json.NewEncoder(w), format: format}
 }
@@ -132,7 +132,7 @@ func (o *out) flush() error { return o.w.Flush() }
 // noteClues reports the clue count of puzzles that cannot be unique,
 // after the results before it (stdout is flushed first, so that the two
 // streams keep their order on a terminal or in one file).
-func noteClues(e *env, o *out, name string, line int, g sudoku.Grid) {
+func noteClues(e *cli.Env, o *out, name string, line int, g sudoku.Grid) {
 	if n := g.Clues(); n <= 16 {
 		o.flush()
 		e.Errorf("%s:%d: note: %d %s; a puzzle needs at least 17 to have a unique solution", name, line, n, cli.Plural(n, "clue", "clues"))
@@ -140,7 +140,7 @@ func noteClues(e *env, o *out, name string, line int, g sudoku.Grid) {
 }
 
 // badItem reports a puzzle that could not be read, as FILE:LINE: message.
-func badItem(e *env, name string, it sudoku.Item) {
+func badItem(e *cli.Env, name string, it sudoku.Item) {
 	msg := it.Err.Error()
 	if pe, ok := it.Err.(*sudoku.ParseError); ok {
 		msg = pe.Msg
@@ -153,7 +153,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // session is what solve, count, rate and explain share: their common
 // flags, the input and the output.
 type session struct {
-	e       *env
+	e       *cli.Env
 	c       common
 	name    string // the input's name in messages
 	o       *out
@@ -168,32 +168,32 @@ type session struct {
 // openSession parses the flags of subcommand cmd (own adds the command's
 // own flags), opens the input the arguments name and the output. When it
 // returns a nil session the command ends with the code returned.
-func openSession(ctx context.Context, e *env, cmd, about string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
-	fs := newFlags(e, cmd, "[FILE|-|PUZZLE] [flags]", about, inputHelp)
+func openSession(ctx context.Context, e *cli.Env, cmd, about string, args []string, own func(fs *flag.FlagSet)) (*session, int) {
+	fs := cli.NewFlags(e, cmd, "[FILE|-|PUZZLE] [flags]", about, inputHelp)
 	s := &session{e: e}
 	s.c.add(fs)
 	if own != nil {
 		own(fs)
 	}
-	pos, err := parseFlags(e, fs, args)
+	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
-		return nil, flagExit(err)
+		return nil, cli.FlagExit(err)
 	}
 	if !s.c.check(e) {
-		return nil, exitUsage
+		return nil, cli.ExitUsage
 	}
 	in, name, closeIn, err := input(ctx, e, pos)
 	if ctx.Err() != nil && err == ctx.Err() {
 		e.Errorf("interrupted")
-		return nil, exitInterrupted
+		return nil, cli.ExitInterrupted
 	}
 	if err != nil {
 		e.Errorf("%v", err)
-		return nil, exitUsage
+		return nil, cli.ExitUsage
 	}
 	s.name, s.in, s.closeIn = name, in, closeIn
 	s.o = newOut(e, s.c.format)
-	return s, exitOK
+	return s, cli.ExitOK
 }
 
 // inputHelp is the part of -h about the input that solve, count and rate
@@ -230,19 +230,19 @@ func (s *session) finish(err error) int {
 	s.o.flush()
 	switch {
 	case errors.Is(err, errOutput) || s.o.failed():
-		return exitOK
+		return cli.ExitOK
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		if !s.interruptSaid {
 			s.e.Errorf("interrupted")
 		}
-		return exitInterrupted
+		return cli.ExitInterrupted
 	case err != nil:
 		s.e.Errorf("%s: %v", s.name, err)
-		return exitFail
+		return cli.ExitFail
 	case s.failed:
-		return exitFail
+		return cli.ExitFail
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // close flushes the output and closes the input.

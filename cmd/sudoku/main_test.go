@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/refdata"
 )
 
@@ -20,18 +21,18 @@ const top1Sol = "468931527751624839392578461134756298289413675675289314846192753
 func call(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(context.Background(), &env{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e}, args)
+	code = app.Run(context.Background(), &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e}, args)
 	return code, o.String(), e.String()
 }
 
 func TestUsage(t *testing.T) {
-	if code, _, errOut := call(t, ""); code != exitUsage || !strings.Contains(errOut, "usage: sudoku") {
+	if code, _, errOut := call(t, ""); code != cli.ExitUsage || !strings.Contains(errOut, "usage: sudoku") {
 		t.Errorf("no args: %d %q", code, errOut)
 	}
-	if code, _, _ := call(t, "", "help"); code != exitOK {
+	if code, _, _ := call(t, "", "help"); code != cli.ExitOK {
 		t.Errorf("help: %d", code)
 	}
-	if code, _, errOut := call(t, "", "frobnicate"); code != exitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+	if code, _, errOut := call(t, "", "frobnicate"); code != cli.ExitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
 		t.Errorf("unknown: %d %q", code, errOut)
 	}
 	for _, args := range [][]string{
@@ -55,11 +56,11 @@ func TestUsage(t *testing.T) {
 		{"generate", "extra"},
 		{"count", "--limit", "x"},
 	} {
-		if code, _, errOut := call(t, "", args...); code != exitUsage || errOut == "" {
-			t.Errorf("%v: exit %d, stderr %q; want %d and a message", args, code, errOut, exitUsage)
+		if code, _, errOut := call(t, "", args...); code != cli.ExitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want %d and a message", args, code, errOut, cli.ExitUsage)
 		}
 	}
-	if code, _, _ := call(t, "", "solve", "-h"); code != exitOK {
+	if code, _, _ := call(t, "", "solve", "-h"); code != cli.ExitOK {
 		t.Errorf("solve -h: %d", code)
 	}
 }
@@ -68,8 +69,8 @@ func TestSolveBadPuzzlesSkipped(t *testing.T) {
 	in := "# comment\n" + top1 + "\n" + top1[:80] + "\n" + "1...1" + top1[5:] + "\n" +
 		strings.Repeat(".", 81) + "\n" + "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.\n" + top1 + "\n"
 	code, out, errOut := call(t, in, "solve")
-	if code != exitFail {
-		t.Errorf("exit %d, want %d", code, exitFail)
+	if code != cli.ExitFail {
+		t.Errorf("exit %d, want %d", code, cli.ExitFail)
 	}
 	wantOut := top1Sol + " unique\n"
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -92,16 +93,16 @@ func TestFormatsRoundTrip(t *testing.T) {
 	// What generate writes, in every format, solve and rate read back.
 	for _, f := range []string{"line", "grid", "json"} {
 		code, gen, errOut := call(t, "", "generate", "--seed", "5", "--count", "4", "--difficulty", "intermediate", "--format", f)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("generate %s: %d %s", f, code, errOut)
 		}
 		code, lineGen, _ := call(t, "", "generate", "--seed", "5", "--count", "4", "--difficulty", "intermediate")
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatal(code)
 		}
 		// Re-reading in line format gives the same puzzles.
 		code, again, errOut := call(t, gen, "rate")
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("rate of %s output: %d %s", f, code, errOut)
 		}
 		var puzzles []string
@@ -120,10 +121,10 @@ func TestFormatsRoundTrip(t *testing.T) {
 		}
 		// solve's own output in this format reads back too.
 		code, sol, _ := call(t, gen, "solve", "--format", f)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("solve %s: %d", f, code)
 		}
-		if code, _, errOut := call(t, sol, "solve"); code != exitOK {
+		if code, _, errOut := call(t, sol, "solve"); code != cli.ExitOK {
 			t.Errorf("solve of solve's %s output: %d %s", f, code, errOut)
 		}
 	}
@@ -136,7 +137,7 @@ func TestSolveJSON(t *testing.T) {
 		Solutions                uint64
 		Line                     int
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Puzzle != top1 || v.Solution != top1Sol || v.Solutions != 1 || v.Status != "unique" || v.Line != 1 {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &v) != nil || v.Puzzle != top1 || v.Solution != top1Sol || v.Solutions != 1 || v.Status != "unique" || v.Line != 1 {
 		t.Errorf("%d %s -> %+v", code, out, v)
 	}
 }
@@ -148,7 +149,7 @@ func TestCountCommand(t *testing.T) {
 		p[i] = '.'
 	}
 	code, out, _ := call(t, "", "count", string(p), "--workers", "2")
-	if code != exitOK || out != string(p)+" 4\n" {
+	if code != cli.ExitOK || out != string(p)+" 4\n" {
 		t.Errorf("count: %d %q", code, out)
 	}
 	code, out, _ = call(t, "", "count", strings.Repeat(".", 72)+"123456789", "--limit", "5000", "--format", "json")
@@ -156,7 +157,7 @@ func TestCountCommand(t *testing.T) {
 		Solutions    uint64 `json:"solutions"`
 		LimitReached bool   `json:"limit_reached"`
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solutions != 5000 || !v.LimitReached {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &v) != nil || v.Solutions != 5000 || !v.LimitReached {
 		t.Errorf("count --limit: %d %s", code, out)
 	}
 }
@@ -170,8 +171,8 @@ func TestCountEdgeCasesFile(t *testing.T) {
 	// The set has puzzles without a solution: every count is printed, and
 	// the exit status says that some have none.
 	code, out, errOut := call(t, "", "count", file)
-	if code != exitFail || errOut != "" {
-		t.Fatalf("exit %d, want %d: %s", code, exitFail, errOut)
+	if code != cli.ExitFail || errOut != "" {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitFail, errOut)
 	}
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -187,9 +188,9 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"count", strings.Repeat(".", 81)})
-	if code != exitInterrupted {
-		t.Errorf("exit %d, want %d: %s", code, exitInterrupted, e.String())
+	code := app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"count", strings.Repeat(".", 81)})
+	if code != cli.ExitInterrupted {
+		t.Errorf("exit %d, want %d: %s", code, cli.ExitInterrupted, e.String())
 	}
 }
 
@@ -200,7 +201,7 @@ func TestCountManySolutions(t *testing.T) {
 	p := "468931527751624839392578461134......289......675......846......513......927......"
 	for _, w := range []string{"1", "2"} {
 		code, out, errOut := call(t, "", "count", "--workers", w, p)
-		if code != exitOK || out != p+" 2995\n" {
+		if code != cli.ExitOK || out != p+" 2995\n" {
 			t.Errorf("workers %s: exit %d, %q %q", w, code, out, errOut)
 		}
 	}
@@ -214,20 +215,20 @@ func TestSolverFlag(t *testing.T) {
 		if !v.Supported() {
 			continue
 		}
-		if code, out, errOut := call(t, "", "count", "--solver", v.Name, p); code != exitOK || out != p+" 2995\n" {
+		if code, out, errOut := call(t, "", "count", "--solver", v.Name, p); code != cli.ExitOK || out != p+" 2995\n" {
 			t.Errorf("count --solver %s: exit %d, %q %q", v.Name, code, out, errOut)
 		}
-		if code, out, errOut := call(t, top1+"\n", "solve", "--solver", v.Name); code != exitOK || out != top1Sol+" unique\n" {
+		if code, out, errOut := call(t, top1+"\n", "solve", "--solver", v.Name); code != cli.ExitOK || out != top1Sol+" unique\n" {
 			t.Errorf("solve --solver %s: exit %d, %q %q", v.Name, code, out, errOut)
 		}
 	}
 	for _, cmd := range []string{"solve", "count"} {
 		code, _, errOut := call(t, top1+"\n", cmd, "--solver", "nosuch")
-		if code != exitUsage || !strings.Contains(errOut, `unknown solver "nosuch"`) || !strings.Contains(errOut, "triad") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, `unknown solver "nosuch"`) || !strings.Contains(errOut, "triad") {
 			t.Errorf("%s --solver nosuch: exit %d, %q", cmd, code, errOut)
 		}
 	}
-	if code, _, errOut := call(t, top1+"\n", "count", "--progress-every", "-1s"); code != exitUsage || errOut == "" {
+	if code, _, errOut := call(t, top1+"\n", "count", "--progress-every", "-1s"); code != cli.ExitUsage || errOut == "" {
 		t.Errorf("count --progress-every -1s: exit %d, %q", code, errOut)
 	}
 }
@@ -240,13 +241,13 @@ func TestCountProgressAndPartial(t *testing.T) {
 	defer cancel()
 	var o, e bytes.Buffer
 	start := time.Now()
-	code := run(ctx, &env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e},
+	code := app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e},
 		[]string{"count", "--workers", "2", "--progress-every", "100ms", strings.Repeat(".", 81)})
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v to stop after a 700 ms deadline", took)
 	}
-	if code != exitInterrupted || o.Len() != 0 {
-		t.Errorf("exit %d, stdout %q; want %d and nothing", code, o.String(), exitInterrupted)
+	if code != cli.ExitInterrupted || o.Len() != 0 {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, o.String(), cli.ExitInterrupted)
 	}
 	errOut := e.String()
 	if !strings.Contains(errOut, "argument:1: progress: ") || !strings.Contains(errOut, "solutions so far") {

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "play", Summary: "play in the browser: a local web app (generate, enter, hints, save/load)", Run: runPlay})
+	app.Register(&cli.Command{Name: "play", Summary: "play in the browser: a local web app (generate, enter, hints, save/load)", Run: runPlay})
 }
 
 // playCommand is the command that serves the browser app, which play
@@ -40,11 +42,11 @@ func findPlay() (string, error) {
 
 // runPlay runs sudoku-play with play's arguments, passes it an interrupt
 // when ctx ends, and returns its exit status.
-func runPlay(ctx context.Context, e *env, args []string) int {
+func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 	path, err := findPlay()
 	if err != nil {
 		e.Errorf("play: the browser app is the %s command, found neither beside this one nor on PATH: install it with go install github.com/nqcount/nqcount/cmd/%s (or run go run ./cmd/%s from the source)", playCommand, playCommand, playCommand)
-		return exitFail
+		return cli.ExitFail
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdout, cmd.Stderr = e.Stdout, e.Stderr
@@ -58,5 +60,5 @@ func runPlay(ctx context.Context, e *env, args []string) int {
 		return st.ExitCode()
 	}
 	e.Errorf("play: %s: %v", path, err)
-	return exitFail
+	return cli.ExitFail
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestPlayMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	code, out, errOut := call(t, "", "play", "--no-browser")
-	if code != exitFail || out != "" || !strings.Contains(errOut, "go install github.com/nqcount/nqcount/cmd/sudoku-play") || strings.Count(errOut, "\n") != 1 {
+	if code != cli.ExitFail || out != "" || !strings.Contains(errOut, "go install github.com/nqcount/nqcount/cmd/sudoku-play") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -34,12 +35,12 @@ func TestPlayRuns(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	t.Setenv("PATH", dir)
-	if code, _, errOut := call(t, "", "play", "extra"); code != exitUsage || !strings.Contains(errOut, "sudoku: play takes no arguments") {
+	if code, _, errOut := call(t, "", "play", "extra"); code != cli.ExitUsage || !strings.Contains(errOut, "sudoku: play takes no arguments") {
 		t.Errorf("play extra: exit %d, stderr %q", code, errOut)
 	}
-	url, stop := clitest.Serve(t, run, "play", "--no-browser")
+	url, stop := clitest.Serve(t, app.Run, "play", "--no-browser")
 	clitest.Page(t, url, "<title>Sudoku")
-	if code, errOut := stop(); code != exitOK || !strings.HasSuffix(errOut, "sudoku: stopped\n") {
+	if code, errOut := stop(); code != cli.ExitOK || !strings.HasSuffix(errOut, "sudoku: stopped\n") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "rate", Summary: "rate puzzles: score of the hardest technique needed, level, techniques", Run: runRate})
+	app.Register(&cli.Command{Name: "rate", Summary: "rate puzzles: score of the hardest technique needed, level, techniques", Run: runRate})
 }
 
 type rateJSON struct {
@@ -38,7 +38,7 @@ func scaleFlag(fs *flag.FlagSet) *logic.Scale {
 	return &sc
 }
 
-func runRate(ctx context.Context, e *env, args []string) int {
+func runRate(ctx context.Context, e *cli.Env, args []string) int {
 	var scale *logic.Scale
 	s, code := openSession(ctx, e, "rate", "Rates every puzzle like a human solver, on Sudoku Explainer's scale by default (the\n"+
 		"techniques, weights and order of serate, 1.0 to about 12): the level name, then ER (the\n"+

@@ -7,10 +7,11 @@ import (
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/batch"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "solve", Summary: "solve every puzzle of a file and say if it is unique", Run: runSolve})
+	app.Register(&cli.Command{Name: "solve", Summary: "solve every puzzle of a file and say if it is unique", Run: runSolve})
 }
 
 type solveJSON struct {
@@ -32,7 +33,7 @@ func solverFlag(fs *flag.FlagSet) *string {
 }
 
 // checkSolver reports an unknown or unsupported --solver.
-func checkSolver(e *env, name string) bool {
+func checkSolver(e *cli.Env, name string) bool {
 	if _, err := sudoku.LookupVariant(name); err != nil {
 		e.Errorf("--solver: %v", err)
 		return false
@@ -50,7 +51,7 @@ func status(n uint64) string {
 	return "several"
 }
 
-func runSolve(ctx context.Context, e *env, args []string) int {
+func runSolve(ctx context.Context, e *cli.Env, args []string) int {
 	var solver *string
 	s, code := openSession(ctx, e, "solve", "Solves every puzzle, in order, on every core, and says whether it has one\n"+
 		"solution (unique), several or none. Exit status 1 if one has none.", args, func(fs *flag.FlagSet) {
@@ -61,7 +62,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	}
 	defer s.close()
 	if !checkSolver(e, *solver) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	o := s.o
 	opt := batch.SolveOptions{Options: batch.Options{Workers: s.c.workers}, Solver: *solver}

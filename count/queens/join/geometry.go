@@ -14,27 +14,13 @@ type Geometry struct {
 // Even cuts an even board into four n/2 × n/2 quadrants, no band.
 func Even(n int) Geometry { return Geometry{N: n, Q: n / 2, HN: n / 2, HS: n / 2} }
 
-// Cross cuts an odd board around its middle row and column, whose queens
-// the frames place: four (n-1)/2 squares. The frames have all 8
-// symmetries of the square, but each is small: the join's lists are
-// short and making them dominates.
-func Cross(n int) Geometry {
-	q := (n - 1) / 2
-	return Geometry{N: n, Q: q, WC: 1, HN: q, WR: 1, HS: q}
-}
-
 // Column cuts an odd board around its middle column only, whose queen
 // the frames place; the middle row joins the north quadrants, (q+1)×q
-// above q×q. Fewer, larger frames than Cross: 4 of the 8 symmetries.
+// above q×q. Fewer, larger frames than a cut around the middle row as
+// well: 4 of the 8 symmetries.
 func Column(n int) Geometry {
 	q := (n - 1) / 2
 	return Geometry{N: n, Q: q, WC: 1, HN: q + 1, HS: q}
-}
-
-// Band cuts a board around its w middle rows and columns (w ≡ n mod 2).
-func Band(n, w int) Geometry {
-	q := (n - w) / 2
-	return Geometry{N: n, Q: q, WC: w, HN: q, WR: w, HS: q}
 }
 
 // String names the geometry as the plan hash and reports show it.

@@ -51,11 +51,6 @@ func newPatMap(shift, s, q, sh1, sh2, l1 uint, m1, m2 uint64) patMap {
 	return pm
 }
 
-// entry returns the conflict word and the join pattern of table entry y.
-func (pm *patMap) entry(y uint64) (c, p uint64) {
-	return y >> pm.down & pm.win, (y&0xFFFFFFFF)<<pm.a1>>pm.b1&pm.m1 | (y>>32)<<pm.a2>>pm.b2&pm.m2
-}
-
 // entries is a list of quadrant entries ready to pair, as two columns:
 // the conflict words c and the join patterns p. Each has room for vecPad
 // more.

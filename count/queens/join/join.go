@@ -249,22 +249,6 @@ func (f *frame) countTop(rt uint32, s *scratch) (uint64, error) {
 	return total, err
 }
 
-// countAll counts every completion of f.
-func (f *frame) countAll(s *scratch) (uint64, error) {
-	if bits.OnesCount64(f.b.Rows) != bits.OnesCount64(f.b.Cols) {
-		return 0, nil
-	}
-	var total uint64
-	for _, rt := range f.tops() {
-		c, err := f.countTop(rt, s)
-		if err != nil {
-			return 0, err
-		}
-		total += c
-	}
-	return total, nil
-}
-
 // The mirror images of a frame's completions. mirrorLR (c -> n-1-c) swaps
 // the west and east halves: the east queens of the image are on the rows
 // of the west queens, ft^rt and fb^rb. mirrorUD (r -> n-1-r) swaps north

@@ -144,19 +144,3 @@ func maxList(g Geometry) uint64 {
 	}
 	return uint64(1969 * math.Pow(5.3, q-8) * 1.5)
 }
-
-// Geometries lists the cuts of an n×n board the package can count with:
-// Cut(n) first, then the cross for odd n and wider bands, for tests and
-// experiments.
-func Geometries(n int) []Geometry {
-	var gs []Geometry
-	if n%2 == 0 {
-		gs = append(gs, Even(n))
-	} else {
-		gs = append(gs, Column(n), Cross(n))
-	}
-	for w := n%2 + 2; w <= min(n, n%2+6); w += 2 {
-		gs = append(gs, Band(n, w))
-	}
-	return gs
-}

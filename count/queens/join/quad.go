@@ -23,26 +23,6 @@ func (t *quadTable) list(rows, cols uint32) []uint64 {
 	return t.ents[t.start[k]:t.start[k+1]]
 }
 
-// quadEntries is the number of entries of the table for h×q, without
-// building it: the planner's memory estimate.
-func quadEntries(h, q int) uint64 {
-	var walk func(r int, cols, d1, d2 uint64) uint64
-	walk = func(r int, cols, d1, d2 uint64) uint64 {
-		if r == h {
-			return 1
-		}
-		n := walk(r+1, cols, d1, d2)
-		for c := 0; c < q; c++ {
-			b1, b2 := uint64(1)<<uint(r+c), uint64(1)<<uint(r-c+q-1)
-			if cols>>uint(c)&1 == 0 && d1&b1 == 0 && d2&b2 == 0 {
-				n += walk(r+1, cols|1<<uint(c), d1|b1, d2|b2)
-			}
-		}
-		return n
-	}
-	return walk(0, 0, 0, 0)
-}
-
 // walkQuad calls f with every placement on an h×q rectangle: its key
 // (rows | cols<<h) and packed diagonals; every 2^20 placements it calls
 // tick, and stops with tick's error.
@@ -71,12 +51,6 @@ func walkQuad(h, q int, f func(key uint32, diags uint64), tick func() error) err
 	}
 	walk(0, 0, 0, 0, 0)
 	return err
-}
-
-// newQuadTable builds the table for h×q rectangles (h+q <= 26).
-func newQuadTable(h, q int) *quadTable {
-	t, _ := buildQuadTable(h, q, nil)
-	return t
 }
 
 // buildQuadTable builds the table for h×q rectangles. It walks the

@@ -57,9 +57,6 @@ func NewEnumerator(n int) (*Enumerator, error) {
 	return e, nil
 }
 
-// N returns the board size.
-func (e *Enumerator) N() int { return e.n }
-
 // SetNodeLimit makes Next give up, returning false with Err set to
 // ErrNodeLimit, once the search has placed k queens in all (0: no limit).
 func (e *Enumerator) SetNodeLimit(k uint64) { e.limit = k }

@@ -47,14 +47,13 @@ import (
 
 // The fixed workloads: the board sizes each method counts in every run of
 // a suite. The join's are sizes where it is count's default method
-// (queens.DefaultMethod); on one worker of the reference machine its
-// quick sizes take about 0.1 and 0.5 s, its full ones 0.5, 1.8 and 16 s.
+// (queens.DefaultMethod). How long each takes on one worker of the
+// reference machine follows from Reference's rates (RESULTS.md, "Choices
+// measured once").
 var (
-	// QuickSizes are the boards of the quick suite; the constellations'
-	// take 0.14 s and 0.81 s on one worker of the reference machine.
+	// QuickSizes are the boards of the quick suite.
 	QuickSizes = map[queens.Method][]int{queens.Join: {16, 17}, queens.Constellations: {15, 16}}
-	// FullSizes are the boards of the full suite; the constellations'
-	// take 0.81 s, 5.2 s and 35 s on one worker of the reference machine.
+	// FullSizes are the boards of the full suite.
 	FullSizes = map[queens.Method][]int{queens.Join: {17, 18, 19}, queens.Constellations: {16, 17, 18}}
 )
 

@@ -86,9 +86,9 @@ func sort32(start []int, i int) int {
 	return lo
 }
 
-// The cost model of a row set, in nanoseconds of one Zen 4 core, fitted
-// to row sets of n = 18 to 28 measured on the bounded path (within a
-// factor of 3 of every one; RESULTS.md): making the half boards costs
+// The cost model of a row set, in nanoseconds of one core of the machine
+// it was fitted on (RESULTS.md, "Choices measured once"), to row sets of
+// n = 18 to 28 measured on the bounded path: making the half boards costs
 // estMake per candidate pair of quadrant entries and estRow for the row
 // set's lists; a share ρ(q) of the candidates are half boards; joining
 // costs estJoin per pair of half boards tested, a share (3/4)^k of all

@@ -38,11 +38,9 @@ import (
 const MaxN = 32
 
 // Look is how many of the first free rows a node compares to choose the
-// next row. Measured with the bmi2 kernel, one worker, alternating runs:
-// 6 against 5 at n = 17, median 5.08 s against 5.20 s (3 runs each), at
-// n = 16 0.80 s against 0.85 s (5 each); 8 gave the same as 6 (5.12 s
-// both). Fewer misses constrained rows; more costs more per node than the
-// nodes it saves.
+// next row, chosen by measuring 5, 6 and 8 (RESULTS.md, "Choices measured
+// once"). Fewer misses constrained rows; more costs more per node than
+// the nodes it saves.
 const Look = 6
 
 // Frame is one task as a kernel sees it: the queens already placed, as

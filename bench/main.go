@@ -8,7 +8,7 @@
 //
 //	go run ./bench                 # n = 12..17, 3 rounds: several minutes
 //	go run ./bench --quick         # n = 12..14, 1 round: a few seconds, writes no file
-//	go run ./bench --queue 17      # only the work queue against nqueens count (issue 10)
+//	go run ./bench --queue 17      # only the work queue against nqueens count
 //
 // See bench/README.md.
 package main

@@ -39,7 +39,7 @@ func TestQuickRun(t *testing.T) {
 	}
 	s := string(doc)
 	for _, want := range []string{
-		"Hand-written intro.", "Hand-written outro.", "### Bars (issue 3)", "### Kernels", "### Workers",
+		"Hand-written intro.", "Hand-written outro.", "### Bars", "### Kernels", "### Workers",
 		"### Peak memory", "docs/throughput.svg", "docs/speedup.svg", "go run ./bench --quick", runtime.Version(),
 	} {
 		if !strings.Contains(s, want) {
@@ -143,7 +143,7 @@ func TestWrongCountFails(t *testing.T) {
 }
 
 // A quick run is a smoke test: without --out it must leave RESULTS.md and
-// the charts alone (issue 13), and with --out it must not put its charts
+// the charts alone, and with --out it must not put its charts
 // in the repository's docs folder.
 func TestQuickRunWritesNoResults(t *testing.T) {
 	var errb bytes.Buffer

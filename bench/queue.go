@@ -1,6 +1,6 @@
 package main
 
-// The queue-against-count mode (--queue N). Issue 10's bar: n = 17 through
+// The queue-against-count mode (--queue N). Its bar: n = 17 through
 // the work queue with two local workers takes at most 1.05 times the wall
 // time of `nqueens count 17`, measured in the same run. Both sides are
 // whole processes of the same freshly built binary, timed one right after
@@ -30,9 +30,9 @@ import (
 )
 
 const (
-	// queueBar is issue 10's target: the queue's wall time over count's,
-	// at n = 17; from queueLongN, where the queue's fixed cost has
-	// vanished (issue 22), the target is queueLongBar.
+	// queueBar is the target: the queue's wall time over count's, at
+	// n = 17; from queueLongN, where the queue's fixed cost has vanished,
+	// the target is queueLongBar.
 	queueBar     = 1.05
 	queueLongN   = 19
 	queueLongBar = 1.03
@@ -505,7 +505,7 @@ func (q *QueueResults) ratios() []float64 {
 // queueCPU is the CPU time of all the queue's processes in a round.
 func queueCPU(r QueueRound) float64 { return r.SubmitCPU + r.ServerCPU + r.WorkerCPU }
 
-// bar judges issue 10's bar (issue 22's from n = 19) on the median of the per-round ratios: a
+// bar judges the bar (queueBar, queueLongBar from queueLongN) on the median of the per-round ratios: a
 // ratio of neighbours cancels most of the machine's load, which a ratio of
 // the two medians would not. The CPU ratio beside it counts the queue's
 // three processes against count, warm-up and idle time included.
@@ -538,7 +538,7 @@ func plural(n int, one, many string) string {
 // report writes the markdown report: what ran, the times, the ratio, the
 // CPU times, how to reproduce, and the bar.
 func (q *QueueResults) report(w io.Writer) {
-	fmt.Fprintf(w, "### Queue against count (issue 10)\n\n")
+	fmt.Fprintf(w, "### Queue against count\n\n")
 	fmt.Fprintf(w, "n = %d, method %s: `nqueens count %d --workers %d` against `nqueens submit %d --wait` served by one `nqueens work --workers %d` "+
 		"on a fresh `nqueens serve` each round (after an untimed warm-up job at n = %d); %d %s, alternating which runs first. Wall time of each whole process.\n\n",
 		q.N, q.Method, q.N, q.Workers, q.N, q.Workers, warmupN, len(q.Rounds), plural(len(q.Rounds), "round", "rounds"))
@@ -568,7 +568,7 @@ func (q *QueueResults) report(w io.Writer) {
 		med(func(r QueueRound) float64 { return r.ServerCPU }), med(func(r QueueRound) float64 { return r.WorkerCPU }), med(queueCPU))
 	fmt.Fprintf(w, "\nThe server's and the worker's CPU times cover the whole round: the warm-up job and the idle time around the timed runs are included.\n")
 	fmt.Fprintf(w, "\nCommand: `%s` (took %s)\n\n", q.Command, q.Took.Round(time.Second))
-	fmt.Fprintln(w, "bar (issue 10):")
+	fmt.Fprintln(w, "bar:")
 	printBar(w, q.Bar)
 }
 

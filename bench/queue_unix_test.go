@@ -35,12 +35,12 @@ func TestQueueRun(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{
-		"### Queue against count (issue 10)",
+		"### Queue against count",
 		"| `nqueens count 10` |",
 		"| `nqueens submit 10 --wait` (queue) |",
 		"median of the per-round ratios: **",
 		"go run ./bench --queue 10 --rounds 2 --json",
-		"bar (issue 10):",
+		"bar:",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)

@@ -36,7 +36,7 @@ func measureRSS(ctx context.Context, root, tmp string, cfg config, log io.Writer
 	if err != nil {
 		return nil, err
 	}
-	// The backtracker's memory (issue 3's bar), then the join's, whose
+	// The backtracker's memory (a bar), then the join's, whose
 	// quadrant tables and lists of half boards are its price.
 	var runs []RSSRun
 	for _, m := range []string{"constellations", "join"} {

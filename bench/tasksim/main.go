@@ -2,7 +2,7 @@
 // simulates how the engine's workers would share those tasks on a machine
 // with more cores than the one at hand. It is a developers' tool for
 // choosing how plans are cut (the automatic depth, the splitting of the
-// largest task classes), used for issue 14's scale figures.
+// largest task classes), used for RESULTS.md's scale figures.
 //
 //	go run ./bench/tasksim measure -n 19 -plan-workers 256 -o t19.csv   # counts every task once
 //	go run ./bench/tasksim simulate -p 64,256 t19.csv                   # greedy pull, largest first

@@ -12,9 +12,9 @@ import (
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
-// TestInterruptLargeN is issue 13's end-to-end check: at n = 22 every
-// task runs for minutes inside a kernel, yet the progress line moves at
-// its interval with a live node rate, and Ctrl-C ends the process within
+// TestInterruptLargeN is the end-to-end check of bounded slices: at
+// n = 22 every task runs for minutes inside a kernel, yet the progress
+// line moves at its interval with a live node rate, and Ctrl-C ends the process within
 // a slice (the bound below is loose for loaded machines; RESULTS.md has
 // the measured figures).
 func TestInterruptLargeN(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 
 // A server's monitoring endpoint answers the kubelet's probes, and
 // JetStream's memory is bounded by the least of the machine's limits (a
-// container's included), not three quarters of the physical memory (issue
-// 36: 17.7 GiB inside a 256 MiB cgroup). Read from the server's own
+// container's included), not three quarters of the physical memory
+// (once: 17.7 GiB inside a 256 MiB cgroup). Read from the server's own
 // monitoring endpoint, /varz.
 func TestJetStreamMaxMemory(t *testing.T) {
 	l, ok := sysmem.Smallest()
@@ -49,7 +49,7 @@ func TestJetStreamMaxMemory(t *testing.T) {
 	if got, want := varz.JetStream.Config.MaxMemory, int64(l.Bytes/4); got != want {
 		t.Errorf("JetStream max_memory %d, want %d (a quarter of the %s, %d)", got, want, l.Source, l.Bytes)
 	}
-	// The paths scripts/k8s-queue.yaml's probes ask (issue 36, item 8).
+	// The paths scripts/k8s-queue.yaml's probes ask.
 	for _, path := range []string{"/healthz?js-enabled-only=true", "/healthz"} {
 		deadline := time.Now().Add(waitBound)
 		for {

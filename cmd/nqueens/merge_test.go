@@ -64,7 +64,7 @@ func oneLine(t *testing.T, what, stderr, want string, notWant ...string) {
 	}
 }
 
-// Issue 25, defects 1 and 6: the counts a shard file claims are checked
+// Fixed defects: the counts a shard file claims are checked
 // before anything is made from them (shards = 10^9 grew merge to 24 GB),
 // and a file edited or damaged is refused as such, with the numbers that
 // disagree; a file edited consistently is caught by the OEIS, and the
@@ -127,7 +127,7 @@ func TestMergeEditedShards(t *testing.T) {
 	oneLine(t, "edited consistently", errs, "disagrees with the OEIS: the result files were edited or damaged", "bug")
 }
 
-// Issue 25, defect 6: an export stripped of its job and records merged as a
+// A fixed defect: an export stripped of its job and records merged as a
 // plain shard with no check. Its results carry checksums like a shard's, so
 // an edit is caught whatever is stripped.
 func TestMergeStrippedExport(t *testing.T) {
@@ -190,7 +190,7 @@ func TestMergeLegacy(t *testing.T) {
 	}
 }
 
-// Issue 25, defect 2: merge /dev/zero grew to 2.4 GB in 4 s and ignored
+// A fixed defect: merge /dev/zero grew to 2.4 GB in 4 s and ignored
 // SIGINT; input that never comes (a FIFO held open) waited forever.
 func TestMergeEndlessInput(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {

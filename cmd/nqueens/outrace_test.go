@@ -14,9 +14,9 @@ import (
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
-// Two shards of one run started at once with one --out (issue 36, item
-// 9: in 2 of 11 tries both said "written to s.json" and one shard was
-// lost). In every round one writes the file and the other, refused, writes
+// Two shards of one run started at once with one --out (once: in 2 of
+// 11 tries both said "written to s.json" and one shard was lost). In
+// every round one writes the file and the other, refused, writes
 // its result beside it and fails saying where: both results are kept, and
 // merge adds them up.
 func TestOutRace(t *testing.T) {

@@ -59,7 +59,7 @@ func TestKubernetesManifests(t *testing.T) {
 				t.Errorf("%s: a document without kind or apiVersion", f)
 			}
 			kinds[kind] = true
-			// Defect 7 of issue 22: a pod that writes to a volume
+			// A fixed defect: a pod that writes to a volume
 			// runs as the image's user, 65532, which must own it.
 			walkPodSpecs(doc, func(spec map[string]any) {
 				if !writesVolume(spec) {
@@ -82,7 +82,7 @@ func TestKubernetesManifests(t *testing.T) {
 						}
 					}
 				}
-				// Defect 7 of issue 22: a pipe's status is its last
+				// A fixed defect: a pipe's status is its last
 				// command's (merge | tee succeeded with a shard
 				// missing).
 				if indexOf(words, "|") >= 0 {
@@ -257,7 +257,7 @@ func quantity(t *testing.T, s string) uint64 {
 	return b
 }
 
-// Issue 36, item 8: the manifests run as they would in production. Every
+// The manifests run as they would in production. Every
 // pod runs as a non-root user, every container with a read-only image, no
 // privilege escalation and no capabilities, a memory limit and GOMEMLIMIT
 // below it; the servers have probes on NATS's /healthz (served beyond
@@ -418,7 +418,7 @@ func TestKubernetesProduction(t *testing.T) {
 	}
 }
 
-// The runbook's Slurm lines (issue 36, item 8): the three servers' time
+// The runbook's Slurm lines: the three servers' time
 // limits are staggered (the same --time=7-0 expired all three at once),
 // and workers and shards count with the CPUs of their allocation, which
 // a rerun asks for (--workers 8 whatever the allocation).

@@ -23,7 +23,7 @@ func bashOrFail(t *testing.T) string {
 	return bash
 }
 
-// Defect 6 of issue 22: rerunning one index of the Slurm array
+// A fixed defect: rerunning one index of the Slurm array
 // (sbatch --array=2 sets SLURM_ARRAY_TASK_MIN=2, SLURM_ARRAY_TASK_COUNT=1)
 // counted shard 0 of 1, which shard 2's journal refused; it must count
 // shard 2 of K. And the merge job's id printed kept sbatch's ";cluster".
@@ -46,7 +46,7 @@ func TestSlurmArrayScript(t *testing.T) {
 	}
 	// The merge of a shard missing fails and leaves no total behind; it
 	// names the shards missing and the line that reruns them with the
-	// same CPUs and memory (issue 36, item 8).
+	// same CPUs and memory.
 	cmd := exec.Command(bash, "../../scripts/slurm-array.sh", "merge")
 	cmd.Env = append(env, "MEM=2G")
 	b, err := cmd.CombinedOutput()
@@ -112,7 +112,7 @@ func TestSlurmArrayScript(t *testing.T) {
 	}
 }
 
-// Defect 10 of issue 22: local-shards.sh with more shards than tasks
+// A fixed defect: local-shards.sh with more shards than tasks
 // exited 123 saying "rerun the same command to resume", which cannot
 // help: it says what is wrong, once, and exits 2.
 func TestLocalShardsUsageError(t *testing.T) {
@@ -129,7 +129,7 @@ func TestLocalShardsUsageError(t *testing.T) {
 	}
 }
 
-// Defect 8 of issue 22: the Dockerfile set -X main.version, which sets
+// A fixed defect: the Dockerfile set -X main.version, which sets
 // nothing (the variable is internal/cli.version), and .dockerignore
 // dropped .git, so the image reported "(devel), no commit recorded".
 // The Dockerfile's own -ldflags, built here, must give the version.

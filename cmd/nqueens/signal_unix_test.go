@@ -15,7 +15,7 @@ import (
 )
 
 // SIGHUP (the terminal closed, the ssh session dropped) ends a count as
-// SIGINT and SIGTERM do: 130 and the resume line (issue 36, item 13: it
+// SIGINT and SIGTERM do: 130 and the resume line (once: it
 // ended with 129 and nothing said).
 func TestSignalsEndCount(t *testing.T) {
 	if testing.Short() {
@@ -44,8 +44,8 @@ func TestSignalsEndCount(t *testing.T) {
 
 // A checkpoint whose folder is removed while the count runs is never named
 // as resumable: the run fails with one line saying so, by itself at the
-// record after the next sync (once a second), or when interrupted first
-// (issue 36, item 13). n = 18 on one worker takes seconds.
+// record after the next sync (once a second), or when interrupted first.
+// n = 18 on one worker takes seconds.
 func TestCheckpointRemoved(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")

@@ -84,7 +84,7 @@ func (s *started) peakMiB() int {
 }
 
 // Binary input (/dev/zero, which never ends) is refused at once with one
-// line, by every command that reads puzzles (issue 25: they read it for
+// line, by every command that reads puzzles (once: they read it for
 // ever and ignored SIGINT).
 func TestBinaryInput(t *testing.T) {
 	if testing.Short() {

@@ -16,7 +16,7 @@ import (
 )
 
 // A FIFO nobody opens for writing holds a command that reads puzzles only
-// until it is interrupted (issue 25: opening it waited, deaf to Ctrl-C);
+// until it is interrupted (once: opening it waited, deaf to Ctrl-C);
 // a FIFO whose writer comes later is read as before.
 func TestFIFOInput(t *testing.T) {
 	dir := t.TempDir()

@@ -183,7 +183,7 @@ func TestFromEnv(t *testing.T) {
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, err: "completions"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "6"}, shards: 6, err: "not below"},
 		{env: map[string]string{}, err: "neither"},
-		// Both schedulers (issue 36, item 13: one was picked silently):
+		// Both schedulers (once: one was picked silently):
 		// they must agree.
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "2"}, want: Index{2, 4}},
 		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "3"}, err: "the environment names two shards: 2/4 for Slurm (SLURM_ARRAY_TASK_ID=2) and 3/4 for Kubernetes (JOB_COMPLETION_INDEX=3), so neither is counted"},
@@ -404,8 +404,8 @@ func TestMergeBounded(t *testing.T) {
 }
 
 // A result is written only over an empty file or a result of the same run
-// and shard, and the refusal says what the file holds (issue 25, defect
-// 5: a typo in --out lost another machine's shard).
+// and shard, and the refusal says what the file holds (once: a typo in
+// --out lost another machine's shard).
 func TestWriteRefuses(t *testing.T) {
 	dir := t.TempDir()
 	shardOf := func(i, k int, run map[string]string) *File {
@@ -454,7 +454,7 @@ func TestWriteRefuses(t *testing.T) {
 
 // Two shards writing one result file at the same moment: exactly one writes
 // it and the other is refused, never both told "written" with one lost
-// (issue 36, item 9: in 2 of 11 tries both shards said so, the gap being
+// (once: in 2 of 11 tries both shards said so, the gap being
 // between CheckTarget and the rename). Half the rounds start from an empty
 // file, which either may replace, the other half from no file.
 func TestWriteRace(t *testing.T) {

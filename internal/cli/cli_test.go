@@ -196,7 +196,7 @@ func TestPlural(t *testing.T) {
 }
 
 // A message quotes what it was given, clipped: an argument or a number of
-// megabytes stays a line a person can read (issue 25's harness).
+// megabytes stays a line a person can read (the hostile-input harness).
 func TestClipWords(t *testing.T) {
 	long := strings.Repeat("9", 100000)
 	var errb bytes.Buffer

@@ -290,7 +290,7 @@ func webCases(t *testing.T) []hcase {
 				return request(context.Background(), "POST", srv.url+"/api/sudoku/solve", "application/json", strings.NewReader(`{"grid":"`+top1+`"}`), false, 5*time.Second)
 			}})
 	}
-	// 200 requests at once that compute (issue 36, item 10: 200
+	// 200 requests at once that compute (once: 200
 	// ratings of a hard puzzle took 'sudoku play' out of memory): each is
 	// answered, computed or refused as busy (503), and the server's
 	// memory grows by a bounded amount, whatever the number of clients.
@@ -362,7 +362,7 @@ func webCases(t *testing.T) []hcase {
 	// Work started by a request ends with its requester: a live count
 	// that takes minutes (n = 21; planning n = 32 alone takes minutes)
 	// with nobody polling stops within seconds, and the memory it held
-	// goes back (issue 36, item 12: 270 MiB were kept until the next
+	// goes back (once: 270 MiB were kept until the next
 	// count).
 	for s := range 2 {
 		s := s

@@ -11,6 +11,7 @@ import (
 	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/bench/internal/report"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // Bar is one target of the benchmark (the bars bench/README.md lists)
@@ -226,7 +227,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		for _, k := range r.Kernels {
 			j := r.find("go", n, queens.Constellations, k, 1)
 			med, rng := spread(j)
-			kt.AddRow(fmt.Sprint(n), k, med, rng, meter.Rate(solutionsPerSec(j)), meter.Rate(float64(j.Nodes)/j.Median()),
+			kt.AddRow(fmt.Sprint(n), k, med, rng, cli.Rate(solutionsPerSec(j)), cli.Rate(float64(j.Nodes)/j.Median()),
 				ratio(r.vsC(n, queens.Constellations, k)), ratio(r.vsCCPU(n, queens.Constellations, k)))
 		}
 	}
@@ -258,7 +259,7 @@ func (r *Results) markdown(bars []Bar, chartDir string) string {
 		c := r.find("go", n, queens.Constellations, r.BestKernel, 1)
 		jm, jr := spread(j)
 		cm, _ := spread(c)
-		jt.AddRow(fmt.Sprint(n), jm, jr, cm, ratio(meter.Paired(wall(c), wall(j))), ratio(meter.Paired(cpu(c), cpu(j))), meter.Rate(solutionsPerSec(j)))
+		jt.AddRow(fmt.Sprint(n), jm, jr, cm, ratio(meter.Paired(wall(c), wall(j))), ratio(meter.Paired(cpu(c), cpu(j))), cli.Rate(solutionsPerSec(j)))
 	}
 	b.WriteString(jt.String())
 	pf("\n![time against n, both methods and the published figures](%s)\n\n", filepath.ToSlash(filepath.Join(chartDir, "time.svg")))

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nqcount/nqcount/bench/internal/meter"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // WriteText writes the report as the human table `nqueens bench` prints.
@@ -61,7 +62,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			check = fmt.Sprintf("MISMATCH: %s, A000170 says %d", x.Total, x.Known)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.0f%%\t%s\t%s\t\n", x.Method, x.Kernel, x.N, x.Workers, meter.Seconds(x.Seconds),
-			meter.Rate(x.SolutionsPerSecond), meter.Rate(x.NodesPerSecond), meter.Rate(x.NodesPerSecondPerCore),
+			cli.Rate(x.SolutionsPerSecond), cli.Rate(x.NodesPerSecond), cli.Rate(x.NodesPerSecondPerCore),
 			x.Speedup, 100*x.Efficiency, used, check)
 	}
 	if err := tw.Flush(); err != nil {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nqcount/nqcount/bench/internal/meter"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // Ref is the machine scores are normalised to: the solutions per second
@@ -72,7 +72,7 @@ func (r Ref) String() string {
 	slices.SortFunc(sizes, func(a, b Size) int { return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.N, b.N)) })
 	var parts []string
 	for _, sz := range sizes {
-		parts = append(parts, fmt.Sprintf("%s n = %d: %s", sz.Method, sz.N, meter.Rate(r.Rates[sz])))
+		parts = append(parts, fmt.Sprintf("%s n = %d: %s", sz.Method, sz.N, cli.Rate(r.Rates[sz])))
 	}
 	return fmt.Sprintf("%s (solutions/s %s)", r.Machine, strings.Join(parts, ", "))
 }

@@ -82,7 +82,7 @@ func printHuman(e *cli.Env, r *job.Outcome) {
 	}
 	fmt.Fprintf(w, "time %.3f s, %d %s, %d %s (%s, depth %d%s), kernel %s, %s nodes/s\n",
 		r.Seconds, r.Workers, cli.Plural(r.Workers, "worker", "workers"), r.Tasks, cli.Plural(r.Tasks, "task", "tasks"),
-		r.Method, r.Depth, path, r.Kernel, humanRate(r.NodesPerSec))
+		r.Method, r.Depth, path, r.Kernel, cli.Rate(r.NodesPerSec))
 }
 
 // solutionsWord is "solution" for a total of 1, else "solutions".
@@ -91,16 +91,4 @@ func solutionsWord(total count.Uint128) string {
 		return "solution"
 	}
 	return "solutions"
-}
-
-func humanRate(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2f G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.1f M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1f k", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
 }

@@ -208,7 +208,7 @@ func countLong(ctx context.Context, e0 *cli.Env, n int, opt queens.Options, lo l
 		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
 			out.Shard, n, out.Tasks, j.Plan().Len(), cli.Plural(j.Plan().Len(), "task", "tasks"), out.Total, out.Out)
 		fmt.Fprintf(e.Stdout, "time %.3f s, %d %s, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
-			out.Seconds, out.Workers, cli.Plural(out.Workers, "worker", "workers"), out.Kernel, humanRate(out.NodesPerSec), lo.shard.K)
+			out.Seconds, out.Workers, cli.Plural(out.Workers, "worker", "workers"), out.Kernel, cli.Rate(out.NodesPerSec), lo.shard.K)
 	} else {
 		printHuman(e, out)
 		if out.ResumedTasks > 0 {

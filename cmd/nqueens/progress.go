@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/internal/cli"
 )
 
 // progress shows the library's progress snapshots on stderr: a live bar on
@@ -132,7 +133,7 @@ func (p *progress) show() {
 // status is "1234/5000 tasks (24.7%), 1.20 G nodes/s, ETA 3m12s"; on the
 // bar, which shows the share itself, without the percentage.
 func (p *progress) status(s job.Progress) string {
-	rate := humanRate(s.NodesPerSec) + " nodes/s"
+	rate := cli.Rate(s.NodesPerSec) + " nodes/s"
 	line := fmt.Sprintf("%d/%d tasks (%.1f%%), %s", s.Done, s.Tasks, 100*s.Fraction, rate)
 	if p.bar != nil {
 		line = fmt.Sprintf("%d/%d tasks, %s", s.Done, s.Tasks, rate)

@@ -141,11 +141,11 @@ func timing(s *queue.Status) string {
 		return ""
 	}
 	if s.Finished != nil {
-		return fmt.Sprintf(", time %s, %s nodes/s", seconds(s.Elapsed), humanRate(s.NodesPerSec))
+		return fmt.Sprintf(", time %s, %s nodes/s", seconds(s.Elapsed), cli.Rate(s.NodesPerSec))
 	}
 	t := fmt.Sprintf(", running %s", seconds(s.Elapsed))
 	if s.NodesPerSec > 0 {
-		t += fmt.Sprintf(", %s nodes/s now", humanRate(s.NodesPerSec))
+		t += fmt.Sprintf(", %s nodes/s now", cli.Rate(s.NodesPerSec))
 	}
 	if s.ETA != nil && *s.ETA > 0 {
 		t += ", ETA " + seconds(*s.ETA)

@@ -2,7 +2,7 @@
 // runner in bench/ and the machine benchmark bench/suite behind `nqueens
 // bench`): medians and paired ratios of rounds, the CPU time and peak
 // memory the operating system accounts, the load average, and the
-// formatting of seconds and rates.
+// formatting of seconds (rates: cli.Rate).
 package meter
 
 import (
@@ -74,18 +74,4 @@ func Seconds(s float64) string {
 		return fmt.Sprintf("%.3f", s)
 	}
 	return fmt.Sprintf("%.2f", s)
-}
-
-// Rate formats a per-second figure with an SI prefix: "1.23 G", "45.6
-// M", "7.8 k", "950".
-func Rate(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2f G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.1f M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1f k", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
 }

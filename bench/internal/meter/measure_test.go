@@ -43,14 +43,6 @@ func TestFormats(t *testing.T) {
 			t.Errorf("Seconds(%v) = %q, want %q", c.s, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		v    float64
-		want string
-	}{{950, "950"}, {7800, "7.8 k"}, {45.6e6, "45.6 M"}, {1.234e9, "1.23 G"}} {
-		if got := Rate(c.v); got != c.want {
-			t.Errorf("Rate(%v) = %q, want %q", c.v, got, c.want)
-		}
-	}
 }
 
 func TestBusy(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -101,14 +100,4 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 	}
 	fmt.Fprintln(e.Stdout, r.String())
 	return cli.ExitOK
-}
-
-// setMemoryLimit tells the Go runtime the memory the count may hold, so
-// that its collector works harder near it rather than letting garbage
-// take the process past it.
-func setMemoryLimit(limit uint64) {
-	if limit == 0 {
-		limit = queens.DefaultMemory()
-	}
-	debug.SetMemoryLimit(int64(min(limit, 1<<62)))
 }

@@ -13,7 +13,7 @@ import (
 func keysPEXT(pats *uint64, n int, mask uint64, keys *uint32, cnt *int32)
 
 //go:noescape
-func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64)
+func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64, top uint64)
 
 // fastPEXT reports whether PEXT takes a cycle or so: on every CPU with
 // BMI2 but AMD's before Zen 3 (family 0x19), which run it in microcode,
@@ -60,7 +60,7 @@ func sortOutPEXT(kr *keyer, pats []uint64, keys []uint32, start []int32, out []u
 	_ = keys[len(pats)-1]
 	_ = start[1<<uint(kr.bits)-1]
 	_ = out[len(pats)-1]
-	scatterPEXT(&pats[0], len(pats), kr.others, &keys[0], &start[0], &out[0])
+	scatterPEXT(&pats[0], len(pats), kr.others, &keys[0], &start[0], &out[0], kr.top&63)
 }
 
 // pextSort returns the passes of bucket that take the PEXT ones where

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
@@ -47,7 +47,7 @@ type jobsState struct {
 		Failed  int    `json:"failed"`
 		State   string `json:"state"`
 	} `json:"jobs"`
-	Cluster queue.ClusterState `json:"cluster"`
+	Cluster client.ClusterState `json:"cluster"`
 }
 
 func jobsJSON(t *testing.T, url string) (jobsState, bool) {

@@ -1,11 +1,10 @@
-package queue
+package queens
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/join"
 )
 
@@ -17,7 +16,7 @@ import (
 // arena), with the program's own; a worker given less than the table
 // path needs counts on the bounded path, and one given less than that
 // refuses the job. The figures are join.MemoryOf's, the estimate every
-// count plans with (queens.Plan.Fit). scripts/README.md holds its output
+// count plans with (Plan.Fit). scripts/README.md holds its output
 // for n = 20 to 28 (go run ./scripts/memtable regenerates it).
 func MemoryTable(w io.Writer, from, to int) error {
 	slots := []int{1, 4, 8, 16}
@@ -32,7 +31,7 @@ func MemoryTable(w io.Writer, from, to int) error {
 	}
 	b.WriteString("\n")
 	for n := from; n <= to; n++ {
-		if queens.DefaultMethod(n) != queens.Join {
+		if DefaultMethod(n) != Join {
 			fmt.Fprintf(&b, "| %d | constellations |", n)
 			for range slots {
 				b.WriteString(" a few MiB |")

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // running is a task being counted: its progress, which the kernel reports
@@ -57,7 +59,7 @@ type sample struct {
 func (m *jobMeter) rate(now time.Time, nodes uint64) float64 {
 	m.samples = append(m.samples, sample{now, nodes})
 	drop := 0
-	for drop < len(m.samples)-1 && now.Sub(m.samples[drop].t) > rateWindow {
+	for drop < len(m.samples)-1 && now.Sub(m.samples[drop].t) > queue.RateWindow {
 		drop++
 	}
 	m.samples = m.samples[drop:]

@@ -1,10 +1,12 @@
-package queue
+package client
 
 import (
 	"testing"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // BenchmarkQueue measures how many tasks per second the queue hands out
@@ -14,7 +16,7 @@ import (
 // of plans not seen before are submitted (untimed), then one worker,
 // started and timed, counts them all and stops when the queue is empty.
 func BenchmarkQueue(b *testing.B) {
-	srv := serve(b, ServerConfig{Settings: Settings{AckWait: 30 * time.Second}})
+	srv := serve(b, server.Config{Settings: queue.Settings{AckWait: 30 * time.Second}})
 	c := connect(b, srv.URL(), Auth{})
 	// Constellations, pinned: the join, the default from n = 12, cuts
 	// these into fewer, larger tasks.

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"fmt"
@@ -7,28 +7,30 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/shard"
 )
 
 // collector checks a job's records as they are read and keeps what
 // Status reports. It needs no server: tests and Export feed it directly.
 type collector struct {
-	info   JobInfo
-	plan   *Plan
+	info   queue.JobInfo
+	plan   *queue.Plan
 	chosen []bool // the tasks chosen for verification
 	est    []uint64
 	estSum uint64
-	recs   [][]Record    // accepted records per task
-	ats    [][]time.Time // when the server stored each (zero when unknown)
+	recs   [][]queue.Record // accepted records per task
+	ats    [][]time.Time    // when the server stored each (zero when unknown)
 	// done counts the tasks with an accepted record: a reader's hint that
 	// the job may be complete (status judges the records).
 	done      int
 	anyRecord []bool
 
 	refused    []Refusal
-	distrusted []Distrust      // named in failure records (KindDistrust)
-	failures   map[int]Failure // the last failure per task
-	lost       map[int]uint64  // tasks the server gave up on: deliveries
+	distrusted []queue.Distrust      // named in failure records (KindDistrust)
+	failures   map[int]queue.Failure // the last failure per task
+	lost       map[int]uint64        // tasks the server gave up on: deliveries
 	duplicates int
 	byWorker   map[string]int
 	lastAt     map[string]time.Time // when each worker's last record was stored
@@ -37,11 +39,11 @@ type collector struct {
 	start time.Time // the earliest start of an accepted record (its time less its counting time)
 }
 
-func newCollector(info JobInfo, p *Plan) *collector {
+func newCollector(info queue.JobInfo, p *queue.Plan) *collector {
 	c := &collector{
 		info: info, plan: p, est: p.Estimates(), chosen: info.Chosen(),
-		recs: make([][]Record, p.Len()), ats: make([][]time.Time, p.Len()), anyRecord: make([]bool, p.Len()),
-		failures: map[int]Failure{}, lost: map[int]uint64{}, byWorker: map[string]int{},
+		recs: make([][]queue.Record, p.Len()), ats: make([][]time.Time, p.Len()), anyRecord: make([]bool, p.Len()),
+		failures: map[int]queue.Failure{}, lost: map[int]uint64{}, byWorker: map[string]int{},
 		lastAt: map[string]time.Time{},
 	}
 	for _, e := range c.est {
@@ -59,15 +61,15 @@ type Refusal struct {
 
 // Conflict is a task with different results: at least one is wrong.
 type Conflict struct {
-	Task    int      `json:"task"`
-	Results []Record `json:"results"`
+	Task    int            `json:"task"`
+	Results []queue.Record `json:"results"`
 }
 
 // add takes one record, which the server stored at time at (zero when
 // unknown: an export read back).
-func (c *collector) add(r Record, at time.Time) {
+func (c *collector) add(r queue.Record, at time.Time) {
 	if err := r.Check(c.info.ID, c.plan); err != nil {
-		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: cleanWorker(r.Worker), Reason: err.Error()})
+		c.refused = append(c.refused, Refusal{Task: r.Task, Worker: queue.CleanWorkerID(r.Worker), Reason: err.Error()})
 		return
 	}
 	rs := c.recs[r.Task]
@@ -97,15 +99,15 @@ func (c *collector) add(r Record, at time.Time) {
 
 // fail takes one failure record; a requeue marker clears the task's
 // failures before it.
-func (c *collector) fail(f Failure) {
-	if f.Kind == KindDistrust {
-		if d := f.Distrust; d != nil && checkWorkerID(d.Worker) == nil && !distrusts(c.distrusted, d.Worker) && d.Task >= 0 && d.Task < len(c.recs) {
-			d.Agree = slices.DeleteFunc(slices.Clone(d.Agree), func(w string) bool { return checkWorkerID(w) != nil })
+func (c *collector) fail(f queue.Failure) {
+	if f.Kind == queue.KindDistrust {
+		if d := f.Distrust; d != nil && queue.CheckWorkerID(d.Worker) == nil && !queue.Distrusts(c.distrusted, d.Worker) && d.Task >= 0 && d.Task < len(c.recs) {
+			d.Agree = slices.DeleteFunc(slices.Clone(d.Agree), func(w string) bool { return queue.CheckWorkerID(w) != nil })
 			c.distrusted = append(c.distrusted, *d)
 		}
 		return
 	}
-	f.Worker, f.Error, f.Kind = cleanWorker(f.Worker), cleanText(f.Error), cleanText(clip(f.Kind, 32))
+	f.Worker, f.Error, f.Kind = queue.CleanWorkerID(f.Worker), queue.CleanText(f.Error), queue.CleanText(queue.Clip(f.Kind, 32))
 	if f.Requeued {
 		delete(c.failures, f.Task)
 		return
@@ -188,10 +190,10 @@ type Status struct {
 	// Distrusted names the workers outvoted on a task of the job: none of
 	// their results is taken, and the tasks they counted are counted
 	// again by others.
-	Distrusted []Distrust `json:"distrusted,omitempty"`
+	Distrusted []queue.Distrust `json:"distrusted,omitempty"`
 	// Failed lists tasks whose last count failed, or that were set
 	// aside, and have no result.
-	Failed []Failure `json:"failed,omitempty"`
+	Failed []queue.Failure `json:"failed,omitempty"`
 	// SetAside counts the tasks in Failed that will not be handed out
 	// again (nqueens requeue puts them back); Stuck says that nothing
 	// more can finish: every task still to count or verify is set aside
@@ -220,7 +222,7 @@ type Status struct {
 
 // WorkerStatus is a worker's last report.
 type WorkerStatus struct {
-	Seen
+	queue.Seen
 	// Ago is the time since the report, in seconds.
 	Ago float64 `json:"seen_seconds_ago"`
 	// Active: reported recently and not stopped.
@@ -228,7 +230,7 @@ type WorkerStatus struct {
 	// Results counts the records of this job from this worker.
 	Results int `json:"results"`
 	// Work is the worker's work on this job, if it reported any.
-	Work *JobWork `json:"job_work,omitempty"`
+	Work *queue.JobWork `json:"job_work,omitempty"`
 	// Distrusted: outvoted on a task of this job (see Status.Distrusted).
 	Distrusted bool `json:"distrusted,omitempty"`
 }
@@ -238,7 +240,7 @@ func (s *Status) Assembled() *job.Total { return s.assembled }
 
 // status builds the Status at time now, by the server's clock, from the
 // records read and the workers' reports.
-func (c *collector) status(now time.Time, reps []report) *Status {
+func (c *collector) status(now time.Time, reps []layout.Report) *Status {
 	i := c.info
 	verdicts, distrusted := c.judgeAll()
 	s := &Status{
@@ -265,9 +267,9 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 	var active []liveWorker // the active workers, the distrusted left out
 	start := c.start
 	for _, r := range reps {
-		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.at).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.job(i.ID)}
-		ws.Active = r.active(now)
-		ws.Distrusted = distrusts(distrusted, r.ID)
+		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.At).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.Job(i.ID)}
+		ws.Active = r.Active(now)
+		ws.Distrusted = queue.Distrusts(distrusted, r.ID)
 		if ws.Active {
 			if !ws.Distrusted {
 				active = append(active, liveWorker{r.ID, r.Memory})
@@ -276,7 +278,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 			// A worker reports once a second: one whose report
 			// came before it took the job's first tasks is on the
 			// job if it stored a result since.
-			if jw := ws.Work; jw != nil && jw.Held > 0 || s.Done < len(c.recs) && c.lastAt[r.ID].After(r.at) {
+			if jw := ws.Work; jw != nil && jw.Held > 0 || s.Done < len(c.recs) && c.lastAt[r.ID].After(r.At) {
 				s.Working++
 			}
 			if jw := ws.Work; jw != nil {
@@ -284,7 +286,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 				s.LiveNodes += jw.Live
 				// A task that runs long leaves no record for a
 				// while: the job started when its worker began.
-				if t := r.at.Add(-time.Duration(jw.Since * float64(time.Second))); jw.Running > 0 && (start.IsZero() || t.Before(start)) {
+				if t := r.At.Add(-time.Duration(jw.Since * float64(time.Second))); jw.Running > 0 && (start.IsZero() || t.Before(start)) {
 					start = t
 				}
 			}
@@ -331,9 +333,9 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		}
 		f, failed := c.failures[id]
 		if d, ok := c.lost[id]; ok && !counted {
-			f, failed = Failure{Job: i.ID, Task: id, Kind: KindCount, Error: fmt.Sprintf("handed out %d times without an answer: its workers died or lost the server each time", d), Delivery: d, SetAside: true}, true
+			f, failed = queue.Failure{Job: i.ID, Task: id, Kind: queue.KindCount, Error: fmt.Sprintf("handed out %d times without an answer: its workers died or lost the server each time", d), Delivery: d, SetAside: true}, true
 		}
-		if failed && (f.Kind == KindCount && !counted || f.Kind == KindVerify && chosen && !verified) {
+		if failed && (f.Kind == queue.KindCount && !counted || f.Kind == queue.KindVerify && chosen && !verified) {
 			s.Failed = append(s.Failed, f)
 			if f.SetAside {
 				s.SetAside++
@@ -342,12 +344,12 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		switch {
 		case !counted:
 			open++
-			if failed && f.SetAside && f.Kind == KindCount {
+			if failed && f.SetAside && f.Kind == queue.KindCount {
 				blocked++
 			}
 		case chosen && !verified:
 			open++
-			if failed && f.SetAside && f.Kind == KindVerify {
+			if failed && f.SetAside && f.Kind == queue.KindVerify {
 				blocked++
 			}
 		}
@@ -384,7 +386,7 @@ func (c *collector) status(now time.Time, reps []report) *Status {
 		t, err := job.AssembleUnits(c.plan.Job, c.plan.Len(), standingResults(verdicts), true)
 		if err != nil { // cannot happen: every task has a standing result
 			s.Complete = false
-			s.Failed = append(s.Failed, Failure{Job: i.ID, Task: -1, Error: err.Error()})
+			s.Failed = append(s.Failed, queue.Failure{Job: i.ID, Task: -1, Error: err.Error()})
 			return s
 		}
 		s.assembled = t

@@ -1,15 +1,17 @@
-package queue
+package client
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // Job control: the operator's commands on jobs (nqueens jobs, cancel,
@@ -30,13 +32,13 @@ var ErrFailed = errors.New("tasks failed")
 // queue, and workers stop counting those they hold (their results so far
 // are kept; Requeue resumes the job). Cancelling a cancelled job changes
 // nothing.
-func (c *Client) Cancel(ctx context.Context, id string) (info *JobInfo, err error) {
+func (c *Client) Cancel(ctx context.Context, id string) (info *queue.JobInfo, err error) {
 	err = c.retry(ctx, "cancel", func(ctx context.Context) error { info, err = c.cancelOnce(ctx, id); return err })
 	return info, err
 }
 
-func (c *Client) cancelOnce(ctx context.Context, id string) (*JobInfo, error) {
-	info, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
+func (c *Client) cancelOnce(ctx context.Context, id string) (*queue.JobInfo, error) {
+	info, err := c.updateJob(ctx, id, func(j *queue.JobInfo) bool {
 		if j.Cancelled != nil {
 			return false
 		}
@@ -47,11 +49,11 @@ func (c *Client) cancelOnce(ctx context.Context, id string) (*JobInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts, err := c.js.Stream(ctx, TasksStream)
+	ts, err := c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		return nil, err
 	}
-	for _, prefix := range []string{taskPrefix, verifyPrefix} {
+	for _, prefix := range []string{layout.TaskPrefix, layout.VerifyPrefix} {
 		if err := ts.Purge(ctx, jetstream.WithPurgeSubject(prefix+"."+id+".>")); err != nil {
 			return nil, fmt.Errorf("taking the tasks of %s off the queue: %w", id, err)
 		}
@@ -62,7 +64,7 @@ func (c *Client) cancelOnce(ctx context.Context, id string) (*JobInfo, error) {
 // updateJob changes the record of job id with change (which reports
 // whether it changed anything), retrying if another client changed it
 // in between.
-func (c *Client) updateJob(ctx context.Context, id string, change func(*JobInfo) bool) (*JobInfo, error) {
+func (c *Client) updateJob(ctx context.Context, id string, change func(*queue.JobInfo) bool) (*queue.JobInfo, error) {
 	if _, err := c.Job(ctx, id); err != nil {
 		return nil, err
 	}
@@ -75,7 +77,7 @@ func (c *Client) updateJob(ctx context.Context, id string, change func(*JobInfo)
 		if err != nil {
 			return nil, err
 		}
-		var info JobInfo
+		var info queue.JobInfo
 		if err := json.Unmarshal(e.Value(), &info); err != nil {
 			return nil, fmt.Errorf("job %s: its record is damaged: %v", id, err)
 		}
@@ -97,7 +99,7 @@ type Requeued struct {
 	Job string `json:"job"`
 	// Failed lists the tasks that had failed and been set aside (or whose
 	// workers all died), with why, as status showed them before.
-	Failed []Failure `json:"failed"`
+	Failed []queue.Failure `json:"failed"`
 	// Resumed is true when the job was cancelled.
 	Resumed bool `json:"resumed"`
 	// Added counts the task messages put back on the queue.
@@ -116,7 +118,7 @@ func (c *Client) Requeue(ctx context.Context, id string) (r *Requeued, err error
 
 func (c *Client) requeueOnce(ctx context.Context, id string) (*Requeued, error) {
 	resumed := false
-	info, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
+	info, err := c.updateJob(ctx, id, func(j *queue.JobInfo) bool {
 		resumed = j.Cancelled != nil
 		j.Cancelled = nil
 		return resumed
@@ -129,7 +131,7 @@ func (c *Client) requeueOnce(ctx context.Context, id string) (*Requeued, error) 
 		return nil, err
 	}
 	out := &Requeued{Job: id, Resumed: resumed}
-	ts, err := c.js.Stream(ctx, TasksStream)
+	ts, err := c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,7 @@ func (c *Client) requeueOnce(ctx context.Context, id string) (*Requeued, error) 
 		if err := c.requeueTask(ctx, ts, col, f); err != nil {
 			return out, err
 		}
-		if f.Kind == KindVerify {
+		if f.Kind == queue.KindVerify {
 			out.Added++
 		}
 	}
@@ -154,12 +156,12 @@ func (c *Client) requeueOnce(ctx context.Context, id string) (*Requeued, error) 
 		if verdicts[id].standing != nil {
 			continue
 		}
-		m := taskMsg{ID: info.ID, Task: id, Verify: col.chosen[id]}
+		m := queue.TaskMsg{ID: info.ID, Task: id, Verify: col.chosen[id]}
 		if p.Units > 0 {
 			m.Tasks = p.Tasks(id)
 		}
 		body, _ := json.Marshal(m)
-		f, err := c.js.PublishAsync(subject(taskPrefix, info.ID, id), body, jetstream.WithExpectLastSequencePerSubject(0))
+		f, err := c.js.PublishAsync(layout.Subject(layout.TaskPrefix, info.ID, id), body, jetstream.WithExpectLastSequencePerSubject(0))
 		if err != nil {
 			return out, fmt.Errorf("publishing task %d: %w", id, err)
 		}
@@ -197,25 +199,25 @@ func settle(ctx context.Context, futures []jetstream.PubAckFuture, added int) (i
 // that it was requeued (so that status stops listing its failures) and,
 // for a verification, publishes it again for any worker other than the
 // counter; Requeue publishes count tasks again with the others.
-func (c *Client) requeueTask(ctx context.Context, ts jetstream.Stream, col *collector, f Failure) error {
-	marker := Failure{Job: f.Job, Task: f.Task, Kind: f.Kind, Error: "requeued", Requeued: true, Time: time.Now().UTC()}
+func (c *Client) requeueTask(ctx context.Context, ts jetstream.Stream, col *collector, f queue.Failure) error {
+	marker := queue.Failure{Job: f.Job, Task: f.Task, Kind: f.Kind, Error: "requeued", Requeued: true, Time: time.Now().UTC()}
 	switch f.Kind {
-	case KindVerify:
-		filter := fmt.Sprintf("%s.%s.%d.>", verifyPrefix, f.Job, f.Task)
+	case queue.KindVerify:
+		filter := fmt.Sprintf("%s.%s.%d.>", layout.VerifyPrefix, f.Job, f.Task)
 		ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(filter))
 		if err != nil {
 			return err
 		}
 		from := ""
 		for subj := range ti.State.Subjects {
-			if _, _, fr, _, ok := parseVerifySubject(subj); ok {
+			if _, _, fr, _, ok := layout.ParseVerifySubject(subj); ok {
 				from = fr
 			}
 		}
 		if from == "" {
 			for _, rec := range col.recs[f.Task] {
-				if rec.Kind == KindCount {
-					from = token(rec.Worker)
+				if rec.Kind == queue.KindCount {
+					from = queue.WorkerToken(rec.Worker)
 				}
 			}
 		}
@@ -225,141 +227,30 @@ func (c *Client) requeueTask(ctx context.Context, ts jetstream.Stream, col *coll
 		if err := c.publishFailure(ctx, marker); err != nil {
 			return err
 		}
-		body, _ := json.Marshal(taskMsg{ID: f.Job, Task: f.Task})
-		_, err = c.js.Publish(ctx, verifySubject(f.Job, f.Task, from, anyWorker), body, jetstream.WithExpectLastSequencePerSubject(0))
+		body, _ := json.Marshal(queue.TaskMsg{ID: f.Job, Task: f.Task})
+		_, err = c.js.Publish(ctx, layout.VerifySubject(f.Job, f.Task, from, layout.AnyWorker), body, jetstream.WithExpectLastSequencePerSubject(0))
 		if err != nil && !alreadyThere(err) {
 			return fmt.Errorf("publishing the verify task of %d: %w", f.Task, err)
 		}
 		return nil
 	default:
-		if err := ts.Purge(ctx, jetstream.WithPurgeSubject(subject(taskPrefix, f.Job, f.Task))); err != nil {
+		if err := ts.Purge(ctx, jetstream.WithPurgeSubject(layout.Subject(layout.TaskPrefix, f.Job, f.Task))); err != nil {
 			return err
 		}
 		return c.publishFailure(ctx, marker)
 	}
 }
 
-func (c *Client) publishFailure(ctx context.Context, f Failure) error {
+func (c *Client) publishFailure(ctx context.Context, f queue.Failure) error {
 	body, _ := json.Marshal(f)
-	_, err := c.js.Publish(ctx, subject(failPrefix, f.Job, f.Task), body)
+	_, err := c.js.Publish(ctx, layout.Subject(layout.FailPrefix, f.Job, f.Task), body)
 	return err
 }
 
-// JobLine is a job as Jobs lists it: its record and counts of its stored
-// records, read from the server's per-subject counts without reading the
-// records (Status reads and checks every one, and gives the total).
-type JobLine struct {
-	JobInfo
-	// Counted is the number of tasks with a stored count record,
-	// Verified those with a stored verify record, Chosen those chosen
-	// for one.
-	Counted  int `json:"counted"`
-	Verified int `json:"verified"`
-	Chosen   int `json:"chosen"`
-	// Failed is the number of tasks with a failure record and no count.
-	Failed int `json:"failed"`
-	// State is "cancelled", "done" (every task has a count and every
-	// chosen one a verification stored), "failing" (tasks failed: see
-	// status), "running" or "queued" (nothing stored yet).
-	State string `json:"state"`
-}
-
 // Jobs lists every job of the queue, oldest first.
-func (c *Client) Jobs(ctx context.Context) (jobs []JobLine, err error) {
-	err = c.retry(ctx, "listing the jobs", func(ctx context.Context) error { jobs, err = c.jobsOnce(ctx); return err })
+func (c *Client) Jobs(ctx context.Context) (jobs []queue.JobLine, err error) {
+	err = c.retry(ctx, "listing the jobs", func(ctx context.Context) error { jobs, err = layout.Jobs(ctx, c.nc, c.js); return err })
 	return jobs, err
-}
-
-func (c *Client) jobsOnce(ctx context.Context) ([]JobLine, error) {
-	if err := c.Setup(ctx, Settings{}, false); err != nil {
-		return nil, err
-	}
-	kv, err := c.jobsBucket(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	keys, err := kv.ListKeys(lctx)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for k := range keys.Keys() {
-		ids = append(ids, k)
-	}
-	if lctx.Err() != nil {
-		return nil, fmt.Errorf("listing the jobs: %w", lctx.Err())
-	}
-	rs, err := c.js.Stream(ctx, ResultsStream)
-	if err != nil {
-		return nil, err
-	}
-	var out []JobLine
-	for _, id := range ids {
-		info, err := c.Job(ctx, id)
-		if err != nil {
-			continue // not a job's record
-		}
-		l, err := c.jobLine(ctx, rs, info)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	slices.SortFunc(out, func(a, b JobLine) int { return a.Submitted.Compare(b.Submitted) })
-	return out, nil
-}
-
-func (c *Client) jobLine(ctx context.Context, rs jetstream.Stream, info *JobInfo) (JobLine, error) {
-	l := JobLine{JobInfo: *info}
-	si, err := rs.Info(ctx, jetstream.WithSubjectFilter("nqcount.*."+info.ID+".>"))
-	if err != nil {
-		return l, err
-	}
-	counted := map[int]bool{}
-	failed := map[int]bool{}
-	for subj := range si.State.Subjects {
-		parts := strings.Split(subj, ".")
-		_, task, ok := parseSubject(subj)
-		if !ok || task < 0 || task >= info.Tasks {
-			continue
-		}
-		switch parts[0] + "." + parts[1] {
-		case resultPrefix:
-			counted[task] = true
-		case verifiedPrefix:
-			l.Verified++
-		case failPrefix:
-			failed[task] = true
-		}
-	}
-	l.Counted = len(counted)
-	for t := range failed {
-		if !counted[t] {
-			l.Failed++
-		}
-	}
-	if info.Verify > 0 {
-		for _, v := range info.Chosen() {
-			if v {
-				l.Chosen++
-			}
-		}
-	}
-	switch {
-	case info.Cancelled != nil:
-		l.State = "cancelled"
-	case l.Counted == info.Tasks && l.Verified >= l.Chosen:
-		l.State = "done"
-	case l.Failed > 0:
-		l.State = "failing"
-	case l.Counted > 0:
-		l.State = "running"
-	default:
-		l.State = "queued"
-	}
-	return l, nil
 }
 
 // Replica is one server's copy of a stream.
@@ -412,7 +303,7 @@ func (c *Client) Cluster(ctx context.Context) (cl *ClusterState, err error) {
 
 func (c *Client) clusterOnce(ctx context.Context) (*ClusterState, error) {
 	out := &ClusterState{Cluster: c.nc.ConnectedClusterName()}
-	for _, name := range []string{TasksStream, ResultsStream, EventsStream, "KV_" + JobsBucket, "KV_" + WorkersBucket} {
+	for _, name := range []string{queue.TasksStream, queue.ResultsStream, queue.EventsStream, "KV_" + queue.JobsBucket, "KV_" + queue.WorkersBucket} {
 		st, err := c.js.Stream(ctx, name)
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", name, err)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/atomicfile"
 )
@@ -23,8 +24,8 @@ import (
 // with its worker, program and checksum.
 type Export struct {
 	shard.File
-	Job     string   `json:"job"`
-	Records []Record `json:"records"`
+	Job     string         `json:"job"`
+	Records []queue.Record `json:"records"`
 }
 
 // Export returns the results of a complete job; a job that is not (tasks
@@ -56,7 +57,7 @@ func (c *collector) export(s *Status, program string) *Export {
 		for _, r := range rs {
 			// The distrusted workers' records are left out: the file
 			// stands on the records of the workers that agree.
-			if !distrusts(distrusted, r.Worker) {
+			if !queue.Distrusts(distrusted, r.Worker) {
 				e.Records = append(e.Records, r)
 			}
 		}
@@ -153,13 +154,13 @@ func ReadExport(path string) (*Export, error) {
 }
 
 func (e *Export) check() error {
-	if err := CheckJobID(e.Job); err != nil {
+	if err := queue.CheckJobID(e.Job); err != nil {
 		return err
 	}
 	if e.Shards != 1 {
 		return fmt.Errorf("an export holds every task (shard 0 of 1), not shard %d of %d", e.Shard, e.Shards)
 	}
-	var info JobInfo
+	var info queue.JobInfo
 	info.ID, info.Hash, info.Tasks = e.Job, e.Hash, e.Tasks
 	fmt.Sscan(e.Run["n"], &info.N)
 	fmt.Sscan(e.Run["depth"], &info.Depth)
@@ -193,7 +194,7 @@ func (e *Export) check() error {
 	}
 	verdicts, distrusted := col.judgeAll()
 	if len(distrusted) > 0 {
-		return fmt.Errorf("%w: worker %s is outvoted on task %d", job.ErrConflict, Printable(distrusted[0].Worker), distrusted[0].Task)
+		return fmt.Errorf("%w: worker %s is outvoted on task %d", job.ErrConflict, queue.Printable(distrusted[0].Worker), distrusted[0].Task)
 	}
 	var conflicts []int
 	for id, v := range verdicts {

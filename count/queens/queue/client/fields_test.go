@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // Item 11 of issue 36: a record whose Worker field held escape sequences
@@ -16,31 +19,31 @@ import (
 // is kept of it (the name, a failure's error, a report) holds no control
 // character.
 func TestEscapeLadenWorkerName(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	evil := "\x1b[2J\x1b[H\x1b]0;x\x07CONFLICT task 0: all fine\r\n"
-	r := Record{Job: sub.Job, Hash: sub.Info.Hash, Algorithm: queens.AlgorithmVersion, Task: 0, Count: 1, Kind: KindCount, Worker: evil, Program: "p\x1b[31m"}
+	r := queue.Record{Job: sub.Job, Hash: sub.Info.Hash, Algorithm: queens.AlgorithmVersion, Task: 0, Count: 1, Kind: queue.KindCount, Worker: evil, Program: "p\x1b[31m"}
 	r.Seal()
 	b, _ := json.Marshal(r)
-	if _, err := c.js.Publish(ctx, subject(resultPrefix, sub.Job, 0), b); err != nil {
+	if _, err := c.js.Publish(ctx, layout.Subject(layout.ResultPrefix, sub.Job, 0), b); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := json.Marshal(Failure{Job: sub.Job, Task: 1, Kind: KindCount, Worker: evil, Error: evil, Delivery: 1, Time: time.Now()})
-	if _, err := c.js.Publish(ctx, subject(failPrefix, sub.Job, 1), f); err != nil {
+	f, _ := json.Marshal(queue.Failure{Job: sub.Job, Task: 1, Kind: queue.KindCount, Worker: evil, Error: evil, Delivery: 1, Time: time.Now()})
+	if _, err := c.js.Publish(ctx, layout.Subject(layout.FailPrefix, sub.Job, 1), f); err != nil {
 		t.Fatal(err)
 	}
-	kv, err := c.js.KeyValue(ctx, WorkersBucket)
+	kv, err := c.js.KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, _ := json.Marshal(Seen{ID: "ok-worker", Host: evil, Kernel: evil, Program: evil, Held: []string{evil}})
+	rep, _ := json.Marshal(queue.Seen{ID: "ok-worker", Host: evil, Kernel: evil, Program: evil, Held: []string{evil}})
 	if _, err := kv.Put(ctx, "ok-worker", rep); err != nil {
 		t.Fatal(err)
 	}
-	forged, _ := json.Marshal(Seen{ID: evil})
+	forged, _ := json.Marshal(queue.Seen{ID: evil})
 	if _, err := kv.Put(ctx, "forged", forged); err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +75,11 @@ func TestEscapeLadenWorkerName(t *testing.T) {
 		t.Errorf("the status holds an escape: %s", out)
 	}
 	for _, in := range []string{"w1", "ok/host-1.a"} {
-		if Printable(in) != in {
-			t.Errorf("Printable(%q) = %q, want it unchanged", in, Printable(in))
+		if queue.Printable(in) != in {
+			t.Errorf("Printable(%q) = %q, want it unchanged", in, queue.Printable(in))
 		}
 	}
-	if p := Printable(evil); strings.ContainsAny(p, "\x1b\x07\r\n") {
+	if p := queue.Printable(evil); strings.ContainsAny(p, "\x1b\x07\r\n") {
 		t.Errorf("Printable(%q) = %q", evil, p)
 	}
 }

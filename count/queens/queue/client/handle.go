@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -12,15 +12,17 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // task is a task message a worker has read and accepted.
 type task struct {
 	msg      jetstream.Msg
-	m        taskMsg
+	m        queue.TaskMsg
 	kind     string // KindCount or KindVerify
 	delivery uint64 // the how-manieth time it is handed out
-	plan     *Plan
+	plan     *queue.Plan
 	units    int   // the job's units, as its record says
 	tasks    []int // the plan's tasks the unit holds
 	key      string
@@ -112,38 +114,28 @@ func (w *worker) accept(ctx context.Context, msg jetstream.Msg) (*task, bool) {
 // read reads what a task message asks: its job and task from the subject
 // (the body of a count task says whether it is chosen for verification;
 // a verify task's subject names the worker that counted it).
-func (w *worker) read(msg jetstream.Msg) (m taskMsg, kind string, err error) {
+func (w *worker) read(msg jetstream.Msg) (m queue.TaskMsg, kind string, err error) {
 	subj := msg.Subject()
-	if strings.HasPrefix(subj, verifyPrefix+".") {
-		jobID, task, from, to, ok := parseVerifySubject(subj)
+	if strings.HasPrefix(subj, layout.VerifyPrefix+".") {
+		jobID, task, from, to, ok := layout.ParseVerifySubject(subj)
 		switch {
-		case !ok || CheckJobID(jobID) != nil:
+		case !ok || queue.CheckJobID(jobID) != nil:
 			return m, "", errors.New("not a verify task subject")
 		case to != w.token:
 			return m, "", fmt.Errorf("addressed to %s, not to this worker (%s)", to, w.token)
 		case from == w.token:
 			return m, "", errors.New("addressed to the worker that counted it")
 		}
-		return taskMsg{ID: jobID, Task: task}, KindVerify, nil
+		return queue.TaskMsg{ID: jobID, Task: task}, queue.KindVerify, nil
 	}
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
 		return m, "", err
 	}
-	jobID, task, ok := parseSubject(subj)
-	if !ok || CheckJobID(m.ID) != nil || jobID != m.ID || task != m.Task {
+	jobID, task, ok := layout.ParseSubject(subj)
+	if !ok || queue.CheckJobID(m.ID) != nil || jobID != m.ID || task != m.Task {
 		return m, "", errors.New("its body does not match its subject")
 	}
-	return m, KindCount, nil
-}
-
-// parseSubject splits prefix.prefix.JOB.ID.
-func parseSubject(s string) (jobID string, task int, ok bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return "", 0, false
-	}
-	task, err := strconv.Atoi(parts[3])
-	return parts[2], task, err == nil
+	return m, queue.KindCount, nil
 }
 
 // doneBefore reports whether the task was done before (and so is
@@ -151,7 +143,7 @@ func parseSubject(s string) (jobID string, task int, ok bool) {
 // result and died before acknowledging it, a verify task verified.
 func (w *worker) doneBefore(ctx context.Context, t *task) bool {
 	switch {
-	case t.kind == KindCount && t.delivery > 1:
+	case t.kind == queue.KindCount && t.delivery > 1:
 		counter, ok := w.store.hasCount(ctx, t)
 		if !ok {
 			return false
@@ -168,7 +160,7 @@ func (w *worker) doneBefore(ctx context.Context, t *task) bool {
 			t.msg.Nak()
 			return true
 		}
-	case t.kind == KindVerify:
+	case t.kind == queue.KindVerify:
 		// A task this worker has a result of already (a recount
 		// taken over), or whose result stands on two workers, needs
 		// no count from it.
@@ -255,7 +247,7 @@ func (w *worker) passOn(ctx context.Context, t *task, why error) {
 		w.logf("%v", why)
 	}
 	meta, err := t.msg.Metadata()
-	if err == nil && t.kind == KindCount {
+	if err == nil && t.kind == queue.KindCount {
 		_, err = w.c.js.Publish(ctx, t.msg.Subject(), t.msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream))
 	} else if err == nil {
 		err = w.verify.readdress(ctx, t)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // jobCache keeps, for a worker, the plans of the jobs it counts (planned
@@ -31,7 +32,7 @@ type jobCache struct {
 // units the job record gives, which the worker checks task ids against
 // without cutting the units itself.
 type jobPlan struct {
-	*Plan
+	*queue.Plan
 	units int
 }
 
@@ -54,7 +55,7 @@ func (j *jobCache) plan(ctx context.Context, id string) (*jobPlan, error) {
 		if err != nil {
 			return nil, err // perhaps a lost connection: not remembered
 		}
-		q, err := info.plan()
+		q, err := info.Plan()
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		if info.Cancelled != nil {
@@ -84,7 +85,7 @@ func (j *jobCache) isCancelled(id string) bool {
 // watch follows the jobs bucket until ctx is done, calling cancelled for
 // each job that is cancelled while the worker runs, and outvoted for each
 // that distrusts this worker; it watches again after losing the server.
-func (j *jobCache) watch(ctx context.Context, cancelled func(id string), outvoted func(id string, d Distrust)) {
+func (j *jobCache) watch(ctx context.Context, cancelled func(id string), outvoted func(id string, d queue.Distrust)) {
 	for ctx.Err() == nil {
 		if kv, err := j.c.jobsBucket(ctx); err == nil {
 			j.follow(ctx, kv, cancelled, outvoted) // it ends when the watch does: watch again
@@ -96,7 +97,7 @@ func (j *jobCache) watch(ctx context.Context, cancelled func(id string), outvote
 	}
 }
 
-func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled func(id string), outvoted func(id string, d Distrust)) error {
+func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled func(id string), outvoted func(id string, d queue.Distrust)) error {
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
 		return err
@@ -113,7 +114,7 @@ func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled 
 			if e == nil {
 				continue // the values there when it started have come
 			}
-			var info JobInfo
+			var info queue.JobInfo
 			if json.Unmarshal(e.Value(), &info) != nil {
 				continue
 			}
@@ -135,7 +136,7 @@ func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled 
 
 // outvotedOnce calls outvoted the first time job id names this worker
 // outvoted.
-func (j *jobCache) outvotedOnce(id string, d Distrust, outvoted func(string, Distrust)) {
+func (j *jobCache) outvotedOnce(id string, d queue.Distrust, outvoted func(string, queue.Distrust)) {
 	j.mu.Lock()
 	first := !j.outvoted[id]
 	j.outvoted[id] = true

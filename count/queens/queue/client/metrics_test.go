@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // The metrics endpoint gives each job's progress in the Prometheus text
@@ -21,7 +23,7 @@ import (
 // as a bearer token when the server has one.
 func TestMetrics(t *testing.T) {
 	const tok = "metrics-token-0123456789"
-	srv := serve(t, ServerConfig{Token: tok, Metrics: "127.0.0.1:0"})
+	srv := serve(t, server.Config{Token: tok, Metrics: "127.0.0.1:0"})
 	c := connect(t, srv.URL(), Auth{Token: tok})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 10})
 	get := func(auth string) (int, string) {
@@ -86,64 +88,20 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-// ExampleClient_MetricsHandler serves a queue's metrics to a scraper
-// (nqueens serve --metrics does the same) and shows a job's progress in
-// them.
-func ExampleClient_MetricsHandler() {
-	dir, err := os.MkdirTemp("", "nqcount-example")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.RemoveAll(dir)
-	srv, err := Serve(context.Background(), ServerConfig{Listen: "127.0.0.1:0", DataDir: dir, Metrics: "127.0.0.1:0"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer srv.Close()
-	ctx := context.Background()
-	c, err := Connect(ctx, srv.URL(), ConnectOptions{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
-	if _, err := c.Submit(ctx, queens.Spec{N: 8}, SubmitOptions{}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	resp, err := http.Get(srv.MetricsURL())
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if strings.HasPrefix(l, "nqcount_job_tasks{") || strings.HasPrefix(l, "nqcount_job_info{") {
-			fmt.Println(l)
-		}
-	}
-	// Output:
-	// nqcount_job_info{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1",method="constellations",n="8",state="queued"} 1
-	// nqcount_job_tasks{job_id="n8-70a44a7ec66dc26173057d667974a8c5-a1"} 49
-}
-
 // Item 5 of issue 36: 40 s after both workers were gone /metrics still
 // said nqcount_workers_active 2: liveness was judged against the latest
 // report, which was theirs. It is judged by the server's clock now.
 func TestMetricsWorkerGone(t *testing.T) {
-	srv := serve(t, ServerConfig{Metrics: "127.0.0.1:0"})
+	srv := serve(t, server.Config{Metrics: "127.0.0.1:0"})
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	kv, err := c.js.KeyValue(ctx, WorkersBucket)
+	kv, err := c.js.KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A worker's last report; then it dies without saying so.
-	rep, _ := json.Marshal(Seen{ID: "died", Slots: 2})
+	rep, _ := json.Marshal(queue.Seen{ID: "died", Slots: 2})
 	if _, err := kv.Put(ctx, "died", rep); err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +117,10 @@ func TestMetricsWorkerGone(t *testing.T) {
 	if m := scrape(); !strings.Contains(m, "nqcount_workers_active 1") || !strings.Contains(m, "nqcount_queue_up 1") {
 		t.Fatalf("a worker that just reported is not active:\n%s", m)
 	}
-	time.Sleep(activeWithin + time.Second)
+	time.Sleep(queue.ActiveWithin + time.Second)
 	m := scrape()
 	if !strings.Contains(m, "nqcount_workers_active 0") || !strings.Contains(m, `nqcount_worker_last_seen_seconds{worker="died"}`) {
-		t.Fatalf("a worker silent for %v is still active:\n%s", activeWithin+time.Second, m)
+		t.Fatalf("a worker silent for %v is still active:\n%s", queue.ActiveWithin+time.Second, m)
 	}
 	for _, want := range []string{"go_goroutines", "process_cpu_seconds_total", "go_build_info", "nqcount_tasks_redelivered"} {
 		if !strings.Contains(m, want) {

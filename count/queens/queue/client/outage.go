@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // Outages are ordinary weather: a server restarts, a cluster loses the
@@ -43,7 +45,7 @@ func Transient(err error) bool {
 	if err == nil {
 		return false
 	}
-	return notReady(err) || errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoServers) ||
+	return layout.NotReady(err) || errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoServers) ||
 		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, nats.ErrConnectionDraining) ||
 		errors.Is(err, jetstream.ErrNoHeartbeat) || errors.Is(err, nats.ErrNoStreamResponse) ||
 		errors.Is(err, jetstream.ErrConsumerLeadershipChanged) ||

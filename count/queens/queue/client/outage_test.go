@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // freeAddr returns a loopback address with a port free now.
@@ -60,10 +61,10 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	shorten(t, &attemptWait, 5*time.Second)
 	t0 := time.Now()
 	step := func(what string) { t.Logf("%5.1f s: %s", time.Since(t0).Seconds(), what) }
-	cfgs := make([]ServerConfig, 3)
+	cfgs := make([]server.Config, 3)
 	var routes []string
 	for i := range cfgs {
-		cfgs[i] = ServerConfig{Name: fmt.Sprintf("s%d", i), Listen: freeAddr(t), ClusterListen: freeAddr(t), DataDir: t.TempDir(), Settings: fast}
+		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: freeAddr(t), ClusterListen: freeAddr(t), DataDir: t.TempDir(), Settings: fast}
 		routes = append(routes, cfgs[i].ClusterListen)
 	}
 	events := &eventLog{}
@@ -73,10 +74,10 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 		}
 	}()
 	cfgs[0].Metrics, cfgs[0].Events = "127.0.0.1:0", events.logf
-	srvs := make([]*Server, 3)
+	srvs := make([]*server.Server, 3)
 	start := func(i int) {
 		cfgs[i].Routes = routes
-		s, err := Serve(context.Background(), cfgs[i])
+		s, err := server.Serve(context.Background(), cfgs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,8 +189,8 @@ func TestCluster32Refused(t *testing.T) {
 	if strconv.IntSize != 32 {
 		t.Skip("64-bit build: clusters are tested by TestClientThroughQuorumLoss and others")
 	}
-	_, err := Serve(t.Context(), ServerConfig{Name: "s0", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir()})
-	if !errors.Is(err, ErrCluster32) {
+	_, err := server.Serve(t.Context(), server.Config{Name: "s0", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir()})
+	if !errors.Is(err, server.ErrCluster32) {
 		t.Fatalf("a cluster on a 32-bit build: %v, want ErrCluster32", err)
 	}
 }

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -17,6 +17,9 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 	"github.com/nqcount/nqcount/count/shard"
 )
 
@@ -40,10 +43,10 @@ func testSeed(t testing.TB) uint64 {
 }
 
 // fast settings, so that a dead worker's tasks come back within seconds.
-var fast = Settings{AckWait: 2 * time.Second, MaxDeliver: 3}
+var fast = queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 3}
 
 // serve starts a server on loopback in a temporary folder.
-func serve(t testing.TB, cfg ServerConfig) *Server {
+func serve(t testing.TB, cfg server.Config) *server.Server {
 	t.Helper()
 	if cfg.DataDir == "" {
 		cfg.DataDir = t.TempDir()
@@ -51,10 +54,10 @@ func serve(t testing.TB, cfg ServerConfig) *Server {
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:0"
 	}
-	if cfg.Settings == (Settings{}) {
+	if cfg.Settings == (queue.Settings{}) {
 		cfg.Settings = fast
 	}
-	s, err := Serve(context.Background(), cfg)
+	s, err := server.Serve(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +144,7 @@ func exact(t testing.TB, s *Status) {
 }
 
 func TestCountExact(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	var ids []string
 	for _, n := range []int{8, 10, 12} { // 12: a join job
@@ -173,7 +176,7 @@ func TestCountExact(t *testing.T) {
 // Submitting a plan again, or the same plan from another spelling of its
 // spec, adds no task: the job id comes from the plan.
 func TestSubmitTwice(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	first := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 50, Seed: 7})
 	p, _ := queens.NewPlan(queens.Spec{N: 9})
@@ -185,7 +188,7 @@ func TestSubmitTwice(t *testing.T) {
 		t.Errorf("second submit changed the job's options: %+v", again.Info)
 	}
 	ctx := context.Background()
-	ts, _ := c.js.Stream(ctx, TasksStream)
+	ts, _ := c.js.Stream(ctx, queue.TasksStream)
 	info, _ := ts.Info(ctx)
 	if info.State.Msgs != uint64(first.Tasks) {
 		t.Errorf("the tasks stream holds %d messages, want %d", info.State.Msgs, first.Tasks)
@@ -205,30 +208,30 @@ func TestSubmitTwice(t *testing.T) {
 // it binds anything.
 func TestServeRefusesExposedListen(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:4222", "example.com:4222"} {
-		_, err := Serve(context.Background(), ServerConfig{Listen: addr, DataDir: t.TempDir()})
-		if !errors.Is(err, ErrExposed) {
+		_, err := server.Serve(context.Background(), server.Config{Listen: addr, DataDir: t.TempDir()})
+		if !errors.Is(err, server.ErrExposed) {
 			t.Errorf("listen %s without a token: %v, want ErrExposed", addr, err)
 		}
 	}
 	for _, addr := range []string{"127.0.0.1:4222", "localhost:0", "[::1]:0", "127.0.0.5:0"} {
-		if _, _, err := CheckListen(addr, false); err != nil {
+		if _, _, err := server.CheckListen(addr, false); err != nil {
 			t.Errorf("listen %s: %v", addr, err)
 		}
 	}
 	for _, addr := range []string{"0.0.0.0:4222", ":4222"} {
-		if _, _, err := CheckListen(addr, true); err != nil {
+		if _, _, err := server.CheckListen(addr, true); err != nil {
 			t.Errorf("listen %s with a token: %v", addr, err)
 		}
 	}
 	for _, addr := range []string{"127.0.0.1", "127.0.0.1:99999", "127.0.0.1:x"} {
-		if _, _, err := CheckListen(addr, false); err == nil || errors.Is(err, ErrExposed) {
+		if _, _, err := server.CheckListen(addr, false); err == nil || errors.Is(err, server.ErrExposed) {
 			t.Errorf("listen %q: %v, want a usage error", addr, err)
 		}
 	}
 }
 
 func TestWrongTokenRefused(t *testing.T) {
-	srv := serve(t, ServerConfig{Token: "s3cret-token-of-16+"})
+	srv := serve(t, server.Config{Token: "s3cret-token-of-16+"})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	for _, tok := range []string{"", "wrong"} {
@@ -250,24 +253,24 @@ func TestWrongTokenRefused(t *testing.T) {
 // Records of another plan, another algorithm version, or damaged ones are
 // refused and listed; the total is exact.
 func TestForeignResultsRefused(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
 	other, _ := queens.NewPlan(queens.Spec{N: 9})
 	ctx := context.Background()
-	bad := []Record{
+	bad := []queue.Record{
 		{Hash: other.Hash(), Algorithm: queens.AlgorithmVersion, Count: 1},
 		{Hash: sub.Info.Hash, Algorithm: queens.AlgorithmVersion + 1, Count: 1},
 		{Hash: sub.Info.Hash, Algorithm: queens.AlgorithmVersion, Task: sub.Tasks + 5},
 		{Hash: sub.Info.Hash, Algorithm: queens.AlgorithmVersion, Count: 1 << 40, Checksum: "bad"},
 	}
 	for i, r := range bad {
-		r.Job, r.Kind, r.Worker = sub.Job, KindCount, "intruder"
+		r.Job, r.Kind, r.Worker = sub.Job, queue.KindCount, "intruder"
 		if r.Checksum == "" {
 			r.Seal()
 		}
 		b, _ := json.Marshal(r)
-		if _, err := c.js.Publish(ctx, subject(resultPrefix, sub.Job, i), b); err != nil {
+		if _, err := c.js.Publish(ctx, layout.Subject(layout.ResultPrefix, sub.Job, i), b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -288,19 +291,19 @@ func TestForeignResultsRefused(t *testing.T) {
 // version) is not counted: the worker refuses it, it is set aside after
 // its last delivery, and status shows why.
 func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
+	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
 	c := connect(t, srv.URL(), Auth{})
 	p, _ := queens.NewPlan(queens.Spec{N: 6})
-	info := JobInfo{ID: fmt.Sprintf("n6-%s-a%d", p.Hash(), queens.AlgorithmVersion+1), N: 6, Method: string(p.Method),
+	info := queue.JobInfo{ID: fmt.Sprintf("n6-%s-a%d", p.Hash(), queens.AlgorithmVersion+1), N: 6, Method: string(p.Method),
 		Depth: p.Depth, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion + 1, Tasks: p.Len()}
 	ctx := context.Background()
-	kv, _ := c.js.KeyValue(ctx, JobsBucket)
+	kv, _ := c.js.KeyValue(ctx, queue.JobsBucket)
 	ib, _ := json.Marshal(info)
 	if _, err := kv.Create(ctx, info.ID, ib); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(taskMsg{ID: info.ID, Task: 0})
-	if _, err := c.js.Publish(ctx, subject(taskPrefix, info.ID, 0), b); err != nil {
+	b, _ := json.Marshal(queue.TaskMsg{ID: info.ID, Task: 0})
+	if _, err := c.js.Publish(ctx, layout.Subject(layout.TaskPrefix, info.ID, 0), b); err != nil {
 		t.Fatal(err)
 	}
 	stats := work(t, srv.URL(), 1)
@@ -313,7 +316,7 @@ func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
 // worker's recount; the job reports the conflict and gives no total.
 func TestVerifyCatchesWrongResult(t *testing.T) {
 	seed := testSeed(t)
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 20, Seed: seed})
 	// Worker w0 adds one to every count it makes of one task chosen for
@@ -361,7 +364,7 @@ func TestVerifiedShare(t *testing.T) {
 		{37, 10, 4}, {37, 0, 0}, {37, 100, 37}, {37, 0.1, 1}, {30, 10, 3}, {1, 50, 1}, {20000, 1, 200}, {7, 33.3, 3},
 	} {
 		for _, sd := range []uint64{seed, 40, 41} {
-			got := VerifyChoice(sd, c.tasks, c.percent)
+			got := queue.VerifyChoice(sd, c.tasks, c.percent)
 			n := 0
 			for _, v := range got {
 				if v {
@@ -371,14 +374,14 @@ func TestVerifiedShare(t *testing.T) {
 			if n != c.want || len(got) != c.tasks {
 				t.Errorf("%d tasks, verify %g%%, seed %d: %d chosen, want %d", c.tasks, c.percent, sd, n, c.want)
 			}
-			if again := VerifyChoice(sd, c.tasks, c.percent); !slices.Equal(again, got) {
+			if again := queue.VerifyChoice(sd, c.tasks, c.percent); !slices.Equal(again, got) {
 				t.Errorf("%d tasks, verify %g%%, seed %d: chosen differently the second time", c.tasks, c.percent, sd)
 			}
 		}
 	}
 	// The job's record says which rule chose: a job submitted before
 	// the rule (none recorded) keeps its old choice.
-	old := JobInfo{Tasks: 20000, Verify: 10, Seed: seed}
+	old := queue.JobInfo{Tasks: 20000, Verify: 10, Seed: seed}
 	n := 0
 	for _, v := range old.Chosen() {
 		if v {
@@ -389,7 +392,7 @@ func TestVerifiedShare(t *testing.T) {
 		t.Errorf("a job without a rule: %d of 20000 chosen, want about 2000", n)
 	}
 	// Through Submit: the job of n = 17 in its default units.
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -405,7 +408,7 @@ func TestVerifiedShare(t *testing.T) {
 // A task whose count keeps failing is retried with back-off, then set
 // aside with its error; status lists it and gives no total.
 func TestFailingTaskSetAside(t *testing.T) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
+	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 7}, SubmitOptions{})
 	boom := func(cfg *WorkerConfig) {
@@ -449,7 +452,7 @@ func TestFailingTaskSetAside(t *testing.T) {
 // others off the queue; Jobs says so, Wait ends with ErrCancelled, a
 // second Submit is refused, and Requeue resumes it to the exact total.
 func TestCancelAndRequeue(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
@@ -509,7 +512,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qp := &Plan{Job: p}
+	qp := &queue.Plan{Job: p}
 	// need(k) is the least memory Fit accepts for k tasks at once.
 	need := func(k int) uint64 {
 		lo, hi := uint64(1), uint64(1)<<36
@@ -547,7 +550,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&unitCounter{slots: 4, memory: 64 << 20}).fits("b", &Plan{Job: bt}); err != nil {
+	if err := (&unitCounter{slots: 4, memory: 64 << 20}).fits("b", &queue.Plan{Job: bt}); err != nil {
 		t.Errorf("backtracking in 64 MiB: %v", err)
 	}
 }
@@ -555,7 +558,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 // Export writes a file that nqueens merge reads as it is and ReadExport
 // checks through; editing a record is caught.
 func TestExport(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 30, Seed: 3})
 	work(t, srv.URL(), 2)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // Conflicts are settled by quorum, as volunteer-computing projects settle
@@ -27,15 +30,15 @@ import (
 // opinion is one result of a task and the workers that gave it.
 type opinion struct {
 	count, nodes uint64
-	workers      []string  // distinct, in the order of their first records
-	first        time.Time // when its first record was stored
-	second       time.Time // when a second worker's record was
-	rec          Record    // its first record
+	workers      []string     // distinct, in the order of their first records
+	first        time.Time    // when its first record was stored
+	second       time.Time    // when a second worker's record was
+	rec          queue.Record // its first record
 }
 
 // opinions groups the records of a task (stored at ats) by result,
 // leaving out those of distrusted workers.
-func opinions(rs []Record, ats []time.Time, distrusted func(string) bool) []*opinion {
+func opinions(rs []queue.Record, ats []time.Time, distrusted func(string) bool) []*opinion {
 	var ops []*opinion
 	for i, r := range rs {
 		if distrusted(r.Worker) {
@@ -119,15 +122,15 @@ func judge(ops []*opinion) verdict {
 // judged again until no worker is newly distrusted. It returns the
 // verdicts and every distrusted worker: the job's record's, then the newly
 // outvoted.
-func (c *collector) judgeAll() ([]verdict, []Distrust) {
+func (c *collector) judgeAll() ([]verdict, []queue.Distrust) {
 	ds := slices.Clone(c.info.Distrusted)
 	for _, d := range c.distrusted {
-		if !distrusts(ds, d.Worker) {
+		if !queue.Distrusts(ds, d.Worker) {
 			ds = append(ds, d)
 		}
 	}
 	out := make([]verdict, len(c.recs))
-	distrusted := func(w string) bool { return distrusts(ds, w) }
+	distrusted := func(w string) bool { return queue.Distrusts(ds, w) }
 	for range len(c.byWorker) + 1 {
 		added := false
 		for id := range c.recs {
@@ -135,7 +138,7 @@ func (c *collector) judgeAll() ([]verdict, []Distrust) {
 			for _, o := range v.outvoted {
 				for _, w := range o.workers {
 					if !distrusted(w) {
-						ds = append(ds, Distrust{Worker: w, Task: id, Count: o.count, Majority: v.standing.count, Agree: slices.Clone(v.standing.workers), Time: o.first})
+						ds = append(ds, queue.Distrust{Worker: w, Task: id, Count: o.count, Majority: v.standing.count, Agree: slices.Clone(v.standing.workers), Time: o.first})
 						added = true
 					}
 				}
@@ -151,15 +154,15 @@ func (c *collector) judgeAll() ([]verdict, []Distrust) {
 
 // taskRecords reads every accepted record of one task of job id (planned
 // as p): its count and verify records, with the server's times.
-func (c *Client) taskRecords(ctx context.Context, id string, task int, p *Plan) ([]Record, []time.Time, error) {
-	rs, err := c.js.Stream(ctx, ResultsStream)
+func (c *Client) taskRecords(ctx context.Context, id string, task int, p *queue.Plan) ([]queue.Record, []time.Time, error) {
+	rs, err := c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
 		return nil, nil, err
 	}
-	subjects := []string{subject(resultPrefix, id, task), subject(verifiedPrefix, id, task)}
+	subjects := []string{layout.Subject(layout.ResultPrefix, id, task), layout.Subject(layout.VerifiedPrefix, id, task)}
 	// One request per record (a task has a few), none of them a
 	// consumer for the server to keep.
-	var recs []Record
+	var recs []queue.Record
 	var ats []time.Time
 	for _, subj := range subjects {
 		for seq := uint64(1); ; {
@@ -171,7 +174,7 @@ func (c *Client) taskRecords(ctx context.Context, id string, task int, p *Plan) 
 				return nil, nil, err
 			}
 			seq = m.Sequence + 1
-			var r Record
+			var r queue.Record
 			if json.Unmarshal(m.Data, &r) != nil || r.Check(id, p) != nil || r.Task != task {
 				continue
 			}
@@ -183,7 +186,7 @@ func (c *Client) taskRecords(ctx context.Context, id string, task int, p *Plan) 
 
 // taskVerdict judges one task of job id from its records, with the job's
 // record's distrusted workers left out.
-func (c *Client) taskVerdict(ctx context.Context, id string, task int, p *Plan) (verdict, *JobInfo, error) {
+func (c *Client) taskVerdict(ctx context.Context, id string, task int, p *queue.Plan) (verdict, *queue.JobInfo, error) {
 	info, err := c.Job(ctx, id)
 	if err != nil {
 		return verdict{}, nil, err
@@ -197,25 +200,25 @@ func (c *Client) taskVerdict(ctx context.Context, id string, task int, p *Plan) 
 		return verdict{}, nil, err
 	}
 	for _, d := range named {
-		if !distrusts(info.Distrusted, d.Worker) {
+		if !queue.Distrusts(info.Distrusted, d.Worker) {
 			info.Distrusted = append(info.Distrusted, d)
 		}
 	}
-	return judge(opinions(recs, ats, func(w string) bool { return distrusts(info.Distrusted, w) })), info, nil
+	return judge(opinions(recs, ats, func(w string) bool { return queue.Distrusts(info.Distrusted, w) })), info, nil
 }
 
 // distrustSubject is where the workers outvoted on a task of job id are
 // named (KindDistrust failure records): one subject a job, task -1.
-func distrustSubject(id string) string { return subject(failPrefix, id, -1) }
+func distrustSubject(id string) string { return layout.Subject(layout.FailPrefix, id, -1) }
 
 // distrustRecords reads the workers named outvoted on job id's distrust
 // subject.
-func (c *Client) distrustRecords(ctx context.Context, id string) ([]Distrust, error) {
-	rs, err := c.js.Stream(ctx, ResultsStream)
+func (c *Client) distrustRecords(ctx context.Context, id string) ([]queue.Distrust, error) {
+	rs, err := c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
 		return nil, err
 	}
-	var out []Distrust
+	var out []queue.Distrust
 	for seq := uint64(1); ; {
 		m, err := rs.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(distrustSubject(id)))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -225,8 +228,8 @@ func (c *Client) distrustRecords(ctx context.Context, id string) ([]Distrust, er
 			return nil, err
 		}
 		seq = m.Sequence + 1
-		var f Failure
-		if json.Unmarshal(m.Data, &f) == nil && f.Kind == KindDistrust && f.Distrust != nil && checkWorkerID(f.Distrust.Worker) == nil {
+		var f queue.Failure
+		if json.Unmarshal(m.Data, &f) == nil && f.Kind == queue.KindDistrust && f.Distrust != nil && queue.CheckWorkerID(f.Distrust.Worker) == nil {
 			out = append(out, *f.Distrust)
 		}
 	}
@@ -264,10 +267,10 @@ func (w *worker) settle(ctx context.Context, t *task) {
 		}
 		w.logf("task %d of %s: results disagree (%s): a recount is asked of %s", t.m.Task, t.m.ID, strings.Join(says, "; "), to)
 	case len(v.outvoted) > 0:
-		var ds []Distrust
+		var ds []queue.Distrust
 		for _, o := range v.outvoted {
 			for _, wk := range o.workers {
-				ds = append(ds, Distrust{Worker: wk, Task: t.m.Task, Count: o.count, Majority: v.standing.count, Agree: v.standing.workers, Time: time.Now().UTC()})
+				ds = append(ds, queue.Distrust{Worker: wk, Task: t.m.Task, Count: o.count, Majority: v.standing.count, Agree: v.standing.workers, Time: time.Now().UTC()})
 			}
 		}
 		if err := w.c.distrust(ctx, t.m.ID, ds, w.verify); err != nil {
@@ -279,22 +282,22 @@ func (w *worker) settle(ctx context.Context, t *task) {
 // distrust records the outvoted workers in job id's record and has what
 // they counted or verified counted again by others (verify tasks
 // addressed to live workers without a result of the task).
-func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *verifier) error {
+func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, v *verifier) error {
 	// A record on the job's failure subjects names them for every
 	// reader; the job's record too, where this client may write it (not
 	// a worker's on a server with roles), for the workers watching it.
 	for _, d := range ds {
-		f, _ := json.Marshal(Failure{Job: id, Task: d.Task, Kind: KindDistrust, Worker: d.Worker, Error: "outvoted", Distrust: &d, Time: time.Now().UTC()})
+		f, _ := json.Marshal(queue.Failure{Job: id, Task: d.Task, Kind: queue.KindDistrust, Worker: d.Worker, Error: "outvoted", Distrust: &d, Time: time.Now().UTC()})
 		if _, err := c.js.Publish(ctx, distrustSubject(id), f, jetstream.WithMsgID("distrust."+id+"."+d.Worker)); err != nil {
 			return fmt.Errorf("naming the outvoted workers: %w", err)
 		}
 	}
 	var added []string
-	if c.user != WorkerUser {
-		if _, err := c.updateJob(ctx, id, func(j *JobInfo) bool {
+	if c.user != queue.WorkerUser {
+		if _, err := c.updateJob(ctx, id, func(j *queue.JobInfo) bool {
 			added = added[:0]
 			for _, d := range ds {
-				if !distrusts(j.Distrusted, d.Worker) {
+				if !queue.Distrusts(j.Distrusted, d.Worker) {
 					j.Distrusted = append(j.Distrusted, d)
 					added = append(added, d.Worker)
 				}
@@ -305,7 +308,7 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 		}
 	}
 	for _, d := range ds {
-		if c.user == WorkerUser || slices.Contains(added, d.Worker) {
+		if c.user == queue.WorkerUser || slices.Contains(added, d.Worker) {
 			c.logf("job %s: worker %s is outvoted on task %d (it says %d, %s say %d): its results are left out and counted again", id, d.Worker, d.Task, d.Count, strings.Join(d.Agree, ", "), d.Majority)
 		}
 	}
@@ -319,8 +322,8 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 		var exclude []string
 		for _, r := range col.recs[task] {
 			exclude = append(exclude, r.Worker)
-			if from == "" && distrusts(distrusted, r.Worker) {
-				from = token(r.Worker)
+			if from == "" && queue.Distrusts(distrusted, r.Worker) {
+				from = queue.WorkerToken(r.Worker)
 			}
 		}
 		need := 1
@@ -346,14 +349,14 @@ func (c *Client) distrust(ctx context.Context, id string, ds []Distrust, v *veri
 // from, addressed to a live worker that is not among exclude (worker
 // ids: those with a result of the task, the distrusted), or to any worker
 // when none is live; it returns the addressee's id ("any").
-func (v *verifier) recount(ctx context.Context, jobID string, task int, p *Plan, from string, exclude []string) (string, error) {
+func (v *verifier) recount(ctx context.Context, jobID string, task int, p *queue.Plan, from string, exclude []string) (string, error) {
 	live, err := v.liveTokens(ctx, time.Second)
 	if err != nil {
 		v.logf("reading the workers bucket: %v (the recount of %s.%d goes to any worker)", err, jobID, task)
 	}
 	ex := map[string]bool{from: true}
 	for _, w := range exclude {
-		ex[token(w)] = true
+		ex[queue.WorkerToken(w)] = true
 	}
 	var cands []string
 	for t, l := range live {
@@ -362,10 +365,10 @@ func (v *verifier) recount(ctx context.Context, jobID string, task int, p *Plan,
 		}
 	}
 	rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
-	cands = append(cands, anyWorker)
-	body, _ := json.Marshal(taskMsg{ID: jobID, Task: task})
+	cands = append(cands, layout.AnyWorker)
+	body, _ := json.Marshal(queue.TaskMsg{ID: jobID, Task: task})
 	for _, to := range cands {
-		_, err := v.c.js.Publish(ctx, verifySubject(jobID, task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
+		_, err := v.c.js.Publish(ctx, layout.VerifySubject(jobID, task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
 		if alreadyThere(err) {
 			continue
 		}
@@ -377,5 +380,5 @@ func (v *verifier) recount(ctx context.Context, jobID string, task int, p *Plan,
 		}
 		return to, nil
 	}
-	return anyWorker, nil
+	return layout.AnyWorker, nil
 }

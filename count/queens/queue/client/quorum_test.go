@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -9,25 +9,27 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 func TestJudge(t *testing.T) {
-	rec := func(w string, c uint64) Record { return Record{Worker: w, Count: c, Nodes: c} }
+	rec := func(w string, c uint64) queue.Record { return queue.Record{Worker: w, Count: c, Nodes: c} }
 	for _, c := range []struct {
 		name     string
-		recs     []Record
+		recs     []queue.Record
 		standing int64 // -1: none
 		conflict bool
 		outvoted int
 	}{
 		{"none", nil, -1, false, 0},
-		{"one", []Record{rec("a", 5)}, 5, false, 0},
-		{"two agree", []Record{rec("a", 5), rec("b", 5)}, 5, false, 0},
-		{"two disagree", []Record{rec("a", 5), rec("b", 7)}, -1, true, 0},
-		{"the same worker twice is one vote", []Record{rec("a", 7), rec("a", 7), rec("b", 5)}, -1, true, 0},
-		{"majority", []Record{rec("a", 7), rec("b", 5), rec("c", 5)}, 5, false, 1},
-		{"three ways", []Record{rec("a", 7), rec("b", 5), rec("c", 6)}, -1, true, 0},
-		{"two against two", []Record{rec("a", 7), rec("b", 5), rec("c", 5), rec("d", 7)}, -1, true, 0},
+		{"one", []queue.Record{rec("a", 5)}, 5, false, 0},
+		{"two agree", []queue.Record{rec("a", 5), rec("b", 5)}, 5, false, 0},
+		{"two disagree", []queue.Record{rec("a", 5), rec("b", 7)}, -1, true, 0},
+		{"the same worker twice is one vote", []queue.Record{rec("a", 7), rec("a", 7), rec("b", 5)}, -1, true, 0},
+		{"majority", []queue.Record{rec("a", 7), rec("b", 5), rec("c", 5)}, 5, false, 1},
+		{"three ways", []queue.Record{rec("a", 7), rec("b", 5), rec("c", 6)}, -1, true, 0},
+		{"two against two", []queue.Record{rec("a", 7), rec("b", 5), rec("c", 5), rec("d", 7)}, -1, true, 0},
 	} {
 		v := judge(opinions(c.recs, nil, func(string) bool { return false }))
 		got := int64(-1)
@@ -59,7 +61,7 @@ func liar(id string) func(*WorkerConfig) {
 // aside) and its other results are counted again: the total is exact.
 func TestLiarOutvoted(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 11}, SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
@@ -114,7 +116,7 @@ func TestLiarOutvoted(t *testing.T) {
 func TestNoQuorum(t *testing.T) {
 	shorten(t, &unverifiedGrace, time.Second)
 	shorten(t, &rescueEvery, 200*time.Millisecond)
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // leastMemory is the least memory in which a worker counts one task of
@@ -39,7 +41,7 @@ func TestWeakWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	weak := leastMemory(t, p) - 1
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, spec, SubmitOptions{Units: 48, Verify: 10, Seed: testSeed(t)})
 	began := time.Now()
@@ -67,7 +69,7 @@ func TestWeakWorker(t *testing.T) {
 // a row, instead of spending the tasks' deliveries; status shows it and
 // why, and the others finish the job.
 func TestFailingWorkerSetAside(t *testing.T) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 5}})
+	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 5}})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // Item 7 of issue 36: anyone with the one token could cancel jobs or join
@@ -20,13 +23,13 @@ import (
 // (cancel) or purge the tasks; a worker's token opens no route.
 func TestRoles(t *testing.T) {
 	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
-	srv := serve(t, ServerConfig{Token: op, WorkerToken: wk})
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	oc := connect(t, srv.URL(), Auth{User: OperatorUser, Token: op})
+	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
 	sub := submit(t, oc, queens.Spec{N: 9}, SubmitOptions{Verify: 20})
 	other := submit(t, oc, queens.Spec{N: 8}, SubmitOptions{})
-	for name, a := range map[string]Auth{"the worker's token as a bare token": {Token: wk}, "the worker's token as the operator": {User: OperatorUser, Token: wk}} {
+	for name, a := range map[string]Auth{"the worker's token as a bare token": {Token: wk}, "the worker's token as the operator": {User: queue.OperatorUser, Token: wk}} {
 		if c, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: a}); !errors.Is(err, ErrAuth) {
 			if c != nil {
 				c.Close()
@@ -37,7 +40,7 @@ func TestRoles(t *testing.T) {
 	// Workers count with theirs.
 	var waits []func() (*WorkStats, error)
 	for i := range 2 {
-		wc, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: Auth{User: WorkerUser, Token: wk}, Logf: t.Logf})
+		wc, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: Auth{User: queue.WorkerUser, Token: wk}, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +60,7 @@ func TestRoles(t *testing.T) {
 	exact(t, status(t, oc, sub.Job))
 	exact(t, status(t, oc, other.Job))
 	// A worker cannot cancel a job nor purge the tasks.
-	wc := connect(t, srv.URL(), Auth{User: WorkerUser, Token: wk})
+	wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
 	short, stop := context.WithTimeout(ctx, 3*time.Second)
 	defer stop()
 	if _, err := wc.cancelOnce(short, other.Job); err == nil {
@@ -68,20 +71,20 @@ func TestRoles(t *testing.T) {
 	if _, err := wc.Cancel(ctx, other.Job); !errors.Is(err, ErrDenied) || time.Since(began) > 2*attemptWait {
 		t.Errorf("a worker's Cancel: %v after %v, want ErrDenied at once", err, time.Since(began))
 	}
-	ts, err := wc.js.Stream(ctx, TasksStream)
+	ts, err := wc.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := ts.CachedInfo().State.Msgs
 	p2, stop2 := context.WithTimeout(ctx, 3*time.Second)
 	defer stop2()
-	if err := ts.Purge(p2, jetstream.WithPurgeSubject(taskPrefix+"."+other.Job+".>")); err == nil {
+	if err := ts.Purge(p2, jetstream.WithPurgeSubject(layout.TaskPrefix+"."+other.Job+".>")); err == nil {
 		t.Error("a worker purged a job's tasks")
 	}
 	if info, err := oc.Job(ctx, other.Job); err != nil || info.Cancelled != nil {
 		t.Errorf("the job after a worker's cancel: %+v, %v", info, err)
 	}
-	ots, _ := oc.js.Stream(ctx, TasksStream)
+	ots, _ := oc.js.Stream(ctx, queue.TasksStream)
 	if after := ots.CachedInfo().State.Msgs; after != before {
 		t.Errorf("the tasks stream held %d messages, %d after a worker's purge", before, after)
 	}
@@ -98,31 +101,31 @@ func TestRoles(t *testing.T) {
 		return
 	}
 	aAddr, bAddr := freeAddr(t), freeAddr(t)
-	cl := func(name, addr, routeToken string, routes []string) ServerConfig {
-		return ServerConfig{Name: name, Listen: "127.0.0.1:0", ClusterListen: addr, DataDir: t.TempDir(), Token: op, WorkerToken: wk, RouteToken: routeToken, Routes: routes}
+	cl := func(name, addr, routeToken string, routes []string) server.Config {
+		return server.Config{Name: name, Listen: "127.0.0.1:0", ClusterListen: addr, DataDir: t.TempDir(), Token: op, WorkerToken: wk, RouteToken: routeToken, Routes: routes}
 	}
 	a := cl("a", aAddr, rt, []string{bAddr})
-	sa, err := Serve(ctx, a)
+	sa, err := server.Serve(ctx, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sa.Close()
 	rogue := cl("rogue", freeAddr(t), "x"+wk, []string{aAddr})
 	rogue.WorkerToken = "rogue-" + wk
-	sr, err := Serve(ctx, rogue)
+	sr, err := server.Serve(ctx, rogue)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sr.Close()
 	b := cl("b", bAddr, rt, []string{aAddr})
-	sb, err := Serve(ctx, b)
+	sb, err := server.Serve(ctx, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sb.Close()
-	until(t, "the server with the routes' token joins", func() bool { return sb.ns.NumRoutes() > 0 })
+	until(t, "the server with the routes' token joins", func() bool { return sb.NumRoutes() > 0 })
 	time.Sleep(time.Second)
-	if n := sr.ns.NumRoutes(); n != 0 {
+	if n := sr.NumRoutes(); n != 0 {
 		t.Errorf("a server with another routes' token has %d routes", n)
 	}
 }
@@ -133,8 +136,8 @@ func TestRoles(t *testing.T) {
 func TestRolesLiarOutvoted(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
-	srv := serve(t, ServerConfig{Token: op, WorkerToken: wk})
-	oc := connect(t, srv.URL(), Auth{User: OperatorUser, Token: op})
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
 	sub := submit(t, oc, queens.Spec{N: 11}, SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -146,7 +149,7 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	}
 	liarDone := make(chan result, 1)
 	for _, id := range []string{"liar", "h1", "h2"} {
-		wc := connect(t, srv.URL(), Auth{User: WorkerUser, Token: wk})
+		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
 		cfg := WorkerConfig{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
 		liar("liar")(&cfg)
 		go func() {

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // stallProxy forwards TCP connections to a server and can hold every byte
@@ -106,7 +107,7 @@ const stall = 6 * time.Second
 // ("i/o timeout", "context deadline exceeded"), and so did nqueens status
 // in a loaded CI run.
 func TestServerStallWaitedFor(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
 	work(t, srv.URL(), 1)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -14,12 +14,14 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // reader follows the records of one job.
 type reader struct {
 	c    *Client
-	info JobInfo
+	info queue.JobInfo
 	col  *collector
 	iter jetstream.MessagesContext
 	read uint64 // messages taken
@@ -39,8 +41,8 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 	// solutions, a search of its own (tenths of a second at n = 17): it
 	// runs now, while the job does, and is kept for when it completes.
 	go queens.UniqueFrom(info.N, count.Uint128{})
-	cons, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{resultPrefix + "." + id + ".>", verifiedPrefix + "." + id + ".>", failPrefix + "." + id + ".>"},
+	cons, err := c.js.OrderedConsumer(ctx, queue.ResultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{layout.ResultPrefix + "." + id + ".>", layout.VerifiedPrefix + "." + id + ".>", layout.FailPrefix + "." + id + ".>"},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading the results: %w", err)
@@ -54,7 +56,7 @@ func (c *Client) reader(ctx context.Context, id string) (*reader, error) {
 
 // jobPlan returns the record and plan of job id: those this client
 // submitted it with, or the record read and planned (JobInfo.Plan).
-func (c *Client) jobPlan(ctx context.Context, id string) (*JobInfo, *Plan, error) {
+func (c *Client) jobPlan(ctx context.Context, id string) (*queue.JobInfo, *queue.Plan, error) {
 	if j, ok := c.submitted.Load(id); ok {
 		j := j.(*submittedJob)
 		info := j.info
@@ -73,16 +75,16 @@ func (r *reader) stop() { r.iter.Stop() }
 // take adds one message of the results stream.
 func (r *reader) take(m jetstream.Msg) {
 	r.read++
-	if strings.HasPrefix(m.Subject(), failPrefix+".") {
-		var f Failure
+	if strings.HasPrefix(m.Subject(), layout.FailPrefix+".") {
+		var f queue.Failure
 		if json.Unmarshal(m.Data(), &f) == nil {
 			r.col.fail(f)
 		}
 		return
 	}
-	var rec Record
+	var rec queue.Record
 	if err := json.Unmarshal(m.Data(), &rec); err != nil {
-		_, task, _ := parseSubject(m.Subject())
+		_, task, _ := layout.ParseSubject(m.Subject())
 		r.col.refused = append(r.col.refused, Refusal{Task: task, Reason: "not a result record: " + err.Error()})
 		return
 	}
@@ -95,7 +97,7 @@ func (r *reader) take(m jetstream.Msg) {
 
 // stored returns the number of the job's messages in the results stream.
 func (r *reader) stored(ctx context.Context) (uint64, error) {
-	rs, err := r.c.js.Stream(ctx, ResultsStream)
+	rs, err := r.c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
 		return 0, err
 	}
@@ -156,8 +158,8 @@ func (r *reader) follow(wait time.Duration) error {
 
 // extras reads what is not in the records: the workers' reports, the
 // tasks the server gave up on, and whether the job was cancelled.
-func (r *reader) extras(ctx context.Context) ([]report, error) {
-	reps, _, err := readReports(ctx, r.c.js)
+func (r *reader) extras(ctx context.Context) ([]layout.Report, error) {
+	reps, _, err := layout.ReadReports(ctx, r.c.js)
 	if err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, err
 	}
@@ -181,7 +183,7 @@ func (r *reader) extras(ctx context.Context) ([]report, error) {
 // lostTasks reads the max-deliveries advisories of the workers' consumer
 // and returns the job's tasks they name, with their deliveries.
 func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, error) {
-	es, err := c.js.Stream(ctx, EventsStream)
+	es, err := c.js.Stream(ctx, queue.EventsStream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		return nil, nil
 	}
@@ -192,7 +194,7 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 	if err != nil || info.State.Msgs == 0 {
 		return nil, err
 	}
-	ts, err := c.js.Stream(ctx, TasksStream)
+	ts, err := c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		return nil, err
 	}
@@ -214,14 +216,14 @@ func (c *Client) lostTasks(ctx context.Context, id string) (map[int]uint64, erro
 				StreamSeq  uint64 `json:"stream_seq"`
 				Deliveries uint64 `json:"deliveries"`
 			}
-			if json.Unmarshal(m.Data(), &adv) != nil || adv.Consumer != WorkConsumer {
+			if json.Unmarshal(m.Data(), &adv) != nil || adv.Consumer != queue.WorkConsumer {
 				continue
 			}
 			tm, err := ts.GetMsg(ctx, adv.StreamSeq)
 			if err != nil {
 				continue
 			}
-			if j, task, ok := parseSubject(tm.Subject); ok && j == id {
+			if j, task, ok := layout.ParseSubject(tm.Subject); ok && j == id {
 				out[task] = adv.Deliveries
 			}
 		}
@@ -252,7 +254,7 @@ func (c *Client) read(ctx context.Context, id string, extras bool) (*Status, *co
 	if err := r.catchUp(ctx); err != nil {
 		return nil, nil, fmt.Errorf("reading the results of %s: %w", id, err)
 	}
-	var reps []report
+	var reps []layout.Report
 	if extras {
 		if reps, err = r.extras(ctx); err != nil {
 			return nil, nil, err
@@ -303,7 +305,7 @@ func (c *Client) Wait(ctx context.Context, id string, interval time.Duration, pr
 	var (
 		failures        int       // reads that failed in a row
 		failingSince    time.Time // the first of them
-		reps            []report
+		reps            []layout.Report
 		lastExtras      time.Time
 		lastReport      time.Time
 		caughtUp        bool
@@ -450,7 +452,7 @@ func patienceText(d time.Duration) string {
 }
 
 // failedList names the set-aside tasks of failed, the first ten.
-func failedList(failed []Failure) string {
+func failedList(failed []queue.Failure) string {
 	var ids []string
 	for _, f := range failed {
 		if !f.SetAside {
@@ -461,7 +463,7 @@ func failedList(failed []Failure) string {
 			break
 		}
 		name := fmt.Sprintf("task %d", f.Task)
-		if f.Kind == KindVerify {
+		if f.Kind == queue.KindVerify {
 			name += " (verification)"
 		}
 		ids = append(ids, name)

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // results counts every task of p, for tests that write records by hand.
@@ -25,15 +28,15 @@ func results(t testing.TB, p *queens.Plan) []count.Result {
 	return rs
 }
 
-func record(info JobInfo, task int, r count.Result, kind, worker string, seconds float64) Record {
-	rec := Record{Job: info.ID, Hash: info.Hash, Algorithm: info.Algorithm, Task: task, Count: r.Count, Nodes: r.Nodes,
+func record(info queue.JobInfo, task int, r count.Result, kind, worker string, seconds float64) queue.Record {
+	rec := queue.Record{Job: info.ID, Hash: info.Hash, Algorithm: info.Algorithm, Task: task, Count: r.Count, Nodes: r.Nodes,
 		Kind: kind, Worker: worker, Program: "test", Seconds: seconds}
 	rec.Seal()
 	return rec
 }
 
-func jobInfo(p *queens.Plan, verify float64) JobInfo {
-	return JobInfo{ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
+func jobInfo(p *queens.Plan, verify float64) queue.JobInfo {
+	return queue.JobInfo{ID: p.ID(), N: p.N, Method: string(p.Method), Depth: p.Depth, Hash: p.Hash(),
 		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), Verify: verify, Seed: 1}
 }
 
@@ -51,12 +54,12 @@ func TestStatusTimes(t *testing.T) {
 	rs := results(t, p)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sec := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	c := newCollector(info, &Plan{Job: p})
+	c := newCollector(info, &queue.Plan{Job: p})
 	half := p.Len() / 2
 	// Worker a counts the first half from t0+10 s to t0+19 s, each task
 	// taking 2 s: the first started at t0+8 s.
 	for i := range half {
-		c.add(record(info, i, rs[i], KindCount, "a", 2), sec(10+9*float64(i)/float64(half)))
+		c.add(record(info, i, rs[i], queue.KindCount, "a", 2), sec(10+9*float64(i)/float64(half)))
 	}
 	est := p.Estimates()
 	var estDone, estAll, nodes float64
@@ -69,11 +72,11 @@ func TestStatusTimes(t *testing.T) {
 	}
 	left := (estAll - estDone) * nodes / estDone
 	live := uint64(left / 4)
-	reps := []report{
-		{Seen{ID: "a", Jobs: []JobWork{{Job: info.ID, Held: 2, Running: 1, Nodes: 9000, Live: live, Rate: 1000, Since: 12}}}, sec(19.5)},
-		{Seen{ID: "b", Stopped: true, Jobs: []JobWork{{Job: info.ID, Rate: 77}}}, sec(19)},
-		{Seen{ID: "c", Jobs: []JobWork{{Job: info.ID, Held: 1, Running: 1, Rate: 5000, Since: 100}}}, sec(20 - activeWithin.Seconds() - 1)},
-		{Seen{ID: "d", Jobs: []JobWork{{Job: "another-job", Held: 1, Running: 1, Rate: 3000, Since: 100}}}, sec(19.9)},
+	reps := []layout.Report{
+		{Seen: queue.Seen{ID: "a", Jobs: []queue.JobWork{{Job: info.ID, Held: 2, Running: 1, Nodes: 9000, Live: live, Rate: 1000, Since: 12}}}, At: sec(19.5)},
+		{Seen: queue.Seen{ID: "b", Stopped: true, Jobs: []queue.JobWork{{Job: info.ID, Rate: 77}}}, At: sec(19)},
+		{Seen: queue.Seen{ID: "c", Jobs: []queue.JobWork{{Job: info.ID, Held: 1, Running: 1, Rate: 5000, Since: 100}}}, At: sec(20 - queue.ActiveWithin.Seconds() - 1)},
+		{Seen: queue.Seen{ID: "d", Jobs: []queue.JobWork{{Job: "another-job", Held: 1, Running: 1, Rate: 3000, Since: 100}}}, At: sec(19.9)},
 	}
 	s := c.status(sec(20), reps)
 	// a's report says it started its first task 12 s before t0+19.5 s:
@@ -101,9 +104,9 @@ func TestStatusTimes(t *testing.T) {
 	// The second half comes from b, from t0+30 s to t0+40 s; then a late
 	// duplicate, long after: the job finished at t0+40 s.
 	for i := half; i < p.Len(); i++ {
-		c.add(record(info, i, rs[i], KindCount, "b", 0.5), sec(40-10*float64(p.Len()-1-i)/float64(p.Len()-half)))
+		c.add(record(info, i, rs[i], queue.KindCount, "b", 0.5), sec(40-10*float64(p.Len()-1-i)/float64(p.Len()-half)))
 	}
-	c.add(record(info, 0, rs[0], KindCount, "a", 2), sec(500))
+	c.add(record(info, 0, rs[0], queue.KindCount, "a", 2), sec(500))
 	s = c.status(sec(1000), reps)
 	if !s.Complete || s.Finished == nil || !s.Finished.Equal(sec(40)) || !s.Started.Equal(sec(8)) || !near(s.Elapsed, 32) {
 		t.Fatalf("complete: %v, started %v, finished %v, elapsed %v; want t0+8s to t0+40s, 32 s", s.Complete, s.Started, s.Finished, s.Elapsed)
@@ -120,12 +123,12 @@ func TestStatusStalledVerification(t *testing.T) {
 	p, _ := queens.NewPlan(queens.Spec{N: 7})
 	info := jobInfo(p, 100)
 	rs := results(t, p)
-	c := newCollector(info, &Plan{Job: p})
+	c := newCollector(info, &queue.Plan{Job: p})
 	t0 := time.Now()
 	for i := range p.Len() {
-		c.add(record(info, i, rs[i], KindCount, "a", 0.1), t0)
+		c.add(record(info, i, rs[i], queue.KindCount, "a", 0.1), t0)
 	}
-	alone := []report{{Seen{ID: "a"}, t0}}
+	alone := []layout.Report{{Seen: queue.Seen{ID: "a"}, At: t0}}
 	s := c.status(t0, alone)
 	if s.Verify.Selected != p.Len() || s.Verify.Pending != p.Len() || s.Verify.Stalled != p.Len() || s.Complete || s.ETA != nil {
 		t.Fatalf("one worker: verify %+v, complete %v, ETA %v; want every task stalled", s.Verify, s.Complete, s.ETA)
@@ -136,11 +139,11 @@ func TestStatusStalledVerification(t *testing.T) {
 	if s := c.status(t0, nil); s.Verify.Stalled != p.Len() || !strings.HasSuffix(Summary(s), ", no worker active: start one with nqueens work") {
 		t.Errorf("no worker: %d stalled, summary %q", s.Verify.Stalled, Summary(s))
 	}
-	two := append(alone, report{Seen{ID: "b", Jobs: []JobWork{{Job: info.ID, Rate: 100}}}, t0})
+	two := append(alone, layout.Report{Seen: queue.Seen{ID: "b", Jobs: []queue.JobWork{{Job: info.ID, Rate: 100}}}, At: t0})
 	if s := c.status(t0, two); s.Verify.Stalled != 0 || s.ETA == nil {
 		t.Errorf("a second worker: %d stalled, ETA %v", s.Verify.Stalled, s.ETA)
 	}
-	c.add(record(info, 0, rs[0], KindVerify, "b", 0.1), t0.Add(time.Second))
+	c.add(record(info, 0, rs[0], queue.KindVerify, "b", 0.1), t0.Add(time.Second))
 	if s := c.status(t0, alone); s.Verify.Verified != 1 || s.Verify.Stalled != p.Len()-1 {
 		t.Errorf("one verified: %+v", s.Verify)
 	}
@@ -151,7 +154,7 @@ func TestStatusStalledVerification(t *testing.T) {
 // clock 219.8 s ahead of another's used to make a seconds-long job take
 // 219.8 s.
 func TestStatusIgnoresWorkerClocks(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
 	p, _ := queens.NewPlan(queens.Spec{N: 8})
@@ -160,11 +163,11 @@ func TestStatusIgnoresWorkerClocks(t *testing.T) {
 	began := time.Now()
 	pub := func(task int, worker string, skew time.Duration) {
 		r := rs[task]
-		rec := Record{Job: sub.Job, Hash: sub.Info.Hash, Algorithm: sub.Info.Algorithm, Task: task, Count: r.Count, Nodes: r.Nodes,
-			Kind: KindCount, Worker: worker, Program: "test", Seconds: 0.01, Time: time.Now().Add(skew).UTC()}
+		rec := queue.Record{Job: sub.Job, Hash: sub.Info.Hash, Algorithm: sub.Info.Algorithm, Task: task, Count: r.Count, Nodes: r.Nodes,
+			Kind: queue.KindCount, Worker: worker, Program: "test", Seconds: 0.01, Time: time.Now().Add(skew).UTC()}
 		rec.Seal()
 		b, _ := json.Marshal(rec)
-		if _, err := c.js.Publish(ctx, subject(resultPrefix, sub.Job, task), b); err != nil {
+		if _, err := c.js.Publish(ctx, layout.Subject(layout.ResultPrefix, sub.Job, task), b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -199,23 +202,23 @@ func TestStatusWorkingBeforeReport(t *testing.T) {
 	info := jobInfo(p, 0)
 	rs := results(t, p)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	c := newCollector(info, &Plan{Job: p})
-	reps := []report{{Seen{ID: "e"}, t0}, {Seen{ID: "f"}, t0}}
+	c := newCollector(info, &queue.Plan{Job: p})
+	reps := []layout.Report{{Seen: queue.Seen{ID: "e"}, At: t0}, {Seen: queue.Seen{ID: "f"}, At: t0}}
 	if s := c.status(t0, reps); s.Active != 2 || s.Working != 0 {
 		t.Errorf("before any result: %d active, %d working; want 2, 0", s.Active, s.Working)
 	}
-	c.add(record(info, 0, rs[0], KindCount, "e", 0.1), t0.Add(300*time.Millisecond))
+	c.add(record(info, 0, rs[0], queue.KindCount, "e", 0.1), t0.Add(300*time.Millisecond))
 	if s := c.status(t0.Add(400*time.Millisecond), reps); s.Working != 1 {
 		t.Errorf("e stored a result after its report: %d working, want 1", s.Working)
 	}
 	for i := 1; i < p.Len(); i++ {
-		c.add(record(info, i, rs[i], KindCount, "e", 0.1), t0.Add(500*time.Millisecond))
+		c.add(record(info, i, rs[i], queue.KindCount, "e", 0.1), t0.Add(500*time.Millisecond))
 	}
 	if s := c.status(t0.Add(600*time.Millisecond), reps); !s.Complete || s.Working != 0 {
 		t.Errorf("counted: complete %v, %d working; want true, 0", s.Complete, s.Working)
 	}
 	// A report from before the last results still shows tasks held.
-	held := []report{{Seen{ID: "e", Jobs: []JobWork{{Job: info.ID, Held: 1, Running: 1}}}, t0.Add(450 * time.Millisecond)}}
+	held := []layout.Report{{Seen: queue.Seen{ID: "e", Jobs: []queue.JobWork{{Job: info.ID, Held: 1, Running: 1}}}, At: t0.Add(450 * time.Millisecond)}}
 	if s := c.status(t0.Add(600*time.Millisecond), held); !s.Complete || s.Working != 0 || s.Active != 1 {
 		t.Errorf("counted, an older report: complete %v, %d working, %d active; want true, 0, 1", s.Complete, s.Working, s.Active)
 	}

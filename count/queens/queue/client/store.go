@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // store publishes what a worker's counts give: result records (then it
@@ -42,18 +44,18 @@ func (s *store) wait() { s.finishing.Wait() }
 // acknowledges t; done is called then. It returns at once: the slot counts
 // its next task meanwhile.
 func (s *store) result(ctx context.Context, t *task, r count.Result, done func()) {
-	rec := Record{
+	rec := queue.Record{
 		Job: t.m.ID, Hash: t.plan.Hash(), Algorithm: queens.AlgorithmVersion, Task: t.m.Task, Tasks: t.tasks,
 		Count: r.Count, Nodes: r.Nodes, Kind: t.kind, Worker: s.worker, Program: s.program,
 		Seconds: time.Since(t.started).Seconds(), Time: time.Now().UTC(),
 	}
 	rec.Seal()
 	body, _ := json.Marshal(rec)
-	prefix := resultPrefix
-	if t.kind == KindVerify {
-		prefix = verifiedPrefix
+	prefix := layout.ResultPrefix
+	if t.kind == queue.KindVerify {
+		prefix = layout.VerifiedPrefix
 	}
-	subj := subject(prefix, t.m.ID, t.m.Task)
+	subj := layout.Subject(prefix, t.m.ID, t.m.Task)
 	msgID := fmt.Sprintf("%s.%d.%s.%s.%d", t.m.ID, t.m.Task, t.kind, s.worker, t.delivery)
 	f, err := s.c.js.PublishAsync(subj, body, jetstream.WithMsgID(msgID))
 	s.finishing.Add(1)
@@ -95,7 +97,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		t.msg.Nak()
 		return
 	}
-	if t.kind == KindCount && !s.jobs.isCancelled(t.m.ID) {
+	if t.kind == queue.KindCount && !s.jobs.isCancelled(t.m.ID) {
 		if err := s.verify.publish(pubCtx, t.m, s.worker, t.plan); err != nil {
 			s.logf("%s: %v", t.msg.Subject(), err)
 			t.msg.Nak()
@@ -105,13 +107,13 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 	t.msg.Ack()
 	s.tally.add(func(st *WorkStats) {
 		s.tally.failStreak = 0
-		if t.kind == KindCount {
+		if t.kind == queue.KindCount {
 			st.Counted++
 		} else {
 			st.Verified++
 		}
 	})
-	if t.kind == KindVerify && s.settle != nil {
+	if t.kind == queue.KindVerify && s.settle != nil {
 		s.settle(pubCtx, t)
 	}
 }
@@ -141,15 +143,15 @@ func (c *Client) publish(pubCtx, ctx context.Context, subj string, body []byte, 
 // hasCount reports whether a valid count of t is stored, and which worker
 // counted it.
 func (s *store) hasCount(ctx context.Context, t *task) (string, bool) {
-	rs, err := s.c.js.Stream(ctx, ResultsStream)
+	rs, err := s.c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
 		return "", false
 	}
-	last, err := rs.GetLastMsgForSubject(ctx, subject(resultPrefix, t.m.ID, t.m.Task))
+	last, err := rs.GetLastMsgForSubject(ctx, layout.Subject(layout.ResultPrefix, t.m.ID, t.m.Task))
 	if err != nil {
 		return "", false
 	}
-	var r Record
+	var r queue.Record
 	if json.Unmarshal(last.Data, &r) != nil || r.Check(t.m.ID, t.plan) != nil || r.Task != t.m.Task {
 		return "", false
 	}
@@ -166,11 +168,11 @@ func (s *store) failed(ctx context.Context, t *task, err error, refused bool) {
 			s.setAside(fmt.Sprintf("its last %d counts failed (the last: %v): it takes no more tasks; check this machine before starting it again", streak, err))
 		}
 	}
-	f := Failure{Job: t.m.ID, Task: t.m.Task, Kind: t.kind, Worker: s.worker, Error: err.Error(), Delivery: t.delivery, SetAside: last, Time: time.Now().UTC()}
+	f := queue.Failure{Job: t.m.ID, Task: t.m.Task, Kind: t.kind, Worker: s.worker, Error: err.Error(), Delivery: t.delivery, SetAside: last, Time: time.Now().UTC()}
 	body, _ := json.Marshal(f)
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if perr := s.c.publish(pubCtx, ctx, subject(failPrefix, t.m.ID, t.m.Task), body); perr != nil {
+	if perr := s.c.publish(pubCtx, ctx, layout.Subject(layout.FailPrefix, t.m.ID, t.m.Task), body); perr != nil {
 		s.logf("%s: recording the failure: %v", t.msg.Subject(), perr)
 	}
 	if last {

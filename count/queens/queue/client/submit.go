@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // SubmitOptions tune Submit.
@@ -42,7 +44,7 @@ type Submitted struct {
 	// submission's options stay.
 	New bool `json:"new"`
 	// Info is the job as recorded.
-	Info JobInfo `json:"info"`
+	Info queue.JobInfo `json:"info"`
 	// VerifyTasks is the number of tasks chosen for a second count.
 	VerifyTasks int `json:"verify_tasks"`
 }
@@ -73,17 +75,17 @@ func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOpti
 	units := opt.Units
 	switch {
 	case units == 0:
-		units = DefaultUnits(jp.N, jp.Len())
+		units = queue.DefaultUnits(jp.N, jp.Len())
 	case units < 0:
 		units = 0
 	}
-	p, err := NewPlan(jp, units)
+	p, err := queue.NewPlan(jp, units)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
 	// The queue may not be set up yet: a server just started, or a NATS
 	// deployment of our own that no worker has used.
-	if err := c.Setup(ctx, Settings{}, false); err != nil {
+	if err := c.Setup(ctx, queue.Settings{}, false); err != nil {
 		return nil, fmt.Errorf("setting up the queue: %w", err)
 	}
 	seed := opt.Seed
@@ -92,14 +94,14 @@ func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOpti
 		rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
-	info := JobInfo{
+	info := queue.JobInfo{
 		ID: p.ID(), N: jp.N, Method: string(jp.Method), Depth: jp.Depth, Hash: p.Hash(),
 		Algorithm: queens.AlgorithmVersion, Tasks: p.Len(), PlanTasks: jp.Len(), Units: p.Units,
-		Verify: opt.Verify, Seed: seed, VerifyRule: VerifyExact, Submitted: time.Now().UTC(), Program: opt.Program,
+		Verify: opt.Verify, Seed: seed, VerifyRule: queue.VerifyExact, Submitted: time.Now().UTC(), Program: opt.Program,
 	}
 	kv, err := c.jobsBucket(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("the queue is not set up (bucket %s): %w", JobsBucket, err)
+		return nil, fmt.Errorf("the queue is not set up (bucket %s): %w", queue.JobsBucket, err)
 	}
 	out := &Submitted{Job: info.ID, Tasks: info.Tasks, New: true}
 	b, _ := json.Marshal(info)
@@ -136,12 +138,12 @@ func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOpti
 		order = order[len(batch):]
 		futures := make([]jetstream.PubAckFuture, 0, len(batch))
 		for _, id := range batch {
-			m := taskMsg{ID: info.ID, Task: id, Verify: chosen[id]}
+			m := queue.TaskMsg{ID: info.ID, Task: id, Verify: chosen[id]}
 			if p.Units > 0 {
 				m.Tasks = p.Tasks(id)
 			}
 			body, _ := json.Marshal(m)
-			f, err := c.js.PublishAsync(subject(taskPrefix, info.ID, id), body, jetstream.WithExpectLastSequencePerSubject(0))
+			f, err := c.js.PublishAsync(layout.Subject(layout.TaskPrefix, info.ID, id), body, jetstream.WithExpectLastSequencePerSubject(0))
 			if err != nil {
 				return nil, fmt.Errorf("publishing task %d: %w", id, err)
 			}
@@ -176,31 +178,7 @@ func alreadyThere(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "maximum messages per subject exceeded")
 }
 
-// ErrNoJob is wrapped by the error for a job that was never submitted.
-var ErrNoJob = errors.New("no such job")
-
 // Job returns the record of a submitted job.
-func (c *Client) Job(ctx context.Context, id string) (*JobInfo, error) {
-	if err := CheckJobID(id); err != nil {
-		return nil, err
-	}
-	kv, err := c.jobsBucket(ctx)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		return nil, fmt.Errorf("job %s: %w (this server has no queue set up: see nqueens serve)", id, ErrNoJob)
-	}
-	if err != nil {
-		return nil, err
-	}
-	e, err := kv.Get(ctx, id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, fmt.Errorf("job %s: %w on this server (see nqueens submit)", id, ErrNoJob)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var info JobInfo
-	if err := json.Unmarshal(e.Value(), &info); err != nil || info.ID != id {
-		return nil, fmt.Errorf("job %s: its record is damaged: %v", id, err)
-	}
-	return &info, nil
+func (c *Client) Job(ctx context.Context, id string) (*queue.JobInfo, error) {
+	return layout.Job(ctx, c.jobsBucket, id)
 }

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // tally keeps what a worker's reports and stats say: what it did, the
@@ -114,7 +116,7 @@ func (t *tally) cancelJob(id string) int {
 
 // seen returns the worker's report, as of now, with the share of the rest
 // given in s.
-func (t *tally) seen(s Seen, now time.Time) Seen {
+func (t *tally) seen(s queue.Seen, now time.Time) queue.Seen {
 	t.mu.Lock()
 	s.ID, s.Started, s.Time = t.id, t.started.UTC(), now.UTC()
 	s.Counted, s.Nodes, s.SetAside = t.stats.Counted+t.stats.Verified, t.visited.Load(), t.stats.SetAside
@@ -126,15 +128,15 @@ func (t *tally) seen(s Seen, now time.Time) Seen {
 	}
 	type jm struct {
 		m  *jobMeter
-		jw JobWork
+		jw queue.JobWork
 	}
 	var jobs []jm
 	for id, m := range t.meters {
-		if len(m.running) == 0 && held[id] == 0 && now.Sub(m.last) > rateWindow {
+		if len(m.running) == 0 && held[id] == 0 && now.Sub(m.last) > queue.RateWindow {
 			delete(t.meters, id) // done with it: the report stays small
 			continue
 		}
-		jw := JobWork{Job: id, Held: held[id], Running: len(m.running), Nodes: m.nodes.Load(), Since: now.Sub(m.first).Seconds()}
+		jw := queue.JobWork{Job: id, Held: held[id], Running: len(m.running), Nodes: m.nodes.Load(), Since: now.Sub(m.first).Seconds()}
 		for r := range m.running {
 			jw.Live += r.nodes.Load()
 		}
@@ -145,7 +147,7 @@ func (t *tally) seen(s Seen, now time.Time) Seen {
 		j.jw.Rate = j.m.rate(now, j.jw.Nodes)
 		s.Jobs = append(s.Jobs, j.jw)
 	}
-	slices.SortFunc(s.Jobs, func(a, b JobWork) int { return strings.Compare(a.Job, b.Job) })
+	slices.SortFunc(s.Jobs, func(a, b queue.JobWork) int { return strings.Compare(a.Job, b.Job) })
 	slices.Sort(s.Held)
 	return s
 }
@@ -155,7 +157,7 @@ func (t *tally) seen(s Seen, now time.Time) Seen {
 func (w *worker) reports(ctx context.Context) (stop func()) {
 	host, _ := os.Hostname()
 	put := func(stopped bool) {
-		s := w.tally.seen(Seen{
+		s := w.tally.seen(queue.Seen{
 			Host: host, PID: os.Getpid(), Slots: w.cfg.Workers, Memory: w.cfg.Memory, Kernel: w.units.kernel + "," + w.units.joinKernel,
 			Program: w.cfg.Program, Stopped: stopped,
 		}, time.Now())
@@ -169,7 +171,7 @@ func (w *worker) reports(ctx context.Context) (stop func()) {
 	put(false)
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(reportEvery)
+		t := time.NewTicker(queue.ReportEvery)
 		defer t.Stop()
 		for n := 1; ; n++ {
 			select {

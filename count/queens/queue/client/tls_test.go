@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -18,6 +18,8 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // pemPair is a certificate and its key, PEM.
@@ -74,7 +76,7 @@ func TestTLSFromMemory(t *testing.T) {
 	_, _, srvPair := issue(t, "server", caCert, caKey, 2)
 	_, _, client := issue(t, "client", caCert, caKey, 3)
 	_, _, other := issue(t, "another CA", nil, nil, 4)
-	srv := serve(t, ServerConfig{TLSCert: srvPair.cert, TLSKey: srvPair.key, TLSClientCA: ca.cert})
+	srv := serve(t, server.Config{TLSCert: srvPair.cert, TLSKey: srvPair.key, TLSClientCA: ca.cert})
 	c := connect(t, srv.URL(), Auth{CA: ca.cert, Cert: client.cert, Key: client.key})
 	sub := submit(t, c, queens.Spec{N: 6}, SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
@@ -120,7 +122,7 @@ func TestAuthCheck(t *testing.T) {
 		"--tls-ca: no PEM certificate":          {CA: []byte("junk")},
 		"--tls-cert, --tls-key: not a PEM":      {Cert: pair.cert, Key: []byte("junk")},
 		"the token holds byte 0x0a at 3":        {Token: "abc\ndefghijklmnopq"},
-		"the token has 1025 characters":         {Token: strings.Repeat("x", MaxTokenLength+1)},
+		"the token has 1025 characters":         {Token: strings.Repeat("x", queue.MaxTokenLength+1)},
 		"the token holds byte 0xc3 at 1":        {Token: "p\u00e4sswordpassword"},
 		"the token holds byte 0x20 at 3":        {Token: "two words, sixteen+"},
 		"--tls-cert, --tls-key: not a PEM cert": {Cert: []byte("junk"), Key: pair.key},
@@ -129,7 +131,7 @@ func TestAuthCheck(t *testing.T) {
 			t.Errorf("want %q, got %v", want, err)
 		}
 	}
-	if err := CheckToken(strings.Repeat("x", MaxTokenLength)); err != nil {
+	if err := queue.CheckToken(strings.Repeat("x", queue.MaxTokenLength)); err != nil {
 		t.Errorf("the longest token: %v", err)
 	}
 }
@@ -141,24 +143,24 @@ func TestTLSRoutesPrivateAuthority(t *testing.T) {
 	need64(t)
 	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
 	var routes []string
-	cfgs := make([]ServerConfig, 2)
+	cfgs := make([]server.Config, 2)
 	for i := range cfgs {
 		_, _, pair := issue(t, fmt.Sprintf("s%d", i), caCert, caKey, int64(10+i))
-		cfgs[i] = ServerConfig{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
-			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Settings: Settings{AckWait: 2 * time.Second, MaxDeliver: 3, Replicas: 1}}
+		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 3, Replicas: 1}}
 		routes = append(routes, cfgs[i].ClusterListen)
 	}
-	var srvs []*Server
+	var srvs []*server.Server
 	for i := range cfgs {
 		cfgs[i].Routes = routes
-		s, err := Serve(context.Background(), cfgs[i])
+		s, err := server.Serve(context.Background(), cfgs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		srvs = append(srvs, s)
 	}
-	for end := time.Now().Add(30 * time.Second); srvs[0].ns.NumRoutes() == 0 || srvs[1].ns.NumRoutes() == 0; time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(30 * time.Second); srvs[0].NumRoutes() == 0 || srvs[1].NumRoutes() == 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the TLS routes did not form within 30 s")
 		}

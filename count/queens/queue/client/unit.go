@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // unitCounter counts units: it picks the kernel for each job's method,
@@ -33,7 +34,7 @@ type unitCounter struct {
 // jobCounter is the task function of one job.
 type jobCounter struct {
 	job string
-	do  UnitFunc
+	do  queue.UnitFunc
 }
 
 // keepCounters is how many jobs' task functions a worker keeps: a join
@@ -45,7 +46,7 @@ const keepCounters = 2
 // the worker's memory, and limits its tasks at once to as many as fit
 // (queens.Plan.Fit: the join's table path when it fits, else its
 // bounded path).
-func (u *unitCounter) fits(id string, p *Plan) error {
+func (u *unitCounter) fits(id string, p *queue.Plan) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if _, ok := u.limits[id]; ok {
@@ -95,7 +96,7 @@ func (u *unitCounter) acquire(ctx context.Context, id string) (release func(), e
 }
 
 // kernelFor names the kernel that counts the tasks of p.
-func (u *unitCounter) kernelFor(p *Plan) string {
+func (u *unitCounter) kernelFor(p *queue.Plan) string {
 	if p.Job.Method == queens.Join {
 		return u.joinKernel
 	}
@@ -134,7 +135,7 @@ func (u *unitCounter) count(ctx context.Context, t *task, run *running) (count.R
 // unitFunc returns the function that counts the units of job id, made
 // once per job (Plan.UnitFunc) and kept for the keepCounters jobs used
 // last.
-func (u *unitCounter) unitFunc(id string, p *Plan) (UnitFunc, error) {
+func (u *unitCounter) unitFunc(id string, p *queue.Plan) (queue.UnitFunc, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	i := slices.IndexFunc(u.counters, func(c jobCounter) bool { return c.job == id })
@@ -171,4 +172,12 @@ func (u *unitCounter) cannot(id string) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.noFit[id]
+}
+
+// mebibytes writes a size in MiB, or GiB from 10 GiB.
+func mebibytes(b uint64) string {
+	if b >= 10<<30 {
+		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", (b+(1<<20)-1)>>20)
 }

@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // The hand-off of verify tasks (--verify): a task chosen for a second
@@ -42,7 +43,6 @@ import (
 // says "unverified: no second worker", wait gives up after
 // unverifiedGrace, and a worker started later takes it over.
 const (
-	anyWorker      = "any"
 	verifyInactive = 24 * time.Hour
 )
 
@@ -52,20 +52,6 @@ const (
 var rescueEvery = 2 * time.Second
 
 const rescueLimit = 8
-
-func verifySubject(jobID string, task int, from, to string) string {
-	return fmt.Sprintf("%s.%s.%d.%s.%s", verifyPrefix, jobID, task, from, to)
-}
-
-// parseVerifySubject splits nqcount.verify.JOB.ID.FROM.TO.
-func parseVerifySubject(s string) (jobID string, task int, from, to string, ok bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 6 || parts[0]+"."+parts[1] != verifyPrefix {
-		return "", 0, "", "", false
-	}
-	task, err := strconv.Atoi(parts[3])
-	return parts[2], task, parts[4], parts[5], err == nil && task >= 0
-}
 
 // verifier does a worker's part in verification: it addresses the
 // verify tasks of its counts to other live workers, pulls those addressed
@@ -101,7 +87,7 @@ func verifyConsumer(tok string, like jetstream.ConsumerConfig) jetstream.Consume
 	return jetstream.ConsumerConfig{
 		Durable:           "verify-" + tok,
 		Description:       "n-queens verify tasks addressed to one worker",
-		FilterSubject:     verifyPrefix + ".*.*.*." + tok,
+		FilterSubject:     layout.VerifyPrefix + ".*.*.*." + tok,
 		AckPolicy:         jetstream.AckExplicitPolicy,
 		DeliverPolicy:     jetstream.DeliverAllPolicy,
 		AckWait:           like.AckWait,
@@ -114,7 +100,7 @@ func verifyConsumer(tok string, like jetstream.ConsumerConfig) jetstream.Consume
 
 // ensure creates (or finds) this worker's verify consumer.
 func (v *verifier) ensure(ctx context.Context) error {
-	c, err := v.c.js.CreateOrUpdateConsumer(ctx, TasksStream, v.cfg)
+	c, err := v.c.js.CreateOrUpdateConsumer(ctx, queue.TasksStream, v.cfg)
 	if err != nil {
 		return fmt.Errorf("consumer %s: %w", v.cfg.Durable, err)
 	}
@@ -131,7 +117,7 @@ type liveWorker struct {
 
 // canCount reports whether the worker can count a task of job p: one at a
 // time in its memory.
-func (l liveWorker) canCount(p *Plan) bool {
+func (l liveWorker) canCount(p *queue.Plan) bool {
 	if p == nil || l.memory == 0 {
 		return true
 	}
@@ -147,14 +133,14 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 	if v.live != nil && time.Since(v.liveAt) <= maxAge {
 		return v.live, nil
 	}
-	reps, now, err := readReports(ctx, v.c.js)
+	reps, now, err := layout.ReadReports(ctx, v.c.js)
 	if err != nil {
 		return nil, err
 	}
 	live := map[string]liveWorker{}
 	for i := range reps {
-		if reps[i].active(now) {
-			live[token(reps[i].ID)] = liveWorker{reps[i].ID, reps[i].Memory}
+		if reps[i].Active(now) {
+			live[queue.WorkerToken(reps[i].ID)] = liveWorker{reps[i].ID, reps[i].Memory}
 		}
 	}
 	v.live, v.liveAt = live, time.Now()
@@ -164,12 +150,12 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 // publish publishes the verify task of a task chosen for one, addressed
 // to a live worker other than its counter; counter is the worker whose
 // count was stored.
-func (v *verifier) publish(ctx context.Context, m taskMsg, counter string, p *Plan) error {
+func (v *verifier) publish(ctx context.Context, m queue.TaskMsg, counter string, p *queue.Plan) error {
 	if !m.Verify {
 		return nil
 	}
-	from := token(counter)
-	to := anyWorker
+	from := queue.WorkerToken(counter)
+	to := layout.AnyWorker
 	// A view of the bucket a few seconds old will do, unless it shows no
 	// other worker: then one that started since is looked for.
 	for _, maxAge := range []time.Duration{5 * time.Second, time.Second} {
@@ -189,8 +175,8 @@ func (v *verifier) publish(ctx context.Context, m taskMsg, counter string, p *Pl
 			break
 		}
 	}
-	body, _ := json.Marshal(taskMsg{ID: m.ID, Task: m.Task, CountedBy: counter})
-	if err := v.c.publish(ctx, ctx, verifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+	body, _ := json.Marshal(queue.TaskMsg{ID: m.ID, Task: m.Task, CountedBy: counter})
+	if err := v.c.publish(ctx, ctx, layout.VerifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
 		return fmt.Errorf("publishing the verify task: %w", err)
 	}
 	return nil
@@ -199,11 +185,11 @@ func (v *verifier) publish(ctx context.Context, m taskMsg, counter string, p *Pl
 // hasTask reports whether a verify task of the task was published before
 // (by a counter that died before acknowledging its task).
 func (v *verifier) hasTask(ctx context.Context, jobID string, task int) (bool, error) {
-	ts, err := v.c.js.Stream(ctx, TasksStream)
+	ts, err := v.c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		return false, err
 	}
-	info, err := ts.Info(ctx, jetstream.WithSubjectFilter(fmt.Sprintf("%s.%s.%d.>", verifyPrefix, jobID, task)))
+	info, err := ts.Info(ctx, jetstream.WithSubjectFilter(fmt.Sprintf("%s.%s.%d.>", layout.VerifyPrefix, jobID, task)))
 	if err != nil {
 		return false, err
 	}
@@ -222,19 +208,19 @@ type verifyLeft struct {
 // counted them.
 func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 	var left verifyLeft
-	ts, err := v.c.js.Stream(ctx, TasksStream)
+	ts, err := v.c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
 		return left, err
 	}
-	ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
+	ti, err := ts.Info(ctx, jetstream.WithSubjectFilter(layout.VerifyPrefix+".>"))
 	if err != nil || len(ti.State.Subjects) == 0 {
 		return left, err
 	}
-	rs, err := v.c.js.Stream(ctx, ResultsStream)
+	rs, err := v.c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
 		return left, err
 	}
-	ri, err := rs.Info(ctx, jetstream.WithSubjectFilter(verifiedPrefix+".>"))
+	ri, err := rs.Info(ctx, jetstream.WithSubjectFilter(layout.VerifiedPrefix+".>"))
 	if err != nil {
 		return left, err
 	}
@@ -255,8 +241,8 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 	// is open.
 	senders := map[string]map[string]bool{}
 	for subj := range ti.State.Subjects {
-		if jobID, task, from, _, ok := parseVerifySubject(subj); ok {
-			k := subject(verifiedPrefix, jobID, task)
+		if jobID, task, from, _, ok := layout.ParseVerifySubject(subj); ok {
+			k := layout.Subject(layout.VerifiedPrefix, jobID, task)
 			if senders[k] == nil {
 				senders[k] = map[string]bool{}
 			}
@@ -264,8 +250,8 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		}
 	}
 	for subj := range ti.State.Subjects {
-		jobID, task, from, to, ok := parseVerifySubject(subj)
-		if k := subject(verifiedPrefix, jobID, task); !ok || ri.State.Subjects[k] >= uint64(len(senders[k])) {
+		jobID, task, from, to, ok := layout.ParseVerifySubject(subj)
+		if k := layout.Subject(layout.VerifiedPrefix, jobID, task); !ok || ri.State.Subjects[k] >= uint64(len(senders[k])) {
 			continue
 		}
 		k := jobID + "." + strconv.Itoa(task)
@@ -292,8 +278,8 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		case left.claimed >= limit:
 			left.waiting++
 		default:
-			body, _ := json.Marshal(taskMsg{ID: o.job, Task: o.task})
-			_, err := v.c.js.Publish(ctx, verifySubject(o.job, o.task, o.from, v.token), body, jetstream.WithExpectLastSequencePerSubject(0))
+			body, _ := json.Marshal(queue.TaskMsg{ID: o.job, Task: o.task})
+			_, err := v.c.js.Publish(ctx, layout.VerifySubject(o.job, o.task, o.from, v.token), body, jetstream.WithExpectLastSequencePerSubject(0))
 			if alreadyThere(err) {
 				continue // this worker had it, and set it aside
 			}
@@ -382,7 +368,7 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 // count it (its memory), to a live worker that can: a copy addressed to
 // it, or to any worker when none is live.
 func (v *verifier) readdress(ctx context.Context, t *task) error {
-	_, _, from, _, ok := parseVerifySubject(t.msg.Subject())
+	_, _, from, _, ok := layout.ParseVerifySubject(t.msg.Subject())
 	if !ok {
 		return errors.New("not a verify task subject")
 	}
@@ -397,10 +383,10 @@ func (v *verifier) readdress(ctx context.Context, t *task) error {
 		}
 	}
 	rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
-	body, _ := json.Marshal(taskMsg{ID: t.m.ID, Task: t.m.Task})
-	for _, to := range append(cands, anyWorker) {
-		_, err := v.c.js.Publish(ctx, verifySubject(t.m.ID, t.m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
-		if err == nil || alreadyThere(err) && to == anyWorker {
+	body, _ := json.Marshal(queue.TaskMsg{ID: t.m.ID, Task: t.m.Task})
+	for _, to := range append(cands, layout.AnyWorker) {
+		_, err := v.c.js.Publish(ctx, layout.VerifySubject(t.m.ID, t.m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
+		if err == nil || alreadyThere(err) && to == layout.AnyWorker {
 			return nil
 		}
 		if !alreadyThere(err) {

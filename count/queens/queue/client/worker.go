@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
 // A worker (Client.Work) is made of small parts, each with one job and at
@@ -185,27 +186,27 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	}
 	if cfg.ID == "" {
 		cfg.ID = defaultWorkerID()
-	} else if err := checkWorkerID(cfg.ID); err != nil {
+	} else if err := queue.CheckWorkerID(cfg.ID); err != nil {
 		return nil, fmt.Errorf("%w: %v", queens.ErrInvalid, err)
 	}
-	w := &worker{c: c, cfg: cfg, token: token(cfg.ID), logf: cfg.Logf}
+	w := &worker{c: c, cfg: cfg, token: queue.WorkerToken(cfg.ID), logf: cfg.Logf}
 	if w.logf == nil {
 		w.logf = func(string, ...any) {}
 	}
-	if err := c.Setup(ctx, Settings{}, false); err != nil {
+	if err := c.Setup(ctx, queue.Settings{}, false); err != nil {
 		return nil, err
 	}
-	if w.tasks, err = c.js.Consumer(ctx, TasksStream, WorkConsumer); err != nil {
-		return nil, fmt.Errorf("consumer %s: %w", WorkConsumer, err)
+	if w.tasks, err = c.js.Consumer(ctx, queue.TasksStream, queue.WorkConsumer); err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", queue.WorkConsumer, err)
 	}
 	cc := w.tasks.CachedInfo().Config
 	wait := cc.AckWait
 	if len(cc.BackOff) > 0 {
 		wait = min(wait, cc.BackOff[0])
 	}
-	workers, err := c.js.KeyValue(ctx, WorkersBucket)
+	workers, err := c.js.KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
-		return nil, fmt.Errorf("bucket %s: %w", WorkersBucket, err)
+		return nil, fmt.Errorf("bucket %s: %w", queue.WorkersBucket, err)
 	}
 	w.tally = newTally(cfg.ID, workers)
 	w.heart = newHeart(wait/3, wait+wait/3, cfg.Workers, w.logf)
@@ -284,7 +285,7 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 }
 
 // setAsideOutvoted ends the worker: job id names it outvoted.
-func (w *worker) setAsideOutvoted(id string, d Distrust) {
+func (w *worker) setAsideOutvoted(id string, d queue.Distrust) {
 	w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 }
 
@@ -295,16 +296,12 @@ func (w *worker) cancelJob(id string) {
 	}
 }
 
-func keyChar(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./", r)
-}
-
 // defaultWorkerID is host-pid-random: unique even for containers whose
 // processes all have pid 1.
 func defaultWorkerID() string {
 	host, _ := os.Hostname()
 	host = strings.Map(func(r rune) rune {
-		if keyChar(r) {
+		if queue.WorkerIDChar(r) {
 			return r
 		}
 		return '-'

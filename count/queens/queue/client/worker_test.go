@@ -1,4 +1,4 @@
-package queue
+package client
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/kernel"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
 // startWork runs one in-process worker in the background; wait returns
@@ -84,7 +87,7 @@ func until(t testing.TB, what string, cond func() bool) {
 // its progress, not from a clock): the server hands the task to another
 // worker after the ack wait, and the hung worker abandons it and goes on.
 func TestHungTaskGoesToAnotherWorker(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
@@ -141,7 +144,7 @@ func TestInterruptHandsTasksBack(t *testing.T) {
 }
 
 func interruptHandsTasksBack(t *testing.T, units int) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
+	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: time.Minute}})
 	c := connect(t, srv.URL(), Auth{})
 	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{Units: units})
@@ -188,7 +191,7 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 // With Finish, a cancelled Work finishes and publishes the tasks it is
 // counting, and hands back those that wait for a slot.
 func TestInterruptFinishesHeldTasks(t *testing.T) {
-	srv := serve(t, ServerConfig{Settings: Settings{AckWait: time.Minute}})
+	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: time.Minute}})
 	c := connect(t, srv.URL(), Auth{})
 	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
@@ -230,7 +233,7 @@ func TestInterruptFinishesHeldTasks(t *testing.T) {
 // While a long task runs, its worker's reports carry its progress, so
 // status shows a rate, the live nodes and an ETA before any result.
 func TestStatusRateWhileLongTaskRuns(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	spec := queens.Spec{N: 9}
 	sub := submit(t, c, spec, SubmitOptions{})
@@ -296,7 +299,7 @@ func shorten(t testing.TB, v *time.Duration, d time.Duration) {
 func TestVerifyOneWorker(t *testing.T) {
 	shorten(t, &unverifiedGrace, time.Second)
 	shorten(t, &rescueEvery, 200*time.Millisecond)
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
 	alone := work(t, srv.URL(), 1)[0]
@@ -326,11 +329,11 @@ func TestVerifyOneWorker(t *testing.T) {
 // over.
 func TestVerifyAddresseeGone(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	kv, err := c.js.KeyValue(ctx, WorkersBucket)
+	kv, err := c.js.KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,21 +348,21 @@ func TestVerifyAddresseeGone(t *testing.T) {
 			case <-ghostAlive:
 				kv.Put(ctx, "ghost", []byte(`{"id":"ghost","stopped":true}`))
 				return
-			case <-time.After(reportEvery):
+			case <-time.After(queue.ReportEvery):
 			}
 		}
 	}()
 	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
 	counter := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "counter", Workers: 2, ExitWhenIdle: true})
-	ts, _ := c.js.Stream(ctx, TasksStream)
+	ts, _ := c.js.Stream(ctx, queue.TasksStream)
 	until(t, "every verify task published", func() bool {
-		i, err := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
+		i, err := ts.Info(ctx, jetstream.WithSubjectFilter(layout.VerifyPrefix+".>"))
 		return err == nil && len(i.State.Subjects) == sub.VerifyTasks
 	})
-	i, _ := ts.Info(ctx, jetstream.WithSubjectFilter(verifyPrefix+".>"))
+	i, _ := ts.Info(ctx, jetstream.WithSubjectFilter(layout.VerifyPrefix+".>"))
 	for subj := range i.State.Subjects {
-		_, _, from, to, ok := parseVerifySubject(subj)
-		if !ok || from != token("counter") || to != token("ghost") {
+		_, _, from, to, ok := layout.ParseVerifySubject(subj)
+		if !ok || from != queue.WorkerToken("counter") || to != queue.WorkerToken("ghost") {
 			t.Errorf("verify task %s: want it from the counter to the ghost, the only other worker", subj)
 		}
 	}
@@ -386,7 +389,7 @@ func TestVerifyAddresseeGone(t *testing.T) {
 // Two workers verify each other's counts without handing tasks back and
 // forth: every verify task is addressed to the other one.
 func TestVerifyTwoWorkers(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -396,7 +399,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 		waits = append(waits, startWork(t, ctx, srv.URL(), WorkerConfig{ID: id, Workers: 2}))
 	}
 	until(t, "both workers reporting", func() bool {
-		reps, _, err := readReports(ctx, c.js)
+		reps, _, err := layout.ReadReports(ctx, c.js)
 		return err == nil && len(reps) == 2
 	})
 	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 50, Seed: 5})
@@ -425,7 +428,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 	for id, rs := range statusRecords(t, c, sub.Job) {
 		var counter, verifier []string
 		for _, r := range rs {
-			if r.Kind == KindCount {
+			if r.Kind == queue.KindCount {
 				counter = append(counter, r.Worker)
 			} else {
 				verifier = append(verifier, r.Worker)
@@ -442,7 +445,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 }
 
 // statusRecords returns the accepted records of a job by task.
-func statusRecords(t testing.TB, c *Client, id string) map[int][]Record {
+func statusRecords(t testing.TB, c *Client, id string) map[int][]queue.Record {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -450,7 +453,7 @@ func statusRecords(t testing.TB, c *Client, id string) map[int][]Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[int][]Record{}
+	out := map[int][]queue.Record{}
 	for _, r := range e.Records {
 		out[r.Task] = append(out[r.Task], r)
 	}
@@ -462,7 +465,7 @@ func statusRecords(t testing.TB, c *Client, id string) map[int][]Record {
 // worker makes it again when a pull finds it gone, and counts the verify
 // tasks addressed to it meanwhile.
 func TestVerifyConsumerRemoved(t *testing.T) {
-	srv := serve(t, ServerConfig{})
+	srv := serve(t, server.Config{})
 	c := connect(t, srv.URL(), Auth{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -471,12 +474,12 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 		waits = append(waits, startWork(t, ctx, srv.URL(), WorkerConfig{ID: id, Workers: 1}))
 	}
 	until(t, "both workers reporting", func() bool {
-		reps, _, err := readReports(ctx, c.js)
+		reps, _, err := layout.ReadReports(ctx, c.js)
 		return err == nil && len(reps) == 2
 	})
 	// As the server does after verifyInactive: both consumers go.
 	for _, id := range []string{"w0", "w1"} {
-		if err := c.js.DeleteConsumer(ctx, TasksStream, "verify-"+token(id)); err != nil {
+		if err := c.js.DeleteConsumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -492,7 +495,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 		t.Errorf("verify %+v, want all %d verified", s.Verify, sub.VerifyTasks)
 	}
 	for _, id := range []string{"w0", "w1"} {
-		if _, err := c.js.Consumer(ctx, TasksStream, "verify-"+token(id)); err != nil {
+		if _, err := c.js.Consumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
 			t.Errorf("verify consumer of %s: %v", id, err)
 		}
 	}
@@ -516,10 +519,10 @@ func TestUnitFuncsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID())
-		if _, err := w.unitFunc(p.ID(), &Plan{Job: p}); err != nil {
+		if _, err := w.unitFunc(p.ID(), &queue.Plan{Job: p}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.unitFunc(ids[0], &Plan{Job: p}); err != nil { // used again
+		if _, err := w.unitFunc(ids[0], &queue.Plan{Job: p}); err != nil { // used again
 			t.Fatal(err)
 		}
 	}

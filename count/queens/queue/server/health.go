@@ -1,4 +1,4 @@
-package queue
+package server
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // health is what a server knows of its cluster, watched every
 // healthEvery: the other servers it has routes to, and whether the
 // cluster has the quorum of its servers (a JetStream meta leader). Serve
-// logs each change (ServerConfig.Events) and the metrics show it. One
+// logs each change (Config.Events) and the metrics show it. One
 // lock.
 type health struct {
 	mu        sync.Mutex

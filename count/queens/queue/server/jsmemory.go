@@ -1,4 +1,4 @@
-package queue
+package server
 
 import "github.com/nqcount/nqcount/internal/sysmem"
 

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package queue
+package server
 
 import (
 	"fmt"

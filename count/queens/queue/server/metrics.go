@@ -1,4 +1,4 @@
-package queue
+package server
 
 import (
 	"context"
@@ -8,9 +8,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // The queue's metrics, in the Prometheus text format (scripts/README.md
@@ -51,7 +56,8 @@ var (
 // within scrapeWait whatever the queue's state: what JetStream does not
 // answer in time is left out, and nqcount_queue_up says so.
 type metrics struct {
-	c       *Client
+	nc      *nats.Conn
+	js      jetstream.JetStream
 	timeout time.Duration
 	health  func() healthState // the server's, if the handler is a server's
 }
@@ -87,23 +93,23 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), min(m.timeout, scrapeWait))
 	defer cancel()
-	jobs, err := m.c.jobsOnce(ctx)
+	jobs, err := layout.Jobs(ctx, m.nc, m.js)
 	if err != nil {
 		gauge(mUp, 0)
 		return
 	}
-	reps, _, err := readReports(ctx, m.c.js)
+	reps, _, err := layout.ReadReports(ctx, m.js)
 	if err != nil {
 		gauge(mUp, 0)
 		return
 	}
-	now, err := m.c.serverNow(ctx)
+	now, err := layout.ServerNow(ctx, m.js)
 	if err != nil {
 		gauge(mUp, 0)
 		return
 	}
 	gauge(mUp, 1)
-	if ci, err := m.c.js.Consumer(ctx, TasksStream, WorkConsumer); err == nil {
+	if ci, err := m.js.Consumer(ctx, queue.TasksStream, queue.WorkConsumer); err == nil {
 		if info, err := ci.Info(ctx); err == nil {
 			gauge(mPending, float64(info.NumPending))
 			gauge(mAckPending, float64(info.NumAckPending))
@@ -114,12 +120,12 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 	working := map[string]int{}
 	active := 0
 	for _, r := range reps {
-		gauge(mSeenAgo, max(now.Sub(r.at).Seconds(), 0), r.ID)
+		gauge(mSeenAgo, max(now.Sub(r.At).Seconds(), 0), r.ID)
 		ch <- prometheus.MustNewConstMetric(mRefused, prometheus.CounterValue, float64(r.Refused), r.ID)
 		ch <- prometheus.MustNewConstMetric(mFailed, prometheus.CounterValue, float64(r.Failed), r.ID)
 		ch <- prometheus.MustNewConstMetric(mConflicts, prometheus.CounterValue, float64(r.Conflicts), r.ID)
 		gauge(mSetAside, b(r.SetAside != ""), r.ID)
-		if !r.active(now) {
+		if !r.Active(now) {
 			continue
 		}
 		active++
@@ -147,40 +153,30 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// serverNow returns the server's clock now (the workers bucket's info
-// says when it was made): a worker's liveness is the age of its last
-// report by the server's clock, never by the latest report's.
-func (c *Client) serverNow(ctx context.Context) (time.Time, error) {
-	st, err := c.js.Stream(ctx, "KV_"+WorkersBucket)
-	if err != nil {
-		return time.Time{}, err
-	}
-	if t := st.CachedInfo().TimeStamp; !t.IsZero() {
-		return t, nil
-	}
-	return time.Now(), nil
-}
-
 // MetricsHandler returns the HTTP handler of the queue's metrics in the
 // Prometheus text format: tasks, counted, failed, chosen for
 // verification and verified per job, the job's rate and workers, and the
 // active workers; each scrape reads them from the server. With a token,
 // a request must show it as "Authorization: Bearer TOKEN" (Prometheus's
 // authorization setting).
-func (c *Client) MetricsHandler(token string) http.Handler {
-	return c.metricsHandler(token, nil)
+func MetricsHandler(nc *nats.Conn, token string) (http.Handler, error) {
+	return metricsHandler(nc, token, nil)
 }
 
 // metricsHandler is MetricsHandler with a server's health, if any; the
 // Go runtime's and the process's metrics and the build's are beside the
 // queue's.
-func (c *Client) metricsHandler(token string, health func() healthState) http.Handler {
+func metricsHandler(nc *nats.Conn, token string, health func() healthState) (http.Handler, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(&metrics{c: c, timeout: 20 * time.Second, health: health},
+	reg.MustRegister(&metrics{nc: nc, js: js, timeout: 20 * time.Second, health: health},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewBuildInfoCollector())
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.HTTPErrorOnError})
 	if token == "" {
-		return h
+		return h, nil
 	}
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -190,7 +186,7 @@ func (c *Client) metricsHandler(token string, health func() healthState) http.Ha
 			return
 		}
 		h.ServeHTTP(w, r)
-	})
+	}), nil
 }
 
 // metricsServer serves MetricsHandler on addr (host:port; beyond loopback
@@ -200,7 +196,7 @@ type metricsServer struct {
 	url string
 }
 
-func serveMetrics(c *Client, addr, token string, health func() healthState) (*metricsServer, error) {
+func serveMetrics(nc *nats.Conn, addr, token string, health func() healthState) (*metricsServer, error) {
 	h, p, err := checkAddr("--metrics", addr, token != "")
 	if err != nil {
 		return nil, err
@@ -209,8 +205,13 @@ func serveMetrics(c *Client, addr, token string, health func() healthState) (*me
 	if err != nil {
 		return nil, err
 	}
+	mh, err := metricsHandler(nc, token, health)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", c.metricsHandler(token, health))
+	mux.Handle("/metrics", mh)
 	s := &metricsServer{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, url: "http://" + l.Addr().String() + "/metrics"}
 	go s.srv.Serve(l)
 	return s, nil

@@ -1,9 +1,15 @@
-package queue
+// Package server runs the queue's server: an embedded nats-server with
+// JetStream file storage (Serve), alone or as one of a cluster, with TLS,
+// roles (the operator's, the workers' and the routes' credentials, see
+// roles.go), its health watched (health.go), NATS monitoring and the
+// queue's metrics in the Prometheus text format (MetricsHandler). It is
+// the only part of the queue that links nats-server; clients and workers
+// are package client's, what they share package queue's.
+package server
 
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -15,10 +21,14 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
-// ServerConfig configures Serve.
-type ServerConfig struct {
+// Config configures Serve.
+type Config struct {
 	// Listen is host:port for clients; "" means 127.0.0.1:4222. Port 0
 	// picks a free port (see Server.URL).
 	Listen string
@@ -76,7 +86,7 @@ type ServerConfig struct {
 
 	// Settings tune the consumers and the replicas; Serve applies them
 	// to existing ones.
-	Settings Settings
+	Settings queue.Settings
 	// Logf, if set, receives the server's notices and errors.
 	Logf func(format string, args ...any)
 	// Events, if set, receives what an operator should always hear: a
@@ -84,25 +94,6 @@ type ServerConfig struct {
 	// or back, the store full or writing again.
 	Events func(format string, args ...any)
 }
-
-// MinTokenLength is the shortest token Serve takes: a token is all that
-// keeps a server beyond loopback from anyone who can reach its port.
-const MinTokenLength = 16
-
-// MaxTokenLength is the longest token a server or a client takes: the
-// token travels in the client's CONNECT line, which the server bounds
-// (4 KiB with the client's other fields), and a longer one would leave
-// the connection waiting for the server's authentication timeout.
-const MaxTokenLength = 1024
-
-// MaxPEMSize bounds a PEM file of certificates or a key (ServerConfig's
-// TLS fields, Auth's CA, Cert and Key), and MaxCredsSize a NATS
-// credentials file (Auth.Creds): far beyond any real one, small enough to
-// read whole.
-const (
-	MaxPEMSize   = 1 << 20
-	MaxCredsSize = 64 << 10
-)
 
 // ErrExposed is wrapped by Serve's error when it would listen beyond this
 // machine without a token or client certificates.
@@ -130,7 +121,7 @@ type Server struct {
 	stop     context.CancelFunc
 	done     sync.WaitGroup
 	metrics  *metricsServer
-	client   *Client // the metrics' connection
+	nc       *nats.Conn // the metrics' connection
 	health   *health
 	log      *logger
 }
@@ -176,36 +167,6 @@ func isLoopback(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CheckToken reports why token cannot protect a server, or nil: an empty
-// token (no token) is fine, a short one is not, nor one that
-// CheckTokenText refuses.
-func CheckToken(token string) error {
-	if err := CheckTokenText(token); err != nil {
-		return err
-	}
-	if token != "" && len(token) < MinTokenLength {
-		return fmt.Errorf("the token has %d characters: use at least %d (for example: head -c 24 /dev/urandom | base64), since it is all that keeps the queue from anyone who can reach its port", len(token), MinTokenLength)
-	}
-	return nil
-}
-
-// CheckTokenText reports why token cannot be shown to a server, or nil:
-// a token is at most MaxTokenLength characters, each printable ASCII
-// without spaces (what base64 or a password generator writes). A client
-// checks no least length: a NATS deployment not ours may take short
-// tokens.
-func CheckTokenText(token string) error {
-	if len(token) > MaxTokenLength {
-		return fmt.Errorf("the token has %d characters, more than a token can (%d): is this the token's file?", len(token), MaxTokenLength)
-	}
-	for i := 0; i < len(token); i++ {
-		if c := token[i]; c <= ' ' || c > '~' {
-			return fmt.Errorf("the token holds byte %#02x at %d: a token is printable ASCII without spaces (for example: head -c 24 /dev/urandom | base64)", c, i)
-		}
-	}
-	return nil
-}
-
 // Serve starts an embedded NATS server with JetStream file storage in
 // cfg.DataDir and sets up the queue's streams and consumers. It refuses,
 // before binding anything, to listen beyond loopback unprotected
@@ -213,7 +174,7 @@ func CheckTokenText(token string) error {
 // (ErrInUse) and a port in use. A server of a cluster returns as soon
 // as it listens: the queue is set up once enough servers have joined
 // (Server.WaitSetup). A cancelled ctx stops a start that waits.
-func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
+func Serve(ctx context.Context, cfg Config) (*Server, error) {
 	opts, err := serverOptions(cfg)
 	if err != nil {
 		return nil, err
@@ -261,8 +222,9 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	s.url = ns.ClientURL()
 	if cfg.Metrics != "" {
-		if s.client, err = connectInProcess(ns, operatorAuth(cfg)); err == nil {
-			s.metrics, err = serveMetrics(s.client, cfg.Metrics, cfg.Token, h.state)
+		user, token := operatorAuth(cfg)
+		if s.nc, _, err = layout.ConnectInProcess(ns, user, token); err == nil {
+			s.metrics, err = serveMetrics(s.nc, cfg.Metrics, cfg.Token, h.state)
 		}
 		if err != nil {
 			s.Close()
@@ -276,7 +238,7 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		defer s.done.Done()
 		h.watch(setupCtx, ns, opts, events)
 	}()
-	replicas := cfg.Settings.replicas(cfg.ClusterListen != "")
+	replicas := layout.Replicas(cfg.Settings, cfg.ClusterListen != "")
 	s.done.Add(1)
 	go func() {
 		defer s.done.Done()
@@ -295,15 +257,16 @@ func Serve(ctx context.Context, cfg ServerConfig) (*Server, error) {
 // setup creates the queue's streams through an in-process connection
 // (the server trusts its own process, with or without TLS client
 // certificates), waiting for a cluster to form.
-func (s *Server) setup(ctx context.Context, cfg ServerConfig, replicas int, log *logger) error {
-	c, err := connectInProcess(s.ns, operatorAuth(cfg))
+func (s *Server) setup(ctx context.Context, cfg Config, replicas int, log *logger) error {
+	user, token := operatorAuth(cfg)
+	nc, js, err := layout.ConnectInProcess(s.ns, user, token)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer nc.Close()
 	set := cfg.Settings
 	set.Replicas = replicas
-	return c.setupRetry(ctx, set, true, func(err error) {
+	return layout.Setup(ctx, nc, js, set, true, func(err error) {
 		log.Noticef("waiting for the cluster to set up the queue (%d replicas): %v", replicas, err)
 	})
 }
@@ -321,7 +284,7 @@ func (s *Server) WaitSetup(ctx context.Context) error {
 }
 
 // serverOptions checks cfg and turns it into the NATS server's options.
-func serverOptions(cfg ServerConfig) (*server.Options, error) {
+func serverOptions(cfg Config) (*server.Options, error) {
 	verify := cfg.TLSClientCA != nil
 	if verify && (cfg.TLSCert == nil || cfg.TLSKey == nil) {
 		return nil, errors.New("TLS client certificates need the server's own certificate and key too (--tls-cert, --tls-key)")
@@ -329,7 +292,7 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	if (cfg.TLSCert == nil) != (cfg.TLSKey == nil) {
 		return nil, errors.New("TLS needs both a certificate and its key (--tls-cert, --tls-key)")
 	}
-	if err := CheckToken(cfg.Token); err != nil {
+	if err := queue.CheckToken(cfg.Token); err != nil {
 		return nil, err
 	}
 	protected := cfg.Token != "" || verify
@@ -351,7 +314,7 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 			return nil, err
 		}
 	}
-	if err := CheckToken(cfg.RouteToken); err != nil {
+	if err := queue.CheckToken(cfg.RouteToken); err != nil {
 		return nil, fmt.Errorf("the routes' token: %w", err)
 	}
 	opts := &server.Options{
@@ -451,54 +414,22 @@ func serverOptions(cfg ServerConfig) (*server.Options, error) {
 	return opts, nil
 }
 
-// ErrBadTLS is wrapped by Serve's error when the TLS certificate, its
-// key or the client authority does not parse.
-var ErrBadTLS = errors.New("not usable for TLS")
-
-// badTLS is an error that wraps ErrBadTLS without saying so (its message
-// says why).
-type badTLS struct{ msg string }
-
-func (e *badTLS) Error() string { return e.msg }
-func (e *badTLS) Unwrap() error { return ErrBadTLS }
-
 // serverTLS is the server's TLS configuration from cfg's PEM contents:
 // what the NATS server's GenTLSConfig makes of files, from bytes.
-func serverTLS(cfg ServerConfig) (*tls.Config, error) {
-	cert, err := keyPair(cfg.TLSCert, cfg.TLSKey)
+func serverTLS(cfg Config) (*tls.Config, error) {
+	cert, err := layout.KeyPair(cfg.TLSCert, cfg.TLSKey)
 	if err != nil {
 		return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
 	}
 	t := &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
 	if cfg.TLSClientCA != nil {
-		pool, err := certPool(cfg.TLSClientCA)
+		pool, err := layout.CertPool(cfg.TLSClientCA)
 		if err != nil {
 			return nil, fmt.Errorf("--tls-client-ca: %w", err)
 		}
 		t.ClientAuth, t.ClientCAs = tls.RequireAndVerifyClientCert, pool
 	}
 	return t, nil
-}
-
-// keyPair parses a PEM certificate (chain) and its key.
-func keyPair(certPEM, keyPEM []byte) (tls.Certificate, error) {
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		return tls.Certificate{}, &badTLS{"not a PEM certificate and its key: " + err.Error()}
-	}
-	if cert.Leaf, err = x509.ParseCertificate(cert.Certificate[0]); err != nil {
-		return tls.Certificate{}, &badTLS{"the certificate: " + err.Error()}
-	}
-	return cert, nil
-}
-
-// certPool parses PEM certificates of authorities.
-func certPool(pem []byte) (*x509.CertPool, error) {
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, &badTLS{"no PEM certificate in it"}
-	}
-	return pool, nil
 }
 
 // routeUser is the user name of the routes between the servers of a
@@ -514,12 +445,12 @@ func routeURL(r, token string) (*url.URL, error) {
 	}
 	u, err := url.Parse(r)
 	if err != nil || u.Host == "" || u.Port() == "" {
-		return nil, fmt.Errorf("--routes %q: want HOST:PORT, another server's --cluster-listen", redact(r))
+		return nil, fmt.Errorf("--routes %q: want HOST:PORT, another server's --cluster-listen", layout.Redact(r))
 	}
 	switch u.Scheme {
 	case "nats", "nats-route", "tls":
 	default:
-		return nil, fmt.Errorf("--routes %q: the scheme is nats:// (or none)", redact(r))
+		return nil, fmt.Errorf("--routes %q: the scheme is nats:// (or none)", layout.Redact(r))
 	}
 	if token != "" && u.User == nil {
 		u.User = url.UserPassword(routeUser, token)
@@ -544,8 +475,12 @@ func portFree(flag, host string, port int) error {
 // URL is the address clients connect to (nats://host:port).
 func (s *Server) URL() string { return s.url }
 
-// Name is the server's name (ServerConfig.Name, or the one made for it).
+// Name is the server's name (Config.Name, or the one made for it).
 func (s *Server) Name() string { return s.ns.Name() }
+
+// NumRoutes returns the number of routes this server has to the other
+// servers of its cluster.
+func (s *Server) NumRoutes() int { return s.ns.NumRoutes() }
 
 // MonitorURL is the address of the NATS monitoring endpoint, "" without
 // one.
@@ -582,8 +517,9 @@ func (s *Server) Close() {
 	if s.metrics != nil {
 		s.metrics.close()
 	}
-	if s.client != nil {
-		s.client.Close()
+	if s.nc != nil && !s.nc.IsClosed() {
+		s.nc.Drain()
+		s.nc.Close()
 	}
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()

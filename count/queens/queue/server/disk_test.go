@@ -1,4 +1,4 @@
-package queue
+package server
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
 // Item 3 of issue 36: when its store filled, the NATS server shut its
@@ -19,9 +20,9 @@ import (
 // once.)
 func TestFullStoreResumes(t *testing.T) {
 	events := &eventLog{}
-	srv := serve(t, ServerConfig{Events: events.logf})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{})
+	srv := serve(t, Config{Events: events.logf})
+	c := connect(t, srv.URL())
+	sub := submit(t, c, queens.Spec{N: 9})
 	srv.log.Errorf("JetStream out of %s resources, will be DISABLED", "File")
 	srv.ns.ShutdownJetStream()
 	until(t, "serve says the store is full", func() bool { return events.has("JetStream cannot write") })
@@ -30,11 +31,11 @@ func TestFullStoreResumes(t *testing.T) {
 	defer cancel()
 	wctx, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
-	done := startWork(t, wctx, srv.URL(), WorkerConfig{Workers: 2, ID: "after", ExitWhenIdle: true})
-	if _, err := done(); err != nil {
+	w := connect(t, srv.URL())
+	if _, err := w.Work(wctx, client.WorkerConfig{Workers: 2, ID: "after", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
 		t.Fatalf("worker after the store came back: %v", err)
 	}
-	exact(t, status(t, c, sub.Job))
+	exact(t, c, sub.Job)
 	if h := srv.health.state(); h.DiskFull != "" {
 		t.Errorf("health still says the store is full: %q", h.DiskFull)
 	}

@@ -26,7 +26,7 @@ const (
 // to check it, and a checksum over that.
 type Record struct {
 	Job       string `json:"job"`
-	Hash      string `json:"hash"` // the plan's hash (job.Plan.Hash)
+	Hash      string `json:"hash"` // the plan's hash (queens.Plan.Hash)
 	Algorithm int    `json:"algorithm"`
 	Task      int    `json:"task"`
 	// Tasks lists the plan's tasks a unit held (in a job grouped into

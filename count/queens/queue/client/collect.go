@@ -250,7 +250,7 @@ func (c *collector) status(now time.Time, reps []layout.Report) *Status {
 		Cancelled: i.Cancelled, Distrusted: distrusted,
 	}
 	if c.plan.Units > 0 {
-		s.PlanTasks = c.plan.Job.Len()
+		s.PlanTasks = c.plan.Queens.Len()
 	}
 	var estDone uint64
 	for id, v := range verdicts {
@@ -383,7 +383,7 @@ func (c *collector) status(now time.Time, reps []layout.Report) *Status {
 		s.ETA = &eta
 	}
 	if s.Complete {
-		t, err := job.AssembleUnits(c.plan.Job, c.plan.Len(), standingResults(verdicts), true)
+		t, err := job.AssembleUnits(c.plan.Queens, c.plan.Len(), standingResults(verdicts), true)
 		if err != nil { // cannot happen: every task has a standing result
 			s.Complete = false
 			s.Failed = append(s.Failed, queue.Failure{Job: i.ID, Task: -1, Error: err.Error()})

@@ -512,7 +512,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qp := &queue.Plan{Job: p}
+	qp := &queue.Plan{Queens: p}
 	// need(k) is the least memory Fit accepts for k tasks at once.
 	need := func(k int) uint64 {
 		lo, hi := uint64(1), uint64(1)<<36
@@ -550,7 +550,7 @@ func TestWorkerMemoryFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&unitCounter{slots: 4, memory: 64 << 20}).fits("b", &queue.Plan{Job: bt}); err != nil {
+	if err := (&unitCounter{slots: 4, memory: 64 << 20}).fits("b", &queue.Plan{Queens: bt}); err != nil {
 		t.Errorf("backtracking in 64 MiB: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ func TestStatusTimes(t *testing.T) {
 	rs := results(t, p)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sec := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	c := newCollector(info, &queue.Plan{Job: p})
+	c := newCollector(info, &queue.Plan{Queens: p})
 	half := p.Len() / 2
 	// Worker a counts the first half from t0+10 s to t0+19 s, each task
 	// taking 2 s: the first started at t0+8 s.
@@ -123,7 +123,7 @@ func TestStatusStalledVerification(t *testing.T) {
 	p, _ := queens.NewPlan(queens.Spec{N: 7})
 	info := jobInfo(p, 100)
 	rs := results(t, p)
-	c := newCollector(info, &queue.Plan{Job: p})
+	c := newCollector(info, &queue.Plan{Queens: p})
 	t0 := time.Now()
 	for i := range p.Len() {
 		c.add(record(info, i, rs[i], queue.KindCount, "a", 0.1), t0)
@@ -202,7 +202,7 @@ func TestStatusWorkingBeforeReport(t *testing.T) {
 	info := jobInfo(p, 0)
 	rs := results(t, p)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	c := newCollector(info, &queue.Plan{Job: p})
+	c := newCollector(info, &queue.Plan{Queens: p})
 	reps := []layout.Report{{Seen: queue.Seen{ID: "e"}, At: t0}, {Seen: queue.Seen{ID: "f"}, At: t0}}
 	if s := c.status(t0, reps); s.Active != 2 || s.Working != 0 {
 		t.Errorf("before any result: %d active, %d working; want 2, 0", s.Active, s.Working)

@@ -50,7 +50,7 @@ type Submitted struct {
 }
 
 // Submit puts the tasks of the plan of s on the queue as the job
-// job.Plan.ID names, and records the job. Submitting the same plan again,
+// queens.Plan.ID names, and records the job. Submitting the same plan again,
 // or again after an interrupted submit, adds no task twice: the job record
 // is created once and each task subject takes one message.
 func (c *Client) Submit(ctx context.Context, s queens.Spec, opt SubmitOptions) (*Submitted, error) {
@@ -61,7 +61,7 @@ func (c *Client) Submit(ctx context.Context, s queens.Spec, opt SubmitOptions) (
 	return c.SubmitPlan(ctx, jp, opt)
 }
 
-// SubmitPlan is Submit for a plan already made (job.NewPlan): a front end
+// SubmitPlan is Submit for a plan already made (queens.NewPlan): a front end
 // that checks the plan before it connects need not plan it twice.
 func (c *Client) SubmitPlan(ctx context.Context, jp *queens.Plan, opt SubmitOptions) (sub *Submitted, err error) {
 	err = c.retry(ctx, "submit", func(ctx context.Context) error { sub, err = c.submitOnce(ctx, jp, opt); return err })

@@ -55,7 +55,7 @@ func (u *unitCounter) fits(id string, p *queue.Plan) error {
 	k := u.slots
 	var err error
 	for ; k > 0; k-- {
-		if _, err = p.Job.Fit(queens.Execution{Workers: k, Memory: u.memory}); err == nil {
+		if _, err = p.Queens.Fit(queens.Execution{Workers: k, Memory: u.memory}); err == nil {
 			break
 		}
 	}
@@ -97,7 +97,7 @@ func (u *unitCounter) acquire(ctx context.Context, id string) (release func(), e
 
 // kernelFor names the kernel that counts the tasks of p.
 func (u *unitCounter) kernelFor(p *queue.Plan) string {
-	if p.Job.Method == queens.Join {
+	if p.Queens.Method == queens.Join {
 		return u.joinKernel
 	}
 	return u.kernel

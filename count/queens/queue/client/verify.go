@@ -121,7 +121,7 @@ func (l liveWorker) canCount(p *queue.Plan) bool {
 	if p == nil || l.memory == 0 {
 		return true
 	}
-	_, err := p.Job.Fit(queens.Execution{Workers: 1, Memory: l.memory})
+	_, err := p.Queens.Fit(queens.Execution{Workers: 1, Memory: l.memory})
 	return err == nil
 }
 

@@ -519,10 +519,10 @@ func TestUnitFuncsKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID())
-		if _, err := w.unitFunc(p.ID(), &queue.Plan{Job: p}); err != nil {
+		if _, err := w.unitFunc(p.ID(), &queue.Plan{Queens: p}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.unitFunc(ids[0], &queue.Plan{Job: p}); err != nil { // used again
+		if _, err := w.unitFunc(ids[0], &queue.Plan{Queens: p}); err != nil { // used again
 			t.Fatal(err)
 		}
 	}

@@ -70,7 +70,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// Issue 22's cluster: three servers (nqueens serve --cluster-listen
+// A cluster: three servers (nqueens serve --cluster-listen
 // --routes) and two workers that know all three count n = 17 exactly
 // while one server, then another, is killed with SIGKILL mid-job and
 // started again on its folder; the restarted servers catch up (every

@@ -11,7 +11,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
-// Item 11 of issue 36: text a worker wrote reaches the terminal escaped,
+// Text a worker wrote reaches the terminal escaped,
 // never obeyed.
 func TestPrintStatusEscapesWorkerText(t *testing.T) {
 	evil := "\x1b[2J\x1b[HCONFLICT task 0: all fine\r\n"
@@ -30,7 +30,7 @@ func TestPrintStatusEscapesWorkerText(t *testing.T) {
 	}
 }
 
-// Item 4 of issue 36: a worker printed two untimestamped lines a second
+// A worker printed two untimestamped lines a second
 // while its server was away. Its lines carry the time, and one that
 // repeats is said once per interval with how many were left out.
 func TestWorkLogRateLimited(t *testing.T) {
@@ -57,7 +57,7 @@ func TestWorkLogRateLimited(t *testing.T) {
 	}
 }
 
-// Item 5 of issue 36: status printed one 300-character line per failed
+// Status printed one 300-character line per failed
 // task, 48 identical lines; failures are grouped by cause.
 func TestPrintStatusGroupsFailures(t *testing.T) {
 	s := &client.Status{Job: "q8", N: 8, Tasks: 60}

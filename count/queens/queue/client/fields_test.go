@@ -13,7 +13,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
-// Item 11 of issue 36: a record whose Worker field held escape sequences
+// A record whose Worker field held escape sequences
 // cleared the operator's screen and forged a line in status. Every field
 // a worker wrote is checked when read: such a record is refused, and what
 // is kept of it (the name, a failure's error, a report) holds no control

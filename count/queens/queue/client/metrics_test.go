@@ -88,7 +88,7 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-// Item 5 of issue 36: 40 s after both workers were gone /metrics still
+// 40 s after both workers were gone /metrics still
 // said nqcount_workers_active 2: liveness was judged against the latest
 // report, which was theirs. It is judged by the server's clock now.
 func TestMetricsWorkerGone(t *testing.T) {

@@ -50,7 +50,7 @@ func (l *eventLog) has(s string) bool {
 	return false
 }
 
-// Items 4 and 5 of issue 36: while a cluster had lost the quorum of its
+// While a cluster had lost the quorum of its
 // servers, wait exited 1 at once on a complete job, jobs hung without a
 // deadline, /metrics did not answer, and the servers said nothing. Now the
 // server says so, /metrics answers with the quorum gauge at 0, a client

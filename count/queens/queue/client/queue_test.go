@@ -351,7 +351,7 @@ func TestVerifyCatchesWrongResult(t *testing.T) {
 }
 
 // --verify P chooses P% of the tasks, rounded up, at least one, the same
-// on every machine (defect 5 of issue 22: each task was chosen with
+// on every machine (each task was once chosen with
 // probability P, so that submit 17 --verify 10 --seed 40 verified
 // nothing and other seeds a quarter of the units).
 func TestVerifiedShare(t *testing.T) {

@@ -54,7 +54,7 @@ func liar(id string) func(*WorkerConfig) {
 	}
 }
 
-// Item 2 of issue 36: one lying worker (+2 on every count) and honest
+// One lying worker (+2 on every count) and honest
 // ones, --verify 30. A conflict was reported and never settled: wait
 // printed nothing for ever, requeue put nothing back. Now a third worker
 // recounts, the majority stands, the liar is named (and sets itself

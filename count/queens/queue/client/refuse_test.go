@@ -27,7 +27,7 @@ func leastMemory(t testing.TB, p *queens.Plan) uint64 {
 	return lo
 }
 
-// Item 1 of issue 36: a worker started with too little memory for a job
+// A worker started with too little memory for a job
 // refused its tasks, each refusal spending a delivery, until all were
 // set aside; the verify tasks were addressed to it and never counted. Now
 // a refusal passes the task on without spending a delivery, verify tasks

@@ -16,7 +16,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
-// Item 7 of issue 36: anyone with the one token could cancel jobs or join
+// Anyone with the one token could cancel jobs or join
 // the cluster as a route. A server with roles keeps the operator's, the
 // workers' and the routes' credentials apart on the NATS server's own
 // users and permissions: a worker counts, but cannot write a job's record

@@ -136,7 +136,7 @@ func TestAuthCheck(t *testing.T) {
 	}
 }
 
-// Item 6 of issue 36: TLS routes with a private authority never formed
+// TLS routes with a private authority never formed
 // ("certificate signed by unknown authority"): the routes checked the
 // other server's certificate against the system's roots.
 func TestTLSRoutesPrivateAuthority(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
-// Item 3 of issue 36: when its store filled, the NATS server shut its
+// When its store filled, the NATS server shut its
 // JetStream down and waited for a restart: workers counted but stored
 // nothing, --exit-when-idle never exited, growing the file system changed
 // nothing, and serve printed nothing. Now serve says so in one line and

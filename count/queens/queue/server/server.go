@@ -80,7 +80,7 @@ type Config struct {
 	HTTP string
 	// Metrics, if set, is the host:port of an HTTP endpoint with the
 	// queue's metrics in the Prometheus text format, at /metrics (see
-	// Client.MetricsHandler); beyond loopback it needs the token, which
+	// MetricsHandler); beyond loopback it needs the token, which
 	// scrapers show as a bearer token.
 	Metrics string
 

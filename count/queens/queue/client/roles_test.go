@@ -176,3 +176,47 @@ func TestRolesLiarOutvoted(t *testing.T) {
 		t.Error("the liar did not set itself aside within 30 s")
 	}
 }
+
+// A worker's permissions are an allow-list: what it needs (counting,
+// verifying, reporting, reading) works, as TestRoles shows, and anything
+// else is refused, requests the queue never makes included: a peer's
+// removal, a leader's stepdown, a message's deletion, the system account,
+// a subject outside the queue's, and listening to the tasks or the jobs'
+// records directly.
+func TestWorkerAllowList(t *testing.T) {
+	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	for _, c := range []struct{ subject, sub string }{
+		{subject: "$JS.API.SERVER.REMOVE"},
+		{subject: "$JS.API.META.LEADER.STEPDOWN"},
+		{subject: "$JS.API.STREAM.MSG.DELETE." + queue.ResultsStream},
+		{subject: "$JS.API.CONSUMER.DELETE." + queue.TasksStream + "." + queue.WorkConsumer},
+		{subject: "$KV." + queue.JobsBucket + ".n8"},
+		{subject: "$SYS.REQ.SERVER.PING"},
+		{subject: "elsewhere.x"},
+		{sub: "nqcount.>"},
+		{sub: "$KV." + queue.JobsBucket + ".>"},
+	} {
+		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
+		began := time.Now()
+		var err error
+		if c.sub != "" {
+			_, err = wc.nc.SubscribeSync(c.sub)
+		} else {
+			err = wc.nc.Publish(c.subject, []byte("{}"))
+		}
+		if err == nil {
+			err = wc.nc.Flush()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-wc.denied.signal():
+		case <-time.After(10 * time.Second):
+		}
+		if wc.denied.since(began) == nil {
+			t.Errorf("a worker may publish %q / subscribe to %q", c.subject, c.sub)
+		}
+	}
+}

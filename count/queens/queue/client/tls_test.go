@@ -166,3 +166,87 @@ func TestTLSRoutesPrivateAuthority(t *testing.T) {
 		}
 	}
 }
+
+// A cluster as the runbook sets one up: three servers speaking TLS with a
+// private authority on their client ports and their routes, with roles
+// (the operator's, the workers' and the routes' tokens). The routes form;
+// the operator submits through one server, two workers with the workers'
+// token count through the others, verified, exactly; a worker cannot
+// cancel; a server showing the workers' token on its route is not let in.
+func TestTLSRolesCluster(t *testing.T) {
+	need64(t)
+	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
+	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
+	var routes []string
+	cfgs := make([]server.Config, 3)
+	for i := range cfgs {
+		_, _, pair := issue(t, fmt.Sprintf("s%d", i), caCert, caKey, int64(10+i))
+		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Token: op, WorkerToken: wk, RouteToken: rt,
+			Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 3}}
+		routes = append(routes, cfgs[i].ClusterListen)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	srvs := make([]*server.Server, len(cfgs))
+	for i := range cfgs {
+		cfgs[i].Routes = routes
+		s, err := server.Serve(ctx, cfgs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		srvs[i] = s
+	}
+	for _, s := range srvs {
+		if err := s.WaitSetup(ctx); err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+	}
+	_, _, opPair := issue(t, "operator", caCert, caKey, 20)
+	oc := connect(t, srvs[0].URL(), Auth{User: queue.OperatorUser, Token: op, CA: ca.cert, Cert: opPair.cert, Key: opPair.key})
+	sub := submit(t, oc, queens.Spec{N: 9}, SubmitOptions{Verify: 20})
+	var waits []func() (*WorkStats, error)
+	for i := range 2 {
+		_, _, pair := issue(t, fmt.Sprintf("w%d", i), caCert, caKey, int64(30+i))
+		url := srvs[1+i].URL() + "," + srvs[0].URL()
+		wc, err := Connect(ctx, url, ConnectOptions{Auth: Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: pair.cert, Key: pair.key}, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer wc.Close()
+		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		done := make(chan struct{})
+		var st *WorkStats
+		var werr error
+		go func() { defer close(done); st, werr = wc.Work(ctx, cfg) }()
+		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+	}
+	for _, w := range waits {
+		if _, err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exact(t, status(t, oc, sub.Job))
+	_, _, wPair := issue(t, "w9", caCert, caKey, 40)
+	wc := connect(t, srvs[2].URL(), Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: wPair.cert, Key: wPair.key})
+	short, stop := context.WithTimeout(ctx, 3*time.Second)
+	defer stop()
+	if _, err := wc.cancelOnce(short, sub.Job); err == nil {
+		t.Error("a worker cancelled a job")
+	}
+	// A fourth server with the CA's certificate but the workers' token as
+	// its routes' password is not let in.
+	_, _, rogueTLS := issue(t, "rogue", caCert, caKey, 50)
+	rogue := server.Config{Name: "rogue", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+		TLSCert: rogueTLS.cert, TLSKey: rogueTLS.key, TLSClientCA: ca.cert, Token: op, WorkerToken: "rogue-" + wk, RouteToken: wk, Routes: routes[:1]}
+	sr, err := server.Serve(ctx, rogue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	time.Sleep(2 * time.Second)
+	if n := sr.NumRoutes(); n != 0 {
+		t.Errorf("a server showing the workers' token on its route has %d routes", n)
+	}
+}

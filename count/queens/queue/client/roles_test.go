@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"testing"
 	"time"
@@ -102,7 +104,7 @@ func TestRoles(t *testing.T) {
 	}
 	aAddr, bAddr := freeAddr(t), freeAddr(t)
 	cl := func(name, addr, routeToken string, routes []string) server.Config {
-		return server.Config{Name: name, Listen: "127.0.0.1:0", ClusterListen: addr, DataDir: t.TempDir(), Token: op, WorkerToken: wk, RouteToken: routeToken, Routes: routes}
+		return server.Config{Name: name, Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", ClusterListen: addr, DataDir: t.TempDir(), Token: op, WorkerToken: wk, RouteToken: routeToken, Routes: routes}
 	}
 	a := cl("a", aAddr, rt, []string{bAddr})
 	sa, err := server.Serve(ctx, a)
@@ -123,9 +125,9 @@ func TestRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sb.Close()
-	until(t, "the server with the routes' token joins", func() bool { return sb.NumRoutes() > 0 })
+	until(t, "the server with the routes' token joins", func() bool { return numRoutes(t, sb) > 0 })
 	time.Sleep(time.Second)
-	if n := sr.NumRoutes(); n != 0 {
+	if n := numRoutes(t, sr); n != 0 {
 		t.Errorf("a server with another routes' token has %d routes", n)
 	}
 }
@@ -219,4 +221,22 @@ func TestWorkerAllowList(t *testing.T) {
 			t.Errorf("a worker may publish %q / subscribe to %q", c.subject, c.sub)
 		}
 	}
+}
+
+// numRoutes returns the number of routes s has to other servers, as its
+// monitoring endpoint (Config.HTTP) says.
+func numRoutes(t testing.TB, s *server.Server) int {
+	t.Helper()
+	resp, err := http.Get(s.MonitorURL() + "/routez")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rz struct {
+		NumRoutes int `json:"num_routes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&rz); err != nil {
+		t.Fatalf("%s/routez: %v", s.MonitorURL(), err)
+	}
+	return rz.NumRoutes
 }

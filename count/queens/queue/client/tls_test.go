@@ -146,7 +146,7 @@ func TestTLSRoutesPrivateAuthority(t *testing.T) {
 	cfgs := make([]server.Config, 2)
 	for i := range cfgs {
 		_, _, pair := issue(t, fmt.Sprintf("s%d", i), caCert, caKey, int64(10+i))
-		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
 			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 3, Replicas: 1}}
 		routes = append(routes, cfgs[i].ClusterListen)
 	}
@@ -160,7 +160,7 @@ func TestTLSRoutesPrivateAuthority(t *testing.T) {
 		defer s.Close()
 		srvs = append(srvs, s)
 	}
-	for end := time.Now().Add(30 * time.Second); srvs[0].NumRoutes() == 0 || srvs[1].NumRoutes() == 0; time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(30 * time.Second); numRoutes(t, srvs[0]) == 0 || numRoutes(t, srvs[1]) == 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the TLS routes did not form within 30 s")
 		}
@@ -238,7 +238,7 @@ func TestTLSRolesCluster(t *testing.T) {
 	// A fourth server with the CA's certificate but the workers' token as
 	// its routes' password is not let in.
 	_, _, rogueTLS := issue(t, "rogue", caCert, caKey, 50)
-	rogue := server.Config{Name: "rogue", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+	rogue := server.Config{Name: "rogue", Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
 		TLSCert: rogueTLS.cert, TLSKey: rogueTLS.key, TLSClientCA: ca.cert, Token: op, WorkerToken: "rogue-" + wk, RouteToken: wk, Routes: routes[:1]}
 	sr, err := server.Serve(ctx, rogue)
 	if err != nil {
@@ -246,7 +246,7 @@ func TestTLSRolesCluster(t *testing.T) {
 	}
 	defer sr.Close()
 	time.Sleep(2 * time.Second)
-	if n := sr.NumRoutes(); n != 0 {
+	if n := numRoutes(t, sr); n != 0 {
 		t.Errorf("a server showing the workers' token on its route has %d routes", n)
 	}
 }

@@ -478,10 +478,6 @@ func (s *Server) URL() string { return s.url }
 // Name is the server's name (Config.Name, or the one made for it).
 func (s *Server) Name() string { return s.ns.Name() }
 
-// NumRoutes returns the number of routes this server has to the other
-// servers of its cluster.
-func (s *Server) NumRoutes() int { return s.ns.NumRoutes() }
-
 // MonitorURL is the address of the NATS monitoring endpoint, "" without
 // one.
 func (s *Server) MonitorURL() string {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
 func init() {
@@ -32,7 +32,7 @@ func runExport(ctx context.Context, e *env, args []string) int {
 	}
 	// Checked before connecting (and again when writing): the rule is
 	// count --out's.
-	if err := queue.CheckExportTarget(out, id); err != nil {
+	if err := client.CheckExportTarget(out, id); err != nil {
 		e.Errorf("--out: %v", err)
 		return exitUsage
 	}
@@ -49,7 +49,7 @@ func runExport(ctx context.Context, e *env, args []string) int {
 		return exitFail
 	}
 	x.Program = programVersion()
-	if err := queue.WriteExport(out, x); err != nil {
+	if err := client.WriteExport(out, x); err != nil {
 		e.Errorf("%v", err)
 		return exitFail
 	}

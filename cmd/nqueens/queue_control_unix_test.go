@@ -18,7 +18,7 @@ import (
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
-// Defect 1 of issue 22: submit right after serve, in README's order
+// Submit right after serve, in README's order
 // (serve &, then submit), failed with "the queue is not set up": the port
 // answered before the streams existed. And against a NATS deployment of
 // one's own, bare (nats-server -js: no stream, no bucket), submit failed
@@ -65,7 +65,7 @@ func TestQueueSubmitAnyServer(t *testing.T) {
 	}
 }
 
-// Defects 2 and 3 of issue 22, and issue 25's short token: serve on a port
+// Serve on a port
 // in use hung silently (the error only with -v) and SIGINT did not stop
 // it; two servers on one --data folder corrupted it; a one-character
 // token protected a server on every interface.
@@ -106,8 +106,8 @@ func TestServeRefusals(t *testing.T) {
 		}
 	}
 	// --http beyond loopback (a kubelet's probes of /healthz) takes a
-	// token, and says so without one (issue 36, item 13: with a token it
-	// was refused with "give --token"). Tests bind loopback only: the
+	// token, and says so without one (with a token it was once
+	// refused with "give --token"). Tests bind loopback only: the
 	// address is TEST-NET-1's, which no machine has, so that accepted it
 	// fails to bind.
 	code, _, errs = runBin(t, "serve", "--listen", "127.0.0.1:0", "--http", "192.0.2.1:0", "--data", t.TempDir())
@@ -120,7 +120,7 @@ func TestServeRefusals(t *testing.T) {
 	}
 }
 
-// Defect 4 of issue 22: export --out replaced any file with exit 0. It
+// Export --out replaced any file with exit 0. It
 // follows count --out's rule now: a new file, an empty one or an export of
 // the same job, or a link to one, written through; anything else is
 // refused, untouched.
@@ -176,7 +176,7 @@ func TestQueueExportOut(t *testing.T) {
 	}
 }
 
-// Defect 9 of issue 22: work --exit-when-idle retried an unreachable
+// Work --exit-when-idle retried an unreachable
 // server for ever, burning a batch job's time; it gives up after
 // --give-up-after, whether the server was never there or went away.
 func TestWorkGivesUp(t *testing.T) {
@@ -264,7 +264,7 @@ func TestQueueJobControl(t *testing.T) {
 		t.Logf("the worker held no task of the cancelled job when it was cancelled: %s", log)
 	}
 
-	// A join job on a worker of 1 MiB (issue 36 item 1): it counts
+	// A join job on a worker of 1 MiB: it counts
 	// nothing, spends no delivery (max-deliver 1: nothing is set aside)
 	// and, with --exit-when-idle, leaves the tasks to a worker with more
 	// memory, saying so; status shows no failure.
@@ -293,7 +293,7 @@ func TestQueueJobControl(t *testing.T) {
 	}
 }
 
-// Item 4 of issue 36: jobs and submit hung without a deadline while the
+// Jobs and submit hung without a deadline while the
 // queue could not answer. Against a server whose JetStream does not answer
 // (here: a NATS server without JetStream, as a cluster without quorum
 // answers), every one-shot command tries for --timeout, then fails in one

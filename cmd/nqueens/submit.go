@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
 func init() {
@@ -25,7 +25,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		sf      serverFlags
 		method  string
 		depth   int
-		opt     queue.SubmitOptions
+		opt     client.SubmitOptions
 		jsonOut bool
 		units   string
 		wait    bool

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 )
 
 func init() {
@@ -19,7 +19,7 @@ func runWork(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "work", "--server URL [flags]")
 	var (
 		sf     serverFlags
-		cfg    queue.WorkerConfig
+		cfg    client.WorkerConfig
 		memory string
 	)
 	sf.add(fs)

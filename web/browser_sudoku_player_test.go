@@ -467,6 +467,23 @@ var playerSteps = []pageStep{
 			p.t.Errorf("dark chosen, after a reload: background %v", bg)
 		}
 		p.contrast("the dark theme chosen")
+		// The n-queens page takes the theme chosen here, in a light
+		// system too, and follows a change made in another tab.
+		p.do(chromedp.Navigate(base + "/queens?n=6"))
+		p.wait("the n-queens page", `document.body.dataset.content === '1'`)
+		bg = p.cssColor(`getComputedStyle(document.body).backgroundColor`)
+		if eval[string](p, `document.documentElement.dataset.theme || ''`) != "dark" || bg[0]+bg[1]+bg[2] > 3*60 {
+			p.t.Errorf("dark chosen on the Sudoku page, the n-queens page: theme %q, background %v", eval[string](p, `document.documentElement.dataset.theme || ''`), bg)
+		}
+		p.contrast("the n-queens page in the dark theme chosen")
+		other := newTab(p.t, p.ctx)
+		other.do(chromedp.Navigate(base + "/sudoku"))
+		other.wait("the Sudoku page", `document.body.dataset.content === '1'`)
+		other.click("#theme") // dark -> auto
+		other.wait("auto", `!document.documentElement.dataset.theme`)
+		p.wait("the n-queens page following the other tab", `!document.documentElement.dataset.theme`)
+		p.do(chromedp.Navigate(base + "/sudoku"))
+		p.wait("the page", `document.body.dataset.content === '1'`)
 	}},
 }
 

@@ -41,7 +41,7 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 func TestPagesServed(t *testing.T) {
 	one := New(Options{Pages: []*Page{fakePage("a", nil)}})
 	both := New(Options{Pages: []*Page{fakePage("a", nil), fakePage("b", nil)}, Home: "/b"})
-	if want := []string{"a.js", "api.js", "i18n.js", "i18n/en.json", "i18n/id.json", "i18n/ko.json", "i18n/ro.json", "i18n/zh-Hant.json", "icon.svg", "style.css"}; !slices.Equal(one.static.names(), want) {
+	if want := []string{"a.js", "api.js", "i18n.js", "i18n/en.json", "i18n/id.json", "i18n/ko.json", "i18n/ro.json", "i18n/zh-Hant.json", "icon.svg", "style.css", "theme.js"}; !slices.Equal(one.static.names(), want) {
 		t.Errorf("one page: /static/ holds %v, want %v", one.static.names(), want)
 	}
 	if code, _ := get(t, one, "/b"); code != http.StatusNotFound {

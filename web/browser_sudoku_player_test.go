@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -485,6 +486,50 @@ var playerSteps = []pageStep{
 		p.do(chromedp.Navigate(base + "/sudoku"))
 		p.wait("the page", `document.body.dataset.content === '1'`)
 	}},
+}
+
+func init() {
+	playerSteps = append(playerSteps, pageStep{"in every language", func(p *tab, base string) {
+		// The page's words in the player's language: the status lines, a
+		// hint at each of its stages, the buttons it offers, the
+		// glossary, the labels a screen reader speaks. No key shown.
+		keys := catalogueKeys(p.t)
+		for _, lang := range []string{"en", "ro", "ko", "zh-Hant", "id"} {
+			text := func(key string, params ...string) string {
+				s := catalogueText(p.t, lang, key)
+				for i := 0; i+1 < len(params); i += 2 {
+					s = strings.ReplaceAll(s, "{"+params[i]+"}", params[i+1])
+				}
+				return s
+			}
+			p.fresh(base, base+"/sudoku?level=singles&seed=3&lang="+lang)
+			p.wait("the catalogue", `document.documentElement.dataset.i18n === '`+lang+`'`)
+			p.click("#fill")
+			noKeys(p, keys, lang+" Sudoku page, candidates filled")
+			for k := 1; k <= 3; k++ {
+				p.click("#hint")
+				stage := strings.TrimSpace(text("s.hint.stage", "k", strconv.Itoa(k)))
+				p.wait("hint stage "+strconv.Itoa(k), `document.getElementById('status').textContent.includes(`+strconv.Quote(stage)+`)`)
+				noKeys(p, keys, lang+" Sudoku page, hint stage "+strconv.Itoa(k))
+				if k == 3 {
+					if got := eval[string](p, `document.getElementById('apply').textContent`); got != text("s.btn.apply") {
+						p.t.Errorf("%s: the Apply button says %q", lang, got)
+					}
+					p.viewport(1100, 1250, false) // the hint in the picture
+					p.shot("sudoku-hint-" + lang + ".png")
+					p.viewport(1100, 860, false)
+				}
+			}
+			if got := eval[[]string](p, `[document.getElementById('g-kite').textContent, document.getElementById('g-kite').nextElementSibling.textContent, document.querySelector('#pad .btn').getAttribute('aria-label'), document.getElementById('hint').textContent]`); !slices.Equal(got, []string{text("s.gl.kite"), text("s.gl.kite.text"), text("s.pad.digit", "d", "1"), text("s.hint.label3")}) {
+				p.t.Errorf("%s: glossary, pad and hint button %q", lang, got)
+			}
+			p.click("#pause")
+			p.wait("paused", `document.getElementById('status').textContent.includes(`+strconv.Quote(text("s.btn.resume"))+`)`)
+			p.click("#resume2")
+			noKeys(p, keys, lang+" Sudoku page")
+		}
+		p.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('nqcount.lang')`))
+	}})
 }
 
 func TestBrowserSudokuPlayer(t *testing.T) {

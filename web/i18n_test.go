@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqcount/nqcount/web"
 	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 // assetTrees are the files the frame and each page serve under /static/.
@@ -175,30 +176,60 @@ func TestCatalogues(t *testing.T) {
 	}
 }
 
-// TestPagesUseCatalogue checks that every key the pages name (data-i18n
-// attributes, t('…') in the scripts) is in the English catalogue.
+// TestPagesUseCatalogue checks that every key the pages name is in every
+// catalogue: data-i18n attributes, t('…') in the scripts, the keys the
+// scripts hold as strings ('s.st.welcome', put in t() later), and the keys
+// they make: a glossary entry's name and text for every key a hint can
+// name (sudokupage.GlossaryKeys), a house's name for each kind, a theme's,
+// a level's and a symmetry's.
 func TestPagesUseCatalogue(t *testing.T) {
-	en := loadCatalogue(t, "en")
+	cats := map[string]map[string]any{}
+	for lang := range catalogueForms {
+		cats[lang] = loadCatalogue(t, lang)
+	}
+	has := func(what, key string) {
+		t.Helper()
+		for lang, cat := range cats {
+			if _, ok := cat[key]; !ok {
+				t.Errorf("%s names %q, which the %s catalogue lacks", what, key, lang)
+			}
+		}
+	}
 	attr := regexp.MustCompile(`data-i18n(?:-[a-z-]+)?="([^"]+)"`)
 	call := regexp.MustCompile(`\bt\('([a-z0-9.]+[a-z0-9])'`)
+	literal := regexp.MustCompile(`'([sq]\.[a-z0-9.]+[a-z0-9])'`)
 	trees := assetTrees()
-	for _, c := range []struct{ who, name string }{{"queens", "queens.html"}, {"sudoku", "sudoku.html"}, {"queens", "queens.js"}, {"frame", "i18n.js"}} {
-		name := c.name
-		b, err := fs.ReadFile(trees[c.who], name)
+	for _, c := range []struct{ who, name string }{{"queens", "queens.html"}, {"sudoku", "sudoku.html"}, {"queens", "queens.js"}, {"sudoku", "sudoku.js"}, {"frame", "i18n.js"}} {
+		b, err := fs.ReadFile(trees[c.who], c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := 0
-		for _, re := range []*regexp.Regexp{attr, call} {
+		for _, re := range []*regexp.Regexp{attr, call, literal} {
 			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
 				n++
-				if _, ok := en[m[1]]; !ok {
-					t.Errorf("%s names %q, which the catalogue lacks", name, m[1])
-				}
+				has(c.name, m[1])
 			}
 		}
-		if n == 0 && name != "i18n.js" {
-			t.Errorf("%s names no key", name)
+		if n == 0 && c.name != "i18n.js" {
+			t.Errorf("%s names no key", c.name)
 		}
+	}
+	for _, key := range sudokupage.GlossaryKeys() {
+		has("the glossary", "s.gl."+key)
+		has("the glossary", "s.gl."+key+".text")
+	}
+	for _, kind := range []string{"row", "column", "box"} {
+		has("a hint's houses", "s.house."+kind)
+	}
+	for _, level := range []string{"singles", "hidden", "intermediate", "hard"} {
+		has("a puzzle's level", "s.lv."+level)
+	}
+	for _, sym := range []string{"none", "rot180", "rot90", "mirror", "diagonal", "random"} {
+		has("a puzzle's symmetry", "s.sym."+sym)
+	}
+	for _, theme := range []string{"auto", "light", "dark"} {
+		has("the theme switch", "s.theme."+theme)
+		has("the theme switch", "s.theme.label."+theme)
 	}
 }

@@ -795,7 +795,7 @@ function showSource() {
       (s.symmetry && s.symmetry !== 'none' ? ' · ' + symWords(s) : '');
     const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
-    $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: cmd }));
+    $('share').replaceChildren(t('s.share'), el('a', { href: shareURL(s), text: t('s.share.link') }), t('s.share.or'), el('code', { class: 'cmd', text: cmd }));
   } else {
     $('source').textContent = s && s.level ? 'your puzzle · ' + s.level + (s.score ? ' ' + s.score.toFixed(1) : '') : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
     $('share').textContent = '\u00a0';

@@ -1,4 +1,4 @@
-package web
+package sudokupage
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/web"
 )
 
 // Game is a Sudoku game as the page saves and loads it: the puzzle, the
@@ -47,7 +48,7 @@ const maxSeconds = 366 * 24 * 3600
 
 // check validates and normalizes a game: a readable puzzle, progress
 // agreeing with it, marks of digits.
-func (gm *Game) check() *apiError {
+func (gm *Game) check() *web.Error {
 	p, e := parseGrid("puzzle", gm.Puzzle)
 	if e != nil {
 		return e
@@ -60,48 +61,48 @@ func (gm *Game) check() *apiError {
 		}
 		for i, v := range p {
 			if v != 0 && g[i] != v {
-				return badRequest("progress: %s is %d in the puzzle but %s in the progress", sudoku.CellName(i), v, cellDigit(g[i]))
+				return web.BadRequest("progress: %s is %d in the puzzle but %s in the progress", sudoku.CellName(i), v, cellDigit(g[i]))
 			}
 		}
 		gm.Progress = g.String()
 	}
 	if gm.Marks != nil {
 		if len(gm.Marks) != 81 {
-			return badRequest("marks: %d entries, want 81", len(gm.Marks))
+			return web.BadRequest("marks: %d entries, want 81", len(gm.Marks))
 		}
 		gm.Marks = slices.Clone(gm.Marks)
 		for i, m := range gm.Marks {
 			norm, ok := normMarks(m)
 			if !ok {
-				return badRequest("marks: %s has %q, want digits 1-9", sudoku.CellName(i), m)
+				return web.BadRequest("marks: %s has %q, want digits 1-9", sudoku.CellName(i), m)
 			}
 			gm.Marks[i] = norm
 		}
 	}
 	if gm.Seconds < 0 || gm.Seconds > maxSeconds {
-		return badRequest("seconds %d: want 0 to %d", gm.Seconds, maxSeconds)
+		return web.BadRequest("seconds %d: want 0 to %d", gm.Seconds, maxSeconds)
 	}
 	if gm.Seed != "" {
 		if _, err := strconv.ParseUint(gm.Seed, 10, 64); err != nil {
-			return badRequest("seed %q: want a whole number", gm.Seed)
+			return web.BadRequest("seed %q: want a whole number", gm.Seed)
 		}
 	}
 	if gm.Level != "" {
 		lv, err := sudoku.ParseLevel(gm.Level)
 		if err != nil {
-			return badRequest("%v", err)
+			return web.BadRequest("%v", err)
 		}
 		gm.Level = lv.String()
 	}
 	if gm.Symmetry != "" {
 		sym, err := generate.ParseSymmetry(gm.Symmetry)
 		if err != nil {
-			return badRequest("%v", err)
+			return web.BadRequest("%v", err)
 		}
 		gm.Symmetry = sym.String()
 	}
 	if gm.Index < 0 || gm.Index > maxIndex {
-		return badRequest("index %d: want 0 to %d", gm.Index, maxIndex)
+		return web.BadRequest("index %d: want 0 to %d", gm.Index, maxIndex)
 	}
 	return nil
 }
@@ -140,14 +141,14 @@ type SavedFile struct {
 	Text     string `json:"text"`
 }
 
-func (s *Server) save(_ context.Context, req *saveRequest) (SavedFile, *apiError) {
+func (p *page) save(_ context.Context, req *saveRequest) (SavedFile, *web.Error) {
 	gm := req.Game
 	if e := gm.check(); e != nil {
 		return SavedFile{}, e
 	}
 	text, err := FormatGame(gm, req.Format)
 	if err != nil {
-		return SavedFile{}, badRequest("%v", err)
+		return SavedFile{}, web.BadRequest("%v", err)
 	}
 	name := "sudoku"
 	if gm.Seed != "" {
@@ -241,7 +242,7 @@ type Loaded struct {
 	Puzzles int `json:"puzzles"`
 }
 
-func (s *Server) parse(_ context.Context, req *parseRequest) (Loaded, *apiError) {
+func (p *page) parse(_ context.Context, req *parseRequest) (Loaded, *web.Error) {
 	gm, n, e := ParseGame(req.Text)
 	if e != nil {
 		return Loaded{}, e
@@ -256,12 +257,12 @@ func (s *Server) parse(_ context.Context, req *parseRequest) (Loaded, *apiError)
 // file in any format the sudoku command reads (the first puzzle of it),
 // or a game written by FormatGame. It returns the game and the number of
 // puzzles the text holds.
-func ParseGame(text string) (Game, int, *apiError) {
+func ParseGame(text string) (Game, int, *web.Error) {
 	var gm Game
 	body, meta := splitComments(text)
 	trimmed := strings.TrimSpace(body)
 	if trimmed == "" {
-		return gm, 0, badRequest("no puzzle in the text: paste 81 cells ('.' or 0 for empty), as one line or nine")
+		return gm, 0, web.BadRequest("no puzzle in the text: paste 81 cells ('.' or 0 for empty), as one line or nine")
 	}
 	if trimmed[0] == '{' {
 		return parseGameJSON(trimmed)
@@ -299,13 +300,13 @@ func ParseGame(text string) (Game, int, *apiError) {
 		}
 	}
 	if err := rd.Err(); err != nil {
-		return gm, 0, badRequest("reading the text: %v", err)
+		return gm, 0, web.BadRequest("reading the text: %v", err)
 	}
 	if n == 0 {
 		if firstErr != nil {
-			return gm, 0, badRequest("%v", firstErr.Err)
+			return gm, 0, web.BadRequest("%v", firstErr.Err)
 		}
-		return gm, 0, badRequest("no puzzle in the text")
+		return gm, 0, web.BadRequest("no puzzle in the text")
 	}
 	gm.Puzzle = first.Grid.String()
 	if e := applyMeta(&gm, meta); e != nil {
@@ -357,7 +358,7 @@ func layoutCells(text string) (string, bool) {
 }
 
 // applyMeta reads the game's comment lines written by FormatGame.
-func applyMeta(gm *Game, meta map[string]string) *apiError {
+func applyMeta(gm *Game, meta map[string]string) *web.Error {
 	gm.Progress = meta["progress"]
 	if m, ok := meta["marks"]; ok {
 		gm.Marks = strings.Split(m, ",")
@@ -370,7 +371,7 @@ func applyMeta(gm *Game, meta map[string]string) *apiError {
 		if v, ok := meta[f.key]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return badRequest("# %s: %q is not a whole number", f.key, v)
+				return web.BadRequest("# %s: %q is not a whole number", f.key, v)
 			}
 			*f.dst = n
 		}
@@ -380,7 +381,7 @@ func applyMeta(gm *Game, meta map[string]string) *apiError {
 
 // parseGameJSON reads the first JSON line of a file: a game, or the
 // output of 'sudoku generate --format json' (whose seed is a number).
-func parseGameJSON(text string) (Game, int, *apiError) {
+func parseGameJSON(text string) (Game, int, *web.Error) {
 	var gm Game
 	line, rest, _ := strings.Cut(text, "\n")
 	var v struct {
@@ -394,17 +395,17 @@ func parseGameJSON(text string) (Game, int, *apiError) {
 		Index    int             `json:"index"`
 	}
 	if err := json.Unmarshal([]byte(line), &v); err != nil {
-		return gm, 0, badRequest("bad JSON line: %v", err)
+		return gm, 0, web.BadRequest("bad JSON line: %v", err)
 	}
 	if v.Puzzle == nil {
-		return gm, 0, badRequest(`JSON object without a "puzzle" field`)
+		return gm, 0, web.BadRequest(`JSON object without a "puzzle" field`)
 	}
 	p, err := sudoku.Parse(*v.Puzzle)
 	if err != nil {
 		if cells, ok := layoutCells(*v.Puzzle); ok {
 			gm.Puzzle = cells
 		} else {
-			return gm, 0, badRequest("puzzle: %v", err)
+			return gm, 0, web.BadRequest("puzzle: %v", err)
 		}
 	} else {
 		gm.Puzzle = p.String()
@@ -413,7 +414,7 @@ func parseGameJSON(text string) (Game, int, *apiError) {
 	if len(v.Seed) > 0 && string(v.Seed) != "null" {
 		s := strings.Trim(string(v.Seed), `"`)
 		if _, err := strconv.ParseUint(s, 10, 64); err != nil {
-			return gm, 0, badRequest("seed %s: want a whole number", v.Seed)
+			return gm, 0, web.BadRequest("seed %s: want a whole number", v.Seed)
 		}
 		gm.Seed = s
 	}

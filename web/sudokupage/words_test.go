@@ -1,4 +1,4 @@
-package web_test
+package sudokupage_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/nqcount/nqcount/count/sudoku/logic"
-	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 // TestTechniqueName: the names a player reads carry no pattern code, and
@@ -35,7 +35,7 @@ func TestTechniqueName(t *testing.T) {
 		{"simple coloring", 4.0, "Simple Coloring"},
 		{"Cell Forcing Chains", 8.4, "Cell Forcing Chains"},
 	} {
-		if got := web.TechniqueName(c.technique, c.score); got != c.want {
+		if got := sudokupage.TechniqueName(c.technique, c.score); got != c.want {
 			t.Errorf("TechniqueName(%q, %.1f) = %q, want %q", c.technique, c.score, got, c.want)
 		}
 	}
@@ -44,7 +44,7 @@ func TestTechniqueName(t *testing.T) {
 // TestGlossaryCoversTechniques: every technique of both scales has a
 // glossary entry, and the codes' variants map to their family's.
 func TestGlossaryCoversTechniques(t *testing.T) {
-	keys := web.GlossaryKeys()
+	keys := sudokupage.GlossaryKeys()
 	names := []string{"2-String Kite 012", "Grouped Skyscraper 111", "VWXYZ-Wing 1412", "3 Strong links 0011", "(3 Strong Links) X-Loop 0111",
 		"3 Skyscrapers 0111", "Unique Loop 6 type 2", "BUG type 3", "Bidirectional Y-Cycle", "Forcing X-Chain", "Forcing Chain",
 		"Cell Forcing Chains", "Region Forcing Chains", "Dynamic Contradiction Forcing Chains", "Dynamic Double Forcing Chains",
@@ -55,7 +55,7 @@ func TestGlossaryCoversTechniques(t *testing.T) {
 		}
 	}
 	for _, n := range names {
-		h := web.HintOf(logic.Step{Technique: n, Score: 5})
+		h := sudokupage.HintOf(logic.Step{Technique: n, Score: 5})
 		if h.Glossary == "" || !slices.Contains(keys, h.Glossary) {
 			t.Errorf("%q: glossary key %q, want one of %v", n, h.Glossary, keys)
 		}
@@ -75,7 +75,7 @@ func TestHintWords(t *testing.T) {
 	if err := json.Unmarshal([]byte(cell), &st); err != nil {
 		t.Fatal(err)
 	}
-	h := web.HintOf(st)
+	h := sudokupage.HintOf(st)
 	if len(h.Branches) != 3 {
 		t.Fatalf("%d branches, want 3", len(h.Branches))
 	}
@@ -101,7 +101,7 @@ func TestHintWords(t *testing.T) {
 		t.Errorf("the engine's text or technique changed: %q %q", h.Technique, h.Text)
 	}
 
-	kite := web.HintOf(logic.Step{Technique: "2-String Kite 012", Score: 4.1, Text: "2-string kite 012 on 1: r7c9 = r7c2 (row 7) - r9c1 = r3c1 (column 1); one of the chain's ends is 1, so r3c9 cannot be 1"})
+	kite := sudokupage.HintOf(logic.Step{Technique: "2-String Kite 012", Score: 4.1, Text: "2-string kite 012 on 1: r7c9 = r7c2 (row 7) - r9c1 = r3c1 (column 1); one of the chain's ends is 1, so r3c9 cannot be 1"})
 	if want := "2-String Kite on 1: 1 is in r7c9 or r7c2 (the only places in row 7); r7c2 sees r9c1, and 1 is in r9c1 or r3c1 (the only places in column 1); one of the chain's ends is 1, so r3c9 cannot be 1"; kite.Words != want {
 		t.Errorf("kite in words:\n%s\nwant\n%s", kite.Words, want)
 	}
@@ -110,10 +110,10 @@ func TestHintWords(t *testing.T) {
 	}
 }
 
-// TestSavedGameAtZeroSeconds: a game saved at 0 s says so (issue 37: the
-// JSON had no seconds field).
+// TestSavedGameAtZeroSeconds: a game saved at 0 s says so (the JSON once
+// had no seconds field).
 func TestSavedGameAtZeroSeconds(t *testing.T) {
-	text, err := web.FormatGame(web.Game{Puzzle: strings.Repeat(".", 80) + "1"}, web.FormatJSON)
+	text, err := sudokupage.FormatGame(sudokupage.Game{Puzzle: strings.Repeat(".", 80) + "1"}, sudokupage.FormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}

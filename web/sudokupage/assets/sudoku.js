@@ -56,7 +56,7 @@ const toStr = (a) => a.map((v) => (v ? String(v) : '.')).join('');
 const fromStr = (s) => Array.from(s, (ch) => (ch >= '1' && ch <= '9' ? ch.charCodeAt(0) - 48 : 0));
 const marksToStr = (m) => { let s = ''; for (let d = 1; d <= 9; d++) if (m & (1 << d)) s += d; return s; };
 const marksFromStr = (s) => { let m = 0; for (const ch of s || '') if (ch >= '1' && ch <= '9') m |= 1 << (ch.charCodeAt(0) - 48); return m; };
-const houseName = (h) => h.kind + ' ' + (h.index + 1);
+const houseName = (h) => t('s.house.' + h.kind, { n: h.index + 1 });
 
 // allowed returns the digits none of cell i's peers holds.
 function allowed(i, grid) {
@@ -87,7 +87,7 @@ function buildBoard() {
   board.addEventListener('keydown', onKey);
   const pad = $('pad');
   for (let d = 1; d <= 9; d++) {
-    const b = el('button', { class: 'btn', 'aria-label': 'Digit ' + d, text: String(d) });
+    const b = el('button', { class: 'btn', 'aria-label': t('s.pad.digit', { d }), text: String(d) });
     b.addEventListener('click', () => { S.lastDigit = d; input(d, false); render(); });
     pad.append(b);
   }
@@ -188,9 +188,9 @@ function render() {
       (clash.has(i) || hv.bad.has(i) ? ' clash' : '') +
       (S.wrong.has(i) && v ? ' wrong' : '');
     c.tabIndex = i === sel ? 0 : -1;
-    let label = 'Row ' + (Math.floor(i / 9) + 1) + ', column ' + ((i % 9) + 1) + ': ';
-    if (v) label += v + (given ? ', given' : '') + (clash.has(i) ? ', clashes' : '') + (S.wrong.has(i) ? ', wrong' : '');
-    else label += 'empty' + (S.marks[i] ? ', candidates ' + marksToStr(S.marks[i]).split('').join(' ') : '');
+    let label = t('s.cell', { r: Math.floor(i / 9) + 1, c: (i % 9) + 1 });
+    if (v) label += v + (given ? t('s.cell.given') : '') + (clash.has(i) ? t('s.cell.clashes') : '') + (S.wrong.has(i) ? t('s.cell.wrong') : '');
+    else label += t('s.cell.empty') + (S.marks[i] ? t('s.cell.cands', { list: marksToStr(S.marks[i]).split('').join(' ') }) : '');
     c.setAttribute('aria-label', label);
   }
   // The pad: a digit whose nine places are all filled (without a clash)
@@ -202,7 +202,7 @@ function render() {
     const done = S.mode === 'play' && count[d] === 9;
     b.classList.toggle('done', done);
     b.classList.toggle('hl', d === hl && !done);
-    b.setAttribute('aria-label', 'Digit ' + d + (done ? ', all nine placed' : ''));
+    b.setAttribute('aria-label', t(done ? 's.pad.done' : 's.pad.digit', { d }));
   }
   $('colour').setAttribute('aria-pressed', String(S.colouring));
   $('undo').disabled = S.undo.length === 0;
@@ -214,9 +214,8 @@ function render() {
   document.body.classList.toggle('entering', S.mode === 'enter');
   $('start').hidden = S.mode !== 'enter';
   $('timer').textContent = fmtTime(S.seconds);
-  const labels = ['Hint', 'Hint: where?', 'Hint: the move', 'Apply hint'];
   const h = S.hint && S.hint.key === boardKey() && solving(S.hint.st) ? S.hint.stage : 0;
-  $('hint').textContent = labels[h];
+  $('hint').textContent = [t('s.hint.label0'), t('s.hint.label1'), t('s.hint.label2'), t('s.hint.label3')][h];
   drawLinks();
 }
 
@@ -388,14 +387,15 @@ function routeAround(x1, y1, x2, y2, obstacles) {
 
 // applyTheme sets the page's theme: 'light', 'dark' or 'auto' (the
 // system's), read from the browser when not given.
-function applyTheme(t) {
-  if (!t) { try { t = localStorage.getItem(THEME) || 'auto'; } catch (e) { t = 'auto'; } }
-  if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
+function applyTheme(theme) {
+  if (!theme) { try { theme = localStorage.getItem(THEME) || 'auto'; } catch (e) { theme = 'auto'; } }
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;
   const b = $('theme');
-  const [icon, label] = { auto: ['◐', 'Auto'], light: ['☀', 'Light'], dark: ['☾', 'Dark'] }[t] || ['◐', 'Auto'];
-  b.replaceChildren(icon, el('span', { class: 'tlabel', text: ' ' + label }));
-  b.setAttribute('aria-label', 'Theme: ' + (t === 'auto' ? 'as the system' : t) + ' (press to change)');
+  if (theme !== 'light' && theme !== 'dark') theme = 'auto';
+  const icon = { auto: '◐', light: '☀', dark: '☾' }[theme];
+  b.replaceChildren(icon, el('span', { class: 'tlabel', text: ' ' + t('s.theme.' + theme) }));
+  b.setAttribute('aria-label', t('s.theme.label.' + theme));
 }
 
 function select(i, focus) {
@@ -469,7 +469,7 @@ function undo() {
   if (!a) return;
   S.redo.push(a);
   replay(a.before);
-  if (!S.finished) status('Undone.', '');
+  if (!S.finished) status(t('s.st.undone'), '');
 }
 
 function redo() {
@@ -477,7 +477,7 @@ function redo() {
   if (!a) return;
   S.undo.push(a);
   replay(a.after);
-  if (!S.finished) status('Redone.', '');
+  if (!S.finished) status(t('s.st.redone'), '');
 }
 
 // placing returns the changes that put digit d in cell i: the digit, and
@@ -498,8 +498,8 @@ function input(d, pencil) {
   if (S.paused) return;
   const i = S.sel;
   if (d) S.lastDigit = d;
-  if (S.mode === 'play' && S.puzzle[i]) { status(name(i) + ' is a given: it cannot change.', ''); return; }
-  if (S.finished && S.mode === 'play') { status('Solved: Undo or Restart to change it, or start a new puzzle.', 'good'); return; }
+  if (S.mode === 'play' && S.puzzle[i]) { status(t('s.st.given', { cell: name(i) }), ''); return; }
+  if (S.finished && S.mode === 'play') { status(t('s.st.solvedlocked'), 'good'); return; }
   if (d === 0) {
     if (S.grid[i] || S.marks[i]) apply(S.grid[i] && S.mode === 'play' ? erasing(i) : [[i, 0, 0]]);
     else if (S.mode === 'enter' && i > 0) {
@@ -510,7 +510,7 @@ function input(d, pencil) {
     return;
   }
   if (S.colouring && S.mode === 'play') {
-    if (S.grid[i] || !((S.marks[i] || allowed(i)) & (1 << d))) { status('Colour: ' + name(i) + ' has no candidate ' + d + ' to colour.', ''); return; }
+    if (S.grid[i] || !((S.marks[i] || allowed(i)) & (1 << d))) { status(t('s.st.nocolour', { cell: name(i), d }), ''); return; }
     const k = i * 10 + d;
     const c = S.colors[k];
     if (c === undefined) S.colors[k] = 0; else if (c === 0) S.colors[k] = 1; else delete S.colors[k];
@@ -530,7 +530,7 @@ function input(d, pencil) {
   const clash = clashSet(S.grid);
   if (clash.has(i)) {
     const other = PEERS[i].find((p) => S.grid[p] === d);
-    status(name(i) + ': ' + d + ' is already in ' + where(i, other) + ' (' + name(other) + ').', 'bad');
+    status(t('s.st.already', { cell: name(i), d, house: where(i, other), other: name(other) }), 'bad');
   }
 }
 
@@ -575,13 +575,14 @@ function eraseWrong(list) {
   let back = 0;
   for (const i of list) for (const c of erasing(i, cur)) { if (c[0] !== i) back++; cur.set(c[0], c); }
   apply([...cur.values()]);
-  status('Erased ' + list.map(name).join(', ') + (back ? ': the candidates ' + (list.length > 1 ? 'they' : 'it') + ' took from ' + plural(back, 'cell') + ' are back.' : '.') + ' Press Hint for the next step.', '');
+  const erased = list.map(name).join(', ');
+  status((back ? t(list.length > 1 ? 's.st.erasedbackmany' : 's.st.erasedback', { list: erased, n: back }) : t('s.st.erased', { list: erased })) + t('s.st.presshint'), '');
 }
 
 function where(a, b) {
-  if (Math.floor(a / 9) === Math.floor(b / 9)) return 'row ' + (Math.floor(a / 9) + 1);
-  if (a % 9 === b % 9) return 'column ' + ((a % 9) + 1);
-  return 'box ' + (Math.floor(a / 27) * 3 + Math.floor((a % 9) / 3) + 1);
+  if (Math.floor(a / 9) === Math.floor(b / 9)) return t('s.house.row', { n: Math.floor(a / 9) + 1 });
+  if (a % 9 === b % 9) return t('s.house.column', { n: (a % 9) + 1 });
+  return t('s.house.box', { n: Math.floor(a / 27) * 3 + Math.floor((a % 9) / 3) + 1 });
 }
 
 // complete reports whether the board is full without a clash: then it is
@@ -605,8 +606,8 @@ function changed() {
   render();
   autosave();
   if (S.finished && !was) {
-    if (S.assisted) status('Solved by the computer (Undo takes it back).', 'good');
-    else status('Solved in ' + fmtTime(S.seconds) + '. Well done!', 'good');
+    if (S.assisted) status(t('s.st.solvedcomputer'), 'good');
+    else status(t('s.st.solvedin', { time: fmtTime(S.seconds) }), 'good');
   }
 }
 
@@ -618,9 +619,9 @@ function fillCandidates() {
   if (S.mode !== 'play' || S.paused) return;
   const ch = [];
   for (let i = 0; i < 81; i++) if (!S.grid[i] && !S.marks[i]) ch.push([i, 0, allowed(i)]);
-  if (!ch.length) { status('Every empty cell shows its candidates already.', ''); return; }
+  if (!ch.length) { status(t('s.st.allcands'), ''); return; }
   apply(ch);
-  status('Filled in the candidates of ' + plural(ch.length, 'cell') + (S.auto ? '.' : '. Tick "Keep candidates updated" to have them filled as you play.'), '');
+  status(t('s.st.filled', { n: ch.length }) + (S.auto ? '' : t('s.st.filledtick')), '');
 }
 
 function setAuto(on) {
@@ -679,8 +680,8 @@ function togglePause() {
   if (S.mode !== 'play' || S.finished) { S.paused = false; render(); return; }
   S.paused = !S.paused;
   render();
-  if (S.paused) status('Paused at ' + fmtTime(S.seconds) + ': the board is hidden until you resume.', '', { id: 'resume2', label: '▶ Resume', run: togglePause });
-  else { status('Resumed.', ''); cells[S.sel].focus({ preventScroll: true }); }
+  if (S.paused) status(t('s.st.paused', { time: fmtTime(S.seconds) }), '', { id: 'resume2', label: t('s.btn.resume'), run: togglePause });
+  else { status(t('s.st.resumed'), ''); cells[S.sel].focus({ preventScroll: true }); }
 }
 
 // autosave keeps the game in the browser: every second (the timer) and
@@ -755,10 +756,10 @@ function inProgress() {
 function confirmDiscard(what, proceed) {
   if (!inProgress()) { proceed(); return; }
   const n = S.grid.filter((v, i) => v && !S.puzzle[i]).length;
-  const game = S.mode === 'enter' ? 'the puzzle you are typing' : 'the game in progress (' + plural(n, 'digit') + ' entered, ' + fmtTime(S.seconds) + ')';
-  status('Discard ' + game + ' to ' + what + '?', 'bad',
-    { id: 'discard', label: 'Discard it', primary: true, run: proceed },
-    { id: 'keep', label: 'Keep playing', run: () => { status('Carry on.', ''); cells[S.sel].focus({ preventScroll: true }); } });
+  const game = S.mode === 'enter' ? t('s.discard.typing') : t('s.discard.game', { n, time: fmtTime(S.seconds) });
+  status(t('s.discard.q', { game, what }), 'bad',
+    { id: 'discard', label: t('s.btn.discard'), primary: true, run: proceed },
+    { id: 'keep', label: t('s.btn.keep'), run: () => { status(t('s.st.carryon'), ''); cells[S.sel].focus({ preventScroll: true }); } });
   // The question gets the focus (on the choice that loses nothing).
   $('keep').focus();
 }
@@ -794,21 +795,25 @@ function showSource() {
       (s.symmetry && s.symmetry !== 'none' ? ' · ' + symWords(s) : '');
     const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
-    $('share').replaceChildren('Share: ', el('a', { href: shareURL(s), text: 'link' }), ' or ', el('code', { class: 'cmd', text: cmd }));
+    $('share').replaceChildren(t('s.share'), el('a', { href: shareURL(s), text: t('s.share.link') }), t('s.share.or'), el('code', { class: 'cmd', text: cmd }));
   } else {
     $('source').textContent = s && s.level ? 'your puzzle · ' + s.level + (s.score ? ' ' + s.score.toFixed(1) : '') : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
     $('share').textContent = '\u00a0';
   }
 }
 
-// SYMMETRY names the symmetries as the menu does.
-const SYMMETRY = { rot180: 'half turn', rot90: 'quarter turn', mirror: 'mirror', diagonal: 'diagonal', none: 'none' };
+// SYMMETRY are the symmetries the catalogue names (s.sym.NAME), as the
+// menu does.
+const SYMMETRY = new Set(['rot180', 'rot90', 'mirror', 'diagonal', 'none']);
 
 // symWords says a puzzle's symmetry: "half turn", or "half turn (drawn
 // at random)" for the one a random symmetry drew.
+// levelWords names a level ("singles") in the page's language.
+const levelWords = (level) => (['singles', 'hidden', 'intermediate', 'hard'].includes(level) ? t('s.lv.' + level) : level);
+
 function symWords(s) {
-  if (s.symmetry === 'random') return s.drawn && SYMMETRY[s.drawn] ? SYMMETRY[s.drawn] + ' (drawn at random)' : 'random';
-  return SYMMETRY[s.symmetry] || s.symmetry;
+  if (s.symmetry === 'random') return s.drawn && SYMMETRY.has(s.drawn) ? t('s.st.symdrawn', { sym: t('s.sym.' + s.drawn) }) : t('s.sym.random');
+  return SYMMETRY.has(s.symmetry) ? t('s.sym.' + s.symmetry) : s.symmetry;
 }
 
 function shareURL(s) {
@@ -825,15 +830,15 @@ function requestPuzzle(level, seed, index, symmetry) {
 // generate shows a new puzzle; pending is the request when it was made
 // already (at start, before the board was built).
 async function generate(level, seed, index, symmetry, pending) {
-  status('Making a ' + level + ' puzzle…', '');
+  status(t('s.st.making', { level: levelWords(level) }), '');
   try {
     const g = await (pending || requestPuzzle(level, seed, index, symmetry));
     const src = { seed: g.seed, level: g.level, score: g.score, symmetry: g.symmetry, drawn: g.drawn, index: g.index, command: g.command };
     newGame(g.puzzle, src);
     $('seed').value = '';
     $('level').value = g.level;
-    const sym = g.symmetry && g.symmetry !== 'none' ? ', symmetry ' + symWords(src) : '';
-    status('New ' + g.level + ' puzzle (score ' + g.score.toFixed(1) + '), ' + plural(g.clues, 'clue') + sym + ', exactly one solution. Good luck!', '');
+    const sym = g.symmetry && g.symmetry !== 'none' ? t('s.st.sym', { sym: symWords(src) }) : '';
+    status(t('s.st.newpuzzle', { level: levelWords(g.level), score: g.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), n: g.clues, sym }), '');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -858,42 +863,22 @@ const boardKey = () => toStr(S.grid) + S.marks.join(',');
 
 // techPhrase names a technique the way a sentence does ("an X-Wing").
 // Plural names ("Cell Forcing Chains", "3 Strong Links") take no article.
-const plural3 = (t) => /Chains|Links|Skyscrapers/.test(t);
-const techPhrase = (t) => (plural3(t) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(t) ? 'an ' : 'a ') + t;
+const plural3 = (name) => /Chains|Links|Skyscrapers/.test(name);
+const techPhrase = (name) => (plural3(name) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(name) ? 'an ' : 'a ') + name;
+// techWords is a technique's name in a sentence: with its article in
+// English; as it is in the languages without one.
+const techWords = (name) => (I18N.lang === 'en' ? techPhrase(name) : name);
 
 // The glossary: one entry per family of techniques, keyed as the hint's
-// glossary field (web/words.go's glossaryKeys), in the glossary's order.
+// glossary field (sudokupage's glossaryKeys), in the glossary's order; the
+// catalogue has each entry's name (s.gl.KEY) and text (s.gl.KEY.text).
 const GLOSSARY = [
-  ['full-house', 'Full House', 'The last empty cell of a row, column or box: it takes the one digit the house is missing.'],
-  ['hidden-single', 'Hidden Single', 'A digit that has only one place left in a row, column or box goes there, whatever else that cell could hold.'],
-  ['naked-single', 'Naked Single', 'A cell with one candidate left: every other digit is already in its row, column or box.'],
-  ['direct', 'Direct techniques', 'A pointing pair or a hidden pair or triple that leaves a single at once: the pattern removes candidates, and a cell or a place for a digit is left with only one.'],
-  ['pointing', 'Pointing', 'In a box, a digit can only go in one row (or column): it cannot go anywhere else in that row (or column), outside the box.'],
-  ['claiming', 'Claiming', 'In a row (or column), a digit can only go in one box: it cannot go anywhere else in that box.'],
-  ['naked-subset', 'Naked Pair, Triplet, Quad', 'Two cells of a house holding only the same two digits (three cells, three digits; four, four) use those digits up: no other cell of the house can hold them.'],
-  ['hidden-subset', 'Hidden Pair, Triplet, Quad', 'Two digits that can only go in the same two cells of a house (three and three; four and four) fill those cells: the cells cannot hold any other digit.'],
-  ['fish', 'X-Wing, Swordfish, Jellyfish', 'A digit that, in two rows, can only go in the same two columns (three rows and three columns for a Swordfish, four for a Jellyfish) takes those columns: it cannot go anywhere else in them. The same with rows and columns swapped.'],
-  ['skyscraper', 'Skyscraper', 'Two rows (or columns) where a digit has only two places, one place of each in the same column: one of the two other ends holds the digit, so no cell that sees both ends can.'],
-  ['kite', '2-String Kite', 'A row and a column where a digit has only two places, joined through a box: one of the two far ends holds the digit, so a cell that sees both cannot.'],
-  ['turbot-fish', 'Turbot Fish', 'A chain of two strong links on one digit (only two places in a house) joined by a weak one: one of its ends holds the digit, so a cell that sees both ends cannot.'],
-  ['strong-links', 'Strong Links', 'A chain of houses where a digit has only two places (strong links), joined by cells that see each other: one of the chain\'s two ends holds the digit, so a cell that sees both ends cannot. "Grouped": a place can be two or three cells of a box in one line.'],
-  ['x-loop', 'X-Loop', 'A chain of strong links on one digit that closes on itself: along each weak link the digit is in one of the two ends, so it cannot be anywhere else in the house they share.'],
-  ['coloring', 'Coloring', 'The candidates of a digit joined by strong links, coloured in two colours: one colour is all true. A cell that sees both colours cannot hold the digit; a colour that sees itself is false.'],
-  ['xy-wing', 'XY-Wing', 'A cell with two candidates XY sees two cells XZ and YZ: whichever the first holds, one of the wings is Z, so a cell that sees both wings cannot be Z.'],
-  ['xyz-wing', 'XYZ-Wing', 'A cell with candidates XYZ sees cells XZ and YZ: one of the three is Z, so a cell that sees all three cannot be Z.'],
-  ['big-wing', 'WXYZ-Wing and longer wings', 'A set of cells holding as many digits as there are cells plus one, and one cell outside that locks a digit: a digit that must end up in the set or the cell cannot be in a cell that sees every place of it.'],
-  ['unique-rectangle', 'Unique Rectangle, Unique Loop', 'Four cells in two rows, two columns and two boxes (or a longer loop) that could only hold the same two digits would let them be swapped: a puzzle with one solution cannot end so, so one of the cells holds another digit.'],
-  ['bug', 'BUG (Bivalue Universal Grave)', 'If every empty cell had two candidates and every digit two places in each house, the puzzle would have two solutions: the extra candidates that prevent it must hold.'],
-  ['aligned-exclusion', 'Aligned Pair, Triplet Exclusion', 'Two (or three) cells that see each other: every combination of their candidates is tried, and a candidate that only appears in combinations that leave some cell they all see without a candidate is removed.'],
-  ['forcing-chain', 'Forcing Chain', 'Suppose a candidate true and follow what it forces, step by step: if it forces itself false, it is false. Each step is a strong link (one of two must be true) or a weak link (two cannot both be true).'],
-  ['cycle', 'Bidirectional Cycle', 'A chain of alternating strong and weak links that closes on itself: every weak link of the loop becomes strong, so candidates that see both ends of one are removed.'],
-  ['cell-forcing', 'Cell Forcing Chains', 'Each candidate of a cell is supposed true in turn, one branch each: when every branch forces the same conclusion, it holds, since one of them is the cell\'s digit.'],
-  ['region-forcing', 'Region Forcing Chains', 'Each place a digit can take in a house is supposed in turn, one branch each: when every branch forces the same conclusion, it holds.'],
-  ['contradiction', 'Contradiction Forcing Chains (Nishio)', 'Suppose a candidate true: if two of its branches force opposite conclusions (a cell both is and is not a digit), the supposition was false.'],
-  ['double-forcing', 'Double Forcing Chains', 'Whether a candidate is true or false, two branches force the same conclusion: it holds.'],
-  ['dynamic', 'Dynamic Forcing Chains', 'Forcing chains whose branches also use what earlier steps of the same branch forced (several at once), not only one link at a time.'],
-  ['nested', 'Nested Forcing Chains', 'Forcing chains whose steps may themselves need a forcing chain: the hardest logic this solver uses.'],
-  ['guess', 'No technique', 'No technique the solver knows finds a step: the hint gives a digit of the solution.'],
+  'full-house', 'hidden-single', 'naked-single', 'direct', 'pointing',
+  'claiming', 'naked-subset', 'hidden-subset', 'fish', 'skyscraper', 'kite',
+  'turbot-fish', 'strong-links', 'x-loop', 'coloring', 'xy-wing', 'xyz-wing',
+  'big-wing', 'unique-rectangle', 'bug', 'aligned-exclusion',
+  'forcing-chain', 'cycle', 'cell-forcing', 'region-forcing',
+  'contradiction', 'double-forcing', 'dynamic', 'nested', 'guess',
 ];
 
 // buildExtras adds what the page's HTML leaves to the script: the theme
@@ -902,19 +887,19 @@ function buildExtras() {
   const nav = document.querySelector('.top nav');
   const box = el('div', { class: 'topright' });
   nav.replaceWith(box);
-  box.append(el('button', { class: 'btn icon theme', id: 'theme', title: 'Theme: as the system, light or dark' }), nav);
-  $('pencil').after(el('button', { class: 'btn', id: 'colour', 'aria-pressed': 'false', title: 'Colour candidates (O): a digit colours that candidate of the cell', text: '◑ Colour' }));
+  box.append(el('button', { class: 'btn icon theme', id: 'theme', title: t('s.theme.title') }), nav);
+  $('pencil').after(el('button', { class: 'btn', id: 'colour', 'aria-pressed': 'false', title: t('s.colour.title'), text: t('s.colour.btn') }));
   const gloss = el('details', { class: 'panel glossary', id: 'glossary' },
-    el('summary', {}, el('h2', { id: 'h-gloss', text: 'Techniques' })),
-    el('p', { class: 'small muted', text: 'What each hint\'s technique means. A hint links to its entry.' }),
+    el('summary', {}, el('h2', { id: 'h-gloss', text: t('s.gl.title') })),
+    el('p', { class: 'small muted', text: t('s.gl.intro') }),
     el('dl', { id: 'glosslist' }));
   document.querySelector('section[aria-labelledby="h-file"]').before(gloss);
 }
 
 function buildGlossary() {
   const dl = $('glosslist');
-  for (const [key, title, text] of GLOSSARY) {
-    dl.append(el('dt', { id: 'g-' + key, tabindex: '-1', text: title }), el('dd', { text }));
+  for (const key of GLOSSARY) {
+    dl.append(el('dt', { id: 'g-' + key, tabindex: '-1', text: t('s.gl.' + key) }), el('dd', { text: t('s.gl.' + key + '.text') }));
   }
 }
 
@@ -934,7 +919,7 @@ function showGlossary(key) {
 // hint asks for the next step, or, pressed again on the same board, goes
 // from the technique to where it is, to the move, to applying it.
 async function hint() {
-  if (S.mode !== 'play') { status('Start playing first: hints are for a puzzle in play.', ''); return; }
+  if (S.mode !== 'play') { status(t('s.st.startfirst'), ''); return; }
   if (S.paused) { pausedSay('a hint'); return; }
   const key = boardKey();
   if (S.hint && S.hint.key === key && solving(S.hint.st)) {
@@ -954,13 +939,13 @@ async function hint() {
 
 // pausedSay tells why a button does nothing while the clock is paused.
 function pausedSay(what) {
-  status('Paused: resume (Esc) to ask for ' + what + '.', '', { id: 'resume2', label: '▶ Resume', run: togglePause });
+  status(t('s.st.pausedask', { what }), '', { id: 'resume2', label: t('s.btn.resume'), run: togglePause });
 }
 
 // glossLink is the hint's link to its technique's glossary entry.
 function glossLink(st) {
   if (!st.glossary) return null;
-  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: (plural3(st.name) ? 'What are ' : 'What is ') + techPhrase(st.name) + '?' });
+  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: t(plural3(st.name) ? 's.hint.whatare' : 's.hint.whatis', { tech: techWords(st.name) }) });
   a.addEventListener('click', (e) => { e.preventDefault(); showGlossary(st.glossary); });
   return a;
 }
@@ -980,37 +965,36 @@ function showHint() {
   if (!solving(st)) {
     const kind = { mistake: 'bad', clash: 'bad', solved: 'good' }[st.technique] || '';
     const acts = [];
-    if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: 'Put them back', primary: true, run: () => putBack(st) });
-    else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: 'Erase them', primary: true, run: () => eraseWrong(st.cells.filter((i) => S.grid[i] && !S.puzzle[i])) });
+    if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: t('s.btn.putback'), primary: true, run: () => putBack(st) });
+    else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: t('s.btn.erasethem'), primary: true, run: () => eraseWrong(st.cells.filter((i) => S.grid[i] && !S.puzzle[i])) });
     status(st.words || st.text, kind, ...acts);
   } else if (h.stage === 1) {
     const what = st.technique === 'guess'
-      ? 'no technique finds a step here: the move will be a digit of the solution (difficulty 12.0). '
-      : 'look for ' + techPhrase(st.name) + ' (difficulty ' + st.score.toFixed(1) + '). ';
-    status([el('span', { class: 'stage', text: 'Hint 1 of 3: ' }), what, glossLink(st) || ''], 'hint', next('Where?'));
+      ? t('s.hint.guess')
+      : t('s.hint.lookfor', { tech: techWords(st.name), score: st.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+    status([el('span', { class: 'stage', text: t('s.hint.stage', { k: 1 }) }), what, glossLink(st) || ''], 'hint', next(t('s.hint.btn.where')));
   } else if (h.stage === 2) {
     let w;
-    if (st.houses.length) w = 'look in ' + st.houses.map(houseName).join(', ');
-    else if (st.cells.length) w = 'look at ' + st.cells.slice(0, 6).map(name).join(', ') + (st.cells.length > 6 ? '…' : '');
-    else w = 'look at the highlighted cells';
-    const colored = st.marks.length ? ', where the pattern\'s candidates are coloured' : '';
-    status([el('span', { class: 'stage', text: 'Hint 2 of 3: ' }), w + colored + '.'], 'hint', next('Show the move'));
+    if (st.houses.length) w = t('s.hint.lookin', { where: st.houses.map(houseName).join(', ') });
+    else if (st.cells.length) w = t('s.hint.lookat', { where: st.cells.slice(0, 6).map(name).join(', ') + (st.cells.length > 6 ? '…' : '') });
+    else w = t('s.hint.lookhl');
+    status([el('span', { class: 'stage', text: t('s.hint.stage', { k: 2 }) }), t(st.marks.length ? 's.hint.wherecol' : 's.hint.where', { where: w })], 'hint', next(t('s.hint.btn.move')));
   } else {
-    const parts = [el('span', { class: 'stage', text: 'Hint 3 of 3: ' }), el('span', { class: 'steptext', text: st.words || st.text })];
+    const parts = [el('span', { class: 'stage', text: t('s.hint.stage', { k: 3 }) }), el('span', { class: 'steptext', text: st.words || st.text })];
     const bs = st.branches || [];
     if (bs.length > 1) {
       // Every branch drawn at once, or one at a time.
-      const pick = el('span', { class: 'branches', role: 'group', 'aria-label': 'Branches of the chain' });
-      const opts = [[-1, 'All ' + bs.length + ' branches']].concat(bs.map((_, k) => [k, 'Branch ' + (k + 1)]));
+      const pick = el('span', { class: 'branches', role: 'group', 'aria-label': t('s.hint.branches') });
+      const opts = [[-1, t('s.hint.allbranches', { n: bs.length })]].concat(bs.map((_, k) => [k, t('s.hint.branch', { k: k + 1 })]));
       for (const [k, label] of opts) {
         const b = el('button', { class: 'btn' + (k >= 0 ? ' br b' + (k % 4) : ''), id: k < 0 ? 'branch-all' : 'branch-' + k, 'aria-pressed': String(h.branch === k), text: label });
         b.addEventListener('click', () => { h.branch = k; showHint(); $(b.id).focus(); });
         pick.append(b);
       }
       parts.push(' ', pick);
-      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: 'Branch ' + (h.branch + 1) + ': ' + st.branch_words[h.branch] + '.' }));
+      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: t('s.hint.branchtext', { k: h.branch + 1, words: st.branch_words[h.branch] }) }));
     }
-    status(parts, 'hint', { id: 'apply', label: 'Apply', primary: true, run: () => applyHint(st) });
+    status(parts, 'hint', { id: 'apply', label: t('s.btn.apply'), primary: true, run: () => applyHint(st) });
   }
   // On a phone the explanation sits under the pad: keep it on screen.
   $('status').scrollIntoView({ block: 'nearest' });
@@ -1039,11 +1023,11 @@ function applyHint(st) {
   if (list.length) apply(list);
   if (S.finished) return;
   const parts = [];
-  if (st.placements.length) parts.push('placed ' + st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', '));
-  if (removed) parts.push('removed ' + plural(removed, 'candidate'));
-  let msg = parts.join(' and ') || 'nothing changed';
-  msg = msg[0].toUpperCase() + msg.slice(1) + (filled ? ' (the candidates of ' + plural(filled, 'cell') + ' filled in first)' : '') + '. Press Hint for the next step.';
-  status(msg, '');
+  if (st.placements.length) parts.push(t('s.applied.placed', { list: st.placements.map((m) => name(m.cell) + ' = ' + m.digit).join(', ') }));
+  if (removed) parts.push(t('s.applied.removed', { n: removed }));
+  let what = parts.length === 2 ? t('s.and', { a: parts[0], b: parts[1] }) : parts[0] || t('s.applied.nothing');
+  what = what[0].toLocaleUpperCase(I18N.lang) + what.slice(1);
+  status(t('s.applied', { what, filled: filled ? t('s.applied.filled', { n: filled }) : '' }), '');
   if (st.placements.length) select(st.placements[0].cell, true);
 }
 
@@ -1056,11 +1040,11 @@ function putBack(st) {
     ch.set(m.cell, c);
   }
   apply([...ch.values()]);
-  status('Put back: ' + st.marks.map((m) => m.digit + ' in ' + name(m.cell)).join(', ') + '.', '');
+  status(t('s.putback', { list: st.marks.map((m) => t('s.digitin', { d: m.digit, cell: name(m.cell) })).join(', ') }), '');
 }
 
 async function check() {
-  if (S.mode !== 'play') { status('Nothing to check yet: start playing first.', ''); return; }
+  if (S.mode !== 'play') { status(t('s.st.nocheck'), ''); return; }
   const s = await solution();
   if (!s) return;
   if (s.verdict === 'several') {
@@ -1068,8 +1052,8 @@ async function check() {
     // to one.
     try {
       const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
-      if (v.verdict === 'none') status('Your digits leave no solution: one of them is wrong (the puzzle has several solutions, so Check cannot say which).', 'bad');
-      else status('No contradiction: your digits still lead to ' + (v.verdict === 'unique' ? 'exactly one solution' : 'a solution') + '. (The puzzle has several.)', 'good');
+      if (v.verdict === 'none') status(t('s.st.leadsnone'), 'bad');
+      else status(t(v.verdict === 'unique' ? 's.st.leadsone' : 's.st.leadssome'), 'good');
     } catch (e) { status(e.message, 'bad'); }
     return;
   }
@@ -1083,10 +1067,10 @@ async function check() {
   }
   S.hint = null;
   render();
-  const lostText = lost ? ' ' + plural(lost, 'cell has', 'cells have') + ' lost the candidate the solution needs (Hint shows where).' : '';
-  if (S.wrong.size) status(plural(S.wrong.size, 'digit is', 'digits are') + ' wrong (struck through in red).' + lostText, 'bad');
-  else if (empty) status('No mistakes so far. ' + plural(empty, 'cell') + ' to go.' + lostText, lost ? 'bad' : 'good');
-  else status('Solved. Every digit is right.', 'good');
+  const lostText = lost ? t('s.st.lost', { n: lost }) : '';
+  if (S.wrong.size) status(t('s.st.wrong', { n: S.wrong.size }) + lostText, 'bad');
+  else if (empty) status(t('s.st.nomistakes') + ' ' + t('s.st.togo', { n: empty }) + lostText, lost ? 'bad' : 'good');
+  else status(t('s.st.allright'), 'good');
 }
 
 async function solveAll() {
@@ -1111,7 +1095,7 @@ async function solveAll() {
   S.assisted = S.finished;
   render();
   autosave();
-  status('Solved by the computer' + (s.verdict === 'several' ? ', one of the solutions' : '') + ' (Undo takes it back).', 'good');
+  status(t(s.verdict === 'several' ? 's.st.solvedone' : 's.st.solvedcomputer'), 'good');
 }
 
 function restart() {
@@ -1121,7 +1105,7 @@ function restart() {
   S.paused = false;
   if (ch.length) apply(ch);
   render();
-  status('Back to the givens (Undo brings your digits back).', '');
+  status(t('s.st.back'), '');
 }
 
 // ---- Typing in a puzzle ----
@@ -1145,7 +1129,7 @@ function enterMode() {
   showSource();
   select(0, true);
   autosave();
-  status('Type the givens on the board; the verdict follows as you type.', '');
+  status(t('s.st.typegivens'), '');
 }
 
 let verdictSeq = 0;
@@ -1212,7 +1196,7 @@ async function loadText(text, what) {
 }
 
 async function save() {
-  if (S.mode !== 'play') { status('Start playing first: a puzzle being typed is not saved to a file.', ''); return; }
+  if (S.mode !== 'play') { status(t('s.st.savefirst'), ''); return; }
   const s = S.source || {};
   const body = {
     puzzle: toStr(S.puzzle), progress: toStr(S.grid), seconds: S.seconds, format: $('format').value,
@@ -1228,7 +1212,7 @@ async function save() {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    status('Saved as ' + f.filename + '.', 'good');
+    status(t('s.st.saved', { file: f.filename }), 'good');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -1236,9 +1220,9 @@ async function save() {
 
 // ---- Start ----
 
-function init() {
+async function init() {
   // The puzzle to show first is asked for before anything else, so that
-  // the request runs while the board is built.
+  // the request runs while the catalogue loads and the board is built.
   restoreSettings();
   const q = new URLSearchParams(location.search);
   const shared = q.get('seed');
@@ -1248,16 +1232,17 @@ function init() {
     const index = Number(q.get('index')) || 0;
     const sym = q.get('symmetry') || 'none';
     const same = restore() && S.source && S.source.seed === shared && S.source.level === level && (S.source.index || 0) === index && (S.source.symmetry || 'none') === sym;
-    if (same) first = 'Welcome back: your game is as you left it.';
+    if (same) first = 's.st.welcome';
     else pending = [level, shared, index, sym, requestPuzzle(level, shared, index, sym)];
   } else if (restore()) {
-    first = S.mode === 'enter' ? 'Go on typing your puzzle.' : S.finished ? 'Solved. Press New puzzle for another.' : 'Welcome back: your game is as you left it.';
+    first = S.mode === 'enter' ? 's.st.goontyping' : S.finished ? 's.st.solvednew' : 's.st.welcome';
   } else {
     const level = $('level').value;
     pending = [level, '', 0, $('symmetry').value, requestPuzzle(level, '', 0, $('symmetry').value)];
   }
   pending && pending[4].catch(() => {}); // handled in generate
 
+  await i18nReady; // the page's words, in its language
   buildExtras();
   buildBoard();
   buildGlossary();
@@ -1270,9 +1255,9 @@ function init() {
     try { localStorage.setItem(THEME, t); } catch (e) { /* for this page only */ }
     applyTheme(t);
   });
-  $('colour').addEventListener('click', () => { S.colouring = !S.colouring; render(); status(S.colouring ? 'Colour: a digit now colours that candidate of the cell (green, then orange, then none). Press Colour again to enter digits.' : 'Digits are entered again.', ''); });
+  $('colour').addEventListener('click', () => { S.colouring = !S.colouring; render(); status(t(S.colouring ? 's.st.colouron' : 's.st.colouroff'), ''); });
   window.addEventListener('pagehide', autosave);
-  $('new').addEventListener('click', () => confirmDiscard('start a new puzzle', () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value)));
+  $('new').addEventListener('click', () => confirmDiscard(t('s.discard.new'), () => generate($('level').value, $('seed').value.trim(), 0, $('symmetry').value)));
   $('pencil').addEventListener('click', () => { S.pencil = !S.pencil; render(); });
   $('erase').addEventListener('click', () => input(0, false));
   $('undo').addEventListener('click', undo);
@@ -1285,9 +1270,9 @@ function init() {
   $('restart').addEventListener('click', restart);
   $('pause').addEventListener('click', togglePause);
   $('resume').addEventListener('click', togglePause);
-  $('enter').addEventListener('click', () => confirmDiscard('type a puzzle of your own', enterMode));
+  $('enter').addEventListener('click', () => confirmDiscard(t('s.discard.enter'), enterMode));
   $('start').addEventListener('click', startPlaying);
-  const usePaste = () => confirmDiscard('load the pasted puzzle', () => loadText($('paste').value, 'Pasted puzzle'));
+  const usePaste = () => confirmDiscard(t('s.discard.paste'), () => loadText($('paste').value, 'Pasted puzzle'));
   $('usepaste').addEventListener('click', usePaste);
   $('paste').addEventListener('paste', () => setTimeout(usePaste, 0));
   $('save').addEventListener('click', save);
@@ -1295,10 +1280,10 @@ function init() {
   $('load').addEventListener('change', async (e) => {
     const f = e.target.files && e.target.files[0];
     if (!f) return;
-    if (f.size > 60000) { status(f.name + ' is too large for a saved game.', 'bad'); return; }
+    if (f.size > 60000) { status(t('s.st.toolarge', { file: f.name }), 'bad'); return; }
     const text = await f.text();
     e.target.value = '';
-    confirmDiscard('load ' + f.name, () => loadText(text, f.name));
+    confirmDiscard(t('s.discard.file', { file: f.name }), () => loadText(text, f.name));
   });
   document.addEventListener('keydown', (e) => {
     // Keys typed anywhere but in a text field go to the board (the board
@@ -1315,7 +1300,7 @@ function init() {
     generate(...pending);
   } else {
     markContent();
-    status(first, S.finished ? 'good' : '');
+    status(t(first), S.finished ? 'good' : '');
     if (S.mode === 'enter') verdict();
   }
 }

@@ -1,4 +1,4 @@
-package web
+package queenspage
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
+	"github.com/nqcount/nqcount/web"
 )
 
 // The n-queens endpoints: the traced search for the animation, the
@@ -48,18 +49,18 @@ type TracePage struct {
 	Done bool `json:"done"`
 }
 
-func checkTraceArgs(n int, order string) (solutions.Order, *apiError) {
+func checkTraceArgs(n int, order string) (solutions.Order, *web.Error) {
 	if n < 1 || n > MaxTraceN {
-		return 0, badRequest("n = %d: the animation handles 1 to %d (use the live count for larger boards)", n, MaxTraceN)
+		return 0, web.BadRequest("n = %d: the animation handles 1 to %d (use the live count for larger boards)", n, MaxTraceN)
 	}
 	o, err := solutions.ParseOrder(order)
 	if err != nil {
-		return 0, badRequest("%v", err)
+		return 0, web.BadRequest("%v", err)
 	}
 	return o, nil
 }
 
-func (s *Server) trace(ctx context.Context, req *traceRequest) (TracePage, *apiError) {
+func (p *page) trace(ctx context.Context, req *traceRequest) (TracePage, *web.Error) {
 	o, e := checkTraceArgs(req.N, req.Order)
 	if e != nil {
 		return TracePage{}, e
@@ -69,10 +70,10 @@ func (s *Server) trace(ctx context.Context, req *traceRequest) (TracePage, *apiE
 		limit = DefaultTracePage
 	}
 	if limit < 1 || limit > MaxTracePage {
-		return TracePage{}, badRequest("limit %d: want 1 to %d", limit, MaxTracePage)
+		return TracePage{}, web.BadRequest("limit %d: want 1 to %d", limit, MaxTracePage)
 	}
 	if req.From < 0 {
-		return TracePage{}, badRequest("from %d: want 0 or more", req.From)
+		return TracePage{}, web.BadRequest("from %d: want 0 or more", req.From)
 	}
 	page := TracePage{N: req.N, Order: o.String(), From: req.From, Events: make([][4]int, 0, min(limit, 1024))}
 	i := 0
@@ -93,10 +94,10 @@ func (s *Server) trace(ctx context.Context, req *traceRequest) (TracePage, *apiE
 		return true
 	})
 	if err != nil {
-		return TracePage{}, badRequest("%v", err)
+		return TracePage{}, web.BadRequest("%v", err)
 	}
 	if ctx.Err() != nil {
-		return TracePage{}, &apiError{http.StatusServiceUnavailable, "request cancelled"}
+		return TracePage{}, web.Errorf(http.StatusServiceUnavailable, "request cancelled")
 	}
 	page.Done = complete
 	page.Next = req.From + len(page.Events)
@@ -139,14 +140,14 @@ type OrderComparison struct {
 	Known uint64 `json:"known"`
 }
 
-func (s *Server) compareOrders(_ context.Context, req *orderRequest) (OrderComparison, *apiError) {
+func (p *page) compareOrders(_ context.Context, req *orderRequest) (OrderComparison, *web.Error) {
 	if _, e := checkTraceArgs(req.N, ""); e != nil {
 		return OrderComparison{}, e
 	}
 	known, _ := queens.Known(req.N)
 	out := OrderComparison{N: req.N, Known: known}
 	for _, o := range []solutions.Order{solutions.TopDown, solutions.MostConstrained} {
-		out.Orders = append(out.Orders, s.orders.summary(req.N, o))
+		out.Orders = append(out.Orders, p.orders.summary(req.N, o))
 	}
 	return out, nil
 }
@@ -192,34 +193,34 @@ type countRequestQ struct {
 
 // boardSize reads the n of a live count: a whole number from 1 to
 // queens.MaxN, in digits.
-func boardSize(raw json.RawMessage) (int, *apiError) {
+func boardSize(raw json.RawMessage) (int, *web.Error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
-		return 0, badRequest("n is missing: want a whole number from 1 to %d", queens.MaxN)
+		return 0, web.BadRequest("n is missing: want a whole number from 1 to %d", queens.MaxN)
 	}
 	show := s
 	if len(show) > 24 {
 		show = show[:24] + "…"
 	}
 	if len(s) > 6 || strings.Trim(s, "0123456789") != "" {
-		return 0, badRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
+		return 0, web.BadRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, badRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
+		return 0, web.BadRequest("n = %s is not a board size: want a whole number from 1 to %d", show, queens.MaxN)
 	}
 	if n > queens.MaxN {
-		return 0, badRequest("n = %d is too large: the counter handles 1 to %d", n, queens.MaxN)
+		return 0, web.BadRequest("n = %d is too large: the counter handles 1 to %d", n, queens.MaxN)
 	}
 	return n, nil
 }
 
-func (s *Server) startCount(_ context.Context, req *countRequestQ) (CountProgress, *apiError) {
+func (p *page) startCount(_ context.Context, req *countRequestQ) (CountProgress, *web.Error) {
 	n, e := boardSize(req.N)
 	if e != nil {
 		return CountProgress{}, e
 	}
-	return s.live.start(n, s.opt.Workers), nil
+	return p.live.start(n, p.opt.Workers), nil
 }
 
 // EstimatedCoreHours are the CPU times, in hours of one core, that
@@ -244,25 +245,25 @@ type CountEstimate struct {
 	BudgetSeconds float64 `json:"budget_seconds"`
 }
 
-func (s *Server) estimate(_ context.Context, req *countRequestQ) (CountEstimate, *apiError) {
+func (p *page) estimate(_ context.Context, req *countRequestQ) (CountEstimate, *web.Error) {
 	n, e := boardSize(req.N)
 	if e != nil {
 		return CountEstimate{}, e
 	}
-	w := s.opt.Workers
+	w := p.opt.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return CountEstimate{N: n, CoreHours: EstimatedCoreHours[n], Workers: w, BudgetSeconds: s.live.budget.Seconds()}, nil
+	return CountEstimate{N: n, CoreHours: EstimatedCoreHours[n], Workers: w, BudgetSeconds: p.live.budget.Seconds()}, nil
 }
 
 type noBody struct{}
 
-func (s *Server) countStatus(_ context.Context, _ *noBody) (CountProgress, *apiError) {
-	return s.live.snapshot(true), nil
+func (p *page) countStatus(_ context.Context, _ *noBody) (CountProgress, *web.Error) {
+	return p.live.snapshot(true), nil
 }
 
-func (s *Server) stopCount(_ context.Context, _ *noBody) (CountProgress, *apiError) {
-	s.live.stop(StopAsked)
-	return s.live.snapshot(false), nil
+func (p *page) stopCount(_ context.Context, _ *noBody) (CountProgress, *web.Error) {
+	p.live.stop(StopAsked)
+	return p.live.snapshot(false), nil
 }

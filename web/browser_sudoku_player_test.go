@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,9 +21,12 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/internal/refdata"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
-// The Sudoku page's defects of issue 37, each a step a player takes, and
+// The Sudoku page as a player meets it, each a step a player takes:
+// defects a player met, fixed, and
 // what players of the best apps expect (the chosen digit's candidates
 // lit, complete digits on the pad, candidates coloured, a theme switch).
 
@@ -47,10 +51,10 @@ func topLine(t *testing.T, n int) string {
 // gameAt plays a puzzle hint after hint from its digits alone, as a
 // player pressing Hint and Apply does, and returns the game before the
 // first hint for which stop holds (the hint's number counts from 1).
-func gameAt(t *testing.T, puzzle string, stop func(n int, st logic.Step) bool) (web.Game, web.Hint) {
+func gameAt(t *testing.T, puzzle string, stop func(n int, st logic.Step) bool) (sudokupage.Game, sudokupage.Hint) {
 	t.Helper()
 	pl := newPlayer(puzzle)
-	h := handlerHinter(web.New(web.Options{Workers: 1}))
+	h := handlerHinter(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 1})}))
 	for n := 1; n < 200; n++ {
 		st, err := h(pl.request())
 		if err != nil {
@@ -60,7 +64,7 @@ func gameAt(t *testing.T, puzzle string, stop func(n int, st logic.Step) bool) (
 			break
 		}
 		if stop(n, st) {
-			gm := web.Game{Puzzle: puzzle, Progress: string(pl.grid[:]), Marks: make([]string, 81)}
+			gm := sudokupage.Game{Puzzle: puzzle, Progress: string(pl.grid[:]), Marks: make([]string, 81)}
 			for i, m := range pl.marks {
 				for d := 1; d <= 9; d++ {
 					if m&(1<<d) != 0 && pl.grid[i] == '.' {
@@ -68,12 +72,12 @@ func gameAt(t *testing.T, puzzle string, stop func(n int, st logic.Step) bool) (
 					}
 				}
 			}
-			return gm, web.HintOf(st)
+			return gm, sudokupage.HintOf(st)
 		}
 		pl.apply(st)
 	}
 	t.Fatalf("%s: no such hint", puzzle)
-	return web.Game{}, web.Hint{}
+	return sudokupage.Game{}, sudokupage.Hint{}
 }
 
 // pathsJS lists the links drawn: their branch, ends, and the closest any
@@ -117,7 +121,7 @@ type drawnLink struct {
 // link once, and that no line runs across a candidate other than its
 // ends: it passes no closer to one's centre than half its radius (the
 // glyph's middle).
-func checkBranches(p *tab, h web.Hint, what string) {
+func checkBranches(p *tab, h sudokupage.Hint, what string) {
 	p.t.Helper()
 	want := 0
 	for _, b := range h.Branches {
@@ -161,13 +165,13 @@ func (p *tab) smallShot(name string) {
 	p.t.Logf("screenshot %s (%d KB)", path, buf.Len()/1024)
 }
 
-var sudoku37Steps = []pageStep{
+var playerSteps = []pageStep{
 	{"erase a wrong digit", func(p *tab, base string) {
-		// Issue 37, item 7: top1465 line 1400, candidates filled, 2 typed
+		// A wrong digit erased gives back what it took: top1465 line 1400, candidates filled, 2 typed
 		// in r1c2, Hint, Erase them, Hint.
 		p.fresh(base, base+"/sudoku?level=singles&seed=3")
 		puzzle := topLine(p.t, 1400)
-		pasteGame(p, web.Game{Puzzle: puzzle})
+		pasteGame(p, sudokupage.Game{Puzzle: puzzle})
 		p.click("#fill")
 		p.wait("the candidates", `document.querySelectorAll('#board .cell[data-marks]').length > 0`)
 		before := marksOf(p)
@@ -195,7 +199,7 @@ var sudoku37Steps = []pageStep{
 	}},
 
 	{"forcing chain branches", func(p *tab, base string) {
-		// Item 8: the multi-branch chains of top1465 line 1100 (hint 23)
+		// The multi-branch chains of top1465 line 1100 (hint 23)
 		// and line 700 (hint 15), every branch drawn, none across other
 		// candidates, then one branch at a time.
 		p.fresh(base, base+"/sudoku?level=singles&seed=3")
@@ -237,10 +241,10 @@ var sudoku37Steps = []pageStep{
 	}},
 
 	{"hints in words", func(p *tab, base string) {
-		// Item 9: names without codes, no "<>" or "->", "Full House" at
+		// Names without codes, no "<>" or "->", "Full House" at
 		// every stage, a glossary entry reached from the hint.
 		p.fresh(base, base+"/sudoku?level=singles&seed=3")
-		for _, key := range web.GlossaryKeys() {
+		for _, key := range sudokupage.GlossaryKeys() {
 			if n := eval[int](p, `(d => d && d.nextElementSibling.textContent.length || 0)(document.getElementById('g-`+key+`'))`); n < 40 {
 				p.t.Errorf("glossary entry %q: %d characters", key, n)
 			}
@@ -283,7 +287,7 @@ var sudoku37Steps = []pageStep{
 	}},
 
 	{"contrast of every mark", func(p *tab, base string) {
-		// Item 10: every kind of candidate (plain, the pattern's colours,
+		// Every kind of candidate (plain, the pattern's colours,
 		// struck, placed, lit, the player's colours, and struck over a
 		// colour) on every kind of cell, at 4.5:1 in both themes.
 		p.fresh(base, base+"/sudoku?level=hidden&seed=7")
@@ -308,7 +312,7 @@ var sudoku37Steps = []pageStep{
 	}},
 
 	{"320 px", func(p *tab, base string) {
-		// Item 11: no wider than the screen, "N-queens" on one line.
+		// No wider than the screen, "N-queens" on one line.
 		p.viewport(320, 700, true)
 		p.fresh(base, base+"/sudoku?level=singles&seed=3")
 		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > 320 {
@@ -322,7 +326,7 @@ var sudoku37Steps = []pageStep{
 	}},
 
 	{"reload keeps the clock and undo", func(p *tab, base string) {
-		// Item 12: to the second, and the undo history.
+		// The clock to the second, and the undo history.
 		p.fresh(base, base+"/sudoku?level=singles&seed=21")
 		gen := one(p.t, generate.Options{Level: sudoku.Singles, Seed: 21}, 0)
 		i := strings.IndexByte(gen.Puzzle.String(), '.')
@@ -446,7 +450,7 @@ var sudoku37Steps = []pageStep{
 				progress[i] = '1'
 			}
 		}
-		pasteGame(p, web.Game{Puzzle: gen.Puzzle.String(), Progress: string(progress)})
+		pasteGame(p, sudokupage.Game{Puzzle: gen.Puzzle.String(), Progress: string(progress)})
 		if !eval[bool](p, `document.querySelector('#pad .btn:nth-child(1)').classList.contains('done') && !document.querySelector('#pad .btn:nth-child(2)').classList.contains('done')`) ||
 			!strings.Contains(eval[string](p, `document.querySelector('#pad .btn:nth-child(1)').getAttribute('aria-label')`), "all nine") {
 			p.t.Error("digit 1 complete, not shown on the pad")
@@ -464,14 +468,73 @@ var sudoku37Steps = []pageStep{
 			p.t.Errorf("dark chosen, after a reload: background %v", bg)
 		}
 		p.contrast("the dark theme chosen")
-		p.click("#theme")
-		p.wait("auto", `!document.documentElement.dataset.theme`)
+		// The n-queens page takes the theme chosen here, in a light
+		// system too, and follows a change made in another tab.
+		p.do(chromedp.Navigate(base + "/queens?n=6"))
+		p.wait("the n-queens page", `document.body.dataset.content === '1'`)
+		bg = p.cssColor(`getComputedStyle(document.body).backgroundColor`)
+		if eval[string](p, `document.documentElement.dataset.theme || ''`) != "dark" || bg[0]+bg[1]+bg[2] > 3*60 {
+			p.t.Errorf("dark chosen on the Sudoku page, the n-queens page: theme %q, background %v", eval[string](p, `document.documentElement.dataset.theme || ''`), bg)
+		}
+		p.contrast("the n-queens page in the dark theme chosen")
+		other := newTab(p.t, p.ctx)
+		other.do(chromedp.Navigate(base + "/sudoku"))
+		other.wait("the Sudoku page", `document.body.dataset.content === '1'`)
+		other.click("#theme") // dark -> auto
+		other.wait("auto", `!document.documentElement.dataset.theme`)
+		p.wait("the n-queens page following the other tab", `!document.documentElement.dataset.theme`)
+		p.do(chromedp.Navigate(base + "/sudoku"))
+		p.wait("the page", `document.body.dataset.content === '1'`)
 	}},
 }
 
-func TestBrowserSudoku37(t *testing.T) {
+func init() {
+	playerSteps = append(playerSteps, pageStep{"in every language", func(p *tab, base string) {
+		// The page's words in the player's language: the status lines, a
+		// hint at each of its stages, the buttons it offers, the
+		// glossary, the labels a screen reader speaks. No key shown.
+		keys := catalogueKeys(p.t)
+		for _, lang := range []string{"en", "ro", "ko", "zh-Hant", "id"} {
+			text := func(key string, params ...string) string {
+				s := catalogueText(p.t, lang, key)
+				for i := 0; i+1 < len(params); i += 2 {
+					s = strings.ReplaceAll(s, "{"+params[i]+"}", params[i+1])
+				}
+				return s
+			}
+			p.fresh(base, base+"/sudoku?level=singles&seed=3&lang="+lang)
+			p.wait("the catalogue", `document.documentElement.dataset.i18n === '`+lang+`'`)
+			p.click("#fill")
+			noKeys(p, keys, lang+" Sudoku page, candidates filled")
+			for k := 1; k <= 3; k++ {
+				p.click("#hint")
+				stage := strings.TrimSpace(text("s.hint.stage", "k", strconv.Itoa(k)))
+				p.wait("hint stage "+strconv.Itoa(k), `document.getElementById('status').textContent.includes(`+strconv.Quote(stage)+`)`)
+				noKeys(p, keys, lang+" Sudoku page, hint stage "+strconv.Itoa(k))
+				if k == 3 {
+					if got := eval[string](p, `document.getElementById('apply').textContent`); got != text("s.btn.apply") {
+						p.t.Errorf("%s: the Apply button says %q", lang, got)
+					}
+					p.viewport(1100, 1250, false) // the hint in the picture
+					p.shot("sudoku-hint-" + lang + ".png")
+					p.viewport(1100, 860, false)
+				}
+			}
+			if got := eval[[]string](p, `[document.getElementById('g-kite').textContent, document.getElementById('g-kite').nextElementSibling.textContent, document.querySelector('#pad .btn').getAttribute('aria-label'), document.getElementById('hint').textContent]`); !slices.Equal(got, []string{text("s.gl.kite"), text("s.gl.kite.text"), text("s.pad.digit", "d", "1"), text("s.hint.label3")}) {
+				p.t.Errorf("%s: glossary, pad and hint button %q", lang, got)
+			}
+			p.click("#pause")
+			p.wait("paused", `document.getElementById('status').textContent.includes(`+strconv.Quote(text("s.btn.resume"))+`)`)
+			p.click("#resume2")
+			noKeys(p, keys, lang+" Sudoku page")
+		}
+		p.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('nqcount.lang')`))
+	}})
+}
+
+func TestBrowserSudokuPlayer(t *testing.T) {
 	base, bctx := startBrowser(t)
-	for _, c := range sudoku37Steps {
+	for _, c := range playerSteps {
 		t.Run(c.name, func(t *testing.T) { c.run(newTab(t, bctx), base) })
 	}
 }

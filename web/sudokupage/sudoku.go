@@ -1,4 +1,4 @@
-package web
+package sudokupage
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
+	"github.com/nqcount/nqcount/web"
 )
 
 // The Sudoku endpoints. A grid is a string of 81 characters, row by row,
@@ -29,10 +30,10 @@ type gridRequest struct {
 // accepts clashing digits (the answers report them). Characters are
 // counted as characters, not bytes: a full-width digit is one character
 // (and not a digit).
-func parseGrid(field, s string) (sudoku.Grid, *apiError) {
+func parseGrid(field, s string) (sudoku.Grid, *web.Error) {
 	var g sudoku.Grid
 	if n := utf8.RuneCountInString(s); n != 81 {
-		return g, badRequest("%s: %d characters, want 81 (row by row, '.' or '0' for an empty cell)", field, n)
+		return g, web.BadRequest("%s: %d characters, want 81 (row by row, '.' or '0' for an empty cell)", field, n)
 	}
 	i := 0
 	for _, c := range s {
@@ -41,7 +42,7 @@ func parseGrid(field, s string) (sudoku.Grid, *apiError) {
 		case c >= '1' && c <= '9':
 			g[i] = uint8(c - '0')
 		default:
-			return g, badRequest("%s: character %d is %q, not a digit or '.'", field, i+1, string(c))
+			return g, web.BadRequest("%s: character %d is %q, not a digit or '.'", field, i+1, string(c))
 		}
 		i++
 	}
@@ -105,7 +106,7 @@ func check(g sudoku.Grid) (Validation, sudoku.Grid) {
 	return v, sol
 }
 
-func (s *Server) validate(_ context.Context, req *gridRequest) (Validation, *apiError) {
+func (p *page) validate(_ context.Context, req *gridRequest) (Validation, *web.Error) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return Validation{}, e
@@ -122,7 +123,7 @@ type Solution struct {
 	Solution string `json:"solution,omitempty"`
 }
 
-func (s *Server) solve(_ context.Context, req *gridRequest) (Solution, *apiError) {
+func (p *page) solve(_ context.Context, req *gridRequest) (Solution, *web.Error) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return Solution{}, e
@@ -164,7 +165,7 @@ type CountAnswer struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func (s *Server) count(ctx context.Context, req *countRequest) (CountAnswer, *apiError) {
+func (p *page) count(ctx context.Context, req *countRequest) (CountAnswer, *web.Error) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return CountAnswer{}, e
@@ -174,7 +175,7 @@ func (s *Server) count(ctx context.Context, req *countRequest) (CountAnswer, *ap
 		limit = DefaultCountLimit
 	}
 	if limit > MaxCountLimit {
-		return CountAnswer{}, badRequest("limit %d: at most %d here (the command 'sudoku count' has no limit)", limit, MaxCountLimit)
+		return CountAnswer{}, web.BadRequest("limit %d: at most %d here (the command 'sudoku count' has no limit)", limit, MaxCountLimit)
 	}
 	out := CountAnswer{Limit: limit, Clashes: []int{}}
 	if cs, _ := clashes(g); len(cs) > 0 {
@@ -183,12 +184,12 @@ func (s *Server) count(ctx context.Context, req *countRequest) (CountAnswer, *ap
 	}
 	ctx, cancel := context.WithTimeout(ctx, countTimeout)
 	defer cancel()
-	res, err := sudoku.Count(ctx, g, sudoku.CountOptions{Limit: limit, Workers: s.opt.Workers})
+	res, err := sudoku.Count(ctx, g, sudoku.CountOptions{Limit: limit, Workers: p.opt.Workers})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return CountAnswer{}, &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("the count did not finish within %v: use 'sudoku count' on the command line", countTimeout)}
+			return CountAnswer{}, web.Errorf(http.StatusUnprocessableEntity, "the count did not finish within %v: use 'sudoku count' on the command line", countTimeout)
 		}
-		return CountAnswer{}, &apiError{http.StatusUnprocessableEntity, err.Error()}
+		return CountAnswer{}, web.Errorf(http.StatusUnprocessableEntity, "%s", err)
 	}
 	out.Count = res.Count.Lo // at most MaxCountLimit
 	out.LimitReached = res.LimitReached
@@ -209,13 +210,13 @@ type Rating struct {
 // more, and a whole rating many.
 const hardTimeout = 20 * time.Second
 
-func (s *Server) rate(ctx context.Context, req *gridRequest) (Rating, *apiError) {
+func (p *page) rate(ctx context.Context, req *gridRequest) (Rating, *web.Error) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return Rating{}, e
 	}
 	if _, msg := clashes(g); msg != "" {
-		return Rating{}, badRequest("cannot rate: %s", msg)
+		return Rating{}, web.BadRequest("cannot rate: %s", msg)
 	}
 	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
 	defer cancel()
@@ -234,16 +235,16 @@ func (s *Server) rate(ctx context.Context, req *gridRequest) (Rating, *apiError)
 // logicError turns an error of package logic into an answer: a puzzle
 // without exactly one solution is a bad request, a solve that ran out of
 // time cannot be processed.
-func logicError(what string, err error) *apiError {
+func logicError(what string, err error) *web.Error {
 	var nu *sudoku.ErrNotUnique
 	var pe *sudoku.ParseError
 	switch {
 	case errors.As(err, &nu), errors.As(err, &pe):
-		return badRequest("cannot %s: %v", what, err)
+		return web.BadRequest("cannot %s: %v", what, err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("cannot %s: the logical solve did not finish within %v (try 'sudoku explain')", what, hardTimeout)}
+		return web.Errorf(http.StatusUnprocessableEntity, "cannot %s: the logical solve did not finish within %v (try 'sudoku explain')", what, hardTimeout)
 	}
-	return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("cannot %s: %v", what, err)}
+	return web.Errorf(http.StatusUnprocessableEntity, "cannot %s: %v", what, err)
 }
 
 // generateRequest is the body of generate.
@@ -292,42 +293,42 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])>>11 | 1
 }
 
-func (s *Server) generate(ctx context.Context, req *generateRequest) (Generated, *apiError) {
+func (p *page) generate(ctx context.Context, req *generateRequest) (Generated, *web.Error) {
 	opt := generate.Options{MaxTries: generateTries}
 	var err error
 	if req.Score != "" {
 		if req.Difficulty != "" {
-			return Generated{}, badRequest("score and difficulty both ask for a difficulty: give one")
+			return Generated{}, web.BadRequest("score and difficulty both ask for a difficulty: give one")
 		}
 		if opt.MinScore, opt.MaxScore, err = generate.ParseScores(req.Score); err != nil {
-			return Generated{}, badRequest("%v", err)
+			return Generated{}, web.BadRequest("%v", err)
 		}
 	} else if req.Difficulty != "" {
 		if opt.Level, err = sudoku.ParseLevel(req.Difficulty); err != nil {
-			return Generated{}, badRequest("%v", err)
+			return Generated{}, web.BadRequest("%v", err)
 		}
 	}
 	if req.Symmetry != "" {
 		if opt.Symmetry, err = generate.ParseSymmetry(req.Symmetry); err != nil {
-			return Generated{}, badRequest("%v", err)
+			return Generated{}, web.BadRequest("%v", err)
 		}
 	}
 	if _, _, err := opt.Scores(); err != nil {
-		return Generated{}, badRequest("%v", err)
+		return Generated{}, web.BadRequest("%v", err)
 	}
 	if req.Seed == "" {
 		opt.Seed = randomSeed()
 	} else if opt.Seed, err = strconv.ParseUint(req.Seed, 10, 64); err != nil || opt.Seed == 0 {
-		return Generated{}, badRequest("seed %q: want a whole number from 1 to %d, as a string", req.Seed, uint64(1<<64-1))
+		return Generated{}, web.BadRequest("seed %q: want a whole number from 1 to %d, as a string", req.Seed, uint64(1<<64-1))
 	}
 	if req.Index < 0 || req.Index > maxIndex {
-		return Generated{}, badRequest("index %d: want 0 to %d", req.Index, maxIndex)
+		return Generated{}, web.BadRequest("index %d: want 0 to %d", req.Index, maxIndex)
 	}
 	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
 	defer cancel()
 	g, err := generate.One(ctx, opt, req.Index)
 	if err != nil {
-		return Generated{}, &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("no puzzle: %v (try a wider score range)", err)}
+		return Generated{}, web.Errorf(http.StatusUnprocessableEntity, "no puzzle: %v (try a wider score range)", err)
 	}
 	cmd := "sudoku generate"
 	if req.Score != "" {
@@ -362,19 +363,19 @@ type hintRequest struct {
 
 // parseCandidates reads the candidates of a hint request: 81 strings of
 // digits 1-9.
-func parseCandidates(cs []string) (logic.Candidates, *apiError) {
+func parseCandidates(cs []string) (logic.Candidates, *web.Error) {
 	var out logic.Candidates
 	if len(cs) != 81 {
-		return out, badRequest("candidates: %d entries, want 81 (one string of digits per cell, row by row)", len(cs))
+		return out, web.BadRequest("candidates: %d entries, want 81 (one string of digits per cell, row by row)", len(cs))
 	}
 	for i, c := range cs {
 		if len(c) > 9 {
-			return out, badRequest("candidates: %s has %d characters, want at most the 9 digits", sudoku.CellName(i), len(c))
+			return out, web.BadRequest("candidates: %s has %d characters, want at most the 9 digits", sudoku.CellName(i), len(c))
 		}
 		for j := 0; j < len(c); j++ {
 			d := c[j]
 			if d < '1' || d > '9' {
-				return out, badRequest("candidates: %s has %q, want digits 1-9", sudoku.CellName(i), c)
+				return out, web.BadRequest("candidates: %s has %q, want digits 1-9", sudoku.CellName(i), c)
 			}
 			out[i] |= 1 << (d - '1')
 		}
@@ -383,8 +384,8 @@ func parseCandidates(cs []string) (logic.Candidates, *apiError) {
 }
 
 // hint answers the hint request with the step in a player's words too.
-func (s *Server) hint(ctx context.Context, req *hintRequest) (Hint, *apiError) {
-	st, e := s.step(ctx, req)
+func (p *page) hint(ctx context.Context, req *hintRequest) (Hint, *web.Error) {
+	st, e := p.step(ctx, req)
 	if e != nil {
 		return Hint{}, e
 	}
@@ -393,7 +394,7 @@ func (s *Server) hint(ctx context.Context, req *hintRequest) (Hint, *apiError) {
 
 // step finds the next step of a hint request: a solving step, or an
 // answer (a clash, a mistake, the end).
-func (s *Server) step(ctx context.Context, req *hintRequest) (logic.Step, *apiError) {
+func (p *page) step(ctx context.Context, req *hintRequest) (logic.Step, *web.Error) {
 	g, e := parseGrid("grid", req.Grid)
 	if e != nil {
 		return logic.Step{}, e
@@ -411,7 +412,7 @@ func (s *Server) step(ctx context.Context, req *hintRequest) (logic.Step, *apiEr
 		}
 		for i, v := range p {
 			if v != 0 && g[i] != v {
-				return logic.Step{}, badRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
+				return logic.Step{}, web.BadRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
 			}
 		}
 		if cs, msg := clashes(g); len(cs) > 0 {
@@ -420,7 +421,7 @@ func (s *Server) step(ctx context.Context, req *hintRequest) (logic.Step, *apiEr
 		v, sol := check(p)
 		switch v.Verdict {
 		case VerdictNone:
-			return logic.Step{}, badRequest("the puzzle has no solution: %s", v.Message)
+			return logic.Step{}, web.BadRequest("the puzzle has no solution: %s", v.Message)
 		case VerdictSeveral:
 			return answer("none", "The puzzle has several solutions: logic cannot tell which digit goes where.", nil), nil
 		}

@@ -10,15 +10,14 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // results counts every task of p, for tests that write records by hand.
 func results(t testing.TB, p *queens.Plan) []count.Result {
 	t.Helper()
 	rs := make([]count.Result, p.Len())
-	_, err := job.Count(context.Background(), p, count.All(p.Len()), job.CountOptions{Workers: 1,
-		OnResult: func(id int, r count.Result) error { rs[id] = r; return nil }})
+	_, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, count.All(p.Len()), queens.Options{
+		OnDone: func(id int, r count.Result) error { rs[id] = r; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func planBacktrack(n int, method Method, depth, workers int) (int, *backtrack, e
 		d = 1
 	}
 	k := c.size(roots, d, maxTasks)
-	for k < want && d < autoMaxDepth(n, method) {
+	for k < want && d < c.autoMaxDepth() {
 		next := c.size(roots, d+1, maxTasks)
 		if next > maxTasks {
 			break
@@ -73,63 +73,6 @@ func planBacktrack(n int, method Method, depth, workers int) (int, *backtrack, e
 // of perfect, and more tasks only cost planning time and nodes (every
 // extra row adds about 3% nodes).
 const tasksPerWorker = 16
-
-func autoMaxDepth(n int, m Method) int {
-	if m == Halving {
-		return min(n, 5)
-	}
-	return max(0, min(n-4, 3))
-}
-
-// cut is how a backtracking method splits a board of n rows into tasks.
-type cut struct {
-	n      int
-	method Method
-}
-
-// roots are the tasks every plan of the method splits further: the
-// first-row placements for Halving, the border classes for
-// Constellations.
-func (c cut) roots() []Task {
-	if c.method == Halving {
-		return halvingRoots(c.n)
-	}
-	return constellationRoots(c.n)
-}
-
-// rowsBelow is how many free rows a plan of the given depth fills below
-// root t.
-func (c cut) rowsBelow(t *Task, depth int) int {
-	if c.method == Halving {
-		return depth - 1
-	}
-	if t.inCorner(c.n) {
-		depth += cornerSplit
-	}
-	return min(depth, MaxPlaced-int(t.Placed))
-}
-
-// size returns the number of tasks a plan of the given depth has, or a
-// number above limit as soon as it exceeds limit.
-func (c cut) size(roots []Task, depth, limit int) int {
-	k := 0
-	for i := range roots {
-		if k > limit {
-			break
-		}
-		k += roots[i].countExpand(c.n, c.rowsBelow(&roots[i], depth), limit-k)
-	}
-	return k
-}
-
-// build lists the k tasks of a plan of the given depth.
-func (c cut) build(roots []Task, depth, k int) []Task {
-	out := make([]Task, 0, k)
-	for i := range roots {
-		out = roots[i].expand(c.n, c.rowsBelow(&roots[i], depth), out)
-	}
-	return out
-}
 
 func (b *backtrack) len() int { return len(b.tasks) }
 

@@ -56,6 +56,7 @@ func planJoin(n, depth int) (int, *joinTasks, error) {
 	if depth > maxJoinDepth {
 		return 0, nil, fmt.Errorf("%w: depth %d is out of range: the join splits its tasks at depth 1 to %d", ErrInvalid, depth, maxJoinDepth)
 	}
+	want := joinWant(n) // the automatic depth's aim
 	g := join.Cut(n)
 	if depth > 0 {
 		l, err := join.NewLayout(g, joinSplit(depth))
@@ -64,7 +65,6 @@ func planJoin(n, depth int) (int, *joinTasks, error) {
 		}
 		return depth, &joinTasks{n: n, layout: l}, nil
 	}
-	want := joinWant(n)
 	for d := 1; ; d++ {
 		l, err := join.NewLayout(g, joinSplit(d))
 		if err != nil {

@@ -112,6 +112,64 @@ func (t *Task) inCorner(n int) bool {
 	return false
 }
 
+// cut is how a backtracking method splits a board of n rows into tasks.
+type cut struct {
+	n      int
+	method Method
+}
+
+// autoMaxDepth is the deepest the automatic depth goes.
+func (c cut) autoMaxDepth() int {
+	if c.method == Halving {
+		return min(c.n, 5)
+	}
+	return max(0, min(c.n-4, 3))
+}
+
+// roots are the tasks every plan of the method splits further: the
+// first-row placements for Halving, the border classes for
+// Constellations.
+func (c cut) roots() []Task {
+	if c.method == Halving {
+		return halvingRoots(c.n)
+	}
+	return constellationRoots(c.n)
+}
+
+// rowsBelow is how many free rows a plan of the given depth fills below
+// root t.
+func (c cut) rowsBelow(t *Task, depth int) int {
+	if c.method == Halving {
+		return depth - 1
+	}
+	if t.inCorner(c.n) {
+		depth += cornerSplit
+	}
+	return min(depth, MaxPlaced-int(t.Placed))
+}
+
+// size returns the number of tasks a plan of the given depth has, or a
+// number above limit as soon as it exceeds limit.
+func (c cut) size(roots []Task, depth, limit int) int {
+	k := 0
+	for i := range roots {
+		if k > limit {
+			break
+		}
+		k += roots[i].countExpand(c.n, c.rowsBelow(&roots[i], depth), limit-k)
+	}
+	return k
+}
+
+// build lists the k tasks of a plan of the given depth.
+func (c cut) build(roots []Task, depth, k int) []Task {
+	out := make([]Task, 0, k)
+	for i := range roots {
+		out = roots[i].expand(c.n, c.rowsBelow(&roots[i], depth), out)
+	}
+	return out
+}
+
 // halvingRoots lists the placements of the first row in the left half
 // (weight 2) or, on an odd board, the middle column (weight 1: its mirror
 // image is a placement of the same kind). A plan of depth d splits each

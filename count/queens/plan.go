@@ -17,7 +17,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,10 +35,6 @@ const MaxN = kernel.MaxN
 // MaxDepth is the deepest split a plan accepts: prefix rows for Halving,
 // extra rows beyond the border queens for Constellations.
 const MaxDepth = 8
-
-// ErrInvalid marks errors caused by arguments out of range (n, depth,
-// method, kernel), as opposed to failures while counting.
-var ErrInvalid = errors.New("invalid argument")
 
 // maxTasks bounds the task list so that a deep split cannot eat memory.
 const maxTasks = 4 << 20
@@ -218,10 +213,6 @@ func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
 	return p.tasks.(*backtrack).frame(id, f)
 }
 
-// ErrOverflow is returned when a task's weighted count does not fit in 64
-// bits (far beyond any n the counter can reach in practice).
-var ErrOverflow = errors.New("weighted count overflows 64 bits")
-
 // Hash identifies the plan's task list: n, method, depth and every task,
 // computed once by NewPlan (the join's tasks streamed, never all held).
 // Journals and shard files carry it, so results of different plans are
@@ -269,17 +260,3 @@ func (p *Plan) Shard(x shard.Index) ([]int, error) {
 	}
 	return shard.Select(p.Estimates(), x)
 }
-
-// Usage marks err as caused by the arguments (errors.Is(err, ErrInvalid)
-// holds) while keeping its message.
-func Usage(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return usageError{err}
-}
-
-type usageError struct{ err error }
-
-func (e usageError) Error() string   { return e.err.Error() }
-func (e usageError) Unwrap() []error { return []error{e.err, ErrInvalid} }

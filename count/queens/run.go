@@ -2,7 +2,6 @@ package queens
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -84,9 +83,6 @@ type Budget struct {
 // the largest-first order, the progress and journal indexes, a shard's
 // results.
 const bookBytes = 64
-
-// ErrMemory reports a count that does not fit in the memory allowed.
-var ErrMemory = errors.New("not enough memory")
 
 // Fit checks everything that could refuse the count of p as e says,
 // before any work: the kernel (of the plan's method's family; a usage

@@ -323,8 +323,8 @@ func constellationRoots(n int) []Task {
 // rows lie low. With rows filled strictly top down this static score
 // picked, on n = 13..15, an image within 6% of the best of the four
 // rotations, against 75% more work for the canonical image itself; with
-// the kernels' dynamic row order it still saves 1.24x at n = 16 (0.82 s
-// against 1.02 s, one worker, 3 alternating runs). Mirror images cost the
+// the kernels' dynamic row order it still saves time at n = 16 (one
+// worker, alternating runs). Mirror images cost the
 // same as their rotation: the search is symmetric left to right.
 func (x border) orient(n int) border {
 	best, bestScore := x, 1<<30

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -249,10 +248,7 @@ func (s *Server) estimate(_ context.Context, req *countRequestQ) (CountEstimate,
 	if e != nil {
 		return CountEstimate{}, e
 	}
-	w := s.opt.Workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
+	w := queens.Execution{Workers: s.opt.Workers}.Resolve().Workers // as the live count will run
 	return CountEstimate{N: n, CoreHours: EstimatedCoreHours[n], Workers: w, BudgetSeconds: s.live.budget.Seconds()}, nil
 }
 

@@ -3,7 +3,6 @@ package queenspage
 import (
 	"context"
 	"errors"
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -96,10 +95,11 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 
 // liveRun is one count.
 type liveRun struct {
-	id, n, workers int
-	budget         time.Duration
-	cancel         context.CancelCauseFunc
-	start          time.Time
+	id, n  int
+	exec   queens.Execution // resolved once, in start
+	budget time.Duration
+	cancel context.CancelCauseFunc
+	start  time.Time
 	// prev is closed when the run before this one has ended, done when
 	// this one has: a run starts its work only after the one it replaced
 	// let go of its own, so that however many requests start counts at
@@ -130,9 +130,7 @@ func newLiveCount(budget, idle time.Duration) *liveCount {
 
 // start stops the running count, if any, and starts counting n.
 func (l *liveCount) start(n, workers int) CountProgress {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	exec := queens.Execution{Workers: workers}.Resolve() // nqueens count's defaults
 	l.mu.Lock()
 	if l.cur != nil {
 		l.cur.cancel(&stopCause{StopReplaced})
@@ -143,7 +141,7 @@ func (l *liveCount) start(n, workers int) CountProgress {
 	if l.cur != nil {
 		prev = l.cur.done
 	}
-	r := &liveRun{id: l.last, n: n, workers: workers, budget: l.budget, cancel: cancel, start: time.Now(), state: "planning",
+	r := &liveRun{id: l.last, n: n, exec: exec, budget: l.budget, cancel: cancel, start: time.Now(), state: "planning",
 		prev: prev, done: make(chan struct{})}
 	l.cur = r
 	l.mu.Unlock()
@@ -191,7 +189,7 @@ func (r *liveRun) run(ctx context.Context) {
 	defer debug.FreeOSMemory()
 	// The same call as nqueens count's, with its defaults: the fastest
 	// method for n (the join from n = 12 but 13), every core.
-	j, err := job.OpenContext(ctx, job.Config{Spec: queens.Spec{N: r.n}, Workers: r.workers})
+	j, err := job.OpenContext(ctx, job.Config{Spec: queens.Spec{N: r.n}, Execution: r.exec})
 	if err != nil {
 		r.end(ctx, nil, err)
 		return
@@ -263,7 +261,7 @@ func (r *liveRun) snapshot() CountProgress {
 	last, method := r.last, r.method
 	j := r.job.Load() // under r.mu: either last or j is set once planned
 	r.mu.Unlock()
-	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.workers, ETASeconds: -1, BudgetSeconds: r.budget.Seconds(), StopReason: reason}
+	p := CountProgress{ID: r.id, N: r.n, State: state, Workers: r.exec.Workers, ETASeconds: -1, BudgetSeconds: r.budget.Seconds(), StopReason: reason}
 	if k, ok := queens.Known(r.n); ok {
 		p.Known = count.U128(k).String()
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -250,10 +249,7 @@ func (p *page) estimate(_ context.Context, req *countRequestQ) (CountEstimate, *
 	if e != nil {
 		return CountEstimate{}, e
 	}
-	w := p.opt.Workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
+	w := queens.Execution{Workers: p.opt.Workers}.Resolve().Workers // as the live count will run
 	return CountEstimate{N: n, CoreHours: EstimatedCoreHours[n], Workers: w, BudgetSeconds: p.live.budget.Seconds()}, nil
 }
 

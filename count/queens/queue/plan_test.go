@@ -7,7 +7,6 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 )
 
 // The units cut the plan's largest-first order into consecutive runs:
@@ -135,8 +134,8 @@ func TestDefaultUnits(t *testing.T) {
 func results(t testing.TB, p *queens.Plan) []count.Result {
 	t.Helper()
 	rs := make([]count.Result, p.Len())
-	_, err := job.Count(context.Background(), p, count.All(p.Len()), job.CountOptions{Workers: 1,
-		OnResult: func(id int, r count.Result) error { rs[id] = r; return nil }})
+	_, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, count.All(p.Len()), queens.Options{
+		OnDone: func(id int, r count.Result) error { rs[id] = r; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
@@ -20,8 +19,8 @@ import (
 func results(t testing.TB, p *queens.Plan) []count.Result {
 	t.Helper()
 	rs := make([]count.Result, p.Len())
-	_, err := job.Count(context.Background(), p, count.All(p.Len()), job.CountOptions{Workers: 1,
-		OnResult: func(id int, r count.Result) error { rs[id] = r; return nil }})
+	_, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, count.All(p.Len()), queens.Options{
+		OnDone: func(id int, r count.Result) error { rs[id] = r; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -48,7 +47,7 @@ type WorkerConfig struct {
 	// jobs counted by the join; the other kind gets its fastest.
 	Kernel string
 	// Memory bounds the memory the worker's counts may take, in bytes (0:
-	// queens.DefaultMemory(), the same default as nqueens count): a join
+	// the same default as nqueens count, see queens.Execution): a join
 	// job whose tables leave room for fewer tasks than Workers is counted
 	// that many at a time; one whose tables alone do not fit is refused,
 	// for a worker with more memory.
@@ -178,12 +177,8 @@ func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, erro
 	case jerr != nil:
 		jk = join.Best()
 	}
-	if cfg.Workers <= 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
-	}
-	if cfg.Memory == 0 {
-		cfg.Memory = queens.DefaultMemory()
-	}
+	e := queens.Execution{Workers: cfg.Workers, Memory: cfg.Memory}.Resolve() // count's defaults
+	cfg.Workers, cfg.Memory = e.Workers, e.Memory
 	if cfg.ID == "" {
 		cfg.ID = defaultWorkerID()
 	} else if err := queue.CheckWorkerID(cfg.ID); err != nil {

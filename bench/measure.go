@@ -237,7 +237,12 @@ func timeGo(ctx context.Context, j *Job) (wall, cpu float64, err error) {
 	runtime.GC()
 	c0 := meter.SelfCPU()
 	t0 := time.Now()
-	r, err := queens.Count(ctx, j.N, queens.Options{Method: queens.Method(j.Method), Kernel: j.Kernel, Workers: j.Workers})
+	e := queens.Execution{Kernel: j.Kernel, Workers: j.Workers}.Resolve()
+	var r queens.Result
+	p, err := queens.NewPlan(queens.Spec{N: j.N, Method: queens.Method(j.Method), Workers: e.Workers, Kernel: e.Kernel})
+	if err == nil {
+		r, err = queens.Count(ctx, p, e, count.All(p.Len()), queens.Options{})
+	}
 	wall = time.Since(t0).Seconds()
 	if c0 > 0 {
 		cpu = meter.SelfCPU() - c0

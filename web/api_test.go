@@ -18,6 +18,8 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 const (
@@ -29,9 +31,15 @@ const (
 	monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
 
+// pages are both pages, as nqueens watch serves them: the Sudoku page
+// counting on the live count's workers.
+func pages(q queenspage.Options) []*web.Page {
+	return []*web.Page{sudokupage.New(sudokupage.Options{Workers: q.Workers}), queenspage.New(q)}
+}
+
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(web.New(web.Options{Workers: 2}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2})}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -108,7 +116,7 @@ func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
 
 func TestGenerate(t *testing.T) {
 	srv := newServer(t)
-	var g web.Generated
+	var g sudokupage.Generated
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
 	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
 	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Score != want.Score || g.Symmetry != "rot180" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
@@ -140,48 +148,48 @@ func TestGenerate(t *testing.T) {
 
 func TestValidateSolveCountRate(t *testing.T) {
 	srv := newServer(t)
-	var v web.Validation
+	var v sudokupage.Validation
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": top1}, &v)
-	if v.Verdict != web.VerdictUnique || v.Solutions != 1 || v.Clues != mustParse(t, top1).Clues() || len(v.Clashes) != 0 {
+	if v.Verdict != sudokupage.VerdictUnique || v.Solutions != 1 || v.Clues != mustParse(t, top1).Clues() || len(v.Clashes) != 0 {
 		t.Errorf("top1: %+v", v)
 	}
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": fourSols}, &v)
-	if v.Verdict != web.VerdictSeveral || v.Solutions != 2 {
+	if v.Verdict != sudokupage.VerdictSeveral || v.Solutions != 2 {
 		t.Errorf("four solutions: %+v", v)
 	}
-	// Media types are case-insensitive (issue 36, item 13: 415).
+	// Media types are case-insensitive: Application/JSON is JSON, not 415.
 	for _, ct := range []string{"Application/JSON", "APPLICATION/json; charset=UTF-8", " application/json ;charset=utf-8"} {
-		v = web.Validation{}
-		if st := call(t, srv, "POST", "/api/sudoku/validate", ct, `{"grid":"`+top1+`"}`, &v); st != 200 || v.Verdict != web.VerdictUnique {
+		v = sudokupage.Validation{}
+		if st := call(t, srv, "POST", "/api/sudoku/validate", ct, `{"grid":"`+top1+`"}`, &v); st != 200 || v.Verdict != sudokupage.VerdictUnique {
 			t.Errorf("Content-Type %q: %d %+v", ct, st, v)
 		}
 	}
 	clash := "11" + top1[2:]
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": clash}, &v)
-	if v.Verdict != web.VerdictNone || !slices.Equal(v.Clashes, []int{0, 1}) || !strings.Contains(v.Message, "r1c1 and r1c2 are both 1 in row 1") {
+	if v.Verdict != sudokupage.VerdictNone || !slices.Equal(v.Clashes, []int{0, 1}) || !strings.Contains(v.Message, "r1c1 and r1c2 are both 1 in row 1") {
 		t.Errorf("clash: %+v", v)
 	}
 	// No clash, but no solution: r1c9 can only be 9, which column 9 holds.
 	noSol := "12345678." + "........9" + strings.Repeat(".", 63)
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": noSol}, &v)
-	if v.Verdict != web.VerdictNone || len(v.Clashes) != 0 || v.Solutions != 0 {
+	if v.Verdict != sudokupage.VerdictNone || len(v.Clashes) != 0 || v.Solutions != 0 {
 		t.Errorf("no solution: %+v", v)
 	}
 
-	var s web.Solution
+	var s sudokupage.Solution
 	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": top1}, &s)
-	if s.Solution != top1Sol || s.Verdict != web.VerdictUnique {
+	if s.Solution != top1Sol || s.Verdict != sudokupage.VerdictUnique {
 		t.Errorf("solve: %+v", s)
 	}
-	s = web.Solution{}
+	s = sudokupage.Solution{}
 	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": clash}, &s)
-	if s.Solution != "" || s.Verdict != web.VerdictNone {
+	if s.Solution != "" || s.Verdict != sudokupage.VerdictNone {
 		t.Errorf("solve of a clash: %+v", s)
 	}
 
-	var c web.CountAnswer
+	var c sudokupage.CountAnswer
 	mustPost(t, srv, "/api/sudoku/count", map[string]string{"grid": fourSols}, &c)
-	if c.Count != 4 || c.LimitReached || c.Limit != web.DefaultCountLimit {
+	if c.Count != 4 || c.LimitReached || c.Limit != sudokupage.DefaultCountLimit {
 		t.Errorf("count: %+v", c)
 	}
 	mustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": strings.Repeat(".", 81), "limit": 500}, &c)
@@ -193,7 +201,7 @@ func TestValidateSolveCountRate(t *testing.T) {
 		t.Errorf("count of a clash: %+v", c)
 	}
 
-	var r web.Rating
+	var r sudokupage.Rating
 	for _, lv := range sudoku.Levels {
 		p := one(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
 		mustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
@@ -305,17 +313,17 @@ func TestParseAndSave(t *testing.T) {
 	marks[1], marks[2] = "26", "139"
 	prog := []byte(top1)
 	prog[1] = '6'
-	game := web.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
+	game := sudokupage.Game{Puzzle: top1, Progress: string(prog), Marks: marks, Seconds: 125, Seed: "42", Level: "hard", Symmetry: "mirror", Index: 2}
 	names := map[string]string{}
 	for _, f := range []string{"line", "grid", "json"} {
-		var file web.SavedFile
+		var file sudokupage.SavedFile
 		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
 			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
 		mustPost(t, srv, "/api/sudoku/save", body, &file)
 		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2") {
 			t.Errorf("%s: filename %q", f, file.Filename)
 		}
-		// Issue 23: the line and the grid got the same name.
+		// The line and the grid must not get the same name.
 		if g, dup := names[file.Filename]; dup {
 			t.Errorf("%s and %s saves are both named %s", g, f, file.Filename)
 		}
@@ -328,21 +336,21 @@ func TestParseAndSave(t *testing.T) {
 		if _, ok := rd.Next(); ok {
 			t.Errorf("%s: the command reads a second puzzle in\n%s", f, file.Text)
 		}
-		var back web.Loaded
+		var back sudokupage.Loaded
 		mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": file.Text}, &back)
-		if !gameEqual(back.Game, game) || back.Verdict != web.VerdictUnique || back.Puzzles != 1 {
+		if !gameEqual(back.Game, game) || back.Verdict != sudokupage.VerdictUnique || back.Puzzles != 1 {
 			t.Errorf("%s: loaded %+v, want %+v", f, back, game)
 		}
 	}
-	var ld web.Loaded
+	var ld sudokupage.Loaded
 	// A grid pasted with box borders; a line with clashes is kept as is.
 	pasted := "4 . . | . 3 . | . . .\n. . . | 6 . . | 8 . .\n. . . | . . . | . . 1\n------+-------+------\n. . . | . 5 . | . 9 .\n. 8 . | . . . | 6 . .\n. 7 . | 2 . . | . . .\n------+-------+------\n. . . | 1 . 2 | 7 . .\n5 . 3 | . . . | . 4 .\n9 . . | . . . | . . .\n"
 	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": pasted}, &ld)
-	if ld.Puzzle != top1 || ld.Verdict != web.VerdictUnique {
+	if ld.Puzzle != top1 || ld.Verdict != sudokupage.VerdictUnique {
 		t.Errorf("pasted grid: %+v", ld)
 	}
 	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": "  11" + top1[2:] + "\n"}, &ld)
-	if ld.Puzzle != "11"+top1[2:] || ld.Verdict != web.VerdictNone || len(ld.Clashes) != 2 {
+	if ld.Puzzle != "11"+top1[2:] || ld.Verdict != sudokupage.VerdictNone || len(ld.Clashes) != 2 {
 		t.Errorf("pasted clash: %+v", ld)
 	}
 	// The answers files, the command's outputs.
@@ -383,7 +391,7 @@ func TestParseAndSave(t *testing.T) {
 	}
 }
 
-func gameEqual(a, b web.Game) bool {
+func gameEqual(a, b sudokupage.Game) bool {
 	return a.Puzzle == b.Puzzle && a.Progress == b.Progress && slices.Equal(a.Marks, b.Marks) &&
 		a.Seconds == b.Seconds && a.Seed == b.Seed && a.Level == b.Level && a.Symmetry == b.Symmetry && a.Index == b.Index
 }
@@ -405,7 +413,7 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"123"}`, 400, "3 characters, want 81"},
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + strings.Repeat("x", 81) + `"}`, 400, `character 1 is "x"`},
 		{"POST", "/api/sudoku/solve", "application/json", `{"grid":"` + top1 + `","extra":1}`, 400, "unknown field"},
-		// Issue 36, item 13: names are case-sensitive, characters are
+		// Names are case-sensitive, characters are
 		// not bytes (a full-width digit is one character, not a digit).
 		{"POST", "/api/sudoku/solve", "application/json", `{"GRID":"` + top1 + `"}`, 400, `unknown field "GRID"`},
 		{"POST", "/api/sudoku/solve", "application/json", `{"Grid":"` + top1 + `"}`, 400, `unknown field "Grid"`},
@@ -422,7 +430,7 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"abc"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":"0"}`, 400, "seed"},
 		{"POST", "/api/sudoku/generate", "application/json", `{"seed":42}`, 400, `field "seed": want a JSON string`},
-		// Numbers that do not fit the field say why (issue 25: "want a
+		// Numbers that do not fit the field say why (not "want a
 		// JSON number, got number 1e9").
 		{"POST", "/api/queens/orders", "application/json", `{"n":1e9}`, 400, `field "n": want a whole number in digits, like 12, got 1e9`},
 		{"POST", "/api/queens/orders", "application/json", `{"n":2.5}`, 400, `field "n": want a whole number in digits, like 12, got 2.5`},
@@ -468,7 +476,7 @@ func TestTraceAPI(t *testing.T) {
 		})
 		var got [][4]int
 		for from := 0; ; {
-			var p web.TracePage
+			var p queenspage.TracePage
 			mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": from, "limit": 100}, &p)
 			if p.From != from || p.Next != from+len(p.Events) || p.Order != o.String() {
 				t.Fatalf("page %+v", p)
@@ -485,13 +493,13 @@ func TestTraceAPI(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%v: the pages give %d steps, the trace %d", o, len(got), len(want))
 		}
-		var p web.TracePage
+		var p queenspage.TracePage
 		mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": len(want) + 5}, &p)
 		if !p.Done || len(p.Events) != 0 {
 			t.Errorf("past the end: %+v", p)
 		}
 	}
-	var c web.OrderComparison
+	var c queenspage.OrderComparison
 	mustPost(t, srv, "/api/queens/orders", map[string]int{"n": 8}, &c)
 	if c.Known != 92 || len(c.Orders) != 2 || c.Orders[0].Solutions != 92 || c.Orders[1].Solutions != 92 ||
 		c.Orders[1].Nodes >= c.Orders[0].Nodes || c.Orders[0].Steps != c.Orders[0].Nodes+c.Orders[0].Backtracks+92 {
@@ -499,10 +507,10 @@ func TestTraceAPI(t *testing.T) {
 	}
 }
 
-func waitCount(t *testing.T, srv *httptest.Server, until func(web.CountProgress) bool) web.CountProgress {
+func waitCount(t *testing.T, srv *httptest.Server, until func(queenspage.CountProgress) bool) queenspage.CountProgress {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
-	var p web.CountProgress
+	var p queenspage.CountProgress
 	for time.Now().Before(deadline) {
 		if call(t, srv, "GET", "/api/queens/count", "", "", &p) != 200 {
 			t.Fatal("progress")
@@ -518,7 +526,7 @@ func waitCount(t *testing.T, srv *httptest.Server, until func(web.CountProgress)
 
 func TestLiveCount(t *testing.T) {
 	srv := newServer(t)
-	var p web.CountProgress
+	var p queenspage.CountProgress
 	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "idle" || p.ID != 0 {
 		t.Errorf("before any count: %+v", p)
 	}
@@ -526,13 +534,13 @@ func TestLiveCount(t *testing.T) {
 	if p.ID != 1 || p.N != 12 {
 		t.Errorf("started: %+v", p)
 	}
-	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
 	known, _ := queens.Known(12)
 	if p.State != "done" || p.Total != fmt.Sprint(known) || p.Matches == nil || !*p.Matches || p.Fraction != 1 || p.TasksDone != p.Tasks || p.Nodes == 0 {
 		t.Errorf("n = 12: %+v", p)
 	}
-	// The method of nqueens count: the join at n = 12 (issue 23: the page
-	// counted with constellations, three times slower at n = 16).
+	// The method of nqueens count: the join at n = 12 (constellations,
+	// which the page once used, are three times slower at n = 16).
 	if p.Method != string(queens.Join) || p.Method != string(queens.DefaultMethod(12)) {
 		t.Errorf("n = 12 counted by %q, want %q as nqueens count", p.Method, queens.DefaultMethod(12))
 	}
@@ -542,28 +550,28 @@ func TestLiveCount(t *testing.T) {
 		t.Errorf("second count: %+v", p)
 	}
 	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
-	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.Total != "" || p.StopReason != web.StopAsked {
+	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.Total != "" || p.StopReason != queenspage.StopAsked {
 		t.Errorf("stopped count: %+v", p)
 	}
 	// A count of 13, with the constellations as nqueens count.
 	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
-	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.Method != "" })
+	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.Method != "" })
 	if p.Method != string(queens.DefaultMethod(13)) {
 		t.Errorf("n = 13 counted by %q, want %q", p.Method, queens.DefaultMethod(13))
 	}
 }
 
-// TestLiveCountEndsWithRequester is issue 25's item 4: a count started
+// TestLiveCountEndsWithRequester: a count started
 // from the page stops once no request asks for its progress for
 // Options.CountIdle (the page was closed), and after its time budget
 // however often it is polled; n = 27 would otherwise run for decades of
 // one core (n = 32 is refused for memory before it starts).
 func TestLiveCountEndsWithRequester(t *testing.T) {
 	const idle = 400 * time.Millisecond
-	srv := httptest.NewServer(web.New(web.Options{Workers: 2, CountIdle: idle, CountBudget: time.Hour}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2, CountIdle: idle, CountBudget: time.Hour})}))
 	defer srv.Close()
-	var p web.CountProgress
+	var p queenspage.CountProgress
 	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 27}, &p)
 	if p.BudgetSeconds != 3600 {
 		t.Errorf("budget %v s, want 3600", p.BudgetSeconds)
@@ -578,25 +586,25 @@ func TestLiveCountEndsWithRequester(t *testing.T) {
 	// a board this large ends at its next look at the context).
 	start := time.Now()
 	time.Sleep(idle + idle/2)
-	p = waitCount(t, srv, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.StopReason != web.StopUnwatched {
+	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.StopReason != queenspage.StopUnwatched {
 		t.Fatalf("%v after the last poll: %+v, want stopped, unwatched", time.Since(start), p)
 	}
 	t.Logf("stopped %v after the last poll", time.Since(start).Round(time.Millisecond))
 
 	// The budget ends a count however often it is polled.
-	budget := httptest.NewServer(web.New(web.Options{Workers: 2, CountBudget: 500 * time.Millisecond}))
+	budget := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2, CountBudget: 500 * time.Millisecond})}))
 	defer budget.Close()
 	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
 	start = time.Now()
-	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.StopReason != web.StopBudget || time.Since(start) > 10*time.Second {
+	p = waitCount(t, budget, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
+	if p.State != "stopped" || p.StopReason != queenspage.StopBudget || time.Since(start) > 10*time.Second {
 		t.Errorf("after the budget (%v): %+v", time.Since(start), p)
 	}
 	// A new count replaces the running one.
 	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
 	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 8}, &p)
-	p = waitCount(t, budget, func(p web.CountProgress) bool { return p.State == "done" })
+	p = waitCount(t, budget, func(p queenspage.CountProgress) bool { return p.State == "done" })
 	if p.N != 8 || p.Total != "92" {
 		t.Errorf("the second count: %+v", p)
 	}
@@ -633,7 +641,7 @@ func TestPagesAndSecurity(t *testing.T) {
 	}
 
 	// With a token, every request needs it.
-	tok := httptest.NewServer(web.New(web.Options{Token: "s3cret"}))
+	tok := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{}), Token: "s3cret"}))
 	defer tok.Close()
 	tc := tok.Client()
 	for _, h := range []struct {
@@ -678,7 +686,7 @@ func TestPagesAndSecurity(t *testing.T) {
 }
 
 func TestListen(t *testing.T) {
-	srv, err := web.Listen("", web.Options{})
+	srv, err := web.Listen("", web.Options{Pages: pages(queenspage.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -707,7 +715,7 @@ func TestListen(t *testing.T) {
 	}
 
 	// Any other address: a token, in the URL printed.
-	open, err := web.Listen("0.0.0.0:0", web.Options{})
+	open, err := web.Listen("0.0.0.0:0", web.Options{Pages: pages(queenspage.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -715,7 +723,7 @@ func TestListen(t *testing.T) {
 	if open.Loopback() || !strings.Contains(open.URL("/queens?n=8"), "/queens?n=8&token=") {
 		t.Errorf("0.0.0.0: loopback %v, URL %s", open.Loopback(), open.URL("/queens?n=8"))
 	}
-	if _, err := web.Listen("no-port", web.Options{}); err == nil {
+	if _, err := web.Listen("no-port", web.Options{Pages: pages(queenspage.Options{})}); err == nil {
 		t.Error("an address without a port accepted")
 	}
 }
@@ -731,7 +739,8 @@ func port(s *web.Server) string {
 func TestHintCandidates(t *testing.T) {
 	srv := newServer(t)
 	puzzle, sol := hardLoopPuzzle(t, srv)
-	// Play the issue's puzzle hint after hint up to its first elimination.
+	// Play the puzzle the hints once looped on, hint after hint, up to its
+	// first elimination.
 	p := newPlayer(puzzle)
 	var first logic.Step
 	for i := 0; ; i++ {
@@ -820,7 +829,7 @@ func TestHintCandidates(t *testing.T) {
 // under the race detector).
 func TestSudokuWorkEndsWithRequester(t *testing.T) {
 	logged := make(chan string, 4)
-	h := web.New(web.Options{Workers: 2, Logf: func(format string, args ...any) {
+	h := web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2}), Logf: func(format string, args ...any) {
 		logged <- fmt.Sprintf(format, args...)
 	}})
 	started, ended := make(chan struct{}), make(chan time.Time, 1)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/solutions"
-	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
 )
 
 const queensJS = `Array.from(document.querySelectorAll('#qboard .sq.queen')).map(s => [Number(s.dataset.row), Number(s.dataset.col)])`
@@ -208,8 +208,8 @@ var queensSteps = []pageStep{
 	}},
 
 	{"labels as narrated", func(p *tab, base string) {
-		// Each step lights its own lines of the algorithm (issue 37: only
-		// place, back and found were ever lit), and a queen placed is at
+		// Each step lights its own lines of the algorithm (not only
+		// place, back and found), and a queen placed is at
 		// the row and column labels its narration names, lit.
 		p.fresh(base, base+"/queens?n=8")
 		seen := map[string]bool{}
@@ -346,7 +346,7 @@ var queensSteps = []pageStep{
 	}},
 
 	{"count ends with its page", func(p *tab, base string) {
-		// Issue 25: a count of n = 27 would run for decades of one core. The page
+		// A count of n = 27 would run for decades of one core. The page
 		// keeps it alive while it is open; closed, the count stops.
 		p.fresh(base, base+"/queens?n=8")
 		p.do(chromedp.SetValue(chromedp.ID("cn"), "27"))
@@ -366,7 +366,7 @@ var queensSteps = []pageStep{
 		time.Sleep(browserCountIdle + time.Second)
 		// Asked from here only once its idle time is over (asking keeps a
 		// count alive), until it has stopped.
-		var prog web.CountProgress
+		var prog queenspage.CountProgress
 		for time.Since(closed) < time.Minute {
 			resp, err := http.Get(base + "/api/queens/count")
 			if err != nil {
@@ -382,14 +382,14 @@ var queensSteps = []pageStep{
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if prog.N != 27 || prog.State != "stopped" || prog.StopReason != web.StopUnwatched {
+		if prog.N != 27 || prog.State != "stopped" || prog.StopReason != queenspage.StopUnwatched {
 			p.t.Errorf("after its page closed: %+v, want stopped, unwatched", prog)
 		}
 		p.t.Logf("stopped %v after its page was closed", time.Since(closed).Round(100*time.Millisecond))
 	}},
 }
 
-// ---- The lesson (issue 37) ----
+// ---- The lesson ----
 
 // The kinds of step of the lesson's search (lesson.js), one per line of
 // the algorithm.
@@ -1035,31 +1035,19 @@ func countID(t *testing.T, base string) int {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var prog web.CountProgress
+	var prog queenspage.CountProgress
 	if err := json.NewDecoder(resp.Body).Decode(&prog); err != nil {
 		t.Fatal(err)
 	}
 	return prog.ID
 }
 
-func readCatalogue(t *testing.T, lang string) map[string]any {
-	b, err := os.ReadFile("assets/i18n/" + lang + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func catalogueKeys(t *testing.T) []string {
-	return slices.Sorted(maps.Keys(readCatalogue(t, "en")))
+	return slices.Sorted(maps.Keys(loadCatalogue(t, "en")))
 }
 
 func catalogueText(t *testing.T, lang, key string) string {
-	s, _ := readCatalogue(t, lang)[key].(string)
+	s, _ := loadCatalogue(t, lang)[key].(string)
 	return s
 }
 

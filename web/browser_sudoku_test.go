@@ -19,6 +19,8 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 // hintWait bounds the wait for a hint: a forcing chain on a hard board
@@ -47,7 +49,7 @@ func marksOf(p *tab) []string {
 
 // pasteGame loads a game through the paste box, as a player pastes a
 // saved file.
-func pasteGame(p *tab, gm web.Game) {
+func pasteGame(p *tab, gm sudokupage.Game) {
 	p.t.Helper()
 	b, err := json.Marshal(gm)
 	if err != nil {
@@ -164,11 +166,11 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 			pl.marks[i] |= 1 << (c - '0')
 		}
 	}
-	step, err := handlerHinter(web.New(web.Options{}))(pl.request())
+	step, err := handlerHinter(web.New(web.Options{Pages: pages(queenspage.Options{})}))(pl.request())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := hintStages(p), web.HintOf(step).Words; got != want {
+	if got, want := hintStages(p), sudokupage.HintOf(step).Words; got != want {
 		t.Errorf("hint %q, want %q", got, want)
 	}
 	mv := step.Placements[0]
@@ -185,7 +187,7 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	p.do(chromedp.SetValue(chromedp.ID("format"), "json"))
 	p.click("#save")
 	saved := waitFile(t, filepath.Join(dl, "sudoku-singles-12345.json"))
-	gm, _, apiErr := web.ParseGame(saved)
+	gm, _, apiErr := sudokupage.ParseGame(saved)
 	if apiErr != nil {
 		t.Fatalf("saved file %q: %v", saved, apiErr)
 	}
@@ -244,7 +246,7 @@ func waitFile(t *testing.T, path string) string {
 // chainGame returns a game whose next hint, from its candidates, is a
 // chain with weak and strong links (ExampleStep's: a strong-link fish on
 // the SE scale), reached by applying the explained solve's steps before it.
-func chainGame(t *testing.T) (web.Game, logic.Step) {
+func chainGame(t *testing.T) (sudokupage.Game, logic.Step) {
 	t.Helper()
 	const puzzle = ".1.6...8.3.2..........49.....83...........4.7......5..46..........2...9.7...5...."
 	g := mustParse(t, puzzle)
@@ -259,12 +261,12 @@ func chainGame(t *testing.T) (web.Game, logic.Step) {
 		}
 	}
 	for _, st := range ex.Steps {
-		h, err := handlerHinter(web.New(web.Options{}))(pl.request())
+		h, err := handlerHinter(web.New(web.Options{Pages: pages(queenspage.Options{})}))(pl.request())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(h.Links) > 0 {
-			gm := web.Game{Puzzle: puzzle, Progress: string(pl.grid[:]), Marks: make([]string, 81)}
+			gm := sudokupage.Game{Puzzle: puzzle, Progress: string(pl.grid[:]), Marks: make([]string, 81)}
 			for i, m := range pl.marks {
 				for d := 1; d <= 9; d++ {
 					if m&(1<<d) != 0 && pl.grid[i] == '.' {
@@ -277,7 +279,7 @@ func chainGame(t *testing.T) (web.Game, logic.Step) {
 		pl.apply(st)
 	}
 	t.Fatal("no chain in the solve")
-	return web.Game{}, logic.Step{}
+	return sudokupage.Game{}, logic.Step{}
 }
 
 // pathEnds reads a link's ends from its SVG path (x1, y1, x2, y2 of a
@@ -286,7 +288,7 @@ const pathEnds = `...(() => { const n = l.getAttribute('d').match(/-?[\d.]+/g).m
 
 var sudokuSteps = []pageStep{
 	{"hint after hint", func(p *tab, base string) {
-		// Issue 23's puzzle: from its eighth hint the hints looped. Hint,
+		// The puzzle the hints once looped on, from its eighth hint. Hint,
 		// hint, hint, Apply, again and again, solves it with no step twice:
 		// the first steps with the buttons, the rest with the H key (four
 		// presses a step), as a player in a hurry does.
@@ -339,7 +341,7 @@ var sudokuSteps = []pageStep{
 		// First the technique alone: nothing on the board.
 		p.click("#hint")
 		p.waitFor("the technique", `document.getElementById('status').textContent.startsWith('Hint 1 of 3')`, hintWait)
-		if got, want := p.statusText(), fmt.Sprintf("Hint 1 of 3: look for a %s (difficulty %.1f).", web.HintOf(st).Name, st.Score); !strings.HasPrefix(got, want) {
+		if got, want := p.statusText(), fmt.Sprintf("Hint 1 of 3: look for a %s (difficulty %.1f).", sudokupage.HintOf(st).Name, st.Score); !strings.HasPrefix(got, want) {
 			p.t.Errorf("first press: %q, want %q", got, want)
 		}
 		if n := eval[int](p, lit); n != 0 || eval[string](p, shown) != "" {
@@ -357,7 +359,7 @@ var sudokuSteps = []pageStep{
 		// Then the move, drawn on its cell.
 		p.click("#hint")
 		p.wait("the move", `document.getElementById('status').textContent.startsWith('Hint 3 of 3')`)
-		if got, want := eval[string](p, `document.querySelector('#status .steptext').textContent`), web.HintOf(st).Words; got != want {
+		if got, want := eval[string](p, `document.querySelector('#status .steptext').textContent`), sudokupage.HintOf(st).Words; got != want {
 			p.t.Errorf("third press: %q, want %q", got, want)
 		}
 		mv := st.Placements[0]
@@ -439,7 +441,7 @@ var sudokuSteps = []pageStep{
 		p.fresh(base, base+"/sudoku?level=hidden&seed=9")
 		gm, st := chainGame(p.t)
 		pasteGame(p, gm)
-		if got, want := hintStages(p), web.HintOf(st).Words; got != want {
+		if got, want := hintStages(p), sudokupage.HintOf(st).Words; got != want {
 			p.t.Fatalf("hint %q, want %q", got, want)
 		}
 		// One line per link, from candidate to candidate: its ends inside

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
 )
 
 // The end-to-end tests drive both pages in a real headless Chromium, as a
@@ -80,7 +81,7 @@ func notice(msg string) {
 // returns the server's base URL and the browser's context.
 func startBrowser(t *testing.T) (base string, bctx context.Context) {
 	chrome := findChrome(t)
-	srv, err := web.Listen("127.0.0.1:0", web.Options{Workers: 2, CountIdle: browserCountIdle})
+	srv, err := web.Listen("127.0.0.1:0", web.Options{Pages: pages(queenspage.Options{Workers: 2, CountIdle: browserCountIdle})})
 	if err != nil {
 		t.Fatal(err)
 	}

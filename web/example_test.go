@@ -8,26 +8,13 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
-func ExampleFormatGame() {
-	text, _ := web.FormatGame(web.Game{
-		Puzzle:   "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-		Progress: "46..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-		Seconds:  75,
-	}, web.FormatLine)
-	fmt.Print(text)
-	// Output:
-	// # sudoku game saved by 'sudoku play'
-	// # 'sudoku solve FILE' solves the puzzle; 'sudoku play' loads the whole game.
-	// 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
-	// # progress: 46..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
-	// # seconds: 75
-}
-
-// The API from a script: POST a JSON object, read one back.
+// A server of the Sudoku page, and its API from a script: POST a JSON
+// object, read one back.
 func ExampleNew() {
-	srv := httptest.NewServer(web.New(web.Options{}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: []*web.Page{sudokupage.New(sudokupage.Options{})}}))
 	defer srv.Close()
 	resp, err := http.Post(srv.URL+"/api/sudoku/validate", "application/json",
 		strings.NewReader(`{"grid": "..................392578461134756298289413675675289314846192753513867942927345186"}`))

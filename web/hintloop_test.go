@@ -19,9 +19,12 @@ import (
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/internal/refdata"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
-// loopSeed generates issue 23's hard puzzle (Generate Hard, this seed):
+// loopSeed generates the hard puzzle the hints once looped on (Generate
+// Hard, this seed):
 // from its eighth hint on, hints from the digits alone repeat one pointing
 // elimination for ever.
 const loopSeed = "3454157762405955"
@@ -158,7 +161,7 @@ func stepKey(st logic.Step) string {
 // solveByHints asks for a hint and applies it until the puzzle is solved,
 // and fails on a step seen before or on a step that is not a solving
 // step. It returns the number of steps and whether it solved the puzzle;
-// digitsOnly sends no candidates (the page before issue 23).
+// digitsOnly sends no candidates (as the page once did).
 func solveByHints(hint hinter, puzzle, solution string, digitsOnly bool) (int, error) {
 	p := newPlayer(puzzle)
 	seen := map[string]bool{}
@@ -192,24 +195,24 @@ func solveByHints(hint hinter, puzzle, solution string, digitsOnly bool) (int, e
 
 func hardLoopPuzzle(t *testing.T, srv *httptest.Server) (string, string) {
 	t.Helper()
-	var g web.Generated
+	var g sudokupage.Generated
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hard", "seed": loopSeed}, &g)
-	var s web.Solution
+	var s sudokupage.Solution
 	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": g.Puzzle}, &s)
 	return g.Puzzle, s.Solution
 }
 
-// TestHintAfterHint is issue 23's bar: through the API alone, hint and
+// TestHintAfterHint: through the API alone, hint and
 // apply again and again reach the solution with no step repeated, for the
-// generated hard puzzle of the issue and every puzzle of
+// generated hard puzzle the hints once looped on and every puzzle of
 // magictour-top1465 with NQCOUNT_HINT_ALL=1 (as .ci/run sets it; every
-// 10th otherwise, every 100th under -race and -short). The issue's puzzle and a sample go through HTTP; the whole set
+// 10th otherwise, every 100th under -race and -short). That puzzle and a sample go through HTTP; the whole set
 // through the same handler in this process (the round trip would take
 // longer than the solver).
 func TestHintAfterHint(t *testing.T) {
 	srv := newServer(t)
 	puzzle, sol := hardLoopPuzzle(t, srv)
-	// The hints of the page before issue 23, from the digits alone, loop
+	// Hints from the digits alone, as the page once asked for them, loop
 	// on it: the test sees it.
 	if n, err := solveByHints(httpHinter(srv), puzzle, sol, true); err == nil || !strings.Contains(err.Error(), "repeats") {
 		t.Errorf("digits-only hints: %d steps, %v; want a repeated step", n, err)
@@ -232,7 +235,7 @@ func TestHintAfterHint(t *testing.T) {
 	case raceEnabled || testing.Short():
 		every = 100
 	}
-	h := handlerHinter(web.New(web.Options{Workers: 1}))
+	h := handlerHinter(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 1})}))
 	start := time.Now()
 	var steps atomic.Int64
 	var wg sync.WaitGroup

@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// The bounds of the requests that compute (solve, rate, hint, generate,
-// count, trace, orders), when Options leave them 0: DefaultMaxWork at once
+// The bounds of the requests that compute (those registered with
+// Limited: solve, rate, hint, generate, count, trace, orders), when
+// Options leave them 0: DefaultMaxWork at once
 // per core, each of those waits for a turn with at most DefaultWorkQueue
 // more per core for at most DefaultWorkWait; any more is answered 503
 // (busy) at once. A hard puzzle's rating holds about 25 MiB while it runs,
@@ -51,7 +52,7 @@ func newWorkLimit(running, waiting int, wait time.Duration) *workLimit {
 // acquire waits for a turn to compute, and returns the function that ends
 // it; it refuses with 503 when too many wait already or the turn does not
 // come within the wait.
-func (l *workLimit) acquire(ctx context.Context) (release func(), e *apiError) {
+func (l *workLimit) acquire(ctx context.Context) (release func(), e *Error) {
 	select {
 	case l.slots <- struct{}{}:
 		return l.started(), nil
@@ -76,7 +77,7 @@ func (l *workLimit) acquire(ctx context.Context) (release func(), e *apiError) {
 	case l.slots <- struct{}{}:
 		return l.started(), nil
 	case <-ctx.Done():
-		return nil, &apiError{http.StatusServiceUnavailable, "the request was cancelled while it waited for its turn"}
+		return nil, &Error{http.StatusServiceUnavailable, "the request was cancelled while it waited for its turn"}
 	case <-t.C:
 		l.mu.Lock()
 		running, waiting := l.running, l.waiting
@@ -102,14 +103,17 @@ func (l *workLimit) started() func() {
 	}
 }
 
-func busy(running, waiting int) *apiError {
-	return &apiError{http.StatusServiceUnavailable, fmt.Sprintf("the server is busy (%d requests computing, %d waiting for their turn): try again in a moment", running, waiting)}
+func busy(running, waiting int) *Error {
+	return &Error{http.StatusServiceUnavailable, fmt.Sprintf("the server is busy (%d requests computing, %d waiting for their turn): try again in a moment", running, waiting)}
 }
 
-// limited wraps an API function that computes: it runs only in its turn
-// (see workLimit).
-func limited[Req any, Resp any](s *Server, fn func(ctx context.Context, req *Req) (Resp, *apiError)) func(ctx context.Context, req *Req) (Resp, *apiError) {
-	return func(ctx context.Context, req *Req) (Resp, *apiError) {
+// Limited wraps an API function that computes: it runs only in its turn,
+// with at most Options.MaxWork others at once; waiting too long, or with
+// too many already waiting, it is answered 503 (busy), so that the memory
+// of the work is bounded however many clients ask. Once no request
+// computes, the memory goes back to the system.
+func Limited[Req any, Resp any](s *Server, fn Func[Req, Resp]) Func[Req, Resp] {
+	return func(ctx context.Context, req *Req) (Resp, *Error) {
 		release, e := s.work.acquire(ctx)
 		if e != nil {
 			var zero Resp

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nqcount/nqcount/internal/refdata"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
 )
 
 // heapWatch samples the Go heap's live objects every 2 ms until stopped
@@ -137,8 +138,8 @@ func burst(t *testing.T, ctx context.Context, srv *httptest.Server, n int, metho
 	return status
 }
 
-// TestRateBurst is issue 36's item 10: 200 concurrent ratings of a hard
-// puzzle took 'sudoku play' out of memory (40 took it to 1.0 GB, kept
+// TestRateBurst: 200 concurrent ratings of a hard puzzle once took
+// 'sudoku play' out of memory (40 took it to 1.0 GB, kept
 // afterwards). The server computes a bounded number at once, lets a
 // bounded number wait and answers the others 503 (busy), within 160 MiB of
 // live heap (about 25 MiB per rating running), and gives the memory back
@@ -146,7 +147,7 @@ func burst(t *testing.T, ctx context.Context, srv *httptest.Server, n int, metho
 func TestRateBurst(t *testing.T) {
 	const limit = 160 << 20
 	grid := hardPuzzle(t)
-	srv := httptest.NewServer(web.New(web.Options{Workers: 2}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2})}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -177,7 +178,7 @@ func TestRateBurst(t *testing.T) {
 // 64 MiB of live heap; before, 200 plans ran at once (1.2 GB).
 func TestLiveCountBurst(t *testing.T) {
 	const limit = 64 << 20
-	srv := httptest.NewServer(web.New(web.Options{Workers: 2}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2})}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -188,7 +189,7 @@ func TestLiveCountBurst(t *testing.T) {
 	// plan of n = 31 does not stop halfway): until then the heap is
 	// watched.
 	call(t, srv, "DELETE", "/api/queens/count", "", "", nil)
-	var p web.CountProgress
+	var p queenspage.CountProgress
 	for call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State == "planning" || p.State == "running"; call(t, srv, "GET", "/api/queens/count", "", "", &p) {
 		if ctx.Err() != nil {
 			break // over the heap's limit, or too long

@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
 )
 
-// TestCountBoardSize is issue 37's item 4 in the API: the n of a live
+// TestCountBoardSize: the n of a live
 // count or an estimate is a whole number from 1 to 32, and anything else
 // is named in the error (a missing n or a string was "n = 0" before).
 func TestCountBoardSize(t *testing.T) {
@@ -32,7 +32,7 @@ func TestCountBoardSize(t *testing.T) {
 			}
 		}
 	}
-	var p web.CountProgress
+	var p queenspage.CountProgress
 	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.ID != 0 {
 		t.Errorf("a bad n started a count: %+v", p)
 	}
@@ -41,9 +41,9 @@ func TestCountBoardSize(t *testing.T) {
 		n    int
 		want float64
 	}{{8, 0}, {22, 1.82}, {23, 14.9}, {28, 13430719}, {32, 0}} {
-		var e web.CountEstimate
+		var e queenspage.CountEstimate
 		mustPost(t, srv, "/api/queens/estimate", map[string]int{"n": c.n}, &e)
-		if e.N != c.n || e.CoreHours != c.want || e.Workers != 2 || e.BudgetSeconds != web.DefaultCountBudget.Seconds() {
+		if e.N != c.n || e.CoreHours != c.want || e.Workers != 2 || e.BudgetSeconds != queenspage.DefaultCountBudget.Seconds() {
 			t.Errorf("estimate of %d: %+v, want %v core-hours on 2 workers", c.n, e, c.want)
 		}
 	}

@@ -1,14 +1,19 @@
-// Package web serves nqcount's browser front ends from the library: a
-// Sudoku app to play (cmd/sudoku's "play") and the n-queens search
-// animated, with a live count for large boards (cmd/nqueens's "watch").
+// Package web is the frame of nqcount's browser front ends: the server
+// that serves the pages given to it, each with its assets and its JSON
+// API, and what the pages share: the listener and its checks (loopback
+// hosts, the token), JSON requests and errors, the turns of the requests
+// that compute, the assets (embedded in the binaries: the pages load
+// nothing from the network), the message catalogues and the header's
+// links between the pages served.
 //
-// One Server holds both pages, their assets (embedded in the binary: the
-// pages load nothing from the network) and a small JSON API over packages
-// count/sudoku, count/queens and count/queens/solutions; docs/web.md
-// documents every endpoint. The API is for the pages and for scripts on
-// the same machine: bad requests get 400 and a one-line message, bodies
-// are bounded, and the server binds the loopback interface unless told
-// otherwise, in which case every request must carry a token.
+// The pages are packages of their own, so that a command links only the
+// pages it serves: web/sudokupage (the Sudoku app, cmd/sudoku-play) and
+// web/queenspage (the n-queens search animated and counted live,
+// cmd/nqueens's "watch"). docs/web.md documents every endpoint. The API
+// is for the pages and for scripts on the same machine: bad requests get
+// 400 and a one-line message, bodies are bounded, and the server binds
+// the loopback interface unless told otherwise, in which case every
+// request must carry a token.
 package web
 
 import (
@@ -40,26 +45,20 @@ const DefaultAddr = "127.0.0.1:0"
 // game uploaded for loading, is a few kilobytes.
 const MaxBody = 64 << 10
 
-// Options configure a Server. The zero value serves both pages on every
-// core.
+// Options configure a Server: the pages it serves, and how.
 type Options struct {
+	// Pages are the pages served (a Server with none serves only its
+	// static assets and answers every API request 404).
+	Pages []*Page
 	// Token, when set, is required from every request: as the token query
 	// parameter (the URL Listen prints carries it), from the cookie the
 	// server then sets, or as "Authorization: Bearer TOKEN". Listen makes
 	// a random one when it binds an address other than loopback.
 	Token string
-	// Home is the page "/" leads to: "/sudoku" (the default) or "/queens".
+	// Home is the page "/" leads to (default: the first page's Path).
 	Home string
-	// Workers is the number of goroutines of a live n-queens count and of
-	// a Sudoku count (0: every core).
-	Workers int
-	// CountBudget bounds the time of a live n-queens count (0:
-	// DefaultCountBudget); CountIdle stops it when no request has asked
-	// for its progress for that long (0: DefaultCountIdle), so that a
-	// count ends with the page that started it.
-	CountBudget, CountIdle time.Duration
-	// MaxWork bounds the requests that compute at once (solve, rate, hint,
-	// generate, count, trace, orders; 0: DefaultMaxWork per core), and
+	// MaxWork bounds the requests that compute at once (those the pages
+	// register with Limited; 0: DefaultMaxWork per core), and
 	// WorkQueue those that wait for their turn (0: DefaultWorkQueue per
 	// core), each for at most WorkWait (0: DefaultWorkWait); others are
 	// answered 503 (busy), so that the memory of the work is bounded
@@ -71,14 +70,13 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
-// Server is the web layer: an http.Handler with both pages, their assets
-// and the API, and, when made by Listen, the listener it serves.
+// Server is the web layer: an http.Handler with the pages, their assets
+// and their API, and, when made by Listen, the listener it serves.
 type Server struct {
 	opt    Options
 	mux    *http.ServeMux
-	live   *liveCount
 	work   *workLimit
-	orders orderCache
+	static *staticFiles
 
 	ln       net.Listener
 	loopback bool
@@ -87,9 +85,13 @@ type Server struct {
 
 // New returns a Server with the given options that is not listening: use
 // it as an http.Handler (tests do, with httptest).
+//
+// It panics when the pages collide (two serve the same path or asset, or
+// their catalogues the same key): a program's pages are fixed when it is
+// built, so that is a bug in it.
 func New(opt Options) *Server {
-	if opt.Home == "" {
-		opt.Home = "/sudoku"
+	if opt.Home == "" && len(opt.Pages) > 0 {
+		opt.Home = opt.Pages[0].Path
 	}
 	cores := runtime.GOMAXPROCS(0)
 	if opt.MaxWork <= 0 {
@@ -101,7 +103,11 @@ func New(opt Options) *Server {
 	if opt.WorkWait <= 0 {
 		opt.WorkWait = DefaultWorkWait
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), live: newLiveCount(opt.CountBudget, opt.CountIdle),
+	static, err := newStaticFiles(opt.Pages)
+	if err != nil {
+		panic("web: " + err.Error())
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), static: static,
 		work: newWorkLimit(opt.MaxWork, opt.WorkQueue, opt.WorkWait)}
 	s.routes()
 	return s
@@ -194,8 +200,9 @@ func (s *Server) URL(page string) string {
 	return u
 }
 
-// Serve answers requests until ctx is cancelled, then stops the live count
-// and shuts down, letting requests in flight finish for up to 5 seconds.
+// Serve answers requests until ctx is cancelled, then tells the pages
+// (their Shutdown: a running count stops) and shuts down, letting requests
+// in flight finish for up to 5 seconds.
 func (s *Server) Serve(ctx context.Context) error {
 	if s.ln == nil {
 		return errors.New("web: Serve needs a Server made by Listen")
@@ -212,16 +219,25 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { errc <- srv.Serve(s.ln) }()
 	select {
 	case err := <-errc:
-		s.live.stop(StopShutdown)
+		s.shutdownPages()
 		return err
 	case <-ctx.Done():
 	}
-	s.live.stop(StopShutdown)
+	s.shutdownPages()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	<-errc
 	return err
+}
+
+// shutdownPages calls each page's Shutdown.
+func (s *Server) shutdownPages() {
+	for _, p := range s.opt.Pages {
+		if p.Shutdown != nil {
+			p.Shutdown()
+		}
+	}
 }
 
 // Close closes the listener of a Server that is not serving (Serve
@@ -287,17 +303,24 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// apiError is a failed request: its status and the message for the
-// client.
-type apiError struct {
-	status int
-	msg    string
+// Error is a failed API request: its HTTP status and the one-line message
+// for the client (the body {"error": Msg}).
+type Error struct {
+	Status int
+	Msg    string
 }
 
-func (e *apiError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
-func badRequest(format string, args ...any) *apiError {
-	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+// Errorf returns the Error of the given status with a formatted message.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{status, fmt.Sprintf(format, args...)}
+}
+
+// BadRequest returns a 400 Error with a formatted message: what is wrong
+// with the request, in one line.
+func BadRequest(format string, args ...any) *Error {
+	return Errorf(http.StatusBadRequest, format, args...)
 }
 
 // errorBody is the JSON of every error answer.
@@ -327,10 +350,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // JSON object with no unknown fields and nothing after it. Field names
 // are matched exactly: encoding/json alone would take {"GRID": ...} for
 // "grid".
-func decodeJSON(body io.Reader, v any) *apiError {
+func decodeJSON(body io.Reader, v any) *Error {
 	b, rerr := io.ReadAll(io.LimitReader(body, MaxBody+1))
 	if len(b) > MaxBody {
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
+		return &Error{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", MaxBody)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -348,20 +371,20 @@ func decodeJSON(body io.Reader, v any) *apiError {
 	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return badRequest("empty request body: send a JSON object")
+			return BadRequest("empty request body: send a JSON object")
 		}
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return badRequest("bad JSON at byte %d: %v", se.Offset, se)
+			return BadRequest("bad JSON at byte %d: %v", se.Offset, se)
 		case errors.As(err, &te):
 			if te.Field != "" {
-				return badRequest("field %q: %s", te.Field, typeMismatch(te))
+				return BadRequest("field %q: %s", te.Field, typeMismatch(te))
 			}
-			return badRequest("want a JSON object, got %s", te.Value)
+			return BadRequest("want a JSON object, got %s", te.Value)
 		}
-		return badRequest("bad request: %v", err)
+		return BadRequest("bad request: %v", err)
 	}
 	return nil
 }
@@ -478,11 +501,16 @@ func jsonKind(k string) string {
 	return k
 }
 
-// endpoint adapts an API function to HTTP: it checks the method and the
-// content type, decodes the request into a new Req, and writes the answer
-// or the error as JSON.
-func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.Context, req *Req) (Resp, *apiError)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+// Func is an API function: it answers a decoded request, or fails with an
+// Error. Its context ends when the client goes away.
+type Func[Req any, Resp any] func(ctx context.Context, req *Req) (Resp, *Error)
+
+// Endpoint adapts an API function to HTTP: it checks the method (a POST
+// also its JSON content type), decodes the request body into a new Req
+// (see MaxBody; a GET or DELETE reads none), and writes the answer or the
+// Error as JSON. A page's Routes registers it with Server.Handle.
+func Endpoint[Req any, Resp any](s *Server, method string, fn Func[Req, Resp]) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != method {
 			w.Header().Set("Allow", method)
 			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: use %s", r.Method, r.URL.Path, method))
@@ -500,70 +528,69 @@ func endpoint[Req any, Resp any](s *Server, method string, fn func(ctx context.C
 				return
 			}
 			if e := decodeJSON(r.Body, req); e != nil {
-				s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
-				writeError(w, e.status, e.msg)
+				s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.Status, e.Msg)
+				writeError(w, e.Status, e.Msg)
 				return
 			}
 		}
 		resp, e := fn(r.Context(), req)
 		if e != nil {
-			s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.status, e.msg)
-			if e.status == http.StatusServiceUnavailable {
+			s.logf("%s %s: %d %s", r.Method, r.URL.Path, e.Status, e.Msg)
+			if e.Status == http.StatusServiceUnavailable {
 				w.Header().Set("Retry-After", "1")
 			}
-			writeError(w, e.status, e.msg)
+			writeError(w, e.Status, e.Msg)
 			return
 		}
 		writeJSON(w, http.StatusOK, resp)
-	}
+	})
 }
 
-// routes registers the pages, the assets and the API.
+// Handle registers the handler for a pattern of http.ServeMux (a page's
+// API endpoint: see Endpoint). It is for a page's Routes.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// HandleError registers a handler for pattern that answers every request
+// with the given status and message as a JSON error (a method a resource
+// does not take, with the Allow header given when not empty).
+func (s *Server) HandleError(pattern, allow string, status int, msg func(r *http.Request) string) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		writeError(w, status, msg(r))
+	})
+}
+
+// routes registers the pages, the assets and the pages' API.
 func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		target := s.opt.Home
+		if target == "" {
+			writeError(w, http.StatusNotFound, "no page here")
+			return
+		}
 		if q := r.URL.RawQuery; q != "" {
 			target += "?" + q
 		}
 		http.Redirect(w, r, target, http.StatusFound)
 	})
-	m.HandleFunc("GET /sudoku", s.page("sudoku.html"))
-	m.HandleFunc("GET /queens", s.page("queens.html"))
-	m.Handle("GET /static/", http.StripPrefix("/static/", assetHandler()))
-
-	m.Handle("/api/sudoku/generate", endpoint(s, http.MethodPost, limited(s, s.generate)))
-	m.Handle("/api/sudoku/parse", endpoint(s, http.MethodPost, s.parse))
-	m.Handle("/api/sudoku/save", endpoint(s, http.MethodPost, s.save))
-	m.Handle("/api/sudoku/validate", endpoint(s, http.MethodPost, limited(s, s.validate)))
-	m.Handle("/api/sudoku/solve", endpoint(s, http.MethodPost, limited(s, s.solve)))
-	m.Handle("/api/sudoku/count", endpoint(s, http.MethodPost, limited(s, s.count)))
-	m.Handle("/api/sudoku/rate", endpoint(s, http.MethodPost, limited(s, s.rate)))
-	m.Handle("/api/sudoku/hint", endpoint(s, http.MethodPost, limited(s, s.hint)))
-
-	m.Handle("/api/queens/trace", endpoint(s, http.MethodPost, limited(s, s.trace)))
-	m.Handle("/api/queens/orders", endpoint(s, http.MethodPost, limited(s, s.compareOrders)))
-	m.Handle("/api/queens/estimate", endpoint(s, http.MethodPost, s.estimate)) // a table's look-up: no turn needed
-	m.Handle("POST /api/queens/count", endpoint(s, http.MethodPost, s.startCount))
-	m.Handle("GET /api/queens/count", endpoint(s, http.MethodGet, s.countStatus))
-	m.Handle("DELETE /api/queens/count", endpoint(s, http.MethodDelete, s.stopCount))
-	m.HandleFunc("/api/queens/count", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", "GET, POST, DELETE")
-		writeError(w, http.StatusMethodNotAllowed, r.Method+" /api/queens/count: use GET (progress), POST (start) or DELETE (stop)")
-	})
+	for _, p := range s.opt.Pages {
+		m.HandleFunc("GET "+p.Path, s.page(s.static.pages[p.Path]))
+		if p.Routes != nil {
+			p.Routes(s)
+		}
+	}
+	m.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API endpoint "+r.URL.Path+" (see docs/web.md)")
 	})
 }
 
-// page serves one of the embedded HTML pages.
-func (s *Server) page(name string) http.HandlerFunc {
+// page serves the HTML of a page.
+func (s *Server) page(b []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		b, err := assets.ReadFile("assets/" + name)
-		if err != nil {
-			writeError(w, http.StatusNotFound, "no page "+name)
-			return
-		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Content-Length", strconv.Itoa(len(b)))

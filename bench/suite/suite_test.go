@@ -120,7 +120,7 @@ func TestScore(t *testing.T) {
 type fakeCount struct {
 	calls int
 	wrong map[wrongAt]uint64 // amount added to the count
-	opts  []queens.Options   // the options of every call
+	opts  []runOptions       // the options of every call
 }
 
 type wrongAt struct {
@@ -128,7 +128,7 @@ type wrongAt struct {
 	n, workers int
 }
 
-func (f *fakeCount) count(ctx context.Context, n int, opt queens.Options) (queens.Result, error) {
+func (f *fakeCount) count(ctx context.Context, n int, opt runOptions) (queens.Result, error) {
 	f.calls++
 	f.opts = append(f.opts, opt)
 	if err := ctx.Err(); err != nil {
@@ -322,7 +322,7 @@ func TestMismatchIsReported(t *testing.T) {
 	// A mismatch in a later round only is caught too.
 	f = &fakeCount{}
 	calls := 0
-	wrongLater := func(ctx context.Context, n int, opt queens.Options) (queens.Result, error) {
+	wrongLater := func(ctx context.Context, n int, opt runOptions) (queens.Result, error) {
 		calls++
 		r, err := f.count(ctx, n, opt)
 		if calls == 8 { // after the warm-up and rounds 1 and 2 of 3 runs: round 3's first
@@ -434,7 +434,7 @@ func TestMeasureCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &fakeCount{}
 	calls := 0
-	cancelLater := func(c context.Context, n int, opt queens.Options) (queens.Result, error) {
+	cancelLater := func(c context.Context, n int, opt runOptions) (queens.Result, error) {
 		calls++
 		if calls == 3 {
 			cancel()

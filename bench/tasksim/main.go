@@ -9,7 +9,7 @@
 //
 // measure builds the plan the counter would build for -plan-workers
 // (queens.NewPlan with the automatic depth, or -depth), counts it on all
-// cores through queens.CountTasks and writes one CSV line per task: its
+// cores through queens.Count and writes one CSV line per task: its
 // nodes (search nodes visited: deterministic, unlike times on a shared
 // machine), its estimate (Plan.Estimates, the order LargestFirst uses),
 // whether it is a corner class (a border queen in a corner) and its
@@ -153,7 +153,7 @@ func measure(ctx context.Context, w, log io.Writer, n, depth, planWorkers int) e
 	done := 0
 	c0 := cpuSeconds()
 	t1 := time.Now()
-	_, err = queens.CountTasks(ctx, p, count.All(len(p.Tasks())), queens.Options{OnDone: func(id int, r count.Result) error {
+	_, err = queens.Count(ctx, p, queens.Execution{}, count.All(len(p.Tasks())), queens.Options{OnDone: func(id int, r count.Result) error {
 		mu.Lock()
 		defer mu.Unlock()
 		nodes[id] = r.Nodes

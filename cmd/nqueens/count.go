@@ -21,15 +21,16 @@ func runCount(ctx context.Context, e *cli.Env, args []string) int {
 		fmt.Sprintf("Counts the solutions of the n-queens problem on an N×N board exactly, N from 1 to %d,\n"+
 			"and compares the total with OEIS A000170 where it is known (N up to %d).", queens.MaxN, queens.MaxKnown))
 	var (
-		opt     queens.Options
 		ef      engineFlags
+		depth   int
+		unique  bool
 		jsonOut bool
 		verbose bool
 		lo      longOptions
 	)
-	ef.add(fs, &opt)
-	fs.IntVar(&opt.Depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
-	fs.BoolVar(&opt.Unique, "unique", false, "also count solutions up to rotation and reflection (A002562); not with --shard (use merge --unique)")
+	ef.add(fs)
+	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("split depth, 1 to %d (0: automatic)", queens.MaxDepth))
+	fs.BoolVar(&unique, "unique", false, "also count solutions up to rotation and reflection (A002562); not with --shard (use merge --unique)")
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&verbose, "v", false, "describe the CPU and the kernel chosen on stderr")
 	lo.addFlags(fs)
@@ -46,7 +47,7 @@ func runCount(ctx context.Context, e *cli.Env, args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := lo.check(set, opt.Unique, os.Getenv); err != nil {
+	if err := lo.check(set, unique, os.Getenv); err != nil {
 		e.Errorf("%v", err)
 		return cli.ExitUsage
 	}
@@ -54,7 +55,9 @@ func runCount(ctx context.Context, e *cli.Env, args []string) int {
 		describeCPU(e.Stderr)
 	}
 	lo.args = args
-	return countLong(ctx, e, n, opt, lo, jsonOut)
+	ef.setMemoryLimit()
+	cfg := job.Config{Spec: queens.Spec{N: n, Method: ef.method, Depth: depth}, Execution: ef.exec, Unique: unique}
+	return countLong(ctx, e, cfg, lo, jsonOut)
 }
 
 func printHuman(e *cli.Env, r *job.Outcome) {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,40 +14,43 @@ import (
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
-// engineFlags are the flags that say how to count, shared by count and
-// verify: --workers, --method, --kernel, --memory and --path.
+// engineFlags are the flags that say how to count, shared by count,
+// estimate and verify: --method (the plan's) and --workers, --kernel,
+// --memory and --path (the Execution, resolved once by check).
 type engineFlags struct {
-	opt    *queens.Options
-	method string
-	memory string
+	exec   queens.Execution
+	method queens.Method
+	// The flags' text, parsed by check.
+	methodFlag string
+	memory     string
 }
 
 // memoryHelp is the help of every --memory flag.
 const memoryHelp = "memory the whole count may hold (tables, lists, the plan), e.g. 8GiB or 512MiB (default: half the smallest of the physical memory, the cgroup's limit and Slurm's allocation, see 'nqueens cpu'); the join takes its bounded path when its tables do not fit, and a count that fits in neither is refused before any work"
 
-func (f *engineFlags) add(fs *flag.FlagSet, opt *queens.Options) {
-	f.opt = opt
-	fs.IntVar(&opt.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
-	fs.StringVar(&f.method, "method", string(queens.Auto), "counting method: auto (the fastest for N), constellations, halving or join")
-	fs.StringVar(&opt.Kernel, "kernel", "auto", "kernel to count with, of the method's family (see 'nqueens cpu')")
+func (f *engineFlags) add(fs *flag.FlagSet) {
+	fs.IntVar(&f.exec.Workers, "workers", runtime.GOMAXPROCS(0), "number of tasks counted at once")
+	fs.StringVar(&f.methodFlag, "method", string(queens.Auto), "counting method: auto (the fastest for N), constellations, halving or join")
+	fs.StringVar(&f.exec.Kernel, "kernel", "auto", "kernel to count with, of the method's family (see 'nqueens cpu')")
 	fs.StringVar(&f.memory, "memory", "", memoryHelp)
-	fs.StringVar(&opt.Path, "path", "auto", "the join's path: auto (its tables when they fit in --memory), tables, or bounded (only each task's rows: any n in little memory); the same counts either way")
+	fs.StringVar(&f.exec.Path, "path", "auto", "the join's path: auto (its tables when they fit in --memory), tables, or bounded (only each task's rows: any n in little memory); the same counts either way")
 }
 
-// check validates the flags into the options, reporting the first bad one.
+// check validates the flags, reporting the first bad one, and resolves
+// the Execution: the one place a command defaults it.
 func (f *engineFlags) check(e *cli.Env) bool {
-	if f.opt.Workers < 1 || f.opt.Workers > cli.MaxWorkers {
-		e.Errorf("--workers %d is out of range: choose 1 to %d", f.opt.Workers, cli.MaxWorkers)
+	if f.exec.Workers < 1 || f.exec.Workers > cli.MaxWorkers {
+		e.Errorf("--workers %d is out of range: choose 1 to %d", f.exec.Workers, cli.MaxWorkers)
 		return false
 	}
-	m, err := queens.ParseMethod(f.method)
+	m, err := queens.ParseMethod(f.methodFlag)
 	if err != nil {
 		e.Errorf("--method: %v", err)
 		return false
 	}
-	f.opt.Method = m
-	if !slices.Contains(queens.Paths, f.opt.Path) {
-		e.Errorf("--path %q: choose auto, tables or bounded", f.opt.Path)
+	f.method = m
+	if !slices.Contains(queens.Paths, f.exec.Path) {
+		e.Errorf("--path %q: choose auto, tables or bounded", f.exec.Path)
 		return false
 	}
 	if f.memory != "" {
@@ -61,9 +65,17 @@ func (f *engineFlags) check(e *cli.Env) bool {
 			e.Errorf("--memory %s is more than this machine can give: its %s is %s (give at most that, or leave --memory out for half of it)", strings.TrimSpace(f.memory), l.Source, mib(l.Bytes))
 			return false
 		}
-		f.opt.Memory = b
+		f.exec.Memory = b
 	}
+	f.exec = f.exec.Resolve()
 	return true
+}
+
+// setMemoryLimit tells the Go runtime the memory the count may hold
+// (the resolved --memory), so that its collector works harder near it
+// rather than letting garbage take the process past it.
+func (f *engineFlags) setMemoryLimit() {
+	debug.SetMemoryLimit(int64(min(f.exec.Memory, 1<<62)))
 }
 
 // parseBytes reads a memory size: a whole number of bytes, or a number

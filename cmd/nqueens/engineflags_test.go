@@ -56,8 +56,8 @@ func FuzzParseBytes(f *testing.F) {
 
 // --memory beyond what the machine can give (the least of its physical
 // memory, cgroup limit and Slurm allocation) is refused in one line, by
-// every command that counts here (once: 1TiB on a 24 GiB
-// machine was accepted silently). The size asked is twice the least.
+// every command that counts here (1TiB on a 24 GiB machine was once
+// accepted silently). The size asked is twice the least.
 func TestMemoryOverMachine(t *testing.T) {
 	l, ok := sysmem.Smallest()
 	if !ok {
@@ -76,8 +76,7 @@ func TestMemoryOverMachine(t *testing.T) {
 }
 
 // --shard env with Slurm's and Kubernetes' indices naming two shards is
-// refused in one line, before any work (once: one was
-// picked silently).
+// refused in one line, before any work (one was once picked silently).
 func TestShardEnvDisagrees(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")

@@ -23,8 +23,8 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 			"would, and predicts with 95%% intervals the whole count's CPU time on this machine and its total,\n"+
 			"Q(N), checked against OEIS A000170 where it is known. The same --seed draws the same sample.", queens.MaxN))
 	var (
-		opt     queens.Options
 		ef      engineFlags
+		depth   int
 		jsonOut bool
 		seed    uint64
 		samples int
@@ -32,8 +32,8 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 		budget  time.Duration
 		every   time.Duration
 	)
-	ef.add(fs, &opt)
-	fs.IntVar(&opt.Depth, "depth", 0, fmt.Sprintf("the count's split depth, 1 to %d (0: automatic, as count)", queens.MaxDepth))
+	ef.add(fs)
+	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("the count's split depth, 1 to %d (0: automatic, as count)", queens.MaxDepth))
 	fs.Uint64Var(&seed, "seed", 1, "seed of the sample")
 	fs.IntVar(&samples, "samples", 240, "tasks drawn")
 	fs.IntVar(&strata, "strata", 12, "strata of equal estimated work the tasks are drawn from")
@@ -65,7 +65,7 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 		e.Errorf("--progress-every %s: want 0 or more", every)
 		return cli.ExitUsage
 	}
-	setMemoryLimit(opt.Memory)
+	ef.setMemoryLimit()
 	start := time.Now()
 	var mu sync.Mutex
 	last := start
@@ -77,9 +77,8 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 			e.Errorf("sampling: %d/%d tasks, %s", done, total, time.Since(start).Round(time.Second))
 		}
 	}
-	r, err := estimate.Run(ctx, queens.Spec{N: n, Method: queens.ResolveMethod(opt.Method, n, opt.Kernel), Depth: opt.Depth}, estimate.Options{
-		Seed: seed, Samples: samples, Strata: strata, Budget: budget,
-		Workers: opt.Workers, Kernel: opt.Kernel, Memory: opt.Memory, Path: opt.Path, OnProgress: progress,
+	r, err := estimate.Run(ctx, queens.Spec{N: n, Method: ef.method, Depth: depth}, ef.exec, estimate.Options{
+		Seed: seed, Samples: samples, Strata: strata, Budget: budget, OnProgress: progress,
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -33,7 +33,7 @@ func runExport(ctx context.Context, e *cli.Env, args []string) int {
 	}
 	// Checked before connecting (and again when writing): the rule is
 	// count --out's.
-	if err := queue.CheckExportTarget(out, id); err != nil {
+	if err := client.CheckExportTarget(out, id); err != nil {
 		e.Errorf("--out: %v", err)
 		return cli.ExitUsage
 	}
@@ -50,7 +50,7 @@ func runExport(ctx context.Context, e *cli.Env, args []string) int {
 		return cli.ExitFail
 	}
 	x.Program = programVersion()
-	if err := queue.WriteExport(out, x); err != nil {
+	if err := client.WriteExport(out, x); err != nil {
 		e.Errorf("%v", err)
 		return cli.ExitFail
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -21,8 +22,8 @@ func init() {
 
 // jobsOut is what jobs --json prints.
 type jobsOut struct {
-	Jobs    []queue.JobLine     `json:"jobs"`
-	Cluster *queue.ClusterState `json:"cluster"`
+	Jobs    []queue.JobLine      `json:"jobs"`
+	Cluster *client.ClusterState `json:"cluster"`
 }
 
 func runJobs(ctx context.Context, e *cli.Env, args []string) int {
@@ -71,7 +72,7 @@ func runJobs(ctx context.Context, e *cli.Env, args []string) int {
 }
 
 // printJobs prints one line per job, then where the streams are kept.
-func printJobs(w io.Writer, jobs []queue.JobLine, cl *queue.ClusterState) error {
+func printJobs(w io.Writer, jobs []queue.JobLine, cl *client.ClusterState) error {
 	var b strings.Builder
 	width := 3
 	for _, j := range jobs {
@@ -99,7 +100,7 @@ func printJobs(w io.Writer, jobs []queue.JobLine, cl *queue.ClusterState) error 
 
 // clusterLine says where the queue's streams are kept, and which servers'
 // copies are behind (a server down, or catching up after it came back).
-func clusterLine(cl *queue.ClusterState) string {
+func clusterLine(cl *client.ClusterState) string {
 	if cl.Cluster == "" {
 		return "streams: on one server (no cluster)\n"
 	}

@@ -131,15 +131,11 @@ func errExit(err error) int {
 // countLong runs count through package job: the whole plan or one shard,
 // resuming from and recording to a checkpoint journal, with progress
 // reports. It only prints; the library decides.
-func countLong(ctx context.Context, e0 *cli.Env, n int, opt queens.Options, lo longOptions, jsonOut bool) int {
-	setMemoryLimit(opt.Memory)
+func countLong(ctx context.Context, e0 *cli.Env, cfg job.Config, lo longOptions, jsonOut bool) int {
 	terminal := isTerminal(e0.Stderr)
 	e := &cli.Env{Prog: e0.Prog, Stdin: e0.Stdin, Stdout: e0.Stdout, Stderr: &syncWriter{w: e0.Stderr}}
-	j, err := job.OpenContext(ctx, job.Config{
-		Spec:    queens.Spec{N: n, Method: opt.Method, Depth: opt.Depth},
-		Workers: opt.Workers, Kernel: opt.Kernel, Unique: opt.Unique, Memory: opt.Memory, Path: opt.Path,
-		Checkpoint: lo.checkpoint, Shard: lo.shard, Out: lo.out, Program: programVersion(),
-	})
+	cfg.Checkpoint, cfg.Shard, cfg.Out, cfg.Program = lo.checkpoint, lo.shard, lo.out, programVersion()
+	j, err := job.OpenContext(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			e.Errorf("interrupted: stopped while planning, nothing was counted")
@@ -206,7 +202,7 @@ func countLong(ctx context.Context, e0 *cli.Env, n int, opt queens.Options, lo l
 		}
 	} else if out.Shard != "" {
 		fmt.Fprintf(e.Stdout, "shard %s (numbered from 0) of n = %d: %d of %d %s, partial total %s; written to %s\n",
-			out.Shard, n, out.Tasks, j.Plan().Len(), cli.Plural(j.Plan().Len(), "task", "tasks"), out.Total, out.Out)
+			out.Shard, out.N, out.Tasks, j.Plan().Len(), cli.Plural(j.Plan().Len(), "task", "tasks"), out.Total, out.Out)
 		fmt.Fprintf(e.Stdout, "time %.3f s, %d %s, kernel %s, %s nodes/s; merge all %d shards with 'nqueens merge'\n",
 			out.Seconds, out.Workers, cli.Plural(out.Workers, "worker", "workers"), out.Kernel, cli.Rate(out.NodesPerSec), lo.shard.K)
 	} else {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/nqcount/nqcount/count/queens/job"
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/readfile"
@@ -134,7 +134,7 @@ func readResult(ctx context.Context, e *cli.Env, name string, legacy bool) (*sha
 		}
 		path = tmp.Name()
 	}
-	x, err := queue.ReadExport(path)
+	x, err := client.ReadExport(path)
 	if err != nil {
 		return nil, errors.New(strings.ReplaceAll(err.Error(), path, name))
 	}

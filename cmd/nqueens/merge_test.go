@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cli"
 )
@@ -140,9 +141,9 @@ func TestMergeStrippedExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &queue.Export{File: *f, Job: "q9x", Records: []queue.Record{}}
+	x := &client.Export{File: *f, Job: "q9x", Records: []queue.Record{}}
 	exp := filepath.Join(dir, "export.json")
-	if err := queue.WriteExport(exp, x); err != nil {
+	if err := client.WriteExport(exp, x); err != nil {
 		t.Fatal(err)
 	}
 	stripped := filepath.Join(dir, "stripped.json")

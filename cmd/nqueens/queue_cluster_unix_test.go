@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
 )
@@ -48,7 +48,7 @@ type jobsState struct {
 		Failed  int    `json:"failed"`
 		State   string `json:"state"`
 	} `json:"jobs"`
-	Cluster queue.ClusterState `json:"cluster"`
+	Cluster client.ClusterState `json:"cluster"`
 }
 
 func jobsJSON(t *testing.T, url string) (jobsState, bool) {
@@ -71,7 +71,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// The cluster: three servers (nqueens serve --cluster-listen
+// A cluster: three servers (nqueens serve --cluster-listen
 // --routes) and two workers that know all three count n = 17 exactly
 // while one server, then another, is killed with SIGKILL mid-job and
 // started again on its folder; the restarted servers catch up (every

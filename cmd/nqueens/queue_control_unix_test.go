@@ -20,7 +20,7 @@ import (
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
-// A fixed defect: submit right after serve, in README's order
+// Submit right after serve, in README's order
 // (serve &, then submit), failed with "the queue is not set up": the port
 // answered before the streams existed. And against a NATS deployment of
 // one's own, bare (nats-server -js: no stream, no bucket), submit failed
@@ -67,7 +67,7 @@ func TestQueueSubmitAnyServer(t *testing.T) {
 	}
 }
 
-// Fixed defects: serve on a port
+// Serve on a port
 // in use hung silently (the error only with -v) and SIGINT did not stop
 // it; two servers on one --data folder corrupted it; a one-character
 // token protected a server on every interface.
@@ -108,8 +108,8 @@ func TestServeRefusals(t *testing.T) {
 		}
 	}
 	// --http beyond loopback (a kubelet's probes of /healthz) takes a
-	// token, and says so without one (once: with a token it
-	// was refused with "give --token"). Tests bind loopback only: the
+	// token, and says so without one (with a token it was once
+	// refused with "give --token"). Tests bind loopback only: the
 	// address is TEST-NET-1's, which no machine has, so that accepted it
 	// fails to bind.
 	code, _, errs = runBin(t, "serve", "--listen", "127.0.0.1:0", "--http", "192.0.2.1:0", "--data", t.TempDir())
@@ -122,7 +122,7 @@ func TestServeRefusals(t *testing.T) {
 	}
 }
 
-// A fixed defect: export --out replaced any file with exit 0. It
+// Export --out replaced any file with exit 0. It
 // follows count --out's rule now: a new file, an empty one or an export of
 // the same job, or a link to one, written through; anything else is
 // refused, untouched.
@@ -178,7 +178,7 @@ func TestQueueExportOut(t *testing.T) {
 	}
 }
 
-// A fixed defect: work --exit-when-idle retried an unreachable
+// Work --exit-when-idle retried an unreachable
 // server for ever, burning a batch job's time; it gives up after
 // --give-up-after, whether the server was never there or went away.
 func TestWorkGivesUp(t *testing.T) {
@@ -295,7 +295,7 @@ func TestQueueJobControl(t *testing.T) {
 	}
 }
 
-// A fixed defect: jobs and submit hung without a deadline while the
+// Jobs and submit hung without a deadline while the
 // queue could not answer. Against a server whose JetStream does not answer
 // (here: a NATS server without JetStream, as a cluster without quorum
 // answers), every one-shot command tries for --timeout, then fails in one

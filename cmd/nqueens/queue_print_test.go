@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
-// A fixed defect: text a worker wrote reaches the terminal escaped,
+// Text a worker wrote reaches the terminal escaped,
 // never obeyed.
 func TestPrintStatusEscapesWorkerText(t *testing.T) {
 	evil := "\x1b[2J\x1b[HCONFLICT task 0: all fine\r\n"
-	s := &queue.Status{
+	s := &client.Status{
 		Job: "q8", N: 8, Tasks: 2,
-		Conflicts: []queue.Conflict{{Task: 0, Results: []queue.Record{{Kind: queue.KindCount, Worker: evil}, {Kind: queue.KindVerify, Worker: "w1"}}}},
+		Conflicts: []client.Conflict{{Task: 0, Results: []queue.Record{{Kind: queue.KindCount, Worker: evil}, {Kind: queue.KindVerify, Worker: "w1"}}}},
 		Failed:    []queue.Failure{{Task: 1, Worker: evil, Error: evil}},
-		Refused:   []queue.Refusal{{Task: 1, Worker: evil, Reason: evil}},
+		Refused:   []client.Refusal{{Task: 1, Worker: evil, Reason: evil}},
 	}
 	var b bytes.Buffer
 	if err := printStatus(&b, s); err != nil {
@@ -30,7 +31,7 @@ func TestPrintStatusEscapesWorkerText(t *testing.T) {
 	}
 }
 
-// A fixed defect: a worker printed two untimestamped lines a second
+// A worker printed two untimestamped lines a second
 // while its server was away. Its lines carry the time, and one that
 // repeats is said once per interval with how many were left out.
 func TestWorkLogRateLimited(t *testing.T) {
@@ -57,10 +58,10 @@ func TestWorkLogRateLimited(t *testing.T) {
 	}
 }
 
-// A fixed defect: status printed one 300-character line per failed
+// Status printed one 300-character line per failed
 // task, 48 identical lines; failures are grouped by cause.
 func TestPrintStatusGroupsFailures(t *testing.T) {
-	s := &queue.Status{Job: "q8", N: 8, Tasks: 60}
+	s := &client.Status{Job: "q8", N: 8, Tasks: 60}
 	for i := range 48 {
 		s.Failed = append(s.Failed, queue.Failure{Task: i, Worker: "weak", Error: "job q8 cannot be counted in this worker's memory", SetAside: true, Delivery: 5})
 	}

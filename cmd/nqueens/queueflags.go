@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/readfile"
 )
@@ -136,8 +137,8 @@ type flagFile struct {
 }
 
 // readAuth reads what the flags say to show the server.
-func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
-	var a queue.Auth
+func (f *serverFlags) readAuth(ctx context.Context) (client.Auth, error) {
+	var a client.Auth
 	var err error
 	if a.Token, err = readToken(ctx, f.token, f.tokenFile); err != nil {
 		return a, err
@@ -169,23 +170,23 @@ func (f *serverFlags) readAuth(ctx context.Context) (queue.Auth, error) {
 
 // connect connects to the server, retrying while it is unreachable if
 // retry (a worker).
-func (f *serverFlags) connect(ctx context.Context, e *cli.Env, name string, retry bool) (*queue.Client, int) {
+func (f *serverFlags) connect(ctx context.Context, e *cli.Env, name string, retry bool) (*client.Client, int) {
 	return f.connectFor(ctx, e, name, retry, 0)
 }
 
 // connectFor is connect, retrying at most retryFor (0: until ctx is
 // done).
-func (f *serverFlags) connectFor(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration) (*queue.Client, int) {
+func (f *serverFlags) connectFor(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration) (*client.Client, int) {
 	return f.connectLog(ctx, e, name, retry, retryFor, func(format string, args ...any) { e.Errorf(format, args...) })
 }
 
 // connectLog is connectFor with the client's log going to logf.
-func (f *serverFlags) connectLog(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*queue.Client, int) {
+func (f *serverFlags) connectLog(ctx context.Context, e *cli.Env, name string, retry bool, retryFor time.Duration, logf func(string, ...any)) (*client.Client, int) {
 	if f.timeout < 0 {
 		e.Errorf("--timeout %v: need 0 (no limit) or more", f.timeout)
 		return nil, cli.ExitUsage
 	}
-	if err := queue.CheckURL(f.url); err != nil {
+	if err := client.CheckURL(f.url); err != nil {
 		e.Errorf("--server: %v", err)
 		return nil, cli.ExitUsage
 	}
@@ -193,7 +194,7 @@ func (f *serverFlags) connectLog(ctx context.Context, e *cli.Env, name string, r
 	if err != nil {
 		return nil, inputExit(e, err)
 	}
-	c, err := queue.Connect(ctx, f.url, queue.ConnectOptions{
+	c, err := client.Connect(ctx, f.url, client.ConnectOptions{
 		Auth: auth,
 		Name: "nqueens " + name, Retry: retry, RetryFor: retryFor, Patience: f.timeout,
 		Logf: logf,

@@ -16,7 +16,7 @@ import (
 )
 
 // The files the queue commands' flags name are read bounded, each bad one
-// refused with one line naming its flag (once: they were read whole,
+// refused with one line naming its flag (they were once read whole,
 // deaf to Ctrl-C, and a long or binary token held serve for seconds).
 func TestQueueFlagFilesBounded(t *testing.T) {
 	dir := t.TempDir()
@@ -42,7 +42,7 @@ func TestQueueFlagFilesBounded(t *testing.T) {
 	long := write("long", bytes.Repeat([]byte("x"), 2000))
 	empty := write("empty", []byte("\n\n"))
 	notes := write("notes", []byte("these are my notes\n"))
-	// A fixed defect: a token file every user may read was taken.
+	// A token file every user may read was taken.
 	open := write("open", []byte("a-fine-token-0123456789\n"))
 	if err := os.Chmod(open, 0o644); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -147,7 +147,7 @@ func walkPodSpecs(v any, f func(map[string]any)) {
 }
 
 // The table of memory per worker in scripts/README.md is what
-// queue.MemoryTable gives now (join.Memory's estimates): it is regenerated
+// queens.MemoryTable gives now (join.Memory's estimates): it is regenerated
 // by go run ./scripts/memtable whenever the estimates change.
 func TestMemoryTableCurrent(t *testing.T) {
 	readme, err := os.ReadFile("../../scripts/README.md")
@@ -161,7 +161,7 @@ func TestMemoryTableCurrent(t *testing.T) {
 		t.Fatalf("scripts/README.md has no table between %q and %q", begin, end)
 	}
 	var want strings.Builder
-	if err := queue.MemoryTable(&want, 20, 28); err != nil {
+	if err := queens.MemoryTable(&want, 20, 28); err != nil {
 		t.Fatal(err)
 	}
 	if table != want.String() {
@@ -272,7 +272,7 @@ func TestKubernetesProduction(t *testing.T) {
 			var b strings.Builder
 			v, _ := strconv.Atoi(n)
 			if v >= 12 && v <= 28 {
-				if err := queue.MemoryTable(&b, v, v); err != nil {
+				if err := queens.MemoryTable(&b, v, v); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -18,7 +19,7 @@ func init() {
 func runServe(ctx context.Context, e *cli.Env, args []string) int {
 	fs := cli.NewFlags(e, "serve", "--data DIR [flags]")
 	var (
-		cfg       queue.ServerConfig
+		cfg       server.Config
 		tokenFile string
 		tlsCert   string
 		tlsKey    string
@@ -108,13 +109,13 @@ func runServe(ctx context.Context, e *cli.Env, args []string) int {
 	cfg.Events = func(format string, args ...any) {
 		e.Errorf("%s %s", time.Now().UTC().Format("2006-01-02T15:04:05Z"), fmt.Sprintf(format, args...))
 	}
-	s, err := queue.Serve(ctx, cfg)
+	s, err := server.Serve(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return cli.ExitInterrupted
 		}
 		e.Errorf("%v", err)
-		if errors.Is(err, queue.ErrExposed) || errors.Is(err, queue.ErrBadTLS) || cfg.DataDir == "" {
+		if errors.Is(err, server.ErrExposed) || errors.Is(err, queue.ErrBadTLS) || cfg.DataDir == "" {
 			return cli.ExitUsage
 		}
 		return cli.ExitFail

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -58,7 +59,7 @@ func runStatus(ctx context.Context, e *cli.Env, args []string) int {
 
 // statusExit says loudly what is wrong with a job: conflicts and a total
 // that disagrees with the OEIS fail (exit 1).
-func statusExit(e *cli.Env, s *queue.Status) int {
+func statusExit(e *cli.Env, s *client.Status) int {
 	if len(s.Conflicts) > 0 {
 		e.Errorf("CONFLICT: %d tasks have different results from different workers: a worker is wrong, so no total is given until a third worker's recount settles them by majority (see the conflicts in --json)", len(s.Conflicts))
 		return cli.ExitFail
@@ -70,7 +71,7 @@ func statusExit(e *cli.Env, s *queue.Status) int {
 	return cli.ExitOK
 }
 
-func printStatus(w io.Writer, s *queue.Status) error {
+func printStatus(w io.Writer, s *client.Status) error {
 	var err error
 	p := func(format string, args ...any) {
 		if err == nil {
@@ -82,7 +83,7 @@ func printStatus(w io.Writer, s *queue.Status) error {
 		p(", the plan's %d tasks in %d units", s.PlanTasks, s.Tasks)
 	}
 	p("\n")
-	p("%s%s\n", queue.Summary(s), timing(s))
+	p("%s%s\n", client.Summary(s), timing(s))
 	stopped := len(s.Workers) - s.Active
 	p("workers: %d active, %d on this job", s.Active, s.Working)
 	if stopped > 0 {
@@ -136,7 +137,7 @@ func printStatus(w io.Writer, s *queue.Status) error {
 
 // timing is ", time 1.234 s, 915.7 k nodes/s" for a job done, and
 // ", running 1m12s, 1.20 G nodes/s now, ETA 3m12s" while it runs.
-func timing(s *queue.Status) string {
+func timing(s *client.Status) string {
 	if s.Started == nil {
 		return ""
 	}

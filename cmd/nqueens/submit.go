@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -26,7 +26,7 @@ func runSubmit(ctx context.Context, e *cli.Env, args []string) int {
 		sf      serverFlags
 		method  string
 		depth   int
-		opt     queue.SubmitOptions
+		opt     client.SubmitOptions
 		jsonOut bool
 		units   string
 		wait    bool

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -20,11 +21,10 @@ func runVerify(ctx context.Context, e *cli.Env, args []string) int {
 			"OEIS A000170 and A002562.", queens.MaxKnown))
 	var (
 		maxN int
-		opt  queens.Options
 		ef   engineFlags
 	)
 	fs.IntVar(&maxN, "max", 14, fmt.Sprintf("largest n to recount, 1 to %d", queens.MaxKnown))
-	ef.add(fs, &opt)
+	ef.add(fs)
 	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
 		return cli.FlagExit(err)
@@ -40,10 +40,9 @@ func runVerify(ctx context.Context, e *cli.Env, args []string) int {
 	if !ef.check(e) {
 		return cli.ExitUsage
 	}
-	opt.Unique = true
 	bad := 0
 	for n := 1; n <= maxN; n++ {
-		res, err := queens.Count(ctx, n, opt)
+		res, err := countWhole(ctx, queens.Spec{N: n, Method: ef.method}, ef.exec)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				e.Errorf("interrupted at n = %d", n)
@@ -75,4 +74,14 @@ func runVerify(ctx context.Context, e *cli.Env, args []string) int {
 		fmt.Fprintf(e.Stdout, "all %d counts match OEIS A000170 and A002562\n", maxN)
 	}
 	return cli.ExitOK
+}
+
+// countWhole counts the whole plan of s as e says, through the job as
+// count does, with the unique count.
+func countWhole(ctx context.Context, s queens.Spec, e queens.Execution) (*job.Outcome, error) {
+	j, err := job.OpenContext(ctx, job.Config{Spec: s, Execution: e, Unique: true})
+	if err != nil {
+		return nil, err
+	}
+	return j.Run(ctx)
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens/job"
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -59,11 +59,11 @@ func runWait(ctx context.Context, e *cli.Env, args []string) int {
 }
 
 // waitJob waits for job id and prints its result (wait, submit --wait).
-func waitJob(ctx context.Context, e *cli.Env, c *queue.Client, id string, every time.Duration, jsonOut bool) int {
-	var progress func(*queue.Status)
+func waitJob(ctx context.Context, e *cli.Env, c *client.Client, id string, every time.Duration, jsonOut bool) int {
+	var progress func(*client.Status)
 	if every > 0 {
-		progress = func(s *queue.Status) {
-			e.Errorf("progress: %s", queue.Summary(s))
+		progress = func(s *client.Status) {
+			e.Errorf("progress: %s", client.Summary(s))
 			if len(s.Conflicts) > 0 {
 				statusExit(e, s)
 			}
@@ -75,7 +75,7 @@ func waitJob(ctx context.Context, e *cli.Env, c *queue.Client, id string, every 
 	}
 	if err != nil {
 		e.Errorf("%v", err)
-		if (errors.Is(err, queue.ErrUnverified) || errors.Is(err, queue.ErrFailed) || errors.Is(err, queue.ErrNoQuorum)) && !jsonOut {
+		if (errors.Is(err, client.ErrUnverified) || errors.Is(err, client.ErrFailed) || errors.Is(err, client.ErrNoQuorum)) && !jsonOut {
 			if err := printStatus(e.Stdout, s); err != nil {
 				e.Errorf("writing result: %v", err)
 			}

@@ -8,13 +8,16 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 func init() {
 	app.Register(&cli.Command{Name: "watch", Summary: "watch the search in the browser (animated up to n = 12, counted live beyond)", Run: runWatch})
 }
 
-// runWatch serves the n-queens page of package web until interrupted: the
+// runWatch serves the n-queens page (and the Sudoku page beside it)
+// until interrupted: the
 // URL on stdout, notes on stderr, exit 0 once stopped.
 func runWatch(ctx context.Context, e *cli.Env, args []string) int {
 	fs := cli.NewFlags(e, "watch", "N [--listen ADDR] [--no-browser]")
@@ -37,10 +40,11 @@ func runWatch(ctx context.Context, e *cli.Env, args []string) int {
 		e.Errorf("--listen %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", *listen, err)
 		return cli.ExitUsage
 	}
-	if n > web.MaxTraceN {
-		e.Errorf("n = %d is too large to animate (up to %d): the page counts it live", n, web.MaxTraceN)
+	if n > queenspage.MaxTraceN {
+		e.Errorf("n = %d is too large to animate (up to %d): the page counts it live", n, queenspage.MaxTraceN)
 	}
-	if err := web.Launch(ctx, *listen, "/queens?n="+strconv.Itoa(n), web.Options{Home: "/queens"}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
+	pages := []*web.Page{sudokupage.New(sudokupage.Options{}), queenspage.New(queenspage.Options{})}
+	if err := web.Launch(ctx, *listen, queenspage.Path+"?n="+strconv.Itoa(n), web.Options{Pages: pages, Home: queenspage.Path}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
 		e.Errorf("%v", err)
 		return cli.ExitFail
 	}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -20,7 +20,7 @@ func runWork(ctx context.Context, e *cli.Env, args []string) int {
 	fs := cli.NewFlags(e, "work", "--server URL [flags]")
 	var (
 		sf     serverFlags
-		cfg    queue.WorkerConfig
+		cfg    client.WorkerConfig
 		memory string
 	)
 	sf.add(fs)

@@ -1,11 +1,12 @@
-// Command sudoku-play serves the Sudoku app of package
-// github.com/nqcount/nqcount/web in the browser (generate, enter, hints,
+// Command sudoku-play serves the Sudoku app (package
+// github.com/nqcount/nqcount/web/sudokupage) in the browser (generate, enter, hints,
 // save and load) until interrupted: the URL on stdout, notes on stderr.
 // "sudoku play" runs it.
 //
 // It is a command of its own so that the sudoku command, which people
 // run once a puzzle in scripts, does not link (and start) a web server,
-// its TLS stack and the C resolver (docs/web.md).
+// its TLS stack and the C resolver (docs/web.md). It serves the Sudoku
+// page only, and links no n-queens code.
 //
 // Exit status: 0 once stopped, 1 if it cannot serve, 2 a usage error.
 package main
@@ -17,6 +18,7 @@ import (
 
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 // Its messages and usage are those of "sudoku play", which runs it.
@@ -30,7 +32,7 @@ func main() {
 	app.Main(append([]string{"play"}, os.Args[1:]...))
 }
 
-// runPlay serves the Sudoku page of package web until interrupted: the
+// runPlay serves the Sudoku page until interrupted: the
 // URL on stdout, notes on stderr, exit 0 once stopped.
 func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 	fs := cli.NewFlags(e, "play", "[--listen ADDR] [--no-browser]")
@@ -48,7 +50,7 @@ func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 		e.Errorf("--listen %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", *listen, err)
 		return cli.ExitUsage
 	}
-	if err := web.Launch(ctx, *listen, "/sudoku", web.Options{Home: "/sudoku"}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
+	if err := web.Launch(ctx, *listen, sudokupage.Path, web.Options{Pages: []*web.Page{sudokupage.New(sudokupage.Options{})}}, !*noBrowser, e.Stdout, e.Errorf); err != nil {
 		e.Errorf("%v", err)
 		return cli.ExitFail
 	}

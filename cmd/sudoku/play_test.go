@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,10 +13,14 @@ import (
 	"github.com/nqcount/nqcount/internal/clitest"
 )
 
-// TestPlayMissing: without sudoku-play, play says how to get it, in one
-// line, and fails.
+// TestPlayMissing: without sudoku-play (none beside this executable, on
+// PATH or where go install puts it) and without the go command to build
+// it, play says how to get it, in one line, and fails.
 func TestPlayMissing(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
+	empty := t.TempDir()
+	t.Setenv("PATH", empty)
+	t.Setenv("GOBIN", empty)
+	t.Setenv("GOPATH", empty)
 	code, out, errOut := call(t, "", "play", "--no-browser")
 	if code != cli.ExitFail || out != "" || !strings.Contains(errOut, "go install github.com/nqcount/nqcount/cmd/sudoku-play") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -41,6 +46,42 @@ func TestPlayRuns(t *testing.T) {
 	url, stop := clitest.Serve(t, app.Run, "play", "--no-browser")
 	clitest.Page(t, url, "<title>Sudoku")
 	if code, errOut := stop(); code != cli.ExitOK || !strings.HasSuffix(errOut, "sudoku: stopped\n") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPlayBuildsFromSource is go run ./cmd/sudoku play from a fresh clone:
+// with no sudoku-play anywhere but the go command on PATH, play builds it
+// from the source (this test binary, like go run's, is built from the
+// module) and runs it.
+func TestPlayBuildsFromSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds sudoku-play")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command: %v", err)
+	}
+	// Its packages compiled first, so that play's build (a link) prints
+	// the URL within clitest.Serve's wait on a busy machine.
+	if b, err := exec.Command(goCmd, "build", "-o", os.DevNull, "github.com/nqcount/nqcount/cmd/sudoku-play").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	// PATH as it is (the C compiler on it: without one the go command
+	// would build with other settings, from scratch) without the folders
+	// that hold a sudoku-play.
+	var path []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, playCommand)); err != nil {
+			path = append(path, dir)
+		}
+	}
+	t.Setenv("PATH", strings.Join(path, string(os.PathListSeparator)))
+	t.Setenv("GOBIN", t.TempDir()) // go install's folder: no sudoku-play there
+	url, stop := clitest.Serve(t, app.Run, "play", "--no-browser")
+	clitest.Page(t, url, "<title>Sudoku")
+	code, errOut := stop()
+	if code != cli.ExitOK || !strings.Contains(errOut, "sudoku: play: building sudoku-play from the source") || !strings.HasSuffix(errOut, "sudoku: stopped\n") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }

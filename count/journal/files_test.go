@@ -146,8 +146,8 @@ func TestInfoAndAccept(t *testing.T) {
 	}
 	h.Info = map[string]string{"program": "v1.0.1+dirty"}
 	j = open(t, path, h)
-	if len(j.Records()) != 1 || j.Header().Info["program"] != "v1.0.0" {
-		t.Fatalf("records %v, header %+v", j.Records(), j.Header())
+	if len(j.Records()) != 1 || j.header.Info["program"] != "v1.0.0" {
+		t.Fatalf("records %v, header %+v", j.Records(), j.header)
 	}
 	j.Close()
 

@@ -500,13 +500,6 @@ func diffHeader(found, h Header) string {
 	return strings.Join(diffs, "; ") + " (use another file, or rerun with the journal's settings)"
 }
 
-// Path returns the journal's file name.
-func (j *Journal) Path() string { return j.path }
-
-// Header returns the journal's header as found in the file (for a new
-// journal, the one given to Open): its Info says which program created it.
-func (j *Journal) Header() Header { return j.header }
-
 // Records returns the records found when the journal was opened, in file
 // order. Append does not add to it.
 func (j *Journal) Records() []Record { return j.records }

@@ -29,7 +29,7 @@ func BenchmarkCount(b *testing.B) {
 					b.Run(name, func(b *testing.B) {
 						var nodes, sols float64
 						for b.Loop() {
-							r, err := Count(context.Background(), n, Options{Method: m, Kernel: k.Name, Workers: w})
+							r, err := countN(context.Background(), n, opts{Method: m, Kernel: k.Name, Workers: w})
 							if err != nil {
 								b.Fatal(err)
 							}
@@ -63,7 +63,7 @@ func BenchmarkStartup(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					ids := make([]int, len(p.tasks))
+					ids := make([]int, len(p.Tasks()))
 					for i := range ids {
 						ids[i] = i
 					}

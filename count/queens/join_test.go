@@ -23,7 +23,7 @@ func describeJoin(k join.Kernel) impltest.Impl {
 func TestJoinKernelsMatchOEIS(t *testing.T) {
 	impltest.Run(t, "join", join.Kernels(), describeJoin, func(t *testing.T, k join.Kernel) {
 		for n := 1; n <= 14; n++ {
-			r := mustCount(t, n, Options{Method: Join, Kernel: k.Name, Unique: true})
+			r := mustCount(t, n, opts{Method: Join, Kernel: k.Name, Unique: true})
 			want, _ := Known(n)
 			wu, _ := KnownUnique(n)
 			if r.Total != count.U128(want) || *r.Unique != count.U128(wu) || r.Kernel != k.Name {
@@ -43,7 +43,7 @@ func TestJoinLong(t *testing.T) {
 		t.Skip("n = 16 and 17 by the join: set NQCOUNT_LONG_TESTS=1 to run them")
 	}
 	for _, n := range []int{16, 17} {
-		r := mustCount(t, n, Options{Method: Join, Unique: true})
+		r := mustCount(t, n, opts{Method: Join, Unique: true})
 		want, _ := Known(n)
 		wu, _ := KnownUnique(n)
 		if r.Total != count.U128(want) || *r.Unique != count.U128(wu) {
@@ -51,7 +51,7 @@ func TestJoinLong(t *testing.T) {
 		}
 	}
 	for n := 16; n <= 19; n++ {
-		r := mustCount(t, n, Options{Method: Join, Unique: true, Path: "bounded", Memory: 32 << 20})
+		r := mustCount(t, n, opts{Method: Join, Unique: true, Path: "bounded", Memory: 32 << 20})
 		want, _ := Known(n)
 		wu, _ := KnownUnique(n)
 		if r.Total != count.U128(want) || *r.Unique != count.U128(wu) || r.Path != "bounded" {
@@ -71,7 +71,7 @@ func TestJoinBounded(t *testing.T) {
 				if n%3 == 0 {
 					mem = 48 << 20 // arenas of a few MiB
 				}
-				r := mustCount(t, n, Options{Method: Join, Kernel: k.Name, Unique: true, Path: "bounded", Depth: depth, Memory: mem})
+				r := mustCount(t, n, opts{Method: Join, Kernel: k.Name, Unique: true, Path: "bounded", Depth: depth, Memory: mem})
 				want, _ := Known(n)
 				wu, _ := KnownUnique(n)
 				if r.Total != count.U128(want) || *r.Unique != count.U128(wu) || r.Path != "bounded" {
@@ -108,13 +108,13 @@ func TestJoinMemoryLimit(t *testing.T) {
 	if _, err := p.Fit(Execution{Workers: 1, Memory: 1}); !errors.Is(err, ErrMemory) {
 		t.Fatalf("1 byte: %v, want ErrMemory", err)
 	}
-	if _, err := Count(context.Background(), 12, Options{Method: Join, Memory: 1}); !errors.Is(err, ErrMemory) {
+	if _, err := countN(context.Background(), 12, opts{Method: Join, Memory: 1}); !errors.Is(err, ErrMemory) {
 		t.Fatalf("a 1-byte limit: %v, want ErrMemory", err)
 	}
 	if _, err := p.Fit(Execution{Path: "fast"}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("path fast: %v, want ErrInvalid", err)
 	}
-	r := mustCount(t, 13, Options{Method: Join, Memory: 40 << 20, Workers: 1, Path: "bounded"})
+	r := mustCount(t, 13, opts{Method: Join, Memory: 40 << 20, Workers: 1, Path: "bounded"})
 	if want, _ := Known(13); r.Total != count.U128(want) {
 		t.Fatalf("n = 13 bounded: %s, want %d", r.Total, want)
 	}
@@ -145,13 +145,20 @@ func TestDefaultMethod(t *testing.T) {
 			t.Errorf("NewPlan(%d, \"\") planned %s, want %s", c.n, p.Method, c.want)
 		}
 	}
-	if m := ResolveMethod(Auto, 20, "bmi2"); m != Constellations && builtKernel("bmi2") {
+	method := func(m Method, n int, kernel string) Method {
+		p, err := NewPlan(Spec{N: n, Method: m, Depth: 1, Kernel: kernel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Method
+	}
+	if m := method(Auto, 20, "bmi2"); m != Constellations && builtKernel("bmi2") {
 		t.Errorf("auto with kernel bmi2 at n = 20: %s, want constellations", m)
 	}
-	if m := ResolveMethod(Auto, 20, "generic"); m != Join {
+	if m := method(Auto, 20, "generic"); m != Join {
 		t.Errorf("auto with kernel generic at n = 20: %s, want join (it has a generic kernel too)", m)
 	}
-	if m := ResolveMethod(Auto, 14, "nope"); m != Join {
+	if m := method(Auto, 14, "nope"); m != Join {
 		t.Errorf("auto with an unknown kernel at n = 14: %s, want join (whose lookup names its kernels)", m)
 	}
 	if m, err := ParseMethod("auto"); err != nil || m != Auto {
@@ -163,8 +170,8 @@ func TestDefaultMethod(t *testing.T) {
 }
 
 // TestKernelMessages: a kernel of the other family, or none, is named
-// with the family the count uses (issue 25: "unknown kernel" for a join
-// kernel at n = 13; only the backtracking kernels listed at n = 14).
+// with the family the count uses (once "unknown kernel" for a join
+// kernel at n = 13, and only the backtracking kernels listed at n = 14).
 func TestKernelMessages(t *testing.T) {
 	ks := join.Kernels()
 	lastJoin := ks[len(ks)-1].Name // the lookup's list of names ends with it
@@ -181,7 +188,7 @@ func TestKernelMessages(t *testing.T) {
 		if c.kernel != "nope" && !builtKernel(c.kernel) {
 			continue
 		}
-		_, err := Count(context.Background(), c.n, Options{Kernel: c.kernel, Workers: 1})
+		_, err := countN(context.Background(), c.n, opts{Kernel: c.kernel, Workers: 1})
 		if c.want == nil {
 			if err != nil && !strings.Contains(err.Error(), "not supported") {
 				t.Errorf("n = %d --kernel %s: %v", c.n, c.kernel, err)
@@ -201,7 +208,7 @@ func TestKernelMessages(t *testing.T) {
 	if !builtKernel("bmi2") {
 		return
 	}
-	if _, err := Count(context.Background(), 14, Options{Method: Join, Kernel: "bmi2", Workers: 1}); err == nil || !strings.Contains(err.Error(), "backtracking") {
+	if _, err := countN(context.Background(), 14, opts{Method: Join, Kernel: "bmi2", Workers: 1}); err == nil || !strings.Contains(err.Error(), "backtracking") {
 		t.Errorf("n = 14 --method join --kernel bmi2: %v", err)
 	}
 }

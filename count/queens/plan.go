@@ -3,20 +3,22 @@
 // diagonal (OEIS A000170), and the solutions up to the board's 8
 // symmetries (A002562).
 //
-// A count is planned as a list of independent weighted tasks (see Method),
-// run by the engine in package count on all cores, each task counted by a
-// kernel from package kernel. Plan, Count and the known OEIS values are the
-// API; the cmd/nqueens command is a thin layer over them.
+// A count is a Plan and an Execution. NewPlan cuts it into independent
+// weighted tasks (see Method), the same on every machine; an Execution
+// (kernel, workers, memory, path) says how this machine counts them, and
+// Count runs them on the engine in package count, each task counted by a
+// kernel from package kernel or package join. NewPlan, Execution, Count
+// and the known OEIS values are the API; package job builds long counts
+// (checkpoints, shards, progress) on them, and the cmd/nqueens command is
+// a thin layer over both.
 package queens
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"math/bits"
+	"io"
 	"strconv"
 	"sync"
 
@@ -34,18 +36,18 @@ const MaxN = kernel.MaxN
 // extra rows beyond the border queens for Constellations.
 const MaxDepth = 8
 
-// ErrInvalid marks errors caused by arguments out of range (n, depth,
-// method, kernel), as opposed to failures while counting.
-var ErrInvalid = errors.New("invalid argument")
-
 // maxTasks bounds the task list so that a deep split cannot eat memory.
 const maxTasks = 4 << 20
 
-// Spec says what to count. It decides the task list, and so the plan's
-// hash, with nothing else: the same Spec gives the same tasks everywhere.
+// Spec says what to count. N, Method and Depth decide the task list, and
+// so the plan's hash, with nothing else: the same Spec gives the same
+// tasks everywhere. Workers and Kernel only steer the automatic choices
+// (Method "" or Auto, Depth 0) and are not part of the plan.
 type Spec struct {
 	N int
-	// Method is the counting method; "" or Auto: DefaultMethod(N).
+	// Method is the counting method; "" or Auto: DefaultMethod(N), or
+	// Constellations when Kernel names a kernel of the backtracking
+	// methods only (such as bmi2), which runs it.
 	Method Method
 	// Depth is the split depth (see Plan.Depth); 0 chooses one from N
 	// (and, for the backtracking methods, Workers).
@@ -55,6 +57,9 @@ type Spec struct {
 	// StableWorkers, the value checkpoints, shards and queues plan with so
 	// that their tasks do not depend on the machine.
 	Workers int
+	// Kernel is the kernel the count will be asked to use (Execution.Kernel),
+	// when it may decide the automatic method; "" or "auto" decides nothing.
+	Kernel string
 }
 
 // Plan is a count cut into tasks: the one plan every front end counts,
@@ -74,20 +79,42 @@ type Plan struct {
 	// minutes.
 	Depth int
 
-	tasks  []Task       // the backtracking methods' tasks
-	layout *join.Layout // the join's, nil for the others
-	hash   string
+	tasks strategy // the method's tasks: a backtrack or a joinTasks
+	hash  string
 
 	estOnce sync.Once
 	est     []uint64 // Estimates, computed once
 }
 
+// strategy is how a plan holds and counts its tasks: the backtracking
+// methods' pre-placed queens (backtrack, backtrack.go) or the join's
+// streaming layout (joinTasks, joinplan.go). Everything that differs
+// between the methods is asked of it, nothing else asks which it is.
+type strategy interface {
+	// len is the number of tasks.
+	len() int
+	// writeHash writes what identifies the tasks, for Plan.Hash.
+	writeHash(h io.Writer)
+	// estimates are the tasks' relative costs (Plan.Estimates).
+	estimates() []uint64
+	// kernel is the name of the kernel of the method's family asked for
+	// by name ("" or "auto": the fastest this CPU supports), or an
+	// error naming the family's kernels.
+	kernel(name string) (string, error)
+	// fit chooses how the count fits in e's memory, with fixed bytes
+	// held whatever the method (Plan.Fit).
+	fit(e Execution, fixed uint64) (Budget, error)
+	// counter returns the function that counts one task, as b says.
+	counter(b Budget) (count.TaskFunc, error)
+}
+
 // NewPlan cuts the count s asks for into tasks. It resolves s.Method
-// ("" or Auto: DefaultMethod) and s.Depth (0: automatic) once; Plan.Spec
-// gives them back. Errors for a bad Spec wrap ErrInvalid.
+// ("" or Auto: see Spec.Method) and s.Depth (0: automatic), once: nothing
+// else resolves a method. Plan.Spec gives them back. Errors for a bad
+// Spec wrap ErrInvalid.
 func NewPlan(s Spec) (*Plan, error) {
 	n, depth := s.N, s.Depth
-	method := resolve(s.Method, n)
+	method := resolveMethod(s.Method, n, s.Kernel)
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("%w: n = %d is out of range: the counter handles 1 to %d", ErrInvalid, n, MaxN)
 	}
@@ -98,203 +125,92 @@ func NewPlan(s Spec) (*Plan, error) {
 	if workers < 1 {
 		workers = StableWorkers
 	}
-	var p *Plan
+	p := &Plan{N: n, Method: method, Depth: depth}
+	var err error
 	switch method {
 	case Halving, Constellations:
-		var err error
-		if p, err = backtrackPlan(n, method, depth, workers); err != nil {
-			return nil, err
-		}
+		p.Depth, p.tasks, err = planBacktrack(n, method, depth, workers)
 	case Join:
-		var err error
-		if p, err = newJoinPlan(n, depth); err != nil {
-			return nil, err
-		}
+		p.Depth, p.tasks, err = planJoin(n, depth)
 	default:
-		return nil, fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
+		err = fmt.Errorf("%w: unknown method %q", ErrInvalid, method)
+	}
+	if err != nil {
+		return nil, err
 	}
 	p.hash = p.computeHash()
 	return p, nil
+}
+
+// joinFrom is the smallest n counted by Join when no method is asked for.
+// Measured side by side in one process, one worker, paired within rounds
+// (go run ./bench, RESULTS.md, and a 7-round run of n = 9..13 at a quiet
+// moment): the join was faster at n = 12 in every run (2.0-2.6x) and at
+// every n from 14 (1.6-7x), slower at n = 13 in every run (0.74-0.80x);
+// at n = 10 and 11, where both take about a millisecond, the verdict
+// flipped with the machine's load, so the backtracker, which builds no
+// tables, keeps them.
+const joinFrom = 12
+
+// joinSlower lists the n from joinFrom to joinTo where the join was
+// measured slower than constellations.
+var joinSlower = map[int]bool{13: true}
+
+// DefaultMethod returns the method a plan of n counts with when none is
+// asked for: the join from n = 12 but 13, constellations below. The join
+// plans every n up to MaxN, in any memory that holds its bounded path.
+func DefaultMethod(n int) Method {
+	if n >= joinFrom && !joinSlower[n] {
+		return Join
+	}
+	return Constellations
+}
+
+// resolveMethod returns the method a plan of n with method m counts
+// with, for a count asked to use kernel kernelName: m itself, or for ""
+// and Auto DefaultMethod(n), unless that is the join and the kernel is
+// one of the backtracking methods' only (such as bmi2): then
+// Constellations, which runs it. NewPlan alone calls it.
+func resolveMethod(m Method, n int, kernelName string) Method {
+	if m != "" && m != Auto {
+		return m
+	}
+	r := DefaultMethod(n)
+	if r == Join && isBacktrackKernel(kernelName) && !isJoinKernel(kernelName) {
+		return Constellations
+	}
+	return r
 }
 
 // Spec returns the plan's Spec, with the method and depth it resolved
 // to: planning it again gives the same plan on any machine.
 func (p *Plan) Spec() Spec { return Spec{N: p.N, Method: p.Method, Depth: p.Depth} }
 
-// backtrackPlan plans a backtracking method.
-func backtrackPlan(n int, method Method, depth, workers int) (*Plan, error) {
-	switch method {
-	case Halving:
-		if depth > n {
-			return nil, fmt.Errorf("%w: depth %d is out of range: a board of %d rows has at most %d prefix rows", ErrInvalid, depth, n, n)
-		}
-	case Constellations:
-		if n >= 2 && depth > n-4 && depth > 0 {
-			return nil, fmt.Errorf("%w: depth %d is out of range: %d×%d constellations leave at most %d rows to split", ErrInvalid, depth, n, n, max(n-4, 0))
-		}
-	}
-	p := &Plan{N: n, Method: method, Depth: depth}
-	roots := p.roots()
-	if depth > 0 {
-		// Counted before it is built, and the count stops at the cap, so a
-		// split too deep is refused at once, in bounded memory.
-		k := p.size(roots, depth, maxTasks)
-		if k > maxTasks {
-			return nil, fmt.Errorf("%w: depth %d splits n = %d into more than the %d tasks allowed: choose a smaller depth", ErrInvalid, depth, n, maxTasks)
-		}
-		p.tasks = p.build(roots, depth, k)
-		return p, nil
-	}
-	// Automatic: the shallowest depth with about tasksPerWorker tasks for
-	// every worker, so that the slowest finishes close to the others, and
-	// never more than maxTasks.
-	want := tasksPerWorker * min(workers, maxTasks/tasksPerWorker)
-	d := 0
-	if method == Halving {
-		d = 1
-	}
-	k := p.size(roots, d, maxTasks)
-	for k < want && d < autoMaxDepth(n, method) {
-		next := p.size(roots, d+1, maxTasks)
-		if next > maxTasks {
-			break
-		}
-		d, k = d+1, next
-	}
-	p.Depth = d
-	p.tasks = p.build(roots, d, k)
-	return p, nil
-}
-
-// tasksPerWorker is how many tasks the automatic depth aims at for each
-// worker. The workers pull tasks largest first, so a few per worker
-// already keep them busy to the end: simulated from measured task costs
-// (bench/tasksim), 16 a worker keeps the schedule within a few per cent
-// of perfect, and more tasks only cost planning time and nodes (every
-// extra row adds about 3% nodes).
-const tasksPerWorker = 16
-
-func autoMaxDepth(n int, m Method) int {
-	if m == Halving {
-		return min(n, 5)
-	}
-	return max(0, min(n-4, 3))
-}
-
-// roots are the tasks every plan of the method splits further: the
-// first-row placements for Halving, the border classes for
-// Constellations.
-func (p *Plan) roots() []Task {
-	if p.Method == Halving {
-		return halvingRoots(p.N)
-	}
-	return constellationRoots(p.N)
-}
-
-// rowsBelow is how many free rows a plan of the given depth fills below
-// root t.
-func (p *Plan) rowsBelow(t *Task, depth int) int {
-	if p.Method == Halving {
-		return depth - 1
-	}
-	if t.inCorner(p.N) {
-		depth += cornerSplit
-	}
-	return min(depth, MaxPlaced-int(t.Placed))
-}
-
-// size returns the number of tasks a plan of the given depth has, or a
-// number above limit as soon as it exceeds limit.
-func (p *Plan) size(roots []Task, depth, limit int) int {
-	k := 0
-	for i := range roots {
-		if k > limit {
-			break
-		}
-		k += roots[i].countExpand(p.N, p.rowsBelow(&roots[i], depth), limit-k)
-	}
-	return k
-}
-
-// build lists the k tasks of a plan of the given depth.
-func (p *Plan) build(roots []Task, depth, k int) []Task {
-	out := make([]Task, 0, k)
-	for i := range roots {
-		out = roots[i].expand(p.N, p.rowsBelow(&roots[i], depth), out)
-	}
-	return out
-}
-
 // Len is the number of tasks of the plan, whatever its method.
-func (p *Plan) Len() int {
-	if p.layout != nil {
-		return p.layout.Len()
-	}
-	return len(p.tasks)
-}
+func (p *Plan) Len() int { return p.tasks.len() }
 
 // Tasks returns the pre-placed queens of the backtracking methods'
 // tasks (nil for Join, whose tasks are its Layout's).
-func (p *Plan) Tasks() []Task { return p.tasks }
+func (p *Plan) Tasks() []Task {
+	if b, ok := p.tasks.(*backtrack); ok {
+		return b.tasks
+	}
+	return nil
+}
 
 // Layout returns the join's tasks, nil for the backtracking methods.
-func (p *Plan) Layout() *join.Layout { return p.layout }
+func (p *Plan) Layout() *join.Layout {
+	if j, ok := p.tasks.(*joinTasks); ok {
+		return j.layout
+	}
+	return nil
+}
 
-// Frame fills f with the kernel frame of task id and returns the task's
-// weight: how many solutions each completion stands for.
+// Frame fills f with the kernel frame of task id of a backtracking
+// method's plan and returns the task's weight: how many solutions each
+// completion stands for.
 func (p *Plan) Frame(id int, f *kernel.Frame) (weight uint64) {
-	t := &p.tasks[id]
-	t.frame(p.N, f)
-	return uint64(t.Weight)
-}
-
-// sliceNodes is the node budget of one slice of a task: about 10 ms of
-// the bmi2 kernel on one core (70 to 150 M nodes/s), so that a worker
-// looks up at least every few tens of milliseconds on any kernel.
-const sliceNodes = 1 << 20
-
-// ErrOverflow is returned when a task's weighted count does not fit in 64
-// bits (far beyond any n the counter can reach in practice).
-var ErrOverflow = errors.New("weighted count overflows 64 bits")
-
-// Counter returns the function that counts one task with kernel k, for
-// count.Run: the search runs in slices of about a million nodes; between
-// them it reports the slice's nodes to progress and stops with ctx's
-// error if ctx is done.
-func (p *Plan) Counter(k kernel.Kernel) count.TaskFunc {
-	return func(ctx context.Context, id int, progress func(nodes uint64)) (count.Result, error) {
-		var f kernel.Frame
-		w := p.Frame(id, &f)
-		s := new(kernel.Search)
-		if err := s.Reset(&f); err != nil {
-			return count.Result{}, err
-		}
-		for {
-			before := s.Nodes()
-			done := k.Run(s, sliceNodes)
-			progress(s.Nodes() - before)
-			if done {
-				break
-			}
-			if err := ctx.Err(); err != nil {
-				return count.Result{}, err
-			}
-		}
-		c, err := weighted(s.Solutions(), w)
-		if err != nil {
-			return count.Result{}, fmt.Errorf("%w (task %d)", err, id)
-		}
-		return count.Result{Count: c, Nodes: s.Nodes()}, nil
-	}
-}
-
-// weighted returns solutions × weight, or ErrOverflow.
-func weighted(solutions, weight uint64) (uint64, error) {
-	hi, lo := bits.Mul64(solutions, weight)
-	if hi != 0 {
-		return 0, fmt.Errorf("%w: %d solutions × weight %d", ErrOverflow, solutions, weight)
-	}
-	return lo, nil
+	return p.tasks.(*backtrack).frame(id, f)
 }
 
 // Hash identifies the plan's task list: n, method, depth and every task,
@@ -311,15 +227,7 @@ func (p *Plan) computeHash() string {
 		h.Write(buf[:])
 	}
 	h.Write([]byte(p.Method))
-	if p.layout != nil {
-		p.layout.WriteHash(h)
-	}
-	for i := range p.tasks {
-		t := &p.tasks[i]
-		h.Write([]byte{t.Placed, t.Weight})
-		h.Write(t.Rows[:t.Placed])
-		h.Write(t.Cols[:t.Placed])
-	}
+	p.tasks.writeHash(h)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
@@ -352,17 +260,3 @@ func (p *Plan) Shard(x shard.Index) ([]int, error) {
 	}
 	return shard.Select(p.Estimates(), x)
 }
-
-// Usage marks err as caused by the arguments (errors.Is(err, ErrInvalid)
-// holds) while keeping its message.
-func Usage(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return usageError{err}
-}
-
-type usageError struct{ err error }
-
-func (e usageError) Error() string   { return e.err.Error() }
-func (e usageError) Unwrap() []error { return []error{e.err, ErrInvalid} }

@@ -82,7 +82,7 @@ func TestPlanSizeMatchesBuild(t *testing.T) {
 				if m == Halving && depth == 0 {
 					continue
 				}
-				p := &Plan{N: n, Method: m}
+				p := cut{n: n, method: m}
 				roots := p.roots()
 				k := p.size(roots, depth, math.MaxInt/2)
 				if got := len(p.build(roots, depth, k)); got != k {
@@ -108,8 +108,7 @@ func allocated(f func()) uint64 {
 }
 
 // A split beyond the task cap is refused before the list is built: the
-// plan of `nqueens count 32 --depth 8` used to grow to 23.7 GiB first
-// (issue 13).
+// plan of `nqueens count 32 --depth 8` used to grow to 23.7 GiB first.
 func TestDepthCapEnforcedWhilePlanning(t *testing.T) {
 	for _, c := range []struct {
 		n     int
@@ -134,7 +133,7 @@ func TestDepthCapEnforcedWhilePlanning(t *testing.T) {
 }
 
 // The automatic depth stays under the cap however many workers are asked
-// for (n = 32 halving for 2^20 workers made 6.3 M tasks, issue 13).
+// for (n = 32 halving for 2^20 workers made 6.3 M tasks).
 func TestAutoDepthCapped(t *testing.T) {
 	for _, c := range []struct {
 		n       int
@@ -148,8 +147,8 @@ func TestAutoDepthCapped(t *testing.T) {
 		if err != nil {
 			t.Fatalf("n=%d %s %d workers: %v", c.n, c.m, c.workers, err)
 		}
-		if len(p.tasks) > maxTasks || len(p.tasks) == 0 {
-			t.Errorf("n=%d %s %d workers: %d tasks (depth %d), cap %d", c.n, c.m, c.workers, len(p.tasks), p.Depth, maxTasks)
+		if len(p.Tasks()) > maxTasks || len(p.Tasks()) == 0 {
+			t.Errorf("n=%d %s %d workers: %d tasks (depth %d), cap %d", c.n, c.m, c.workers, len(p.Tasks()), p.Depth, maxTasks)
 		}
 	}
 }
@@ -170,11 +169,12 @@ func TestAutoDepthTasksPerWorker(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Depth != c.depth || len(p.tasks) < tasksPerWorker*c.workers {
-			t.Errorf("n=%d, %d workers: depth %d with %d tasks, want depth %d and at least %d", c.n, c.workers, p.Depth, len(p.tasks), c.depth, tasksPerWorker*c.workers)
+		if p.Depth != c.depth || len(p.Tasks()) < tasksPerWorker*c.workers {
+			t.Errorf("n=%d, %d workers: depth %d with %d tasks, want depth %d and at least %d", c.n, c.workers, p.Depth, len(p.Tasks()), c.depth, tasksPerWorker*c.workers)
 		}
 		if p.Depth > 0 {
-			if k := p.size(p.roots(), p.Depth-1, maxTasks); k >= tasksPerWorker*c.workers {
+			cu := cut{n: p.N, method: p.Method}
+			if k := cu.size(cu.roots(), p.Depth-1, maxTasks); k >= tasksPerWorker*c.workers {
 				t.Errorf("n=%d, %d workers: depth %d has %d tasks already", c.n, c.workers, p.Depth-1, k)
 			}
 		}
@@ -183,7 +183,7 @@ func TestAutoDepthTasksPerWorker(t *testing.T) {
 
 // Corner classes (three border queens) are split one row deeper, so that
 // no task of a border-class plan is much larger than the mean: they used
-// to be up to 11 times the mean at n = 19 (issue 14). Measured in nodes on
+// to be up to 11 times the mean at n = 19. Measured in nodes on
 // n = 13..15.
 func TestCornerClassesSplit(t *testing.T) {
 	k := kernel.Best()
@@ -197,7 +197,7 @@ func TestCornerClassesSplit(t *testing.T) {
 		}
 		var total, largest, largestCorner float64
 		corners := 0
-		for id := range p.tasks {
+		for id := range p.Tasks() {
 			var f kernel.Frame
 			p.Frame(id, &f)
 			_, nodes, err := k.Count(&f)
@@ -207,19 +207,19 @@ func TestCornerClassesSplit(t *testing.T) {
 			x := float64(nodes)
 			total += x
 			largest = max(largest, x)
-			if p.tasks[id].inCorner(n) {
+			if p.Tasks()[id].inCorner(n) {
 				corners++
 				largestCorner = max(largestCorner, x)
-				if p.tasks[id].Placed != 3+cornerSplit {
-					t.Fatalf("n=%d: corner task %d places %d queens, want %d", n, id, p.tasks[id].Placed, 3+cornerSplit)
+				if p.Tasks()[id].Placed != 3+cornerSplit {
+					t.Fatalf("n=%d: corner task %d places %d queens, want %d", n, id, p.Tasks()[id].Placed, 3+cornerSplit)
 				}
 			}
 		}
-		mean := total / float64(len(p.tasks))
+		mean := total / float64(len(p.Tasks()))
 		if corners == 0 || largestCorner > 2.5*mean || largest > 3*mean {
 			t.Errorf("n=%d: %d corner tasks, largest %.2f× the mean, largest corner task %.2f×", n, corners, largest/mean, largestCorner/mean)
 		}
-		t.Logf("n=%d: %d tasks, %d from corner classes; largest %.2f× the mean, largest corner task %.2f×", n, len(p.tasks), corners, largest/mean, largestCorner/mean)
+		t.Logf("n=%d: %d tasks, %d from corner classes; largest %.2f× the mean, largest corner task %.2f×", n, len(p.Tasks()), corners, largest/mean, largestCorner/mean)
 	}
 }
 
@@ -236,10 +236,10 @@ func TestEstimatesParallelDeterministic(t *testing.T) {
 		t.Fatal("two plans of the same parameters have different estimates")
 	}
 	levels := 4
-	for levels > 1 && uint64(len(p.tasks))<<(3*levels) > estimateBudget {
+	for levels > 1 && uint64(len(p.Tasks()))<<(3*levels) > estimateBudget {
 		levels--
 	}
-	for id := range p.tasks {
+	for id := range p.Tasks() {
 		var f kernel.Frame
 		p.Frame(id, &f)
 		if want := frontier(f, levels) + 1; a[id] != want {
@@ -253,6 +253,6 @@ func ExampleNewPlan() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(p.Depth, len(p.tasks) >= 16*256)
+	fmt.Println(p.Depth, len(p.Tasks()) >= 16*256)
 	// Output: 0 true
 }

@@ -64,9 +64,38 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func mustCount(t *testing.T, n int, opt Options) Result {
+// opts are what a test asks of a count of n: the Spec's choices, the
+// Execution, and the unique count.
+type opts struct {
+	Method     Method
+	Depth      int
+	Workers    int
+	Kernel     string
+	Unique     bool
+	Memory     uint64
+	Path       string
+	OnProgress func(id int, nodes uint64)
+}
+
+// countN plans n as o says and counts every task of the plan, as the job
+// does for a whole count.
+func countN(ctx context.Context, n int, o opts) (Result, error) {
+	e := Execution{Kernel: o.Kernel, Workers: o.Workers, Memory: o.Memory, Path: o.Path}.Resolve()
+	p, err := NewPlan(Spec{N: n, Method: o.Method, Depth: o.Depth, Workers: e.Workers, Kernel: e.Kernel})
+	if err != nil {
+		return Result{}, err
+	}
+	r, err := Count(ctx, p, e, count.All(p.Len()), Options{OnProgress: o.OnProgress})
+	if err == nil && o.Unique {
+		u := UniqueFrom(n, r.Total)
+		r.Unique = &u
+	}
+	return r, err
+}
+
+func mustCount(t *testing.T, n int, opt opts) Result {
 	t.Helper()
-	r, err := Count(context.Background(), n, opt)
+	r, err := countN(context.Background(), n, opt)
 	if err != nil {
 		t.Fatalf("n=%d %+v: %v", n, opt, err)
 	}
@@ -84,7 +113,7 @@ func TestCountMatchesOEIS(t *testing.T) {
 	for _, m := range Methods {
 		for n := 1; n <= maxTestN(t, 15); n++ {
 			t.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(t *testing.T) {
-				r := mustCount(t, n, Options{Method: m, Unique: n <= 14})
+				r := mustCount(t, n, opts{Method: m, Unique: n <= 14})
 				want, _ := Known(n)
 				if r.Total != count.U128(want) {
 					t.Errorf("total %s, want %d", r.Total, want)
@@ -104,7 +133,7 @@ func TestEveryKernelMatchesOEIS(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k kernel.Kernel) {
 		for _, m := range backtracking {
 			for n := 1; n <= 14; n++ {
-				r := mustCount(t, n, Options{Method: m, Kernel: k.Name})
+				r := mustCount(t, n, opts{Method: m, Kernel: k.Name})
 				if want, _ := Known(n); r.Total != count.U128(want) {
 					t.Errorf("method=%s n=%d: total %s, want %d", m, n, r.Total, want)
 				}
@@ -117,7 +146,7 @@ func TestAgainstReference(t *testing.T) {
 	for n := 1; n <= 10; n++ {
 		want := referenceCount(n)
 		for _, m := range Methods {
-			if r := mustCount(t, n, Options{Method: m}); r.Total != count.U128(want) {
+			if r := mustCount(t, n, opts{Method: m}); r.Total != count.U128(want) {
 				t.Errorf("method=%s n=%d: %s, reference says %d", m, n, r.Total, want)
 			}
 		}
@@ -135,7 +164,7 @@ func TestTotalIndependentOfDepthAndWorkers(t *testing.T) {
 		for _, d := range depths {
 			for _, w := range []int{1, 2, 3, 7} {
 				t.Run(fmt.Sprintf("method=%s/depth=%d/workers=%d", m, d, w), func(t *testing.T) {
-					r := mustCount(t, n, Options{Method: m, Depth: d, Workers: w})
+					r := mustCount(t, n, opts{Method: m, Depth: d, Workers: w})
 					if r.Total != count.U128(want) {
 						t.Errorf("total %s, want %d", r.Total, want)
 					}
@@ -163,7 +192,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		if m == Join {
 			// The join's tasks are checked one by one in package join;
 			// here, that they add up.
-			r, err := CountTasks(context.Background(), p1, count.All(p1.Len()), Options{Workers: 1})
+			r, err := Count(context.Background(), p1, Execution{Workers: 1}, count.All(p1.Len()), Options{})
 			if want, _ := Known(n); err != nil || r.Total != count.U128(want) || r.Tasks != p1.Len() {
 				t.Fatalf("%s: tasks add up to %s over %d tasks (%v), want %d over %d", m, r.Total, r.Tasks, err, want, p1.Len())
 			}
@@ -171,7 +200,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		}
 		// Disjoint: no two tasks place the same queens.
 		seen := map[string]int{}
-		for i, task := range p1.tasks {
+		for i, task := range p1.Tasks() {
 			key := fmt.Sprint(task.Queens())
 			if j, dup := seen[key]; dup {
 				t.Fatalf("%s: tasks %d and %d are the same subtree %s", m, i, j, key)
@@ -182,7 +211,7 @@ func TestTasksDeterministicDisjointCovering(t *testing.T) {
 		// each task's completions are real solutions containing its queens.
 		var sum uint64
 		k := kernel.Best()
-		for id := range p1.tasks {
+		for id := range p1.Tasks() {
 			var f kernel.Frame
 			w := p1.Frame(id, &f)
 			c, _, err := k.Count(&f)
@@ -204,7 +233,7 @@ func TestTaskCountsAgainstBruteForce(t *testing.T) {
 	sols := allSolutions(n)
 	for _, m := range backtracking {
 		p, _ := NewPlan(Spec{N: n, Method: m, Depth: 1, Workers: 1})
-		for id, task := range p.tasks {
+		for id, task := range p.Tasks() {
 			var f kernel.Frame
 			p.Frame(id, &f)
 			got, _, err := kernel.Best().Count(&f)
@@ -279,14 +308,14 @@ func TestSymmetricCountsAgainstBruteForce(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	for _, c := range []struct {
 		n   int
-		opt Options
+		opt opts
 	}{
-		{0, Options{}}, {-3, Options{}}, {MaxN + 1, Options{}},
-		{8, Options{Depth: MaxDepth + 1}}, {8, Options{Depth: -1}},
-		{8, Options{Method: "spiral"}}, {8, Options{Kernel: "nope"}},
-		{5, Options{Method: Constellations, Depth: 2}},
+		{0, opts{}}, {-3, opts{}}, {MaxN + 1, opts{}},
+		{8, opts{Depth: MaxDepth + 1}}, {8, opts{Depth: -1}},
+		{8, opts{Method: "spiral"}}, {8, opts{Kernel: "nope"}},
+		{5, opts{Method: Constellations, Depth: 2}},
 	} {
-		if _, err := Count(context.Background(), c.n, c.opt); !errors.Is(err, ErrInvalid) {
+		if _, err := countN(context.Background(), c.n, c.opt); !errors.Is(err, ErrInvalid) {
 			t.Errorf("n=%d %+v: err = %v, want ErrInvalid", c.n, c.opt, err)
 		}
 	}
@@ -295,7 +324,7 @@ func TestBadArguments(t *testing.T) {
 func TestCancelledCountReturnsNoTotal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r, err := Count(ctx, 13, Options{}); !errors.Is(err, context.Canceled) || r.Total != (count.Uint128{}) {
+	if r, err := countN(ctx, 13, opts{}); !errors.Is(err, context.Canceled) || r.Total != (count.Uint128{}) {
 		t.Fatalf("got %+v, %v", r, err)
 	}
 }
@@ -360,7 +389,7 @@ func TestKernelsAgree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for id := range p.tasks {
+				for id := range p.Tasks() {
 					var f kernel.Frame
 					p.Frame(id, &f)
 					ws, wn, err := ref.Count(&f)
@@ -405,7 +434,7 @@ func TestFallbackKernelChosen(t *testing.T) {
 	if os.Getenv("NQCOUNT_EXPECT_NO_BMI2") == "" {
 		t.Skip("set NQCOUNT_EXPECT_NO_BMI2=1 on a CPU without BMI2 (CI uses qemu-x86_64 -cpu Westmere)")
 	}
-	r := mustCount(t, 10, Options{})
+	r := mustCount(t, 10, opts{})
 	if r.Kernel != "generic" || r.Total != count.U128(724) {
 		t.Fatalf("n = 10 on a CPU without BMI2: kernel %s, total %s; want generic, 724", r.Kernel, r.Total)
 	}

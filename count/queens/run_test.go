@@ -12,7 +12,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 )
 
-func TestCountTasksPartition(t *testing.T) {
+func TestCountPartition(t *testing.T) {
 	for _, m := range []Method{Constellations, Halving} {
 		p, err := NewPlan(Spec{N: 12, Method: m, Depth: 2, Workers: StableWorkers})
 		if err != nil {
@@ -20,7 +20,7 @@ func TestCountTasksPartition(t *testing.T) {
 		}
 		est := p.Estimates()
 		var even, odd []int
-		for id := range p.tasks {
+		for id := range p.Tasks() {
 			if est[id] == 0 {
 				t.Fatalf("%s: task %d has estimate 0", m, id)
 			}
@@ -32,17 +32,20 @@ func TestCountTasksPartition(t *testing.T) {
 		}
 		var mu sync.Mutex
 		seen := 0
-		opt := Options{Workers: 2, OnDone: func(int, count.Result) error { mu.Lock(); seen++; mu.Unlock(); return nil }}
-		a, err := CountTasks(context.Background(), p, even, opt)
+		e, opt := Execution{Workers: 2, Path: "auto"}, Options{OnDone: func(int, count.Result) error { mu.Lock(); seen++; mu.Unlock(); return nil }}
+		a, err := Count(context.Background(), p, e, even, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := CountTasks(context.Background(), p, odd, opt)
+		b, err := Count(context.Background(), p, e, odd, opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if a.Path != "" || a.MemoryLimit != 0 {
+			t.Errorf("%s: path %q, memory limit %d: want none for a backtracking method", m, a.Path, a.MemoryLimit)
 		}
 		want, _ := Known(12)
-		if got := a.Total.Add(b.Total); got != count.U128(want) || seen != len(p.tasks) || a.Tasks+b.Tasks != len(p.tasks) {
+		if got := a.Total.Add(b.Total); got != count.U128(want) || seen != len(p.Tasks()) || a.Tasks+b.Tasks != len(p.Tasks()) {
 			t.Fatalf("%s: %s, %d tasks seen", m, got, seen)
 		}
 		if u, _ := KnownUnique(12); UniqueFrom(12, a.Total.Add(b.Total)) != count.U128(u) {
@@ -50,7 +53,7 @@ func TestCountTasksPartition(t *testing.T) {
 		}
 	}
 	p, _ := NewPlan(Spec{N: 8, Method: Halving, Depth: 1, Workers: 1})
-	if _, err := CountTasks(context.Background(), p, []int{99}, Options{}); err == nil {
+	if _, err := Count(context.Background(), p, Execution{}, []int{99}, Options{}); err == nil {
 		t.Fatal("id out of range accepted")
 	}
 }
@@ -60,8 +63,8 @@ func TestEstimatesCorrelate(t *testing.T) {
 	p, _ := NewPlan(Spec{N: 13, Method: Constellations, Depth: 0, Workers: StableWorkers})
 	est := p.Estimates()
 	var mu sync.Mutex
-	nodes := make([]uint64, len(p.tasks))
-	if _, err := CountTasks(context.Background(), p, count.All(len(p.tasks)), Options{Workers: 2, OnDone: func(id int, r count.Result) error {
+	nodes := make([]uint64, len(p.Tasks()))
+	if _, err := Count(context.Background(), p, Execution{Workers: 2}, count.All(len(p.Tasks())), Options{OnDone: func(id int, r count.Result) error {
 		mu.Lock()
 		nodes[id] = r.Nodes
 		mu.Unlock()
@@ -98,7 +101,7 @@ func TestCancelMidTask(t *testing.T) {
 	var live atomic.Uint64
 	var slices atomic.Int64
 	var done atomic.Int64
-	opt := Options{Workers: 2,
+	opt := Options{
 		OnDone: func(int, count.Result) error { done.Add(1); return nil },
 		OnProgress: func(id int, n uint64) {
 			live.Add(sliceNodes) // n is the task's running total
@@ -108,7 +111,7 @@ func TestCancelMidTask(t *testing.T) {
 		},
 	}
 	start := time.Now()
-	r, err := CountTasks(ctx, p, []int{0, 1, 2, 3}, opt)
+	r, err := Count(ctx, p, Execution{Workers: 2}, []int{0, 1, 2, 3}, opt)
 	el := time.Since(start)
 	if !errors.Is(err, context.Canceled) || r.Total != (count.Uint128{}) {
 		t.Fatalf("got %+v, %v; want context.Canceled and no total", r, err)
@@ -128,7 +131,7 @@ func TestCancelMidTask(t *testing.T) {
 func TestProgressAddsUpToNodes(t *testing.T) {
 	var mu sync.Mutex
 	last := map[int]uint64{}
-	r, err := Count(context.Background(), 13, Options{Workers: 2, OnProgress: func(id int, n uint64) {
+	r, err := countN(context.Background(), 13, opts{Workers: 2, OnProgress: func(id int, n uint64) {
 		mu.Lock()
 		last[id] = n
 		mu.Unlock()

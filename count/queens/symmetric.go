@@ -3,6 +3,8 @@ package queens
 import (
 	"math/bits"
 	"sync"
+
+	"github.com/nqcount/nqcount/count"
 )
 
 // Unique solutions by Burnside's lemma. The number of classes under the
@@ -16,6 +18,19 @@ import (
 // where R90 counts the solutions unchanged by a quarter turn and R180 those
 // unchanged by a half turn (R90 ⊆ R180). Both are tiny searches next to the
 // total: a symmetric solution is fixed by a quarter or half of its queens.
+
+// UniqueFrom returns the number of solutions up to symmetry (A002562)
+// from the total number of solutions of the n×n board (A000170).
+func UniqueFrom(n int, total count.Uint128) count.Uint128 {
+	if total.IsUint64() {
+		return count.U128(uniqueFrom(n, total.Lo))
+	}
+	r90, r180 := symmetricCounts(n)
+	s := total.Add64(r90).Add64(r90).Add64(r180).Big()
+	s.Rsh(s, 3)
+	u, _ := count.ParseUint128(s.String())
+	return u
+}
 
 // uniqueFrom returns the number of solution classes given the total.
 func uniqueFrom(n int, total uint64) uint64 {

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
+	"github.com/nqcount/nqcount/web/sudokupage"
 )
 
 // full runs the whole table; without it, the quick cases.
@@ -255,7 +257,7 @@ func (w *world) makeExport(dir string) (string, error) {
 // page does.
 func savedGames(dir string) (map[string]string, error) {
 	const puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-	srv := httptest.NewServer(web.New(web.Options{}))
+	srv := httptest.NewServer(web.New(web.Options{Pages: []*web.Page{sudokupage.New(sudokupage.Options{}), queenspage.New(queenspage.Options{})}}))
 	defer srv.Close()
 	marks := make([]string, 81)
 	marks[1], marks[2] = "26", "139"

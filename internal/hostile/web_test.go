@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/queenspage"
 )
 
 // endpoint is an endpoint of the web API (docs/web.md) with a valid
@@ -405,7 +406,7 @@ func webCases(t *testing.T) []hcase {
 func settle(url string, limit time.Duration) string {
 	deadline := time.Now().Add(limit)
 	for {
-		var p web.CountProgress
+		var p queenspage.CountProgress
 		resp, err := webClient.Get(url + "/api/queens/count")
 		if err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&p)

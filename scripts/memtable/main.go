@@ -1,6 +1,6 @@
 // Command memtable prints the table of memory per worker in
 // scripts/README.md (n = 20 to 28), from the estimates every count plans
-// with (queue.MemoryTable, join.Memory):
+// with (queens.MemoryTable, join.Memory):
 //
 //	go run ./scripts/memtable
 //
@@ -12,11 +12,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens"
 )
 
 func main() {
-	if err := queue.MemoryTable(os.Stdout, 20, 28); err != nil {
+	if err := queens.MemoryTable(os.Stdout, 20, 28); err != nil {
 		fmt.Fprintln(os.Stderr, "memtable:", err)
 		os.Exit(1)
 	}

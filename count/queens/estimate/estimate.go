@@ -74,13 +74,6 @@ type Options struct {
 	// row sets of a task, and what share of a row set's keys, fit in a
 	// task's share: the sample does not depend on this machine's speed.
 	Budget time.Duration
-	// Workers, Kernel, Memory and Path are the count's (queens.Execution):
-	// the sample is counted on the path and with the kernel the count
-	// would use.
-	Workers int
-	Kernel  string
-	Memory  uint64
-	Path    string
 	// OnProgress, if set, is called after each task drawn is counted,
 	// with the number done and drawn.
 	OnProgress func(done, total int)
@@ -181,8 +174,10 @@ type draw struct {
 	work join.Work
 }
 
-// Run estimates the count of spec.
-func Run(ctx context.Context, spec queens.Spec, opt Options) (*Result, error) {
+// Run estimates the count of spec as e says: the plan the count would
+// make (spec's Workers and Kernel are e's), sampled on the path, with the
+// kernel and on the workers that the count would use.
+func Run(ctx context.Context, spec queens.Spec, e queens.Execution, opt Options) (*Result, error) {
 	start := time.Now()
 	cpu0, _ := cputime.Process()
 	if opt.Samples <= 0 {
@@ -198,12 +193,8 @@ func Run(ctx context.Context, spec queens.Spec, opt Options) (*Result, error) {
 	if opt.Budget <= 0 {
 		opt.Budget = 8 * time.Minute
 	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if spec.Workers <= 0 {
-		spec.Workers = opt.Workers
-	}
+	e = e.Resolve()
+	spec.Workers, spec.Kernel = e.Workers, e.Kernel
 	p, err := queens.NewPlan(spec)
 	if err != nil {
 		return nil, err
@@ -213,15 +204,14 @@ func Run(ctx context.Context, spec queens.Spec, opt Options) (*Result, error) {
 		return nil, err
 	}
 	planned, _ := cputime.Process()
-	e := queens.Execution{Kernel: opt.Kernel, Workers: opt.Workers, Memory: opt.Memory, Path: opt.Path}
-	res := &Result{N: p.N, Method: p.Method, Depth: p.Depth, Hash: p.Hash(), Tasks: p.Len(), Seed: opt.Seed, Samples: opt.Samples, Strata: opt.Strata, Workers: opt.Workers}
+	res := &Result{N: p.N, Method: p.Method, Depth: p.Depth, Hash: p.Hash(), Tasks: p.Len(), Seed: opt.Seed, Samples: opt.Samples, Strata: opt.Strata, Workers: e.Workers}
 	s, err := newSampler(ctx, p, e, res)
 	if err != nil {
 		return nil, err
 	}
 	fixed := (planned - cpu0) + s.tables
 	draws := design(est, opt)
-	if err := s.run(ctx, draws, est, opt); err != nil {
+	if err := s.run(ctx, draws, est, e.Workers, opt); err != nil {
 		return nil, err
 	}
 	for _, d := range draws {
@@ -382,15 +372,15 @@ func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Re
 		if err != nil {
 			return nil, err
 		}
-		s.task, res.Kernel, res.MemoryPerWorker, res.MemoryLimit = do, name, b.PerWorker, b.Limit
+		s.task, res.Kernel, res.MemoryPerWorker, res.MemoryLimit = do, name, b.PerWorker, b.Memory
 		return s, nil
 	}
-	c, name, b, err := p.JoinCounter(e)
+	c, b, err := p.JoinCounter(e)
 	if err != nil {
 		return nil, err
 	}
-	s.join, res.Kernel, res.Path, res.MemoryPerWorker, res.MemoryLimit = c, name, b.Path, b.PerWorker, b.Limit
-	if s.kernel, err = join.Lookup(name); err != nil {
+	s.join, res.Kernel, res.Path, res.MemoryPerWorker, res.MemoryLimit = c, b.Kernel, b.Path, b.PerWorker, b.Memory
+	if s.kernel, err = join.Lookup(b.Kernel); err != nil {
 		return nil, err
 	}
 	t0, _ := cputime.Process()
@@ -402,16 +392,16 @@ func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Re
 	return s, nil
 }
 
-// run counts every draw on opt.Workers threads, each timed by its own CPU
+// run counts every draw on workers threads, each timed by its own CPU
 // clock.
-func (s *sampler) run(ctx context.Context, draws []draw, est []uint64, opt Options) error {
+func (s *sampler) run(ctx context.Context, draws []draw, est []uint64, workers int, opt Options) error {
 	per := opt.Budget.Seconds() * 1e9 / float64(len(draws)) // the model's nanoseconds a draw may take
 	next := make(chan int)
-	errs := make([]error, opt.Workers)
+	errs := make([]error, workers)
 	var mu sync.Mutex
 	done := 0
 	var wg sync.WaitGroup
-	for w := range opt.Workers {
+	for w := range workers {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()

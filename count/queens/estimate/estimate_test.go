@@ -21,8 +21,8 @@ func TestCovers(t *testing.T) {
 		{queens.Spec{N: 17, Method: queens.Join, Depth: 3}, "bounded"},
 		{queens.Spec{N: 12, Method: queens.Constellations}, ""},
 	} {
-		opt := Options{Seed: 7, Samples: 60, Strata: 6, Budget: 2 * time.Second, Path: c.path, Workers: 2}
-		a, err := Run(context.Background(), c.spec, opt)
+		e, opt := queens.Execution{Path: c.path, Workers: 2}, Options{Seed: 7, Samples: 60, Strata: 6, Budget: 2 * time.Second}
+		a, err := Run(context.Background(), c.spec, e, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func TestCovers(t *testing.T) {
 		if a.CPUSeconds.Estimate <= 0 || a.CPUSeconds.Low > a.CPUSeconds.Estimate || a.CPUSeconds.High < a.CPUSeconds.Estimate {
 			t.Errorf("n = %d: CPU %+v", c.spec.N, a.CPUSeconds)
 		}
-		b, err := Run(context.Background(), c.spec, opt)
+		b, err := Run(context.Background(), c.spec, e, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestCovers(t *testing.T) {
 			t.Errorf("n = %d: task quantiles %+v", c.spec.N, a.TaskHours)
 		}
 		opt.Seed = 8
-		d, _ := Run(context.Background(), c.spec, opt)
+		d, _ := Run(context.Background(), c.spec, e, opt)
 		if d.Count == a.Count && c.spec.N >= 16 {
 			t.Errorf("n = %d: seeds 7 and 8 gave the same sample", c.spec.N)
 		}

@@ -63,7 +63,7 @@ func Example_queueWorker() {
 	// Two workers, each handed half of the tasks.
 	ids := count.All(p.Len())
 	for _, handed := range [][]int{ids[:len(ids)/2], ids[len(ids)/2:]} {
-		if _, err := job.Count(context.Background(), p, handed, job.CountOptions{Workers: 2, OnResult: publish}); err != nil {
+		if _, err := queens.Count(context.Background(), p, queens.Execution{Workers: 2}, handed, queens.Options{OnDone: publish}); err != nil {
 			fmt.Println(err)
 			return
 		}

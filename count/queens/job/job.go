@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
 
@@ -21,20 +20,15 @@ import (
 
 // Config is a count as nqueens count runs it.
 type Config struct {
-	// Spec says what to count; its Workers is ignored (see Workers).
+	// Spec says what to count; its Workers and Kernel are the
+	// Execution's (so they are ignored here): without a checkpoint or a
+	// shard the workers tune the automatic depth; with one, the plan is
+	// the same on every machine (queens.StableWorkers).
 	queens.Spec
-	// Workers is the number of tasks counted at once; 0 means
-	// runtime.GOMAXPROCS(0). Without a checkpoint or a shard it also
-	// tunes the automatic depth; with one, the plan is the same on every
-	// machine (queens.StableWorkers).
-	Workers int
-	// Kernel names the kernel; "" or "auto" picks the fastest.
-	Kernel string
-	// Memory bounds what the count holds, in bytes (0: the default);
-	// Path forces the join's path (see queens.Execution). Neither changes
-	// the plan: a checkpoint resumes under any memory.
-	Memory uint64
-	Path   string
+	// Execution says how this machine counts (resolved by Open). It does
+	// not change the plan: a checkpoint resumes under any memory, kernel
+	// or number of workers.
+	Execution queens.Execution
 	// Unique also gives the count up to symmetry. Whole counts only: the
 	// unique count needs the whole total (merge shards with unique).
 	Unique bool
@@ -59,7 +53,7 @@ type Config struct {
 // checkpoint open and locked. Run counts it; Progress may be read from any
 // goroutine meanwhile.
 type Job struct {
-	cfg      Config
+	cfg      Config // its Execution resolved
 	start    time.Time
 	plan     *queens.Plan
 	ids      []int // the tasks of this run (the shard's, or all)
@@ -87,17 +81,13 @@ func Open(cfg Config) (*Job, error) {
 // planning a large count takes seconds (the join's task estimates at
 // n = 22), and Ctrl-C must not wait for it.
 func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
-	j := &Job{cfg: cfg, start: time.Now()}
-	cfg.Method = queens.ResolveMethod(cfg.Method, cfg.N, cfg.Kernel)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	cfg.Execution = cfg.Execution.Resolve()
+	j := &Job{cfg: cfg, start: time.Now()}
 	spec := cfg.Spec
-	spec.Workers = workers
+	spec.Workers, spec.Kernel = cfg.Execution.Workers, cfg.Execution.Kernel
 	if cfg.Checkpoint != "" || cfg.Shard.K > 0 {
 		spec.Workers = queens.StableWorkers // the tasks must not depend on this machine
 	}
@@ -106,9 +96,9 @@ func OpenContext(ctx context.Context, cfg Config) (*Job, error) {
 		return nil, err
 	}
 	j.plan = p
-	// The memory is checked now, with the workers that will count: a
-	// count that does not fit is refused before any work.
-	if _, err := p.Fit(queens.Execution{Kernel: cfg.Kernel, Workers: workers, Memory: cfg.Memory, Path: cfg.Path}); err != nil {
+	// The kernel and the memory are checked now, with the workers that
+	// will count: a count that cannot run is refused before any work.
+	if _, err := p.Fit(cfg.Execution); err != nil {
 		return nil, invalid(err)
 	}
 	if _, err := p.EstimatesContext(ctx); err != nil {
@@ -148,9 +138,6 @@ func (cfg *Config) check() error {
 		}
 	} else if cfg.Out != "" {
 		return invalid(errors.New("a result file goes with a shard"))
-	}
-	if _, err := queens.LookupKernel(cfg.Method, cfg.N, cfg.Kernel); err != nil {
-		return invalid(err)
 	}
 	if cfg.Out != "" {
 		if err := atomicfile.Check(cfg.Out); err != nil {
@@ -325,9 +312,15 @@ func (j *Job) Run(ctx context.Context) (*Outcome, error) {
 	defer j.Close()
 	j.tracker.Start()
 	jr := j.jr
-	res, err := Count(ctx, j.plan, j.todo, CountOptions{
-		Workers: j.cfg.Workers, Kernel: j.cfg.Kernel, Memory: j.cfg.Memory, Path: j.cfg.Path, Tracker: j.tracker,
-		OnResult: func(id int, r count.Result) error { return j.record(jr, id, r) },
+	res, err := queens.Count(ctx, j.plan, j.cfg.Execution, j.todo, queens.Options{
+		OnDone: func(id int, r count.Result) error {
+			if err := j.record(jr, id, r); err != nil {
+				return err
+			}
+			j.tracker.Done(id, r)
+			return nil
+		},
+		OnProgress: j.tracker.Partial, // the running tasks' nodes, slice by slice
 	})
 	// A checkpoint that is gone outranks an interruption: the tasks it
 	// holds cannot be resumed, and the caller must not say they can. A

@@ -44,7 +44,7 @@ func known(n int) count.Uint128 {
 
 func TestWholeCount(t *testing.T) {
 	for _, m := range queens.Methods {
-		j, err := Open(Config{Spec: queens.Spec{N: 10, Method: m}, Workers: 2, Unique: true})
+		j, err := Open(Config{Spec: queens.Spec{N: 10, Method: m}, Execution: queens.Execution{Workers: 2}, Unique: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestInterruptAndResume(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j")
 		// Both kinds of plan: the backtrackers' tasks, and the join's.
 		m := []queens.Method{queens.Constellations, queens.Join}[trial%2]
-		cfg := Config{Spec: queens.Spec{N: 12, Method: m}, Workers: 1 + trial/2%2, Checkpoint: path, Program: "test"}
+		cfg := Config{Spec: queens.Spec{N: 12, Method: m}, Execution: queens.Execution{Workers: 1 + trial/2%2}, Checkpoint: path, Program: "test"}
 		j, err := Open(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func shardsMergeAndAssemble(t *testing.T, method queens.Method) {
 	)
 	for i := 0; i < k; i++ {
 		out := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-		j, err := Open(Config{Spec: queens.Spec{N: 11, Method: method}, Workers: 2, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
+		j, err := Open(Config{Spec: queens.Spec{N: 11, Method: method}, Execution: queens.Execution{Workers: 2}, Shard: shard.Index{I: i, K: k}, Out: out, Program: fmt.Sprintf("v0.%d", i%2),
 			OnResult: func(id int, r count.Result) error {
 				mu.Lock()
 				defer mu.Unlock()
@@ -186,7 +186,7 @@ func TestAssembleChecks(t *testing.T) {
 	}
 	// One worker, so that the callback needs no lock.
 	var res []shard.TaskResult
-	if _, err := Count(context.Background(), p, count.All(p.Len()), CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
+	if _, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, count.All(p.Len()), queens.Options{OnDone: func(id int, r count.Result) error {
 		res = append(res, shard.TaskResult{ID: id, Count: r.Count, Nodes: r.Nodes})
 		return nil
 	}}); err != nil {
@@ -236,7 +236,7 @@ func TestOpenRefuses(t *testing.T) {
 		{"result file a directory", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: dir}, "a directory", true},
 		{"checkpoint a directory", Config{Spec: queens.Spec{N: 8}, Checkpoint: dir}, "a directory", true},
 		{"checkpoint is the result file", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: out, Checkpoint: filepath.Join(dir, ".", "out.json")}, "same file", true},
-		{"bad kernel", Config{Spec: queens.Spec{N: 8}, Kernel: "magic"}, "magic", true},
+		{"bad kernel", Config{Spec: queens.Spec{N: 8}, Execution: queens.Execution{Kernel: "magic"}}, "magic", true},
 		{"bad n", Config{Spec: queens.Spec{N: 40}}, "out of range", true},
 		{"result file another file", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: notes}, "not a shard result file", true},
 		{"result file in a missing folder", Config{Spec: queens.Spec{N: 8}, Shard: shard.Index{I: 0, K: 2}, Out: filepath.Join(dir, "no", "out.json")}, "cannot create a file in", false},
@@ -307,7 +307,7 @@ func TestLegacyJournalResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var done int
-	if _, err := Count(context.Background(), p, []int{0, 1, 2}, CountOptions{Workers: 1, OnResult: func(id int, r count.Result) error {
+	if _, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, []int{0, 1, 2}, queens.Options{OnDone: func(id int, r count.Result) error {
 		done++
 		return jr.Append(journal.Record{ID: id, Count: r.Count, Nodes: r.Nodes})
 	}}); err != nil {
@@ -432,15 +432,15 @@ func TestOpenInterrupted(t *testing.T) {
 }
 
 // --out replaces only an empty file or a result of the same run and shard,
-// and says what it refused (issue 25, defect 5: count 14 --shard 1/4 --out
-// a.json, where a.json held shard 0/4 or a shard of another n, replaced it
+// and says what it refused (count 14 --shard 1/4 --out a.json, where
+// a.json held shard 0/4 or a shard of another n, once replaced it
 // without a word); a file that comes to hold another shard while the count
 // runs is not replaced either, and the result goes beside it.
 func TestOutReplacesOnlyItsShard(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.json")
 	run := func(n, i, k int) (*Outcome, error) {
-		j, err := Open(Config{Spec: queens.Spec{N: n}, Workers: 1, Shard: shard.Index{I: i, K: k}, Out: a})
+		j, err := Open(Config{Spec: queens.Spec{N: n}, Execution: queens.Execution{Workers: 1}, Shard: shard.Index{I: i, K: k}, Out: a})
 		if err != nil {
 			return nil, err
 		}
@@ -473,12 +473,12 @@ func TestOutReplacesOnlyItsShard(t *testing.T) {
 
 	// Replaced by another shard's result while counting: kept, and the
 	// result written beside it.
-	j, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 0, K: 4}, Out: a})
+	j, err := Open(Config{Spec: queens.Spec{N: 10}, Execution: queens.Execution{Workers: 1}, Shard: shard.Index{I: 0, K: 4}, Out: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := filepath.Join(dir, "b.json")
-	jb, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Shard: shard.Index{I: 2, K: 4}, Out: b})
+	jb, err := Open(Config{Spec: queens.Spec{N: 10}, Execution: queens.Execution{Workers: 1}, Shard: shard.Index{I: 2, K: 4}, Out: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,13 +502,13 @@ func TestOutReplacesOnlyItsShard(t *testing.T) {
 // A checkpoint removed while the job runs (its folder gone): a count that
 // finishes keeps its total, with a warning; an interrupted one fails with
 // journal.ErrRemoved rather than the interruption, so that nobody is told
-// to resume from a file that is gone (issue 36, item 13).
+// to resume from a file that is gone.
 func TestCheckpointRemoved(t *testing.T) {
 	for _, interrupted := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "run")
 		os.Mkdir(dir, 0o755)
 		path := filepath.Join(dir, "j")
-		j, err := Open(Config{Spec: queens.Spec{N: 10}, Workers: 1, Checkpoint: path})
+		j, err := Open(Config{Spec: queens.Spec{N: 10}, Execution: queens.Execution{Workers: 1}, Checkpoint: path})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 	}
 	cw := make([]int32, 1<<12+1)
 	p.Steps = price(531441, func() { // 3^12 bucket pairs
-		n, _ := s.joinBuckets(ones, ce, ones, cw, 1<<12, m-12)
+		n, _ := s.joinEach(ones, ce, ones, cw, 12, m)
 		sink += n
 	})
 	// Row lists and half boards: a row set of n = 18 on the bounded

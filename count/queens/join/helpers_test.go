@@ -83,3 +83,8 @@ func (f *frame) countAll(s *scratch) (uint64, error) {
 func (pm *patMap) entry(y uint64) (c, p uint64) {
 	return y >> pm.down & pm.win, (y&0xFFFFFFFF)<<pm.a1>>pm.b1&pm.m1 | (y>>32)<<pm.a2>>pm.b2&pm.m2
 }
+
+// keyed returns p as bucket files it: compacted, its key above (bits
+// top to m), so that a join may merge buckets and still tell their
+// patterns apart by the deeper key bits (see trie).
+func (k *keyer) keyed(p uint64) uint64 { return k.compact(p) | uint64(k.key(p))<<(k.top&63) }

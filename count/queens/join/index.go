@@ -47,6 +47,9 @@ type keyer struct {
 	chosen, others uint64
 	in             [keyRuns]run     // the runs, to their places in the key
 	rest           [keyRuns + 1]run // the runs between them, to theirs in the compacted pattern
+	// top is where the key goes in a bucketed pattern (keyed): above
+	// the compacted bits, m-bits.
+	top uint64
 }
 
 // keyRuns is the most runs a key takes: the likeliest shared diagonals
@@ -104,6 +107,7 @@ func newKeyer(chosen []int, m int) (keyer, bool) {
 		kr.chosen |= 1 << uint(b)
 	}
 	kr.others = (uint64(1)<<uint(m) - 1) &^ kr.chosen
+	kr.top = uint64(max(m-len(chosen), 0))
 	return kr, true
 }
 
@@ -228,93 +232,129 @@ func (s *scratch) joinKeyed(e, w []uint64, kr *keyer, m int) (uint64, error) {
 	if k == 0 {
 		s.ce = append(s.ce[:0], 0, int32(len(e)))
 		s.cw = append(s.cw[:0], 0, int32(len(w)))
-		return s.joinBuckets(e, s.ce, w, s.cw, 1, m)
+		return s.joinBuckets(e, s.ce, w, s.cw, 0, m)
 	}
 	nkeys := 1 << uint(k)
 	s.ie, s.ke, s.ce = bucket(&s.k, kr, e, nkeys, s.ie, s.ke, s.ce)
 	s.iw, s.kw, s.cw = bucket(&s.k, kr, w, nkeys, s.iw, s.kw, s.cw)
 	s.stat.sorted += uint64(len(e) + len(w))
-	return s.joinBuckets(s.ie, s.ce, s.iw, s.cw, nkeys, m-k) // compacted: m-k bits
+	return s.joinBuckets(s.ie, s.ce, s.iw, s.cw, k, m)
 }
 
-// joinBuckets counts the compatible pairs of the buckets of e and w
-// (ce and cw their starts) whose keys are disjoint, e's buckets cut
-// into blocks; the patterns have m bits.
-func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, nkeys, m int) (uint64, error) {
+// joinBuckets counts the compatible pairs of e and w, bucketed by k key
+// bits (ce and cw their buckets' starts) and keyed (m bits with the
+// key), e's cut into blocks by the trie of least Work (see trie); with
+// keep set (the estimator's sample), bucket by bucket.
+func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, k, m int) (uint64, error) {
+	if s.keep != nil || k == 0 {
+		return s.joinEach(e, ce, w, cw, k, m)
+	}
 	var total uint64
-	blk := s.block()
-	all := nkeys - 1
-	for x := 0; x < nkeys; x++ {
+	t := &s.tr
+	t.hb, t.hi = resize(t.hb, 1<<uint(k)), resize(t.hi, 1<<uint(k))
+	for x := range t.hb {
+		t.hb[x] = float64(ce[x+1] - ce[x])
+		t.hi[x] = float64(cw[x+1] - cw[x])
+	}
+	t.plan(t.hb, t.hi, k, m)
+	for _, l := range t.leaves {
+		n, err := s.joinLeaf(e, ce, w, cw, k, m, l)
+		total += n
+		if err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
+
+// joinEach is joinBuckets bucket by bucket, those that s.keep keeps
+// when it is set.
+func (s *scratch) joinEach(e []uint64, ce []int32, w []uint64, cw []int32, k, m int) (uint64, error) {
+	var total uint64
+	for x := 0; x < 1<<uint(k); x++ {
 		if s.keep != nil && !s.keep[x] {
 			continue
 		}
-		ex := e[ce[x]:ce[x+1]]
-		comp := all &^ x
-		if len(ex) <= directMax {
-			if len(ex) == 0 {
-				continue
-			}
-			s.stat.steps += 1 << uint(bits.OnesCount(uint(comp)))
-			items := 0
-			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
-					total += s.k.pairs(ex, wz)
-					items += len(wz)
-					s.stat.direct += uint64(len(ex) * len(wz))
-				}
-				if z == 0 {
-					break
-				}
-			}
-			if err := s.tick(uint64(items)); err != nil {
-				return 0, err
-			}
-			continue
+		n, err := s.joinLeaf(e, ce, w, cw, k, m, leaf{k, x})
+		total += n
+		if err != nil {
+			return 0, err
 		}
-		// The items each block of ex is run through choose its layout.
-		nitems := 0
+	}
+	return total, nil
+}
+
+// joinLeaf counts the compatible pairs of e's patterns in leaf l of the
+// trie of joinBuckets with w's whose keys' top l.d bits are disjoint
+// from l.x, the leaf's patterns cut into blocks of their m-l.d low bits.
+func (s *scratch) joinLeaf(e []uint64, ce []int32, w []uint64, cw []int32, k, m int, l leaf) (uint64, error) {
+	sh := uint(k - l.d)
+	ex := e[ce[l.x<<sh]:ce[(l.x+1)<<sh]]
+	if len(ex) == 0 {
+		return 0, nil
+	}
+	m -= l.d
+	comp := (1<<uint(l.d) - 1) &^ l.x
+	sub := uint64(1) << uint(bits.OnesCount(uint(comp)))
+	// items returns the items of the keys whose top bits are z.
+	items := func(z int) []uint64 { return w[cw[z<<sh]:cw[(z+1)<<sh]] }
+	var total uint64
+	if len(ex) <= directMax {
+		s.stat.steps += sub
+		n := 0
 		for z := comp; ; z = (z - 1) & comp {
-			nitems += int(cw[z+1] - cw[z])
+			if wz := items(z); len(wz) > 0 {
+				total += s.k.pairs(ex, wz)
+				n += len(wz)
+				s.stat.direct += uint64(len(ex) * len(wz))
+			}
 			if z == 0 {
 				break
 			}
 		}
-		lay := layoutOf(m, nitems)
-		sub := uint64(1) << uint(bits.OnesCount(uint(comp)))
+		return total, s.tick(uint64(n))
+	}
+	// The items each block of ex is run through choose its layout.
+	nitems := 0
+	for z := comp; ; z = (z - 1) & comp {
+		nitems += len(items(z))
+		if z == 0 {
+			break
+		}
+	}
+	lay := layoutOf(m, nitems)
+	blk := s.block()
+	s.stat.steps += sub
+	for len(ex) > 0 {
+		n := min(len(ex), blockSize)
+		s.k.build(blk, ex[:n], m, lay)
+		s.stat.builds++
+		s.stat.buildEntries += uint64(lay.entries())
 		s.stat.steps += sub
-		for len(ex) > 0 {
-			n := min(len(ex), blockSize)
-			s.k.build(blk, ex[:n], m, lay)
-			s.stat.builds++
-			s.stat.buildEntries += uint64(lay.entries())
-			s.stat.steps += sub
-			ex = ex[n:]
-			items := 0
-			for z := comp; ; z = (z - 1) & comp {
-				if wz := w[cw[z]:cw[z+1]]; len(wz) > 0 {
-					if n <= blockSize/2 {
-						total += s.k.half(blk, wz)
-						s.stat.halfLookups += uint64(len(wz) * lay.nch)
+		ex = ex[n:]
+		for z := comp; ; z = (z - 1) & comp {
+			if wz := items(z); len(wz) > 0 {
+				if n <= blockSize/2 {
+					total += s.k.half(blk, wz)
+					s.stat.halfLookups += uint64(len(wz) * lay.nch)
+				} else {
+					total += s.k.count(blk, wz)
+					if lay.bits == largeBits {
+						s.stat.largeLookups += uint64(len(wz) * lay.nch)
 					} else {
-						total += s.k.count(blk, wz)
-						if lay.bits == largeBits {
-							s.stat.largeLookups += uint64(len(wz) * lay.nch)
-						} else {
-							s.stat.smallLookups += uint64(len(wz) * lay.nch)
-						}
+						s.stat.smallLookups += uint64(len(wz) * lay.nch)
 					}
-					items += len(wz)
-					s.stat.real += uint64(n * len(wz))
-					s.stat.items += uint64(len(wz))
-					s.stat.lookups += uint64(len(wz) * lay.nch)
 				}
-				if z == 0 {
-					break
-				}
+				s.stat.real += uint64(n * len(wz))
+				s.stat.items += uint64(len(wz))
+				s.stat.lookups += uint64(len(wz) * lay.nch)
 			}
-			if err := s.tick(uint64(items)); err != nil {
-				return 0, err
+			if z == 0 {
+				break
 			}
+		}
+		if err := s.tick(uint64(nitems)); err != nil {
+			return 0, err
 		}
 	}
 	return total, nil
@@ -332,7 +372,7 @@ func pairsGeneric(e, w []uint64) uint64 {
 	return uint64(n)
 }
 
-// bucket sorts pats by key into out (a counting sort), compacted;
+// bucket sorts pats by key into out (a counting sort), keyed;
 // start[k] is where key k's bucket begins, start[nkeys] the end. The
 // kernel's two passes (sortKeys, sortOut) do the work.
 func bucket(kn *Kernel, kr *keyer, pats []uint64, nkeys int, out []uint64, keys []uint32, start []int32) ([]uint64, []uint32, []int32) {
@@ -369,17 +409,18 @@ func sortKeysGeneric(kr *keyer, pats []uint64, keys []uint32, cnt []int32) {
 	}
 }
 
-// sortOutGeneric files the compacted pats[i] at out[start[keys[i]]],
-// advancing the start.
+// sortOutGeneric files pats[i] keyed (compacted, its key on top) at
+// out[start[keys[i]]], advancing the start.
 func sortOutGeneric(kr *keyer, pats []uint64, keys []uint32, start []int32, out []uint64) {
 	r := &kr.rest
 	s0, s1, s2, s3, s4 := r[0].shift&63, r[1].shift&63, r[2].shift&63, r[3].shift&63, r[4].shift&63
 	m0, m1, m2, m3, m4 := r[0].mask, r[1].mask, r[2].mask, r[3].mask, r[4].mask
 	t0, t1, t2, t3, t4 := r[0].to&63, r[1].to&63, r[2].to&63, r[3].to&63, r[4].to&63
+	top := kr.top & 63
 	keys = keys[:len(pats)]
 	for i, k := range keys {
 		p := pats[i]
-		out[start[k]] = (p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3 | (p>>s4&m4)<<t4
+		out[start[k]] = (p>>s0&m0)<<t0 | (p>>s1&m1)<<t1 | (p>>s2&m2)<<t2 | (p>>s3&m3)<<t3 | (p>>s4&m4)<<t4 | uint64(k)<<top
 		start[k]++
 	}
 }

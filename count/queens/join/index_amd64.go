@@ -8,7 +8,7 @@ import "github.com/nqcount/nqcount/internal/x86"
 func keysPEXT(pats *uint64, n int, mask uint64, keys *uint32, cnt *int32)
 
 //go:noescape
-func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64)
+func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64, top uint64)
 
 // fastPEXT reports whether PEXT takes a cycle or so on a CPU with
 // features f: on every CPU with BMI2 but AMD's (and Hygon's) before Zen 3
@@ -30,7 +30,7 @@ func sortOutPEXT(kr *keyer, pats []uint64, keys []uint32, start []int32, out []u
 	_ = keys[len(pats)-1]
 	_ = start[1<<uint(kr.bits)-1]
 	_ = out[len(pats)-1]
-	scatterPEXT(&pats[0], len(pats), kr.others, &keys[0], &start[0], &out[0])
+	scatterPEXT(&pats[0], len(pats), kr.others, &keys[0], &start[0], &out[0], kr.top&63)
 }
 
 // pextSort returns the passes of bucket that take the PEXT ones where

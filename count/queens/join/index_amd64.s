@@ -26,22 +26,25 @@ kloop:
 	JNZ   kloop
 	RET
 
-// func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64)
+// func scatterPEXT(pats *uint64, n int, mask uint64, keys *uint32, start *int32, out *uint64, top uint64)
 //
-// out[start[keys[i]]++] = PEXT(pats[i], mask). n >= 1.
-TEXT ·scatterPEXT(SB), NOSPLIT, $0-48
+// out[start[keys[i]]++] = PEXT(pats[i], mask) | keys[i]<<top. n >= 1.
+TEXT ·scatterPEXT(SB), NOSPLIT, $0-56
 	MOVQ pats+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ mask+16(FP), R9
 	MOVQ keys+24(FP), DI
 	MOVQ start+32(FP), R10
 	MOVQ out+40(FP), R11
+	MOVQ top+48(FP), R12
 
 sloop:
 	MOVL    (DI), AX
 	MOVLQSX (R10)(AX*4), BX
 	MOVQ    (SI), DX
 	PEXTQ   R9, DX, DX
+	SHLXQ   R12, AX, R13
+	ORQ     R13, DX
 	MOVQ    DX, (R11)(BX*8)
 	INCL    (R10)(AX*4)
 	ADDQ    $8, SI

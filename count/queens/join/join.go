@@ -156,6 +156,7 @@ type scratch struct {
 	blk    *block    // see block
 	kr     keyer     // a join's own index bits (chooseKeys)
 	ks     keySample // chooseKeys' samples
+	tr     trie      // the join's trie (joinBuckets, projectJoin)
 	// keep, when not nil, says which keys of the blocks' side the join
 	// joins (the estimator's sample, on the bounded path's list join).
 	keep []bool

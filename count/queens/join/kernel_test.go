@@ -419,7 +419,7 @@ func TestKernelsBucket(t *testing.T) {
 				var want []uint64
 				for _, p := range pats {
 					if int(kr.key(p)) == key {
-						want = append(want, kr.compact(p))
+						want = append(want, kr.keyed(p))
 					}
 				}
 				if got := out[start[key]:start[key+1]]; !slices.Equal(got, want) {
@@ -646,5 +646,73 @@ func TestKernelsDeepKeys(t *testing.T) {
 				t.Fatalf("depth %d (%d × %d patterns): %d pairs, want %d", depth, len(e), len(w), got, want)
 			}
 		}
+	})
+}
+
+// TestKernelsTrie joins skewed random lists (some key bits taken by most
+// patterns, others by few) through the trie, on every kernel, against
+// the plain pair by pair count and the join bucket by bucket: the trie
+// must merge sparse buckets into shallow leaves and keep dense ones deep,
+// and the test fails if the lists never make it do both.
+func TestKernelsTrie(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(43, 44))
+		const m = 44
+		var shallow, deep int
+		for trial := range 8 {
+			// Bit b taken with chance q[b]: key bits from rare to common.
+			var q [m]float64
+			for b := range q {
+				q[b] = 0.02 + 0.4*r.Float64()
+			}
+			gen := func(n int) []uint64 {
+				out := make([]uint64, n)
+				for i := range out {
+					var p uint64
+					for b := 0; b < m; b++ {
+						if r.Float64() < q[b] {
+							p |= 1 << uint(b)
+						}
+					}
+					out[i] = p
+				}
+				return out
+			}
+			e, w := gen(10000+r.IntN(20000)), gen(500+r.IntN(2500))
+			depth := 3 + trial%5
+			var chosen []int
+			for b := 2; len(chosen) < depth; b++ {
+				chosen = append(chosen, b)
+			}
+			kr, _ := newKeyer(chosen, m)
+			s := &scratch{k: k}
+			got, err := s.joinKeyed(e, w, &kr, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range s.tr.leaves {
+				if l.d < depth {
+					shallow++
+				} else {
+					deep++
+				}
+			}
+			s.keep = make([]bool, 1<<uint(depth))
+			for x := range s.keep {
+				s.keep[x] = true
+			}
+			each, err := s.joinKeyed(e, w, &kr, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := pairsGeneric(e, w)
+			if got != want || each != want {
+				t.Fatalf("trial %d (k=%d, %d × %d): trie %d, bucket by bucket %d, want %d", trial, depth, len(e), len(w), got, each, want)
+			}
+		}
+		if shallow == 0 || deep == 0 {
+			t.Fatalf("leaves: %d merged, %d at full depth: the lists never exercise both", shallow, deep)
+		}
+		t.Logf("leaves: %d merged, %d at full depth", shallow, deep)
 	})
 }

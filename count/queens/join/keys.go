@@ -294,7 +294,7 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 		if !ok {
 			continue
 		}
-		pw := projectJoin(smoothed(ks.de, &kr, ge), smoothed(ks.dw, &kr, gw), j, m)
+		pw := s.projectJoin(smoothed(ks.de, &kr, ge), smoothed(ks.dw, &kr, gw), j, m)
 		c := modelPrices.Cost(pw) * time.Duration(de*dw)
 		if float64(c) < bestCost {
 			best, bestCost = kr, float64(c)

@@ -65,7 +65,6 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	s.sampE, s.sampW = nil, nil // the budget's eighth each: let them go
 	ls.ks.de, ls.ks.dw = nil, nil
 	nkeys := 1 << uint(kr.bits)
-	m := f.m - kr.bits
 	heldMax, _ := passRoom(budget, math.MaxUint64)
 	if s.clock != nil {
 		s.fillTime += s.clock() - t0
@@ -147,9 +146,9 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			var n uint64
 			var err error
 			if uint64(len(piece)) <= hn {
-				n, err = ls.joinBuckets(hb, hc, ls.ie, ls.ce, nkeys, m)
+				n, err = ls.joinBuckets(hb, hc, ls.ie, ls.ce, kr.bits, f.m)
 			} else {
-				n, err = ls.joinBuckets(ls.ie, ls.ce, hb, hc, nkeys, m)
+				n, err = ls.joinBuckets(ls.ie, ls.ce, hb, hc, kr.bits, f.m)
 			}
 			total += n
 			s.passes++
@@ -541,7 +540,7 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		hb, hi = hw, he
 	}
 	if lists {
-		w.Add(projectJoin(hb, hi, k, f.m))
+		w.Add(ls.projectJoin(hb, hi, k, f.m))
 		return n, w, nil
 	}
 	// Passes: the samples that choose the keys, then the shorter side
@@ -583,9 +582,11 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 			gh[x] /= rounds
 			gi[x] /= op
 		}
-		pw := projectJoin(gh, gi, k, f.m)
+		var pw Work
 		if on/op > hn/rounds {
-			pw = projectJoin(gi, gh, k, f.m)
+			pw = ls.projectJoin(gi, gh, k, f.m)
+		} else {
+			pw = ls.projectJoin(gh, gi, k, f.m)
 		}
 		w.Add(pw.Scale(rounds * op))
 	}

@@ -2,7 +2,6 @@ package join
 
 import (
 	"math"
-	"math/bits"
 	"time"
 )
 
@@ -67,59 +66,4 @@ func (p Prices) Cost(w Work) time.Duration {
 func (p Prices) Least(q Prices) Prices {
 	return Prices{min(p.Rows, q.Rows), min(p.Halves, q.Halves), min(p.Sorted, q.Sorted), min(p.Small, q.Small),
 		min(p.Large, q.Large), min(p.Half, q.Half), min(p.Builds, q.Builds), min(p.Direct, q.Direct), min(p.Steps, q.Steps)}
-}
-
-// projectJoin returns the Work of joining lists whose buckets, under k
-// index bits, hold hb[x] patterns on the blocks' side and hi[x] on the
-// other, of m bits (m-k once compacted): joinBuckets' units, from the
-// sizes alone. Sizes may be fractional (a sample's,
-// scaled): each bucket then counts as the expected one.
-func projectJoin(hb, hi []float64, k, m int) Work {
-	n := 1 << uint(k)
-	// its[x]: the items of the keys within x (a subset sum).
-	its := make([]float64, n)
-	copy(its, hi)
-	for b := 1; b < n; b <<= 1 {
-		for x := range its {
-			if x&b != 0 {
-				its[x] += its[x^b]
-			}
-		}
-	}
-	var w Work
-	all := n - 1
-	for x, ne := range hb {
-		if ne <= 0 {
-			continue
-		}
-		comp := all &^ x
-		items := its[comp]
-		sub := math.Ldexp(1, bits.OnesCount(uint(comp)))
-		if ne <= float64(directMax) {
-			w.Steps += sub
-			w.Direct += ne * items
-			continue
-		}
-		lay := layoutOf(m-k, int(items))
-		full := math.Floor(ne / blockSize)
-		rest := ne - full*blockSize
-		blocks := full
-		if rest > 0 {
-			blocks++
-		}
-		w.Steps += sub * (blocks + 1)
-		w.Builds += blocks * float64(lay.entries())
-		look := full
-		if rest > blockSize/2 {
-			look++
-		} else if rest > 0 {
-			w.Half += items * float64(lay.nch)
-		}
-		if lay.bits == largeBits {
-			w.Large += look * items * float64(lay.nch)
-		} else {
-			w.Small += look * items * float64(lay.nch)
-		}
-	}
-	return w
 }

@@ -53,7 +53,7 @@ func TestProjectJoin(t *testing.T) {
 		for _, p := range w {
 			hw[kr.key(p)]++
 		}
-		want := projectJoin(he, hw, k, m)
+		want := (&scratch{}).projectJoin(he, hw, k, m)
 		want.Sorted = got.Sorted
 		if k > 0 && got.Sorted != float64(len(e)+len(w)) {
 			t.Fatalf("trial %d: sorted %g, want %d", trial, got.Sorted, len(e)+len(w))

@@ -19,11 +19,11 @@ const (
 	maxText     = 1000
 )
 
-// checkWorkerID reports why id cannot name a worker, or nil: 1 to
+// CheckWorkerID reports why id cannot name a worker, or nil: 1 to
 // maxWorkerID letters, digits and - _ = . / (WorkerConfig.ID's rule).
-func checkWorkerID(id string) error {
-	if id == "" || len(id) > maxWorkerID || strings.ContainsFunc(id, func(r rune) bool { return !keyChar(r) }) {
-		return fmt.Errorf("worker id %s is not 1 to %d letters, digits and - _ = . /", Printable(clip(id, maxWorkerID)), maxWorkerID)
+func CheckWorkerID(id string) error {
+	if id == "" || len(id) > maxWorkerID || strings.ContainsFunc(id, func(r rune) bool { return !WorkerIDChar(r) }) {
+		return fmt.Errorf("worker id %s is not 1 to %d letters, digits and - _ = . /", Printable(Clip(id, maxWorkerID)), maxWorkerID)
 	}
 	return nil
 }
@@ -32,13 +32,13 @@ func checkWorkerID(id string) error {
 // printable text of at most maxText bytes, or nil.
 func checkText(field, s string) error {
 	if len(s) > maxText || !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) {
-		return fmt.Errorf("its %s %s is not printable text of at most %d bytes", field, Printable(clip(s, 64)), maxText)
+		return fmt.Errorf("its %s %s is not printable text of at most %d bytes", field, Printable(Clip(s, 64)), maxText)
 	}
 	return nil
 }
 
-// clip cuts s to at most n bytes, marking the cut.
-func clip(s string, n int) string {
+// Clip cuts s to at most n bytes, marking the cut.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -57,20 +57,25 @@ func Printable(s string) string {
 	return strconv.QuoteToGraphic(s)
 }
 
-// cleanText makes a text field read from a worker safe to keep: at most
+// CleanText makes a text field read from a worker safe to keep: at most
 // maxText bytes, control characters escaped.
-func cleanText(s string) string {
+func CleanText(s string) string {
 	if checkText("", s) == nil {
 		return s
 	}
-	return Printable(clip(s, maxText))
+	return Printable(Clip(s, maxText))
 }
 
-// cleanWorker returns a worker id read from a record as it may be kept
+// CleanWorkerID returns a worker id read from a record as it may be kept
 // and shown: itself when valid, else escaped and clipped.
-func cleanWorker(id string) string {
-	if checkWorkerID(id) == nil {
+func CleanWorkerID(id string) string {
+	if CheckWorkerID(id) == nil {
 		return id
 	}
-	return Printable(clip(id, maxWorkerID))
+	return Printable(Clip(id, maxWorkerID))
+}
+
+// WorkerIDChar reports whether r may be in a worker's id.
+func WorkerIDChar(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./", r)
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 )
 
-// Plan is a job's plan as the queue hands it out: the tasks of a job.Plan
-// grouped into units, each unit one message, one count and one result
+// Plan is a job's plan as the queue hands it out: the tasks of a
+// queens.Plan grouped into units, each unit one message, one count and one result
 // record. Every message costs the server and the worker a few round trips
 // (fractions of a millisecond each on a small machine), so a job whose
 // tasks take about a millisecond each, as at n = 17, would spend much of
@@ -25,8 +25,8 @@ import (
 // holds. A job submitted with Units 0 has one task per unit, with the
 // plan's own ids.
 type Plan struct {
-	// Job is the plan whose tasks the units group.
-	Job *queens.Plan
+	// Queens is the n-queens plan whose tasks the units group.
+	Queens *queens.Plan
 	// Units is the grouping asked for (JobInfo.Units): about Units units
 	// of full size, each at most 1/Units of the estimated work, then
 	// smaller ones; 0 gives each task its own unit.
@@ -47,7 +47,7 @@ func NewPlan(p *queens.Plan, units int) (*Plan, error) {
 	if units < 0 {
 		return nil, fmt.Errorf("units %d: need 0 (one task per unit) or more", units)
 	}
-	return &Plan{Job: p, Units: units}, nil
+	return &Plan{Queens: p, Units: units}, nil
 }
 
 // grouped makes the units once and reports whether the tasks are grouped.
@@ -56,8 +56,8 @@ func (p *Plan) grouped() bool {
 		return false
 	}
 	p.once.Do(func() {
-		est := p.Job.Estimates()
-		p.units = group(p.Job.LargestFirst(count.All(p.Job.Len())), est, p.Units)
+		est := p.Queens.Estimates()
+		p.units = group(p.Queens.LargestFirst(count.All(p.Queens.Len())), est, p.Units)
 		p.est = make([]uint64, len(p.units))
 		for u, ids := range p.units {
 			for _, id := range ids {
@@ -130,7 +130,7 @@ func DefaultUnits(n, tasks int) int {
 // Len returns the number of units.
 func (p *Plan) Len() int {
 	if !p.grouped() {
-		return p.Job.Len()
+		return p.Queens.Len()
 	}
 	return len(p.units)
 }
@@ -148,7 +148,7 @@ func (p *Plan) Tasks(u int) []int {
 // The slice must not be modified.
 func (p *Plan) Estimates() []uint64 {
 	if !p.grouped() {
-		return p.Job.Estimates()
+		return p.Queens.Estimates()
 	}
 	return p.est
 }
@@ -156,28 +156,28 @@ func (p *Plan) Estimates() []uint64 {
 // Order returns the units in the order to hand them out: largest first.
 func (p *Plan) Order() []int {
 	if !p.grouped() {
-		return p.Job.LargestFirst(count.All(p.Job.Len()))
+		return p.Queens.LargestFirst(count.All(p.Queens.Len()))
 	}
 	return count.All(len(p.units)) // group made them largest first
 }
 
-// Hash is the hash of the plan's tasks (job.Plan.Hash); the job id tells
+// Hash is the hash of the plan's tasks (queens.Plan.Hash); the job id tells
 // the grouping.
-func (p *Plan) Hash() string { return p.Job.Hash() }
+func (p *Plan) Hash() string { return p.Queens.Hash() }
 
-// ID names the job: job.Plan.ID, followed by -uUNITS when the tasks are
+// ID names the job: queens.Plan.ID, followed by -uUNITS when the tasks are
 // grouped.
 func (p *Plan) ID() string {
 	if p.Units == 0 {
-		return p.Job.ID()
+		return p.Queens.ID()
 	}
-	return p.Job.ID() + "-u" + strconv.Itoa(p.Units)
+	return p.Queens.ID() + "-u" + strconv.Itoa(p.Units)
 }
 
-// Pin is job.Plan.Pin with the grouping ("units") when there is one: an
+// Pin is queens.Plan.Pin with the grouping ("units") when there is one: an
 // export's results are per unit.
 func (p *Plan) Pin() map[string]string {
-	pin := p.Job.Pin()
+	pin := p.Queens.Pin()
 	if p.Units > 0 {
 		pin["units"] = strconv.Itoa(p.Units)
 	}
@@ -191,17 +191,17 @@ var errUnitOverflow = errors.New("the unit's count overflows 64 bits: submit the
 type UnitFunc func(ctx context.Context, tasks []int, progress func(nodes uint64)) (count.Result, error)
 
 // UnitFunc returns the function that counts a unit given by its tasks
-// (ids in p.Job) as e says (queens.Plan.TaskFunc), and the
+// (ids in p.Queens) as e says (queens.Plan.TaskFunc), and the
 // kernel's name: the tasks are counted one after the other, each in
 // bounded slices, with the progress of the unit as a whole. It does not
 // check that the tasks make one of p's units: a worker counts the tasks
 // its message lists, and its result record says which (see Record.Tasks).
 func (p *Plan) UnitFunc(e queens.Execution) (UnitFunc, string, error) {
-	do, name, _, err := p.Job.TaskFunc(e)
+	do, name, _, err := p.Queens.TaskFunc(e)
 	if err != nil {
 		return nil, "", err
 	}
-	last := p.Job.Len() - 1
+	last := p.Queens.Len() - 1
 	return func(ctx context.Context, tasks []int, progress func(nodes uint64)) (count.Result, error) {
 		var sum count.Result
 		for _, id := range tasks {

@@ -26,7 +26,7 @@ const (
 // to check it, and a checksum over that.
 type Record struct {
 	Job       string `json:"job"`
-	Hash      string `json:"hash"` // the plan's hash (job.Plan.Hash)
+	Hash      string `json:"hash"` // the plan's hash (queens.Plan.Hash)
 	Algorithm int    `json:"algorithm"`
 	Task      int    `json:"task"`
 	// Tasks lists the plan's tasks a unit held (in a job grouped into
@@ -82,19 +82,19 @@ func (r *Record) Seal() { r.Checksum = r.Sum() }
 func (r *Record) Check(id string, p *Plan) error {
 	switch {
 	case r.Checksum != r.Sum():
-		return fmt.Errorf("checksum %s… does not match its contents (%.12s…): damaged or edited", Printable(clip(r.Checksum, 12)), r.Sum())
+		return fmt.Errorf("checksum %s… does not match its contents (%.12s…): damaged or edited", Printable(Clip(r.Checksum, 12)), r.Sum())
 	case r.Job != id:
-		return fmt.Errorf("it belongs to job %s", Printable(clip(r.Job, 140)))
+		return fmt.Errorf("it belongs to job %s", Printable(Clip(r.Job, 140)))
 	case r.Hash != p.Hash():
-		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", Printable(clip(r.Hash, 80)), p.Hash())
+		return fmt.Errorf("it was counted for another plan (hash %s, this plan's is %s)", Printable(Clip(r.Hash, 80)), p.Hash())
 	case r.Algorithm != queens.AlgorithmVersion:
 		return fmt.Errorf("it was counted with algorithm version %d, this program's is %d", r.Algorithm, queens.AlgorithmVersion)
 	case r.Task < 0 || r.Task >= p.Len():
 		return fmt.Errorf("task %d is not in the plan (0 to %d)", r.Task, p.Len()-1)
 	case r.Kind != KindCount && r.Kind != KindVerify:
-		return fmt.Errorf("kind %s is neither %s nor %s", Printable(clip(r.Kind, 32)), KindCount, KindVerify)
-	case checkWorkerID(r.Worker) != nil:
-		return checkWorkerID(r.Worker)
+		return fmt.Errorf("kind %s is neither %s nor %s", Printable(Clip(r.Kind, 32)), KindCount, KindVerify)
+	case CheckWorkerID(r.Worker) != nil:
+		return CheckWorkerID(r.Worker)
 	case checkText("program", r.Program) != nil:
 		return checkText("program", r.Program)
 	case p.Units == 0 && len(r.Tasks) > 0:
@@ -170,8 +170,8 @@ type Distrust struct {
 	Time     time.Time `json:"time,omitzero"`
 }
 
-// distrusts reports whether worker is among those distrusted.
-func distrusts(ds []Distrust, worker string) bool {
+// Distrusts reports whether worker is among those distrusted.
+func Distrusts(ds []Distrust, worker string) bool {
 	for _, d := range ds {
 		if d.Worker == worker {
 			return true
@@ -188,17 +188,17 @@ func (j *JobInfo) Spec() queens.Spec {
 // Plan plans the job and checks that this program cuts it into the same
 // tasks and units, counted by the same algorithm.
 func (j *JobInfo) Plan() (*Plan, error) {
-	p, err := j.plan()
+	p, err := j.PlanUncut()
 	if err == nil && p.Len() != j.Tasks {
 		err = j.planned(p)
 	}
 	return p, err
 }
 
-// plan is Plan without cutting the units, which needs the plan's
+// PlanUncut is Plan without cutting the units, which needs the plan's
 // estimates: a worker is told each unit's tasks, and its result record
 // says which it counted, for readers to check.
-func (j *JobInfo) plan() (*Plan, error) {
+func (j *JobInfo) PlanUncut() (*Plan, error) {
 	// The record fixes the tasks (memory is not part of a plan: a
 	// worker fits its counts in its own, see WorkerConfig.Memory).
 	jp, err := queens.NewPlan(j.Spec())
@@ -288,9 +288,9 @@ func verifyKey(seed uint64, id int) uint64 {
 	return binary.LittleEndian.Uint64(h[:8])
 }
 
-// taskMsg is the body of a task message. What the job counts is in its
+// TaskMsg is the body of a task message. What the job counts is in its
 // JobInfo, which a worker reads once per job.
-type taskMsg struct {
+type TaskMsg struct {
 	ID   string `json:"job"`
 	Task int    `json:"task"`
 	// Tasks lists the plan's tasks of a unit (a job grouped into units),

@@ -1,13 +1,9 @@
 package queue
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Seen is a worker's last report, in bucket nqcount-workers.
@@ -58,7 +54,7 @@ type JobWork struct {
 	// the running ones' so far included; Live is the running tasks' part.
 	Nodes uint64 `json:"nodes"`
 	Live  uint64 `json:"live_nodes"`
-	// Rate is Nodes' growth per second over the last rateWindow (0
+	// Rate is Nodes' growth per second over the last RateWindow (0
 	// until the worker has watched for a second).
 	Rate float64 `json:"nodes_per_second"`
 	// Since is the time from this worker's first task of the job to the
@@ -67,8 +63,8 @@ type JobWork struct {
 	Since float64 `json:"since_seconds"`
 }
 
-// job returns the worker's work on job id, or nil.
-func (s *Seen) job(id string) *JobWork {
+// Job returns the worker's work on job id, or nil.
+func (s *Seen) Job(id string) *JobWork {
 	for i := range s.Jobs {
 		if s.Jobs[i].Job == id {
 			return &s.Jobs[i]
@@ -78,86 +74,40 @@ func (s *Seen) job(id string) *JobWork {
 }
 
 const (
-	// reportEvery is how often a worker puts its report.
-	reportEvery = time.Second
-	// activeWithin: a worker that reported within this time, by the
+	// ReportEvery is how often a worker puts its report.
+	ReportEvery = time.Second
+	// ActiveWithin: a worker that reported within this time, by the
 	// server's clock, and has not stopped, is active.
-	activeWithin = 5 * reportEvery
-	// workerTTL is how long the bucket keeps a report: a worker silent
+	ActiveWithin = 5 * ReportEvery
+	// WorkerTTL is how long the bucket keeps a report: a worker silent
 	// that long is forgotten.
-	workerTTL = time.Minute
-	// rateWindow is the span of a worker's rate.
-	rateWindow = 30 * time.Second
+	WorkerTTL = time.Minute
+	// RateWindow is the span of a worker's rate.
+	RateWindow = 30 * time.Second
 )
 
-// report is a worker's report with the server's time of it.
-type report struct {
-	Seen
-	at time.Time // when the server stored it
-}
-
-// active reports whether the worker reported within activeWithin of now
-// (server time) and has not stopped.
-func (r *report) active(now time.Time) bool {
-	return !r.Stopped && now.Sub(r.at) < activeWithin
-}
-
-// readReports returns every worker report in the bucket, with the
-// server's times, and the latest of those times (a lower bound of the
-// server's clock now: workers report every second).
-func readReports(ctx context.Context, js jetstream.JetStream) ([]report, time.Time, error) {
-	kv, err := js.KeyValue(ctx, WorkersBucket)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	defer w.Stop()
-	var out []report
-	var latest time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return nil, time.Time{}, ctx.Err()
-		case e := <-w.Updates():
-			if e == nil {
-				return out, latest, nil
-			}
-			var s Seen
-			if json.Unmarshal(e.Value(), &s) == nil && s.check() == nil {
-				out = append(out, report{s, e.Created()})
-				if e.Created().After(latest) {
-					latest = e.Created()
-				}
-			}
-		}
-	}
-}
-
-// check reports why a report read from the bucket is not one a worker
+// Check reports why a report read from the bucket is not one a worker
 // of ours wrote, or nil; text fields it makes safe to show.
-func (s *Seen) check() error {
-	if err := checkWorkerID(s.ID); err != nil {
+func (s *Seen) Check() error {
+	if err := CheckWorkerID(s.ID); err != nil {
 		return err
 	}
-	s.Host, s.Kernel, s.Program = cleanText(clip(s.Host, 256)), cleanText(clip(s.Kernel, 256)), cleanText(clip(s.Program, 256))
-	s.SetAside = cleanText(s.SetAside)
+	s.Host, s.Kernel, s.Program = CleanText(Clip(s.Host, 256)), CleanText(Clip(s.Kernel, 256)), CleanText(Clip(s.Program, 256))
+	s.SetAside = CleanText(s.SetAside)
 	for i := range s.Held {
-		s.Held[i] = cleanText(clip(s.Held[i], 160))
+		s.Held[i] = CleanText(Clip(s.Held[i], 160))
 	}
 	for i := range s.Jobs {
 		if CheckJobID(s.Jobs[i].Job) != nil {
-			s.Jobs[i].Job = cleanText(clip(s.Jobs[i].Job, 140))
+			s.Jobs[i].Job = CleanText(Clip(s.Jobs[i].Job, 140))
 		}
 	}
 	return nil
 }
 
-// token is a worker's name in subjects and consumer names: worker ids
+// WorkerToken is a worker's name in subjects and consumer names: worker ids
 // may hold dots and slashes, which those cannot.
-func token(workerID string) string {
+func WorkerToken(workerID string) string {
 	h := sha256.Sum256([]byte(workerID))
 	return "w" + hex.EncodeToString(h[:8])
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
@@ -119,7 +120,11 @@ func TestTraceOrdersFindEverySolution(t *testing.T) {
 
 		top, topNodes, _ := traced(t, n, TopDown)
 		mc, mcNodes, _ := traced(t, n, MostConstrained)
-		res, err := queens.Count(context.Background(), n, queens.Options{Workers: 1})
+		p, err := queens.NewPlan(queens.Spec{N: n, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := queens.Count(context.Background(), p, queens.Execution{Workers: 1}, count.All(p.Len()), queens.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

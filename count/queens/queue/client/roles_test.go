@@ -1,0 +1,242 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
+)
+
+// Anyone with the one token could cancel jobs or join
+// the cluster as a route. A server with roles keeps the operator's, the
+// workers' and the routes' credentials apart on the NATS server's own
+// users and permissions: a worker counts, but cannot write a job's record
+// (cancel) or purge the tasks; a worker's token opens no route.
+func TestRoles(t *testing.T) {
+	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 9}, SubmitOptions{Verify: 20})
+	other := submit(t, oc, queens.Spec{N: 8}, SubmitOptions{})
+	for name, a := range map[string]Auth{"the worker's token as a bare token": {Token: wk}, "the worker's token as the operator": {User: queue.OperatorUser, Token: wk}} {
+		if c, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: a}); !errors.Is(err, ErrAuth) {
+			if c != nil {
+				c.Close()
+			}
+			t.Errorf("%s: %v, want it refused", name, err)
+		}
+	}
+	// Workers count with theirs.
+	var waits []func() (*WorkStats, error)
+	for i := range 2 {
+		wc, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: Auth{User: queue.WorkerUser, Token: wk}, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer wc.Close()
+		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		done := make(chan struct{})
+		var st *WorkStats
+		var werr error
+		go func() { defer close(done); st, werr = wc.Work(ctx, cfg) }()
+		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+	}
+	for _, w := range waits {
+		if _, err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exact(t, status(t, oc, sub.Job))
+	exact(t, status(t, oc, other.Job))
+	// A worker cannot cancel a job nor purge the tasks.
+	wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
+	short, stop := context.WithTimeout(ctx, 3*time.Second)
+	defer stop()
+	if _, err := wc.cancelOnce(short, other.Job); err == nil {
+		t.Error("a worker cancelled a job")
+	}
+	// Through the retrying Cancel, the refusal is said at once, as one.
+	began := time.Now()
+	if _, err := wc.Cancel(ctx, other.Job); !errors.Is(err, ErrDenied) || time.Since(began) > 2*attemptWait {
+		t.Errorf("a worker's Cancel: %v after %v, want ErrDenied at once", err, time.Since(began))
+	}
+	ts, err := wc.js.Stream(ctx, queue.TasksStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := ts.CachedInfo().State.Msgs
+	p2, stop2 := context.WithTimeout(ctx, 3*time.Second)
+	defer stop2()
+	if err := ts.Purge(p2, jetstream.WithPurgeSubject(layout.TaskPrefix+"."+other.Job+".>")); err == nil {
+		t.Error("a worker purged a job's tasks")
+	}
+	if info, err := oc.Job(ctx, other.Job); err != nil || info.Cancelled != nil {
+		t.Errorf("the job after a worker's cancel: %+v, %v", info, err)
+	}
+	ots, _ := oc.js.Stream(ctx, queue.TasksStream)
+	if after := ots.CachedInfo().State.Msgs; after != before {
+		t.Errorf("the tasks stream held %d messages, %d after a worker's purge", before, after)
+	}
+	// The operator can.
+	if _, err := oc.Cancel(ctx, other.Job); err != nil {
+		t.Errorf("the operator's cancel: %v", err)
+	}
+
+	// Routes: a server showing the workers' token on its routes is not
+	// let in; one with the routes' token is (64-bit builds: a 32-bit one
+	// refuses clusters, see need64).
+	if strconv.IntSize == 32 {
+		t.Log("routes not tested: a 32-bit build refuses clusters (ErrCluster32)")
+		return
+	}
+	aAddr, bAddr := freeAddr(t), freeAddr(t)
+	cl := func(name, addr, routeToken string, routes []string) server.Config {
+		return server.Config{Name: name, Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", ClusterListen: addr, DataDir: t.TempDir(), Token: op, WorkerToken: wk, RouteToken: routeToken, Routes: routes}
+	}
+	a := cl("a", aAddr, rt, []string{bAddr})
+	sa, err := server.Serve(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sa.Close()
+	rogue := cl("rogue", freeAddr(t), "x"+wk, []string{aAddr})
+	rogue.WorkerToken = "rogue-" + wk
+	sr, err := server.Serve(ctx, rogue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	b := cl("b", bAddr, rt, []string{aAddr})
+	sb, err := server.Serve(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	until(t, "the server with the routes' token joins", func() bool { return numRoutes(t, sb) > 0 })
+	time.Sleep(time.Second)
+	if n := numRoutes(t, sr); n != 0 {
+		t.Errorf("a server with another routes' token has %d routes", n)
+	}
+}
+
+// On a server with roles a worker cannot write a job's record: the
+// outvoted liar is named on the job's distrust subject instead, every
+// reader leaves its results out, and the liar sets itself aside.
+func TestRolesLiarOutvoted(t *testing.T) {
+	shorten(t, &rescueEvery, 200*time.Millisecond)
+	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 11}, SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type result struct {
+		st  *WorkStats
+		err error
+	}
+	liarDone := make(chan result, 1)
+	for _, id := range []string{"liar", "h1", "h2"} {
+		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
+		cfg := WorkerConfig{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
+		liar("liar")(&cfg)
+		go func() {
+			st, err := wc.Work(wctx, cfg)
+			if id == "liar" {
+				liarDone <- result{st, err}
+			}
+		}()
+	}
+	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	exact(t, s)
+	if len(s.Distrusted) != 1 || s.Distrusted[0].Worker != "liar" {
+		t.Fatalf("distrusted %+v, want the liar named", s.Distrusted)
+	}
+	select {
+	case r := <-liarDone:
+		if !errors.Is(r.err, ErrSetAside) {
+			t.Errorf("the liar: %v, want it set aside", r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the liar did not set itself aside within 30 s")
+	}
+}
+
+// A worker's permissions are an allow-list: what it needs (counting,
+// verifying, reporting, reading) works, as TestRoles shows, and anything
+// else is refused, requests the queue never makes included: a peer's
+// removal, a leader's stepdown, a message's deletion, the system account,
+// a subject outside the queue's, and listening to the tasks or the jobs'
+// records directly.
+func TestWorkerAllowList(t *testing.T) {
+	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	for _, c := range []struct{ subject, sub string }{
+		{subject: "$JS.API.SERVER.REMOVE"},
+		{subject: "$JS.API.META.LEADER.STEPDOWN"},
+		{subject: "$JS.API.STREAM.MSG.DELETE." + queue.ResultsStream},
+		{subject: "$JS.API.CONSUMER.DELETE." + queue.TasksStream + "." + queue.WorkConsumer},
+		{subject: "$KV." + queue.JobsBucket + ".n8"},
+		{subject: "$SYS.REQ.SERVER.PING"},
+		{subject: "elsewhere.x"},
+		{sub: "nqcount.>"},
+		{sub: "$KV." + queue.JobsBucket + ".>"},
+	} {
+		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
+		began := time.Now()
+		var err error
+		if c.sub != "" {
+			_, err = wc.nc.SubscribeSync(c.sub)
+		} else {
+			err = wc.nc.Publish(c.subject, []byte("{}"))
+		}
+		if err == nil {
+			err = wc.nc.Flush()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-wc.denied.signal():
+		case <-time.After(10 * time.Second):
+		}
+		if wc.denied.since(began) == nil {
+			t.Errorf("a worker may publish %q / subscribe to %q", c.subject, c.sub)
+		}
+	}
+}
+
+// numRoutes returns the number of routes s has to other servers, as its
+// monitoring endpoint (Config.HTTP) says.
+func numRoutes(t testing.TB, s *server.Server) int {
+	t.Helper()
+	resp, err := http.Get(s.MonitorURL() + "/routez")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rz struct {
+		NumRoutes int `json:"num_routes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&rz); err != nil {
+		t.Fatalf("%s/routez: %v", s.MonitorURL(), err)
+	}
+	return rz.NumRoutes
+}

@@ -1,0 +1,187 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
+)
+
+// store publishes what a worker's counts give: result records (then it
+// acknowledges the task, and publishes its verify task if it is chosen for
+// one) and failures.
+type store struct {
+	c          *Client
+	worker     string // the worker's id
+	program    string
+	maxDeliver int
+	logf       func(string, ...any)
+	tally      *tally
+	verify     *verifier
+	jobs       *jobCache
+	// settle compares a verify record, once stored, with the task's
+	// others (worker.settle).
+	settle func(context.Context, *task)
+	// setAside ends the worker (ErrSetAside) saying why.
+	setAside func(why string)
+	// finishing counts the results being stored.
+	finishing sync.WaitGroup
+}
+
+// wait waits for the results being stored.
+func (s *store) wait() { s.finishing.Wait() }
+
+// result publishes the record of t's count r and, once the server has it,
+// acknowledges t; done is called then. It returns at once: the slot counts
+// its next task meanwhile.
+func (s *store) result(ctx context.Context, t *task, r count.Result, done func()) {
+	rec := queue.Record{
+		Job: t.m.ID, Hash: t.plan.Hash(), Algorithm: queens.AlgorithmVersion, Task: t.m.Task, Tasks: t.tasks,
+		Count: r.Count, Nodes: r.Nodes, Kind: t.kind, Worker: s.worker, Program: s.program,
+		Seconds: time.Since(t.started).Seconds(), Time: time.Now().UTC(),
+	}
+	rec.Seal()
+	body, _ := json.Marshal(rec)
+	prefix := layout.ResultPrefix
+	if t.kind == queue.KindVerify {
+		prefix = layout.VerifiedPrefix
+	}
+	subj := layout.Subject(prefix, t.m.ID, t.m.Task)
+	msgID := fmt.Sprintf("%s.%d.%s.%s.%d", t.m.ID, t.m.Task, t.kind, s.worker, t.delivery)
+	f, err := s.c.js.PublishAsync(subj, body, jetstream.WithMsgID(msgID))
+	s.finishing.Add(1)
+	go func() {
+		defer s.finishing.Done()
+		defer done()
+		s.finish(ctx, t, subj, body, msgID, f, err)
+	}()
+}
+
+// finish waits for the result to be stored (publishing it again if the
+// first try failed: a lost connection), publishes the verify task if the
+// task was chosen for one, and acknowledges the task.
+func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, msgID string, f jetstream.PubAckFuture, err error) {
+	// Publishing goes on for a while after an interrupt: the count is
+	// done, and storing it saves counting it again.
+	// Not when the worker gives up on its server, though.
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(context.Cause(ctx), ErrUnreachable) {
+			cancel()
+		}
+	})
+	defer stop()
+	if err == nil {
+		select {
+		case <-f.Ok():
+		case err = <-f.Err():
+		case <-pubCtx.Done():
+			err = pubCtx.Err()
+		}
+	}
+	if err != nil {
+		err = s.c.publish(pubCtx, ctx, subj, body, jetstream.WithMsgID(msgID))
+	}
+	if err != nil {
+		s.logf("%s: the result could not be stored: %v (the task will be handed out again)", t.msg.Subject(), err)
+		t.msg.Nak()
+		return
+	}
+	if t.kind == queue.KindCount && !s.jobs.isCancelled(t.m.ID) {
+		if err := s.verify.publish(pubCtx, t.m, s.worker, t.plan); err != nil {
+			s.logf("%s: %v", t.msg.Subject(), err)
+			t.msg.Nak()
+			return
+		}
+	}
+	t.msg.Ack()
+	s.tally.add(func(st *WorkStats) {
+		s.tally.failStreak = 0
+		if t.kind == queue.KindCount {
+			st.Counted++
+		} else {
+			st.Verified++
+		}
+	})
+	if t.kind == queue.KindVerify && s.settle != nil {
+		s.settle(pubCtx, t)
+	}
+}
+
+// publish publishes until the server stores the message, through
+// reconnections and a cluster's elections; it gives up when pubCtx is
+// done, or soon after ctx is.
+func (c *Client) publish(pubCtx, ctx context.Context, subj string, body []byte, opts ...jetstream.PublishOpt) error {
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		one, cancel := context.WithTimeout(pubCtx, 5*time.Second)
+		_, err := c.js.Publish(one, subj, body, opts...)
+		cancel()
+		if err == nil || alreadyThere(err) {
+			return nil
+		}
+		if pubCtx.Err() != nil || ctx.Err() != nil && wait >= 2*time.Second {
+			return err
+		}
+		select {
+		case <-pubCtx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// hasCount reports whether a valid count of t is stored, and which worker
+// counted it.
+func (s *store) hasCount(ctx context.Context, t *task) (string, bool) {
+	rs, err := s.c.js.Stream(ctx, queue.ResultsStream)
+	if err != nil {
+		return "", false
+	}
+	last, err := rs.GetLastMsgForSubject(ctx, layout.Subject(layout.ResultPrefix, t.m.ID, t.m.Task))
+	if err != nil {
+		return "", false
+	}
+	var r queue.Record
+	if json.Unmarshal(last.Data, &r) != nil || r.Check(t.m.ID, t.plan) != nil || r.Task != t.m.Task {
+		return "", false
+	}
+	return r.Worker, true
+}
+
+// failed records a failed or refused task and hands it back for later, or
+// sets it aside at its last delivery.
+func (s *store) failed(ctx context.Context, t *task, err error, refused bool) {
+	last := s.maxDeliver > 0 && t.delivery >= uint64(s.maxDeliver)
+	if !refused {
+		streak := s.tally.failed()
+		if streak >= failLimit && s.setAside != nil {
+			s.setAside(fmt.Sprintf("its last %d counts failed (the last: %v): it takes no more tasks; check this machine before starting it again", streak, err))
+		}
+	}
+	f := queue.Failure{Job: t.m.ID, Task: t.m.Task, Kind: t.kind, Worker: s.worker, Error: err.Error(), Delivery: t.delivery, SetAside: last, Time: time.Now().UTC()}
+	body, _ := json.Marshal(f)
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if perr := s.c.publish(pubCtx, ctx, layout.Subject(layout.FailPrefix, t.m.ID, t.m.Task), body); perr != nil {
+		s.logf("%s: recording the failure: %v", t.msg.Subject(), perr)
+	}
+	if last {
+		s.logf("%s: %v; delivered %d times: set aside (see nqueens status %s; nqueens requeue %s puts it back)", t.msg.Subject(), err, t.delivery, t.m.ID, t.m.ID)
+		t.msg.TermWithReason(err.Error())
+		return
+	}
+	if !refused {
+		s.logf("%s: %v (delivery %d; retried later)", t.msg.Subject(), err, t.delivery)
+	}
+	t.msg.NakWithDelay(retryDelay(t.delivery))
+}

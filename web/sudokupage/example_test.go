@@ -1,0 +1,22 @@
+package sudokupage_test
+
+import (
+	"fmt"
+
+	"github.com/nqcount/nqcount/web/sudokupage"
+)
+
+func ExampleFormatGame() {
+	text, _ := sudokupage.FormatGame(sudokupage.Game{
+		Puzzle:   "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+		Progress: "46..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+		Seconds:  75,
+	}, sudokupage.FormatLine)
+	fmt.Print(text)
+	// Output:
+	// # sudoku game saved by 'sudoku play'
+	// # 'sudoku solve FILE' solves the puzzle; 'sudoku play' loads the whole game.
+	// 4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
+	// # progress: 46..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
+	// # seconds: 75
+}

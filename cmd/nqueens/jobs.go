@@ -17,6 +17,7 @@ func init() {
 	register(&command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
 	register(&command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
 	register(&command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
+	register(&command{Name: "remove-peer", Summary: "remove a server stopped for good from the cluster's JetStream meta group (the operator's, on servers with roles)", Run: runRemovePeer})
 }
 
 // jobsOut is what jobs --json prints.
@@ -222,6 +223,46 @@ func runRequeue(ctx context.Context, e *env, args []string) int {
 			resumed = "resumed (it was cancelled); "
 		}
 		_, err = fmt.Fprintf(e.Stdout, "job %s: %s%d failed tasks put back, %d task messages added to the queue; follow with 'nqueens wait %s'\n", id, resumed, len(r.Failed), r.Added, id)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func runRemovePeer(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "remove-peer", "SERVER --server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print the server removed and the servers left as one JSON object")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		e.Errorf("remove-peer takes one server's name (its --name), got %q (usage: nqueens remove-peer SERVER --server URL)", pos)
+		return exitUsage
+	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
+	c, code := sf.connect(ctx, e, "remove-peer", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	out, err := c.RemovePeer(ctx, pos[0])
+	if err != nil {
+		e.Errorf("%v", err)
+		return exitFail
+	}
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(out)
+	} else {
+		_, err = fmt.Fprintf(e.Stdout, "server %s removed from the cluster's JetStream meta group; its servers now: %s\n", out.Removed, strings.Join(out.Peers, ", "))
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)

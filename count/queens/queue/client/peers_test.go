@@ -1,0 +1,117 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/server"
+)
+
+// A server gone for good is removed from a cluster with roles by the
+// operator: of three servers one is stopped and removed, the cluster's
+// meta group says two, and a job submitted after is counted, verified
+// and exact. A worker may not remove a server, and is told at once.
+func TestRemovePeer(t *testing.T) {
+	need64(t)
+	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
+	var routes []string
+	cfgs := make([]server.Config, 3)
+	for i := range cfgs {
+		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+			Token: op, WorkerToken: wk, RouteToken: rt, Settings: fast}
+		routes = append(routes, cfgs[i].ClusterListen)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	srvs := make([]*server.Server, len(cfgs))
+	for i := range cfgs {
+		cfgs[i].Routes = routes
+		s, err := server.Serve(ctx, cfgs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		srvs[i] = s
+	}
+	for _, s := range srvs {
+		if err := s.WaitSetup(ctx); err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+	}
+	// Workers that were counting before the server stopped go on (a
+	// worker that starts later needs three servers for its verify
+	// consumer: the removed server's replacement).
+	oc := connect(t, srvs[0].URL()+","+srvs[1].URL(), Auth{User: queue.OperatorUser, Token: op})
+	wctx, stopWork := context.WithCancel(ctx)
+	defer stopWork()
+	var waits []func() (*WorkStats, error)
+	for i := range 2 {
+		c := connect(t, srvs[i].URL(), Auth{User: queue.WorkerUser, Token: wk})
+		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
+		done := make(chan struct{})
+		var st *WorkStats
+		var werr error
+		go func() { defer close(done); st, werr = c.Work(wctx, cfg) }()
+		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+	}
+	first := submit(t, oc, queens.Spec{N: 6}, SubmitOptions{Verify: 20})
+	if _, err := oc.Wait(ctx, first.Job, 200*time.Millisecond, nil); err != nil {
+		t.Fatal(err)
+	}
+	srvs[2].Close()
+	url := srvs[0].URL() + "," + srvs[1].URL()
+
+	wc := connect(t, url, Auth{User: queue.WorkerUser, Token: wk})
+	began := time.Now()
+	if _, err := wc.RemovePeer(ctx, "s2"); !errors.Is(err, ErrDenied) {
+		t.Errorf("a worker removing a server: %v, want ErrDenied", err)
+	} else if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("a worker's removal refused after %v", d)
+	}
+
+	if _, err := oc.RemovePeer(ctx, "nowhere"); !errors.Is(err, ErrPeer) {
+		t.Errorf("removing a server that is not there: %v, want ErrPeer", err)
+	}
+	var out *queue.PeerRemoved
+	var err error
+	// The others may still be electing the meta group's leader.
+	for range 20 {
+		if out, err = oc.RemovePeer(ctx, "s2"); err == nil {
+			break
+		}
+		t.Logf("removing s2: %v", err)
+		time.Sleep(time.Second)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Removed != "s2" || !slices.Equal(out.Peers, []string{"s0", "s1"}) {
+		t.Fatalf("removed %q, peers %q; want s2 and [s0 s1]", out.Removed, out.Peers)
+	}
+
+	sub := submit(t, oc, queens.Spec{N: 8}, SubmitOptions{Verify: 20})
+	wait, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	st, err := oc.Wait(wait, sub.Job, 200*time.Millisecond, nil)
+	if err != nil {
+		if st != nil {
+			t.Log(Summary(st))
+		}
+		cl, cerr := oc.Cluster(ctx)
+		t.Logf("%+v %v", cl, cerr)
+		t.Fatal(err)
+	}
+	exact(t, st)
+	stopWork()
+	for _, w := range waits {
+		if _, err := w(); err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+	}
+}

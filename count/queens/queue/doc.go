@@ -26,10 +26,10 @@
 //     the jobs, Client.Cancel takes one off the queue (its workers stop
 //     counting it), Client.Requeue puts back its set-aside tasks or
 //     resumes it.
-//   - The worker: Client.Work counts the tasks it is handed with this
-//     machine's kernels, publishes each result, then acknowledges the
-//     task. Its parts, each with one job, are described in the client's
-//     worker.go.
+//   - The worker (package worker): Work counts the tasks it is handed,
+//     through a Client's connection, with this machine's kernels,
+//     publishes each result, then acknowledges the task. Its parts, each
+//     with one job, are described in its worker.go.
 //
 // # Tasks and units
 //

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -47,35 +48,35 @@ func TestRemovePeer(t *testing.T) {
 	// Workers that were counting before the server stopped go on (a
 	// worker that starts later needs three servers for its verify
 	// consumer: the removed server's replacement).
-	oc := connect(t, srvs[0].URL()+","+srvs[1].URL(), Auth{User: queue.OperatorUser, Token: op})
+	oc := connect(t, srvs[0].URL()+","+srvs[1].URL(), client.Auth{User: queue.OperatorUser, Token: op})
 	wctx, stopWork := context.WithCancel(ctx)
 	defer stopWork()
-	var waits []func() (*WorkStats, error)
+	var waits []func() (*Stats, error)
 	for i := range 2 {
-		c := connect(t, srvs[i].URL(), Auth{User: queue.WorkerUser, Token: wk})
-		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
+		c := connect(t, srvs[i].URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+		cfg := Config{Workers: 1, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
-		var st *WorkStats
+		var st *Stats
 		var werr error
-		go func() { defer close(done); st, werr = c.Work(wctx, cfg) }()
-		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+		go func() { defer close(done); st, werr = Work(wctx, c, cfg) }()
+		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
 	}
-	first := submit(t, oc, queens.Spec{N: 6}, SubmitOptions{Verify: 20})
+	first := submit(t, oc, queens.Spec{N: 6}, client.SubmitOptions{Verify: 20})
 	if _, err := oc.Wait(ctx, first.Job, 200*time.Millisecond, nil); err != nil {
 		t.Fatal(err)
 	}
 	srvs[2].Close()
 	url := srvs[0].URL() + "," + srvs[1].URL()
 
-	wc := connect(t, url, Auth{User: queue.WorkerUser, Token: wk})
+	wc := connect(t, url, client.Auth{User: queue.WorkerUser, Token: wk})
 	began := time.Now()
-	if _, err := wc.RemovePeer(ctx, "s2"); !errors.Is(err, ErrDenied) {
+	if _, err := wc.RemovePeer(ctx, "s2"); !errors.Is(err, client.ErrDenied) {
 		t.Errorf("a worker removing a server: %v, want ErrDenied", err)
 	} else if d := time.Since(began); d > 10*time.Second {
 		t.Errorf("a worker's removal refused after %v", d)
 	}
 
-	if _, err := oc.RemovePeer(ctx, "nowhere"); !errors.Is(err, ErrPeer) {
+	if _, err := oc.RemovePeer(ctx, "nowhere"); !errors.Is(err, client.ErrPeer) {
 		t.Errorf("removing a server that is not there: %v, want ErrPeer", err)
 	}
 	var out *queue.PeerRemoved
@@ -95,13 +96,13 @@ func TestRemovePeer(t *testing.T) {
 		t.Fatalf("removed %q, peers %q; want s2 and [s0 s1]", out.Removed, out.Peers)
 	}
 
-	sub := submit(t, oc, queens.Spec{N: 8}, SubmitOptions{Verify: 20})
+	sub := submit(t, oc, queens.Spec{N: 8}, client.SubmitOptions{Verify: 20})
 	wait, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
 	st, err := oc.Wait(wait, sub.Job, 200*time.Millisecond, nil)
 	if err != nil {
 		if st != nil {
-			t.Log(Summary(st))
+			t.Log(client.Summary(st))
 		}
 		cl, cerr := oc.Cluster(ctx)
 		t.Logf("%+v %v", cl, cerr)

@@ -237,7 +237,8 @@ func (c *Client) distrustRecords(ctx context.Context, id string) ([]queue.Distru
 
 // distrust records the outvoted workers in job id's record and has what
 // they counted or verified counted again by others (verify tasks
-// addressed to live workers without a result of the task).
+// addressed to live workers without a result of the task, published by
+// the worker's recount).
 func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, recount clientconn.Recount) error {
 	// A record on the job's failure subjects names them for every
 	// reader; the job's record too, where this client may write it (not

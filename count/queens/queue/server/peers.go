@@ -63,9 +63,10 @@ func sysUserFor(opts *server.Options) string {
 // peerRelay answers the operator's PeerRemoval requests through the
 // system account.
 type peerRelay struct {
-	ns  *server.Server
-	op  *nats.Conn // the operator's (in-process): the requests
-	sys *nats.Conn // the system account's (in-process): the removals
+	ns     *server.Server
+	secret string     // the system user's password
+	op     *nats.Conn // the operator's (in-process): the requests
+	sys    *nats.Conn // the system account's (in-process): the removals
 }
 
 // startPeerRelay connects as the operator and as the system user and
@@ -80,7 +81,7 @@ func startPeerRelay(ns *server.Server, user, token, secret string) (*peerRelay, 
 		op.Close()
 		return nil, fmt.Errorf("the system account: %w", err)
 	}
-	r := &peerRelay{ns: ns, op: op, sys: sys}
+	r := &peerRelay{ns: ns, secret: secret, op: op, sys: sys}
 	if _, err := op.QueueSubscribe(queue.PeerRemoveSubject, peerRelayGroup, r.serve); err != nil {
 		r.close()
 		return nil, err

@@ -109,6 +109,34 @@ func TestRemovePeer(t *testing.T) {
 		t.Fatal(err)
 	}
 	exact(t, st)
+
+	// Its replacement, a new server on an empty folder, joins: the
+	// streams get their third copies back, and a worker that starts now
+	// (its verify consumer has three copies too) counts.
+	rcfg := server.Config{Name: "s3", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
+		Token: op, WorkerToken: wk, RouteToken: rt, Settings: fast}
+	rcfg.Routes = append([]string{rcfg.ClusterListen}, routes[:2]...)
+	s3, err := server.Serve(ctx, rcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s3.Close)
+	until(t, "the streams have three current copies again", func() bool {
+		cl, err := oc.Cluster(ctx)
+		if err != nil || !cl.Current() {
+			return false
+		}
+		for _, st := range cl.Streams {
+			if len(st.Replicas) != 3 {
+				return false
+			}
+		}
+		return true
+	})
+	late := connect(t, s3.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+	if _, err := Work(ctx, late, Config{Workers: 1, ID: "late", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
+		t.Fatalf("a worker started after the replacement joined: %v", err)
+	}
 	stopWork()
 	for _, w := range waits {
 		if _, err := w(); err != nil && !errors.Is(err, context.Canceled) {

@@ -116,6 +116,9 @@ func (r *peerRelay) remove(name string) queue.PeerRemoved {
 	if name == r.ns.Name() {
 		return queue.PeerRemoved{Error: fmt.Sprintf("server %s is the one answering: a server does not remove itself (ask another, after stopping it)", name)}
 	}
+	if r.routedTo(name) {
+		return queue.PeerRemoved{Peers: r.peers(), Error: fmt.Sprintf("server %s is up (server %s has a route to it): removing is for a server stopped for good; stop it first", name, r.ns.Name())}
+	}
 	peers := r.peers()
 	if !slices.Contains(peers, name) {
 		return queue.PeerRemoved{Peers: peers, Error: fmt.Sprintf("no server %q in the cluster's meta group", name)}
@@ -142,6 +145,21 @@ func (r *peerRelay) remove(name string) queue.PeerRemoved {
 		peers = r.peers()
 	}
 	return queue.PeerRemoved{Removed: name, Peers: peers}
+}
+
+// routedTo reports whether this server has a route to server name: it
+// is up.
+func (r *peerRelay) routedTo(name string) bool {
+	rz, err := r.ns.Routez(&server.RoutezOptions{})
+	if err != nil {
+		return false
+	}
+	for _, rt := range rz.Routes {
+		if rt.RemoteName == name {
+			return true
+		}
+	}
+	return false
 }
 
 // peers are the servers of the meta group as this server knows it: the

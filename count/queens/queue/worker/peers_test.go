@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // A server gone for good is removed from a cluster with roles by the
 // operator: of three servers one is stopped and removed, the cluster's
 // meta group says two, and a job submitted after is counted, verified
-// and exact. A worker may not remove a server, and is told at once.
+// and exact. A worker may not remove a server, and is told at once; a
+// server that is up is not removed.
 func TestRemovePeer(t *testing.T) {
 	need64(t)
 	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
@@ -64,6 +66,11 @@ func TestRemovePeer(t *testing.T) {
 	first := submit(t, oc, queens.Spec{N: 6}, client.SubmitOptions{Verify: 20})
 	if _, err := oc.Wait(ctx, first.Job, 200*time.Millisecond, nil); err != nil {
 		t.Fatal(err)
+	}
+	// A server that is up is not removed (by another, which has a route
+	// to it, nor by itself: any server of the cluster may answer).
+	if _, err := oc.RemovePeer(ctx, "s2"); !errors.Is(err, client.ErrPeer) || !strings.Contains(err.Error(), "is up") && !strings.Contains(err.Error(), "is the one answering") {
+		t.Errorf("removing a server that is up: %v, want ErrPeer, up", err)
 	}
 	srvs[2].Close()
 	url := srvs[0].URL() + "," + srvs[1].URL()

@@ -17,7 +17,7 @@ func init() {
 	register(&command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
 	register(&command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
 	register(&command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
-	register(&command{Name: "remove-peer", Summary: "remove a server stopped for good from the cluster's JetStream meta group (the operator's, on servers with roles)", Run: runRemovePeer})
+	register(&command{Name: "remove-peer", Summary: "remove a server stopped for good from the cluster's JetStream quorum (operators, on servers with roles)", Run: runRemovePeer})
 }
 
 // jobsOut is what jobs --json prints.

@@ -18,6 +18,7 @@ func init() {
 	app.Register(&cli.Command{Name: "jobs", Summary: "list the queue's jobs (n, method, done/total, failed, state) and where its streams are kept", Run: runJobs})
 	app.Register(&cli.Command{Name: "cancel", Summary: "cancel a queued job: its tasks leave the queue, its results stay (requeue resumes it)", Run: runCancel})
 	app.Register(&cli.Command{Name: "requeue", Summary: "put a job's failed tasks back in the queue (saying why they failed), or resume a cancelled job", Run: runRequeue})
+	app.Register(&cli.Command{Name: "remove-peer", Summary: "remove a server stopped for good from the cluster's JetStream quorum (operators, on servers with roles)", Run: runRemovePeer})
 }
 
 // jobsOut is what jobs --json prints.
@@ -223,6 +224,46 @@ func runRequeue(ctx context.Context, e *cli.Env, args []string) int {
 			resumed = "resumed (it was cancelled); "
 		}
 		_, err = fmt.Fprintf(e.Stdout, "job %s: %s%d failed tasks put back, %d task messages added to the queue; follow with 'nqueens wait %s'\n", id, resumed, len(r.Failed), r.Added, id)
+	}
+	if err != nil {
+		e.Errorf("writing result: %v", err)
+		return cli.ExitFail
+	}
+	return cli.ExitOK
+}
+
+func runRemovePeer(ctx context.Context, e *cli.Env, args []string) int {
+	fs := cli.NewFlags(e, "remove-peer", "SERVER --server URL [flags]")
+	var (
+		sf      serverFlags
+		jsonOut bool
+	)
+	sf.add(fs)
+	fs.BoolVar(&jsonOut, "json", false, "print the server removed and the servers left as one JSON object")
+	pos, err := cli.ParseFlags(e, fs, args)
+	if err != nil {
+		return cli.FlagExit(err)
+	}
+	if len(pos) != 1 {
+		e.Errorf("remove-peer takes one server's name (its --name), got %q (usage: nqueens remove-peer SERVER --server URL)", pos)
+		return cli.ExitUsage
+	}
+	ctx, cancelOp := sf.op(ctx)
+	defer cancelOp()
+	c, code := sf.connect(ctx, e, "remove-peer", false)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+	out, err := c.RemovePeer(ctx, pos[0])
+	if err != nil {
+		e.Errorf("%v", err)
+		return cli.ExitFail
+	}
+	if jsonOut {
+		err = json.NewEncoder(e.Stdout).Encode(out)
+	} else {
+		_, err = fmt.Fprintf(e.Stdout, "server %s removed from the cluster's JetStream meta group; its servers now: %s\n", out.Removed, strings.Join(out.Peers, ", "))
 	}
 	if err != nil {
 		e.Errorf("writing result: %v", err)

@@ -171,3 +171,35 @@ func TestQueueCluster(t *testing.T) {
 	}
 	waitFor(t, "every replica current at the end", current)
 }
+
+// remove-peer is the operator's: a worker's token is refused at once; on
+// a server alone (no cluster, so no peers) the operator is told what it
+// takes; a call without a server's name is a usage error. (The removal
+// itself, of a stopped server of three, is tested in the queue's
+// packages.)
+func TestClusterRemovePeerRefused(t *testing.T) {
+	dir := t.TempDir()
+	op, wk := filepath.Join(dir, "operator.token"), filepath.Join(dir, "worker.token")
+	for f, tok := range map[string]string{op: "operator-token-0123456789", wk: "worker-token-0123456789"} {
+		if err := os.WriteFile(f, []byte(tok), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startServe(t, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--token-file", op, "--worker-token-file", wk)
+	defer srv.stop(t)
+	began := time.Now()
+	code, _, errs := runBin(t, "remove-peer", "s2", "--server", srv.url, "--user", "worker", "--token-file", wk)
+	if code != cli.ExitFail || !strings.Contains(errs, "refused") {
+		t.Errorf("a worker's remove-peer: exit %d, %s", code, errs)
+	}
+	if d := time.Since(began); d > 15*time.Second {
+		t.Errorf("a worker's remove-peer refused after %v", d)
+	}
+	code, _, errs = runBin(t, "remove-peer", "s2", "--server", srv.url, "--user", "operator", "--token-file", op)
+	if code != cli.ExitFail || !strings.Contains(errs, "no server answers the removal of peers") {
+		t.Errorf("remove-peer on a server alone: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runBin(t, "remove-peer", "--server", srv.url, "--user", "operator", "--token-file", op); code != cli.ExitUsage {
+		t.Errorf("remove-peer without a name: exit %d, %s", code, errs)
+	}
+}

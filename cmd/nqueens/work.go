@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/worker"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -20,7 +20,7 @@ func runWork(ctx context.Context, e *cli.Env, args []string) int {
 	fs := cli.NewFlags(e, "work", "--server URL [flags]")
 	var (
 		sf     serverFlags
-		cfg    client.WorkerConfig
+		cfg    worker.Config
 		memory string
 	)
 	sf.add(fs)
@@ -65,7 +65,7 @@ func runWork(ctx context.Context, e *cli.Env, args []string) int {
 	defer c.Close()
 	cfg.Program = programVersion()
 	cfg.Logf = log.logf
-	st, err := c.Work(ctx, cfg)
+	st, err := worker.Work(ctx, c, cfg)
 	if st != nil {
 		e.Errorf("worker %s: %d tasks counted, %d verified, %d found done, %d handed back, %d failed, %d refused",
 			st.ID, st.Counted, st.Verified, st.Skipped, st.Returned, st.Failed, st.Refused)

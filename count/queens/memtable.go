@@ -42,11 +42,11 @@ func MemoryTable(w io.Writer, from, to int) error {
 		m := join.MemoryOf(join.Cut(n))
 		fmt.Fprintf(&b, "| %d | tables |", n)
 		for _, s := range slots {
-			fmt.Fprintf(&b, " %s |", mebibytes(join.Runtime+m.Tables+uint64(s)*m.TableWorker))
+			fmt.Fprintf(&b, " %s |", Mebibytes(join.Runtime+m.Tables+uint64(s)*m.TableWorker))
 		}
 		fmt.Fprintf(&b, "\n| %d | bounded (least) |", n)
 		for _, s := range slots {
-			fmt.Fprintf(&b, " %s |", mebibytes(join.Runtime+uint64(s)*(m.RowLists+m.MinArena)))
+			fmt.Fprintf(&b, " %s |", Mebibytes(join.Runtime+uint64(s)*(m.RowLists+m.MinArena)))
 		}
 		b.WriteString("\n")
 	}
@@ -54,8 +54,9 @@ func MemoryTable(w io.Writer, from, to int) error {
 	return err
 }
 
-// mebibytes writes a size in MiB, or GiB from 10 GiB.
-func mebibytes(b uint64) string {
+// Mebibytes writes a size in MiB, or GiB from 10 GiB, as sizes are said
+// to people (the memory table, the queue's workers).
+func Mebibytes(b uint64) string {
 	if b >= 10<<30 {
 		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
 	}

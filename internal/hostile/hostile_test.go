@@ -124,6 +124,7 @@ var targets = []target{
 	{prog: "nqueens", cmd: "jobs", base: args("jobs", "--server", deadServer), inputs: tokenFiles},
 	{prog: "nqueens", cmd: "cancel", base: args("cancel", "q10-x", "--server", deadServer), inputs: tokenFiles},
 	{prog: "nqueens", cmd: "requeue", base: args("requeue", "q10-x", "--server", deadServer), inputs: tokenFiles},
+	{prog: "nqueens", cmd: "remove-peer", base: args("remove-peer", "s2", "--server", deadServer), inputs: tokenFiles},
 	{prog: "nqueens", cmd: "estimate", base: args("estimate", "10", "--budget", "100ms"), long: args("estimate", "24"), nums: []int{1}},
 	{prog: "nqueens", cmd: "watch", serves: true, base: args("watch", "8", "--no-browser"), nums: []int{1}},
 	{prog: "sudoku", cmd: "solve", base: func(f *fixtures, _ string) []string { return []string{"solve", f.puzzles} },

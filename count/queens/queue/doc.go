@@ -26,10 +26,10 @@
 //     the jobs, Client.Cancel takes one off the queue (its workers stop
 //     counting it), Client.Requeue puts back its set-aside tasks or
 //     resumes it.
-//   - The worker: Client.Work counts the tasks it is handed with this
-//     machine's kernels, publishes each result, then acknowledges the
-//     task. Its parts, each with one job, are described in the client's
-//     worker.go.
+//   - The worker (package worker): Work counts the tasks it is handed,
+//     through a Client's connection, with this machine's kernels,
+//     publishes each result, then acknowledges the task. Its parts, each
+//     with one job, are described in its worker.go.
 //
 // # Tasks and units
 //
@@ -107,7 +107,8 @@
 // worker wrote is checked and escaped (fields.go). With verification, a
 // chosen share of the tasks is counted a second time by another worker. A
 // task with different accepted results is a conflict, settled by quorum
-// (the client's quorum.go): a third worker recounts it, the result a majority of at
+// (the client's quorum.go judges, the worker's asks recounts): a third
+// worker recounts it, the result a majority of at
 // least two workers agree on stands, and the outvoted workers are
 // distrusted for the job (JobInfo.Distrusted) and their other results
 // counted again. Until then Status reports the conflict and no total is

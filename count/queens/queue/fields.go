@@ -20,7 +20,7 @@ const (
 )
 
 // CheckWorkerID reports why id cannot name a worker, or nil: 1 to
-// maxWorkerID letters, digits and - _ = . / (WorkerConfig.ID's rule).
+// maxWorkerID letters, digits and - _ = . / (worker.Config.ID's rule).
 func CheckWorkerID(id string) error {
 	if id == "" || len(id) > maxWorkerID || strings.ContainsFunc(id, func(r rune) bool { return !WorkerIDChar(r) }) {
 		return fmt.Errorf("worker id %s is not 1 to %d letters, digits and - _ = . /", Printable(Clip(id, maxWorkerID)), maxWorkerID)

@@ -128,3 +128,28 @@ type JobLine struct {
 	// status), "running" or "queued" (nothing stored yet).
 	State string `json:"state"`
 }
+
+// PeerRemoveSubject is where an operator asks the servers of a cluster
+// with roles to remove a server that is gone from the cluster's JetStream
+// meta group (nqueens remove-peer): a PeerRemoval request, answered with a
+// PeerRemoved. Only the operator may publish on it.
+const PeerRemoveSubject = "nqcount.admin.remove-peer"
+
+// PeerRemoval asks for the removal of one server from a cluster's
+// JetStream meta group.
+type PeerRemoval struct {
+	// Server is the server's name (nqueens serve --name; its peers'
+	// monitoring and nqueens jobs list it).
+	Server string `json:"server"`
+}
+
+// PeerRemoved answers a PeerRemoval.
+type PeerRemoved struct {
+	// Removed is the server removed, when it was.
+	Removed string `json:"removed,omitempty"`
+	// Peers are the servers of the meta group after the removal, as the
+	// server that answered knows them.
+	Peers []string `json:"peers,omitempty"`
+	// Error says why the server was not removed.
+	Error string `json:"error,omitempty"`
+}

@@ -200,7 +200,7 @@ func (j *JobInfo) Plan() (*Plan, error) {
 // says which it counted, for readers to check.
 func (j *JobInfo) PlanUncut() (*Plan, error) {
 	// The record fixes the tasks (memory is not part of a plan: a
-	// worker fits its counts in its own, see WorkerConfig.Memory).
+	// worker fits its counts in its own, see worker.Config.Memory).
 	jp, err := queens.NewPlan(j.Spec())
 	if err != nil {
 		return nil, fmt.Errorf("job %s: %w", j.ID, err)

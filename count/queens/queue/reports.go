@@ -13,7 +13,7 @@ type Seen struct {
 	PID   int    `json:"pid"`
 	Slots int    `json:"slots"`
 	// Memory is what the worker's counts may take, in bytes
-	// (WorkerConfig.Memory): a task goes only to a worker that can
+	// (worker.Config.Memory): a task goes only to a worker that can
 	// count it.
 	Memory uint64 `json:"memory,omitempty"`
 	// SetAside says why the worker set itself aside (ErrSetAside), if

@@ -1,10 +1,10 @@
 // Package client is the queue's client: Connect reaches a server, and a
 // Client submits jobs, reads them back (Status, Wait, Jobs, Export,
-// Cluster), cancels and requeues them; Client.Work is a worker, which
-// counts the tasks it is handed. It links no NATS server: a front end that
-// only submits or reads needs no more (package server runs one). The
-// queue's streams, subjects, records and trust are described in package
-// queue.
+// Cluster), cancels and requeues them, and removes a server gone for good
+// from a cluster (RemovePeer). It links no NATS server and no worker: a
+// front end that only submits or reads needs no more (package server runs
+// a server, package worker counts through a Client). The queue's streams,
+// subjects, records and trust are described in package queue.
 package client
 
 import (
@@ -28,13 +28,6 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
-
-// retryDelay is the wait before a failed task is handed out again, after
-// its delivery-th failure.
-func retryDelay(delivery uint64) time.Duration {
-	d := time.Second << min(delivery, 6)
-	return min(d, time.Minute)
-}
 
 // Auth holds what a client shows the server.
 type Auth struct {

@@ -264,7 +264,7 @@ func (c *collector) status(now time.Time, reps []layout.Report) *Status {
 	if c.estSum > 0 {
 		s.Fraction = float64(estDone) / float64(c.estSum)
 	}
-	var active []liveWorker // the active workers, the distrusted left out
+	var active []layout.LiveWorker // the active workers, the distrusted left out
 	start := c.start
 	for _, r := range reps {
 		ws := WorkerStatus{Seen: r.Seen, Ago: max(now.Sub(r.At).Seconds(), 0), Results: c.byWorker[r.ID], Work: r.Job(i.ID)}
@@ -272,7 +272,7 @@ func (c *collector) status(now time.Time, reps []layout.Report) *Status {
 		ws.Distrusted = queue.Distrusts(distrusted, r.ID)
 		if ws.Active {
 			if !ws.Distrusted {
-				active = append(active, liveWorker{r.ID, r.Memory})
+				active = append(active, layout.LiveWorker{ID: r.ID, Memory: r.Memory})
 			}
 			s.Active++
 			// A worker reports once a second: one whose report
@@ -405,9 +405,9 @@ func later(a, b time.Time) time.Time {
 // canCount reports whether one of the active workers (the distrusted
 // left out) has no result of the task and can count it in its memory, and
 // so may count it again.
-func (c *collector) canCount(v verdict, active []liveWorker) bool {
+func (c *collector) canCount(v verdict, active []layout.LiveWorker) bool {
 	for _, w := range active {
-		if !v.has(w.id) && w.canCount(c.plan) {
+		if !v.has(w.ID) && w.CanCount(c.plan) {
 			return true
 		}
 	}

@@ -185,7 +185,7 @@ func settle(ctx context.Context, futures []jetstream.PubAckFuture, added int) (i
 		case <-f.Ok():
 			added++
 		case err := <-f.Err():
-			if !alreadyThere(err) {
+			if !layout.AlreadyThere(err) {
 				return added, fmt.Errorf("publishing task %s: %w", f.Msg().Subject, err)
 			}
 		case <-ctx.Done():
@@ -229,7 +229,7 @@ func (c *Client) requeueTask(ctx context.Context, ts jetstream.Stream, col *coll
 		}
 		body, _ := json.Marshal(queue.TaskMsg{ID: f.Job, Task: f.Task})
 		_, err = c.js.Publish(ctx, layout.VerifySubject(f.Job, f.Task, from, layout.AnyWorker), body, jetstream.WithExpectLastSequencePerSubject(0))
-		if err != nil && !alreadyThere(err) {
+		if err != nil && !layout.AlreadyThere(err) {
 			return fmt.Errorf("publishing the verify task of %d: %w", f.Task, err)
 		}
 		return nil

@@ -10,8 +10,10 @@ import (
 // What a program links is what it imports, whatever it calls: a front end
 // that only submits or reads imports package client (and the records of
 // package queue), so neither may bring in the NATS server (package
-// server's alone) or its metrics; the records and the memory table link
-// no NATS at all, and the memory table no queue. The server package is
+// server's alone), its metrics or the worker (package worker's); a worker
+// imports package worker, which brings in no server either; the records
+// and the memory table link no NATS at all, and the memory table no
+// queue. The server package is
 // listed too, as the control: it must show nats-server, or the check
 // sees nothing.
 func TestImports(t *testing.T) {
@@ -20,7 +22,8 @@ func TestImports(t *testing.T) {
 		pkg         string
 		never, must []string
 	}{
-		{pkg: mod + "count/queens/queue/client", never: []string{"github.com/nats-io/nats-server/", "github.com/prometheus/", mod + "count/queens/queue/server"}},
+		{pkg: mod + "count/queens/queue/client", never: []string{"github.com/nats-io/nats-server/", "github.com/prometheus/", mod + "count/queens/queue/server", mod + "count/queens/queue/worker"}},
+		{pkg: mod + "count/queens/queue/worker", never: []string{"github.com/nats-io/nats-server/", "github.com/prometheus/", mod + "count/queens/queue/server"}, must: []string{mod + "count/queens/queue/client"}},
 		{pkg: mod + "count/queens/queue", never: []string{"github.com/nats-io/", "github.com/prometheus/"}},
 		{pkg: mod + "count/queens/queue/internal/layout", never: []string{"github.com/nats-io/nats-server/", "github.com/prometheus/"}},
 		{pkg: mod + "scripts/memtable", never: []string{"github.com/nats-io/", mod + "count/queens/queue"}},

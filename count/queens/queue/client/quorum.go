@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
@@ -235,54 +235,11 @@ func (c *Client) distrustRecords(ctx context.Context, id string) ([]queue.Distru
 	}
 }
 
-// settle is a worker's part in a quorum, once it has stored a verify
-// record of t: results that disagree are counted again by a worker
-// without one of them; once one stands, the outvoted workers are
-// distrusted for the job and what they counted is counted again. Only
-// workers that can count the task (in their memory) are asked.
-func (w *worker) settle(ctx context.Context, t *task) {
-	v, info, err := w.c.taskVerdict(ctx, t.m.ID, t.m.Task, t.plan)
-	if err != nil {
-		w.logf("%s: reading the task's results to compare them: %v", t.msg.Subject(), err)
-		return
-	}
-	switch {
-	case v.conflict:
-		w.tally.add(func(s *WorkStats) { s.Conflicts++ })
-		var says []string
-		for _, o := range v.ops {
-			says = append(says, fmt.Sprintf("%s says %d", strings.Join(o.workers, ", "), o.count))
-		}
-		var exclude []string
-		for _, o := range v.ops {
-			exclude = append(exclude, o.workers...)
-		}
-		for _, d := range info.Distrusted {
-			exclude = append(exclude, d.Worker)
-		}
-		to, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, exclude)
-		if err != nil {
-			w.logf("task %d of %s: results disagree (%s); asking for a recount: %v", t.m.Task, t.m.ID, strings.Join(says, "; "), err)
-			return
-		}
-		w.logf("task %d of %s: results disagree (%s): a recount is asked of %s", t.m.Task, t.m.ID, strings.Join(says, "; "), to)
-	case len(v.outvoted) > 0:
-		var ds []queue.Distrust
-		for _, o := range v.outvoted {
-			for _, wk := range o.workers {
-				ds = append(ds, queue.Distrust{Worker: wk, Task: t.m.Task, Count: o.count, Majority: v.standing.count, Agree: v.standing.workers, Time: time.Now().UTC()})
-			}
-		}
-		if err := w.c.distrust(ctx, t.m.ID, ds, w.verify); err != nil {
-			w.logf("task %d of %s: %v", t.m.Task, t.m.ID, err)
-		}
-	}
-}
-
 // distrust records the outvoted workers in job id's record and has what
 // they counted or verified counted again by others (verify tasks
-// addressed to live workers without a result of the task).
-func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, v *verifier) error {
+// addressed to live workers without a result of the task, published by
+// the worker's recount).
+func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, recount clientconn.Recount) error {
 	// A record on the job's failure subjects names them for every
 	// reader; the job's record too, where this client may write it (not
 	// a worker's on a server with roles), for the workers watching it.
@@ -337,48 +294,10 @@ func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, v
 			exclude = append(exclude, d.Worker)
 		}
 		for range need - vd.agree() {
-			if _, err := v.recount(ctx, id, task, col.plan, from, exclude); err != nil {
+			if _, err := recount(ctx, id, task, col.plan, from, exclude); err != nil {
 				return fmt.Errorf("asking for a recount of task %d: %w", task, err)
 			}
 		}
 	}
 	return nil
-}
-
-// recount publishes a verify task of task, from the worker with token
-// from, addressed to a live worker that is not among exclude (worker
-// ids: those with a result of the task, the distrusted), or to any worker
-// when none is live; it returns the addressee's id ("any").
-func (v *verifier) recount(ctx context.Context, jobID string, task int, p *queue.Plan, from string, exclude []string) (string, error) {
-	live, err := v.liveTokens(ctx, time.Second)
-	if err != nil {
-		v.logf("reading the workers bucket: %v (the recount of %s.%d goes to any worker)", err, jobID, task)
-	}
-	ex := map[string]bool{from: true}
-	for _, w := range exclude {
-		ex[queue.WorkerToken(w)] = true
-	}
-	var cands []string
-	for t, l := range live {
-		if !ex[t] && l.canCount(p) {
-			cands = append(cands, t)
-		}
-	}
-	rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
-	cands = append(cands, layout.AnyWorker)
-	body, _ := json.Marshal(queue.TaskMsg{ID: jobID, Task: task})
-	for _, to := range cands {
-		_, err := v.c.js.Publish(ctx, layout.VerifySubject(jobID, task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
-		if alreadyThere(err) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if l := live[to]; l.id != "" {
-			return l.id, nil
-		}
-		return to, nil
-	}
-	return layout.AnyWorker, nil
 }

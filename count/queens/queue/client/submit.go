@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -154,7 +153,7 @@ func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOpti
 			case <-f.Ok():
 				out.Added++
 			case err := <-f.Err():
-				if !alreadyThere(err) {
+				if !layout.AlreadyThere(err) {
 					return nil, fmt.Errorf("publishing task %s: %w", f.Msg().Subject, err)
 				}
 			case <-ctx.Done():
@@ -163,19 +162,6 @@ func (c *Client) submitOnce(ctx context.Context, jp *queens.Plan, opt SubmitOpti
 		}
 	}
 	return out, nil
-}
-
-// alreadyThere reports whether a publish was refused because its subject
-// already holds a message: a task published before.
-func alreadyThere(err error) bool {
-	var e jetstream.JetStreamError
-	if errors.As(err, &e) && e.APIError() != nil {
-		switch e.APIError().ErrorCode {
-		case jetstream.JSErrCodeStreamWrongLastSequence, jetstream.JSErrCodeStreamWrongLastSequenceConstant:
-			return true
-		}
-	}
-	return err != nil && strings.Contains(err.Error(), "maximum messages per subject exceeded")
 }
 
 // Job returns the record of a submitted job.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/worker"
 )
 
 // When its store filled, the NATS server shut its
@@ -32,7 +32,7 @@ func TestFullStoreResumes(t *testing.T) {
 	wctx, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
 	w := connect(t, srv.URL())
-	if _, err := w.Work(wctx, client.WorkerConfig{Workers: 2, ID: "after", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
+	if _, err := worker.Work(wctx, w, worker.Config{Workers: 2, ID: "after", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
 		t.Fatalf("worker after the store came back: %v", err)
 	}
 	exact(t, c, sub.Job)

@@ -122,6 +122,7 @@ type Server struct {
 	done     sync.WaitGroup
 	metrics  *metricsServer
 	nc       *nats.Conn // the metrics' connection
+	peers    *peerRelay // a cluster with roles: the removal of peers
 	health   *health
 	log      *logger
 }
@@ -229,6 +230,15 @@ func Serve(ctx context.Context, cfg Config) (*Server, error) {
 		if err != nil {
 			s.Close()
 			return nil, fmt.Errorf("--metrics %s: %w", cfg.Metrics, err)
+		}
+	}
+	for _, u := range opts.Users {
+		if u.Username == sysUser {
+			user, token := operatorAuth(cfg)
+			if s.peers, err = startPeerRelay(ns, user, token, u.Password); err != nil {
+				s.Close()
+				return nil, fmt.Errorf("the removal of peers: %w", err)
+			}
 		}
 	}
 	setupCtx, stop := context.WithCancel(context.Background())
@@ -404,6 +414,9 @@ func serverOptions(cfg Config) (*server.Options, error) {
 		}
 		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = rt, 2
 	}
+	if users != nil {
+		sysUserFor(opts) // for the removal of peers
+	}
 	for _, r := range cfg.Routes {
 		u, err := routeURL(r, routeToken)
 		if err != nil {
@@ -512,6 +525,9 @@ func (s *Server) Close() {
 	}
 	if s.metrics != nil {
 		s.metrics.close()
+	}
+	if s.peers != nil {
+		s.peers.close()
 	}
 	if s.nc != nil && !s.nc.IsClosed() {
 		s.nc.Drain()

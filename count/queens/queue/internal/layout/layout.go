@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
 )
 
@@ -527,4 +528,34 @@ func ParseVerifySubject(s string) (jobID string, task int, from, to string, ok b
 	}
 	task, err := strconv.Atoi(parts[3])
 	return parts[2], task, parts[4], parts[5], err == nil && task >= 0
+}
+
+// AlreadyThere reports whether a publish was refused because its subject
+// already holds a message: a task published before.
+func AlreadyThere(err error) bool {
+	var e jetstream.JetStreamError
+	if errors.As(err, &e) && e.APIError() != nil {
+		switch e.APIError().ErrorCode {
+		case jetstream.JSErrCodeStreamWrongLastSequence, jetstream.JSErrCodeStreamWrongLastSequenceConstant:
+			return true
+		}
+	}
+	return err != nil && strings.Contains(err.Error(), "maximum messages per subject exceeded")
+}
+
+// LiveWorker is a live worker as its report says: its id and the memory
+// its counts may take (0: not said, by an older worker).
+type LiveWorker struct {
+	ID     string
+	Memory uint64
+}
+
+// CanCount reports whether the worker can count a task of job p: one at a
+// time in its memory.
+func (l LiveWorker) CanCount(p *queue.Plan) bool {
+	if p == nil || l.Memory == 0 {
+		return true
+	}
+	_, err := p.Queens.Fit(queens.Execution{Workers: 1, Memory: l.Memory})
+	return err == nil
 }

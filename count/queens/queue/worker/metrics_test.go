@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -24,8 +25,8 @@ import (
 func TestMetrics(t *testing.T) {
 	const tok = "metrics-token-0123456789"
 	srv := serve(t, server.Config{Token: tok, Metrics: "127.0.0.1:0"})
-	c := connect(t, srv.URL(), Auth{Token: tok})
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 10})
+	c := connect(t, srv.URL(), client.Auth{Token: tok})
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{Verify: 10})
 	get := func(auth string) (int, string) {
 		req, _ := http.NewRequest("GET", srv.MetricsURL(), nil)
 		if auth != "" {
@@ -70,11 +71,11 @@ func TestMetrics(t *testing.T) {
 	if v := value("nqcount_job_tasks_counted"); v != 0 {
 		t.Errorf("nqcount_job_tasks_counted %g before any worker", v)
 	}
-	wc := connect(t, srv.URL(), Auth{Token: tok})
+	wc := connect(t, srv.URL(), client.Auth{Token: tok})
 	for i := range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
-		if _, err := wc.Work(ctx, WorkerConfig{Workers: 2, ID: fmt.Sprintf("m%d", i), ExitWhenIdle: true, Logf: t.Logf}); err != nil && i == 0 {
+		if _, err := Work(ctx, wc, Config{Workers: 2, ID: fmt.Sprintf("m%d", i), ExitWhenIdle: true, Logf: t.Logf}); err != nil && i == 0 {
 			t.Fatal(err)
 		}
 	}
@@ -93,10 +94,10 @@ func TestMetrics(t *testing.T) {
 // report, which was theirs. It is judged by the server's clock now.
 func TestMetricsWorkerGone(t *testing.T) {
 	srv := serve(t, server.Config{Metrics: "127.0.0.1:0"})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	kv, err := c.js.KeyValue(ctx, queue.WorkersBucket)
+	kv, err := jsOf(c).KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -74,21 +75,21 @@ func issue(t *testing.T, name string, parent *x509.Certificate, parentKey *ecdsa
 func TestTLSFromMemory(t *testing.T) {
 	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
 	_, _, srvPair := issue(t, "server", caCert, caKey, 2)
-	_, _, client := issue(t, "client", caCert, caKey, 3)
+	_, _, cl := issue(t, "client", caCert, caKey, 3)
 	_, _, other := issue(t, "another CA", nil, nil, 4)
 	srv := serve(t, server.Config{TLSCert: srvPair.cert, TLSKey: srvPair.key, TLSClientCA: ca.cert})
-	c := connect(t, srv.URL(), Auth{CA: ca.cert, Cert: client.cert, Key: client.key})
-	sub := submit(t, c, queens.Spec{N: 6}, SubmitOptions{})
+	c := connect(t, srv.URL(), client.Auth{CA: ca.cert, Cert: cl.cert, Key: cl.key})
+	sub := submit(t, c, queens.Spec{N: 6}, client.SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	if _, err := c.Status(ctx, sub.Job); err != nil {
 		t.Fatal(err)
 	}
-	for name, a := range map[string]Auth{
+	for name, a := range map[string]client.Auth{
 		"no client certificate":      {CA: ca.cert},
-		"trusting another authority": {CA: other.cert, Cert: client.cert, Key: client.key},
+		"trusting another authority": {CA: other.cert, Cert: cl.cert, Key: cl.key},
 	} {
-		c, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: a})
+		c, err := client.Connect(ctx, srv.URL(), client.ConnectOptions{Auth: a})
 		if err == nil {
 			c.Close()
 			t.Errorf("%s: connected", name)
@@ -112,12 +113,12 @@ func TestAuthCheck(t *testing.T) {
 	}
 	creds := "-----BEGIN NATS USER JWT-----\neyJhbGciOiJlZDI1NTE5In0.e30.c2ln\n------END NATS USER JWT------\n\n" +
 		"-----BEGIN USER NKEY SEED-----\n" + string(seed) + "\n------END USER NKEY SEED------\n"
-	for _, a := range []Auth{{}, {Token: "s3cret-token-of-16+"}, {Token: "short"}, {Creds: []byte(creds)}, {CA: pair.cert}, {Cert: pair.cert, Key: pair.key}} {
+	for _, a := range []client.Auth{{}, {Token: "s3cret-token-of-16+"}, {Token: "short"}, {Creds: []byte(creds)}, {CA: pair.cert}, {Cert: pair.cert, Key: pair.key}} {
 		if err := a.Check(); err != nil {
 			t.Errorf("%+v: %v", a, err)
 		}
 	}
-	for want, a := range map[string]Auth{
+	for want, a := range map[string]client.Auth{
 		"--creds: not a NATS credentials file":  {Creds: []byte("these are my notes\n")},
 		"--tls-ca: no PEM certificate":          {CA: []byte("junk")},
 		"--tls-cert, --tls-key: not a PEM":      {Cert: pair.cert, Key: []byte("junk")},
@@ -204,23 +205,23 @@ func TestTLSRolesCluster(t *testing.T) {
 		}
 	}
 	_, _, opPair := issue(t, "operator", caCert, caKey, 20)
-	oc := connect(t, srvs[0].URL(), Auth{User: queue.OperatorUser, Token: op, CA: ca.cert, Cert: opPair.cert, Key: opPair.key})
-	sub := submit(t, oc, queens.Spec{N: 9}, SubmitOptions{Verify: 20})
-	var waits []func() (*WorkStats, error)
+	oc := connect(t, srvs[0].URL(), client.Auth{User: queue.OperatorUser, Token: op, CA: ca.cert, Cert: opPair.cert, Key: opPair.key})
+	sub := submit(t, oc, queens.Spec{N: 9}, client.SubmitOptions{Verify: 20})
+	var waits []func() (*Stats, error)
 	for i := range 2 {
 		_, _, pair := issue(t, fmt.Sprintf("w%d", i), caCert, caKey, int64(30+i))
 		url := srvs[1+i].URL() + "," + srvs[0].URL()
-		wc, err := Connect(ctx, url, ConnectOptions{Auth: Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: pair.cert, Key: pair.key}, Logf: t.Logf})
+		wc, err := client.Connect(ctx, url, client.ConnectOptions{Auth: client.Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: pair.cert, Key: pair.key}, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer wc.Close()
-		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Workers: 1, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
-		var st *WorkStats
+		var st *Stats
 		var werr error
-		go func() { defer close(done); st, werr = wc.Work(ctx, cfg) }()
-		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+		go func() { defer close(done); st, werr = Work(ctx, wc, cfg) }()
+		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
 	}
 	for _, w := range waits {
 		if _, err := w(); err != nil {
@@ -229,10 +230,10 @@ func TestTLSRolesCluster(t *testing.T) {
 	}
 	exact(t, status(t, oc, sub.Job))
 	_, _, wPair := issue(t, "w9", caCert, caKey, 40)
-	wc := connect(t, srvs[2].URL(), Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: wPair.cert, Key: wPair.key})
+	wc := connect(t, srvs[2].URL(), client.Auth{User: queue.WorkerUser, Token: wk, CA: ca.cert, Cert: wPair.cert, Key: wPair.key})
 	short, stop := context.WithTimeout(ctx, 3*time.Second)
 	defer stop()
-	if _, err := wc.cancelOnce(short, sub.Job); err == nil {
+	if _, err := wc.Cancel(short, sub.Job); err == nil {
 		t.Error("a worker cancelled a job")
 	}
 	// A fourth server with the CA's certificate but the workers' token as

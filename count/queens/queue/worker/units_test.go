@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
@@ -18,8 +19,8 @@ import (
 // its tasks is refused.
 func TestGroupedJob(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 11}, SubmitOptions{Units: 6, Verify: 50, Seed: 3})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 11}, client.SubmitOptions{Units: 6, Verify: 50, Seed: 3})
 	jp, _ := queens.NewPlan(queens.Spec{N: 11})
 	if p, _ := queue.NewPlan(jp, 6); sub.Job != p.ID() || sub.Tasks != p.Len() || sub.Info.PlanTasks != jp.Len() || sub.Info.Units != 6 {
 		t.Fatalf("submit: %+v, want job %s of %d units of %d tasks", sub, p.ID(), p.Len(), jp.Len())
@@ -51,17 +52,17 @@ func TestGroupedJob(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "x.json")
-	if err := WriteExport(path, e); err != nil {
+	if err := client.WriteExport(path, e); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadExport(path); err != nil {
+	if _, err := client.ReadExport(path); err != nil {
 		t.Errorf("the export of a grouped job: %v", err)
 	}
 	e.Run["units"] = "7" // other units: other tasks under the same ids
-	if err := WriteExport(path, e); err != nil {
+	if err := client.WriteExport(path, e); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadExport(path); err == nil {
+	if _, err := client.ReadExport(path); err == nil {
 		t.Error("an export whose units were changed was accepted")
 	}
 	info := sub.Info
@@ -74,7 +75,7 @@ func TestGroupedJob(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back.Units != 6 || back.PlanTasks != jp.Len() {
 		t.Errorf("job record round trip: %+v, %v", back, err)
 	}
-	if _, err := c.Submit(context.Background(), queens.Spec{N: 11}, SubmitOptions{Units: -1}); err != nil {
+	if _, err := c.Submit(context.Background(), queens.Spec{N: 11}, client.SubmitOptions{Units: -1}); err != nil {
 		t.Errorf("one task per unit: %v", err)
 	}
 }
@@ -84,7 +85,7 @@ func TestGroupedJob(t *testing.T) {
 // wrong total.
 func TestWrongUnitTasks(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	jp, _ := queens.NewPlan(queens.Spec{N: 11})
 	p, _ := queue.NewPlan(jp, 6)
 	ctx := context.Background()
@@ -93,10 +94,10 @@ func TestWrongUnitTasks(t *testing.T) {
 	}
 	// Unit 0's message, in place before the job's, lists unit 1's tasks.
 	body, _ := json.Marshal(queue.TaskMsg{ID: p.ID(), Task: 0, Tasks: p.Tasks(1)})
-	if _, err := c.js.Publish(ctx, layout.Subject(layout.TaskPrefix, p.ID(), 0), body); err != nil {
+	if _, err := jsOf(c).Publish(ctx, layout.Subject(layout.TaskPrefix, p.ID(), 0), body); err != nil {
 		t.Fatal(err)
 	}
-	sub := submit(t, c, queens.Spec{N: 11}, SubmitOptions{Units: 6})
+	sub := submit(t, c, queens.Spec{N: 11}, client.SubmitOptions{Units: 6})
 	if sub.Added != p.Len()-1 {
 		t.Fatalf("submit added %d tasks, want %d (unit 0's subject was taken)", sub.Added, p.Len()-1)
 	}

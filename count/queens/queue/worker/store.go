@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
@@ -20,7 +21,7 @@ import (
 // acknowledges the task, and publishes its verify task if it is chosen for
 // one) and failures.
 type store struct {
-	c          *Client
+	c          *conn
 	worker     string // the worker's id
 	program    string
 	maxDeliver int
@@ -76,7 +77,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
-		if errors.Is(context.Cause(ctx), ErrUnreachable) {
+		if errors.Is(context.Cause(ctx), client.ErrUnreachable) {
 			cancel()
 		}
 	})
@@ -90,7 +91,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		}
 	}
 	if err != nil {
-		err = s.c.publish(pubCtx, ctx, subj, body, jetstream.WithMsgID(msgID))
+		err = s.c.Publish(pubCtx, ctx, subj, body, jetstream.WithMsgID(msgID))
 	}
 	if err != nil {
 		s.logf("%s: the result could not be stored: %v (the task will be handed out again)", t.msg.Subject(), err)
@@ -105,7 +106,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		}
 	}
 	t.msg.Ack()
-	s.tally.add(func(st *WorkStats) {
+	s.tally.add(func(st *Stats) {
 		s.tally.failStreak = 0
 		if t.kind == queue.KindCount {
 			st.Counted++
@@ -115,28 +116,6 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 	})
 	if t.kind == queue.KindVerify && s.settle != nil {
 		s.settle(pubCtx, t)
-	}
-}
-
-// publish publishes until the server stores the message, through
-// reconnections and a cluster's elections; it gives up when pubCtx is
-// done, or soon after ctx is.
-func (c *Client) publish(pubCtx, ctx context.Context, subj string, body []byte, opts ...jetstream.PublishOpt) error {
-	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
-		one, cancel := context.WithTimeout(pubCtx, 5*time.Second)
-		_, err := c.js.Publish(one, subj, body, opts...)
-		cancel()
-		if err == nil || alreadyThere(err) {
-			return nil
-		}
-		if pubCtx.Err() != nil || ctx.Err() != nil && wait >= 2*time.Second {
-			return err
-		}
-		select {
-		case <-pubCtx.Done():
-			return err
-		case <-time.After(wait):
-		}
 	}
 }
 
@@ -172,7 +151,7 @@ func (s *store) failed(ctx context.Context, t *task, err error, refused bool) {
 	body, _ := json.Marshal(f)
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if perr := s.c.publish(pubCtx, ctx, layout.Subject(layout.FailPrefix, t.m.ID, t.m.Task), body); perr != nil {
+	if perr := s.c.Publish(pubCtx, ctx, layout.Subject(layout.FailPrefix, t.m.ID, t.m.Task), body); perr != nil {
 		s.logf("%s: recording the failure: %v", t.msg.Subject(), perr)
 	}
 	if last {
@@ -184,4 +163,11 @@ func (s *store) failed(ctx context.Context, t *task, err error, refused bool) {
 		s.logf("%s: %v (delivery %d; retried later)", t.msg.Subject(), err, t.delivery)
 	}
 	t.msg.NakWithDelay(retryDelay(t.delivery))
+}
+
+// retryDelay is the wait before a failed task is handed out again, after
+// its delivery-th failure.
+func retryDelay(delivery uint64) time.Duration {
+	d := time.Second << min(delivery, 6)
+	return min(d, time.Minute)
 }

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -42,10 +43,10 @@ func TestWeakWorker(t *testing.T) {
 	}
 	weak := leastMemory(t, p) - 1
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, spec, SubmitOptions{Units: 48, Verify: 10, Seed: testSeed(t)})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, spec, client.SubmitOptions{Units: 48, Verify: 10, Seed: testSeed(t)})
 	began := time.Now()
-	stats := work(t, srv.URL(), 3, func(cfg *WorkerConfig) {
+	stats := work(t, srv.URL(), 3, func(cfg *Config) {
 		if cfg.ID == "w0" {
 			cfg.Memory = weak
 		}
@@ -70,11 +71,11 @@ func TestWeakWorker(t *testing.T) {
 // why, and the others finish the job.
 func TestFailingWorkerSetAside(t *testing.T) {
 	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 5}})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	bad := startWork(t, ctx, srv.URL(), WorkerConfig{Workers: 1, ID: "bad", ExitWhenIdle: true,
+	bad := startWork(t, ctx, srv.URL(), Config{Workers: 1, ID: "bad", ExitWhenIdle: true,
 		fail: func(string, int) error { return errors.New("simulated broken kernel") }})
 	st, err := bad()
 	if !errors.Is(err, ErrSetAside) || st.Failed != failLimit || !strings.Contains(st.SetAside, "simulated broken kernel") {

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -15,15 +15,23 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
+// jsOf is the JetStream context of c's connection.
+func jsOf(c *client.Client) jetstream.JetStream {
+	_, js := clientconn.Of(c).NATS()
+	return js
+}
+
 // startWork runs one in-process worker in the background; wait returns
 // its stats and error.
-func startWork(t testing.TB, ctx context.Context, url string, cfg WorkerConfig) (wait func() (*WorkStats, error)) {
+func startWork(t testing.TB, ctx context.Context, url string, cfg Config) (wait func() (*Stats, error)) {
 	t.Helper()
-	c := connect(t, url, Auth{})
+	c := connect(t, url, client.Auth{})
 	if cfg.Program == "" {
 		cfg.Program = "test"
 	}
@@ -31,15 +39,15 @@ func startWork(t testing.TB, ctx context.Context, url string, cfg WorkerConfig) 
 		cfg.Logf = t.Logf
 	}
 	var (
-		st  *WorkStats
+		st  *Stats
 		err error
 	)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		st, err = c.Work(ctx, cfg)
+		st, err = Work(ctx, c, cfg)
 	}()
-	return func() (*WorkStats, error) {
+	return func() (*Stats, error) {
 		select {
 		case <-done:
 		case <-time.After(bound):
@@ -88,9 +96,9 @@ func until(t testing.TB, what string, cond func() bool) {
 // worker after the ack wait, and the hung worker abandons it and goes on.
 func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	spec := queens.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{})
+	sub := submit(t, c, spec, client.SubmitOptions{})
 	p, _ := queens.NewPlan(spec)
 	victim := p.LargestFirst(count.All(p.Len()))[0] // handed out first
 	real := realCount(t, spec)
@@ -99,7 +107,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 	started := make(chan struct{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	hung := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "hung", Workers: 1, ExitWhenIdle: true,
+	hung := startWork(t, ctx, srv.URL(), Config{ID: "hung", Workers: 1, ExitWhenIdle: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			if task == victim {
 				progress(1)
@@ -111,7 +119,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 		}})
 	<-started
 	began := time.Now()
-	good := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "good", Workers: 1, ExitWhenIdle: true})
+	good := startWork(t, ctx, srv.URL(), Config{ID: "good", Workers: 1, ExitWhenIdle: true})
 	gs, err := good()
 	if err != nil {
 		t.Fatal(err)
@@ -145,14 +153,14 @@ func TestInterruptHandsTasksBack(t *testing.T) {
 
 func interruptHandsTasksBack(t *testing.T, units int) {
 	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: time.Minute}})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	spec := queens.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{Units: units})
+	sub := submit(t, c, spec, client.SubmitOptions{Units: units})
 	var mu sync.Mutex
 	running := 0
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "stopped", Workers: 2,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "stopped", Workers: 2,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			mu.Lock()
 			running++
@@ -177,14 +185,14 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 	// before the ack wait (a minute) would have let the tasks go.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
-	next, err := startWork(t, ctx2, srv.URL(), WorkerConfig{ID: "next", Workers: 2, ExitWhenIdle: true})()
+	next, err := startWork(t, ctx2, srv.URL(), Config{ID: "next", Workers: 2, ExitWhenIdle: true})()
 	if err != nil {
 		t.Fatalf("the next worker: %v (%+v)", err, next)
 	}
 	s := status(t, c, sub.Job)
 	exact(t, s)
 	if next.Counted != sub.Tasks || s.Units != max(units, 0) || units > 0 && s.PlanTasks != sub.Info.PlanTasks {
-		t.Errorf("the next worker: %+v; status: %s, units %d of %d plan tasks; want all %d tasks counted", next, Summary(s), s.Units, s.PlanTasks, sub.Tasks)
+		t.Errorf("the next worker: %+v; status: %s, units %d of %d plan tasks; want all %d tasks counted", next, client.Summary(s), s.Units, s.PlanTasks, sub.Tasks)
 	}
 }
 
@@ -192,15 +200,15 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 // counting, and hands back those that wait for a slot.
 func TestInterruptFinishesHeldTasks(t *testing.T) {
 	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: time.Minute}})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	spec := queens.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{})
+	sub := submit(t, c, spec, client.SubmitOptions{})
 	real := realCount(t, spec)
 	var mu sync.Mutex
 	var counting []int
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "finisher", Workers: 2, Finish: true,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "finisher", Workers: 2, Finish: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			mu.Lock()
 			counting = append(counting, task)
@@ -234,9 +242,9 @@ func TestInterruptFinishesHeldTasks(t *testing.T) {
 // status shows a rate, the live nodes and an ETA before any result.
 func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	spec := queens.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{})
+	sub := submit(t, c, spec, client.SubmitOptions{})
 	p, _ := queens.NewPlan(spec)
 	order := p.LargestFirst(count.All(p.Len()))
 	long := order[1] // the second: the first is done by then, so the ETA is known
@@ -244,7 +252,7 @@ func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	seen := make(chan struct{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "slow", Workers: 1, ExitWhenIdle: true,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "slow", Workers: 1, ExitWhenIdle: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			if task == long {
 				for {
@@ -260,7 +268,7 @@ func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 			}
 			return real(ctx, task, progress)
 		}})
-	var s *Status
+	var s *client.Status
 	until(t, "a live rate in status", func() bool {
 		s = status(t, c, sub.Job)
 		return s.NodesPerSec > 0 && s.ETA != nil
@@ -268,9 +276,9 @@ func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	close(seen)
 	if s.Complete || s.Done != 1 || s.LiveNodes < 10 || s.Working != 1 || s.Active != 1 || s.Elapsed <= 0 {
 		t.Errorf("while the long task runs: %s, %d live nodes, %d working, %d active, elapsed %v",
-			Summary(s), s.LiveNodes, s.Working, s.Active, s.Elapsed)
+			client.Summary(s), s.LiveNodes, s.Working, s.Active, s.Elapsed)
 	}
-	t.Logf("while the long task runs: %s, %.0f nodes/s, %d live nodes, ETA %.1f s, elapsed %.1f s", Summary(s), s.NodesPerSec, s.LiveNodes, *s.ETA, s.Elapsed)
+	t.Logf("while the long task runs: %s, %.0f nodes/s, %d live nodes, ETA %.1f s, elapsed %.1f s", client.Summary(s), s.NodesPerSec, s.LiveNodes, *s.ETA, s.Elapsed)
 	if _, err := wait(); err != nil {
 		t.Fatal(err)
 	}
@@ -297,11 +305,11 @@ func shorten(t testing.TB, v *time.Duration, d time.Duration) {
 // "unverified: no second worker" and Wait gives up instead of hanging; a
 // second worker started later takes them over.
 func TestVerifyOneWorker(t *testing.T) {
-	shorten(t, &unverifiedGrace, time.Second)
+	shorten(t, clientconn.UnverifiedGrace, time.Second)
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{Verify: 100})
 	alone := work(t, srv.URL(), 1)[0]
 	if alone.MineToVerify != sub.VerifyTasks || alone.Verified != 0 {
 		t.Errorf("one worker: %+v, want all %d verify tasks left to another", alone, sub.VerifyTasks)
@@ -309,11 +317,11 @@ func TestVerifyOneWorker(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	s, err := c.Wait(ctx, sub.Job, time.Second, nil)
-	if !errors.Is(err, ErrUnverified) || s == nil || s.Verify.Stalled != sub.VerifyTasks || s.Complete {
+	if !errors.Is(err, client.ErrUnverified) || s == nil || s.Verify.Stalled != sub.VerifyTasks || s.Complete {
 		t.Fatalf("Wait: %v, %+v; want ErrUnverified with every verification stalled", err, s)
 	}
 	t.Logf("wait: %v", err)
-	second := work(t, srv.URL(), 1, func(cfg *WorkerConfig) { cfg.ID = "second" })[0]
+	second := work(t, srv.URL(), 1, func(cfg *Config) { cfg.ID = "second" })[0]
 	if second.Rescued != sub.VerifyTasks || second.Verified != sub.VerifyTasks || second.Counted != 0 {
 		t.Errorf("second worker: %+v, want every verify task taken over and counted", second)
 	}
@@ -330,10 +338,10 @@ func TestVerifyOneWorker(t *testing.T) {
 func TestVerifyAddresseeGone(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	kv, err := c.js.KeyValue(ctx, queue.WorkersBucket)
+	kv, err := jsOf(c).KeyValue(ctx, queue.WorkersBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,9 +360,9 @@ func TestVerifyAddresseeGone(t *testing.T) {
 			}
 		}
 	}()
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{Verify: 100})
-	counter := startWork(t, ctx, srv.URL(), WorkerConfig{ID: "counter", Workers: 2, ExitWhenIdle: true})
-	ts, _ := c.js.Stream(ctx, queue.TasksStream)
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{Verify: 100})
+	counter := startWork(t, ctx, srv.URL(), Config{ID: "counter", Workers: 2, ExitWhenIdle: true})
+	ts, _ := jsOf(c).Stream(ctx, queue.TasksStream)
 	until(t, "every verify task published", func() bool {
 		i, err := ts.Info(ctx, jetstream.WithSubjectFilter(layout.VerifyPrefix+".>"))
 		return err == nil && len(i.State.Subjects) == sub.VerifyTasks
@@ -375,7 +383,7 @@ func TestVerifyAddresseeGone(t *testing.T) {
 	if st.MineToVerify != sub.VerifyTasks || st.Verified != 0 {
 		t.Errorf("counter: %+v, want its verify tasks left for another", st)
 	}
-	rescuer := work(t, srv.URL(), 1, func(cfg *WorkerConfig) { cfg.ID = "rescuer" })[0]
+	rescuer := work(t, srv.URL(), 1, func(cfg *Config) { cfg.ID = "rescuer" })[0]
 	if rescuer.Rescued != sub.VerifyTasks || rescuer.Verified != sub.VerifyTasks {
 		t.Errorf("rescuer: %+v, want every verify task taken over", rescuer)
 	}
@@ -390,19 +398,19 @@ func TestVerifyAddresseeGone(t *testing.T) {
 // forth: every verify task is addressed to the other one.
 func TestVerifyTwoWorkers(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Both workers are there before the job: each sees the other.
-	var waits []func() (*WorkStats, error)
+	var waits []func() (*Stats, error)
 	for _, id := range []string{"w0", "w1"} {
-		waits = append(waits, startWork(t, ctx, srv.URL(), WorkerConfig{ID: id, Workers: 2}))
+		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Workers: 2}))
 	}
 	until(t, "both workers reporting", func() bool {
-		reps, _, err := layout.ReadReports(ctx, c.js)
+		reps, _, err := layout.ReadReports(ctx, jsOf(c))
 		return err == nil && len(reps) == 2
 	})
-	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 50, Seed: 5})
+	sub := submit(t, c, queens.Spec{N: 10}, client.SubmitOptions{Verify: 50, Seed: 5})
 	wctx, wcancel := context.WithTimeout(ctx, bound)
 	defer wcancel()
 	s, err := c.Wait(wctx, sub.Job, time.Second, nil)
@@ -445,7 +453,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 }
 
 // statusRecords returns the accepted records of a job by task.
-func statusRecords(t testing.TB, c *Client, id string) map[int][]queue.Record {
+func statusRecords(t testing.TB, c *client.Client, id string) map[int][]queue.Record {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -466,24 +474,24 @@ func statusRecords(t testing.TB, c *Client, id string) map[int][]queue.Record {
 // tasks addressed to it meanwhile.
 func TestVerifyConsumerRemoved(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var waits []func() (*WorkStats, error)
+	var waits []func() (*Stats, error)
 	for _, id := range []string{"w0", "w1"} {
-		waits = append(waits, startWork(t, ctx, srv.URL(), WorkerConfig{ID: id, Workers: 1}))
+		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Workers: 1}))
 	}
 	until(t, "both workers reporting", func() bool {
-		reps, _, err := layout.ReadReports(ctx, c.js)
+		reps, _, err := layout.ReadReports(ctx, jsOf(c))
 		return err == nil && len(reps) == 2
 	})
 	// As the server does after verifyInactive: both consumers go.
 	for _, id := range []string{"w0", "w1"} {
-		if err := c.js.DeleteConsumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
+		if err := jsOf(c).DeleteConsumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 100})
+	sub := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{Verify: 100})
 	wctx, wcancel := context.WithTimeout(ctx, bound)
 	defer wcancel()
 	s, err := c.Wait(wctx, sub.Job, time.Second, nil)
@@ -495,7 +503,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 		t.Errorf("verify %+v, want all %d verified", s.Verify, sub.VerifyTasks)
 	}
 	for _, id := range []string{"w0", "w1"} {
-		if _, err := c.js.Consumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
+		if _, err := jsOf(c).Consumer(ctx, queue.TasksStream, "verify-"+queue.WorkerToken(id)); err != nil {
 			t.Errorf("verify consumer of %s: %v", id, err)
 		}
 	}

@@ -1,4 +1,8 @@
-package client
+// Package worker is the queue's worker: Work counts the tasks a queue's
+// server hands it, through a client's connection (package client), and
+// publishes their results. A front end that only submits or reads links
+// none of it; it links no NATS server.
+package worker
 
 import (
 	"context"
@@ -11,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count"
@@ -18,9 +23,11 @@ import (
 	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 )
 
-// A worker (Client.Work) is made of small parts, each with one job and at
+// A worker (Work) is made of small parts, each with one job and at
 // most one lock:
 //
 //   - puller (pull.go) fetches count tasks ahead of the free slots;
@@ -36,8 +43,8 @@ import (
 //   - tally (tally.go) keeps the counts and the held tasks that the
 //     worker's reports (reports.go) and its stats say.
 
-// WorkerConfig configures Client.Work.
-type WorkerConfig struct {
+// Config configures Work.
+type Config struct {
 	// Workers is the number of tasks counted at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
@@ -61,7 +68,7 @@ type WorkerConfig struct {
 	// any worker (one that dies would leave its tasks to this one), but
 	// tasks this worker cannot count in its memory.
 	ExitWhenIdle bool
-	// GiveUpAfter, with ExitWhenIdle, ends Work with ErrUnreachable once
+	// GiveUpAfter, with ExitWhenIdle, ends Work with client.ErrUnreachable once
 	// no server has been reachable for that long (0: never), so that a
 	// batch job does not spend its time waiting for a server that is
 	// gone.
@@ -82,8 +89,8 @@ type WorkerConfig struct {
 	countTask func(ctx context.Context, jobID string, task int, progress func(nodes uint64)) (count.Result, error)
 }
 
-// WorkStats sums up what Work did.
-type WorkStats struct {
+// Stats sums up what Work did.
+type Stats struct {
 	ID       string `json:"worker"`
 	Counted  int    `json:"counted"`  // tasks counted and published
 	Verified int    `json:"verified"` // verify tasks counted and published
@@ -119,10 +126,17 @@ type WorkStats struct {
 // other workers'), or its counts failed too often in a row.
 var ErrSetAside = errors.New("worker set aside")
 
-// worker is one Client.Work: its parts (see above).
+// conn is the client's connection, as package client lends it.
+type conn struct {
+	clientconn.Conn
+	nc *nats.Conn
+	js jetstream.JetStream
+}
+
+// worker is one Work: its parts (see above).
 type worker struct {
-	c     *Client
-	cfg   WorkerConfig
+	c     *conn
+	cfg   Config
 	logf  func(string, ...any)
 	token string // this worker's name in subjects
 
@@ -137,21 +151,23 @@ type worker struct {
 	refusals refusals
 }
 
-// Work counts tasks from the queue until ctx is done (or, with
+// Work counts tasks from the queue of c until ctx is done (or, with
 // ExitWhenIdle, until the queue is empty), cfg.Workers at a time. Each task
 // is counted with this machine's kernels, its Record published, and then
 // acknowledged; a task is never acknowledged before its result is stored.
 // A cancelled Work hands its tasks back (or, with Finish, finishes them)
 // and returns ctx's error with the stats.
-func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error) {
-	w, err := c.newWorker(ctx, cfg)
+func Work(ctx context.Context, c *client.Client, cfg Config) (*Stats, error) {
+	cc := clientconn.Of(c)
+	nc, js := cc.NATS()
+	w, err := (&conn{Conn: cc, nc: nc, js: js}).newWorker(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	runCtx, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
 	w.store.setAside = func(why string) {
-		w.tally.add(func(s *WorkStats) { s.SetAside = why })
+		w.tally.add(func(s *Stats) { s.SetAside = why })
 		giveUp(fmt.Errorf("%w: %s", ErrSetAside, why))
 	}
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
@@ -159,14 +175,14 @@ func (c *Client) Work(ctx context.Context, cfg WorkerConfig) (*WorkStats, error)
 	}
 	go w.jobs.watch(runCtx, w.cancelJob, w.setAsideOutvoted)
 	err = w.run(runCtx)
-	if cause := context.Cause(runCtx); errors.Is(cause, ErrUnreachable) || errors.Is(cause, ErrSetAside) {
+	if cause := context.Cause(runCtx); errors.Is(cause, client.ErrUnreachable) || errors.Is(cause, ErrSetAside) {
 		err = cause
 	}
 	return w.tally.result(), err
 }
 
 // newWorker checks cfg and makes the worker's parts.
-func (c *Client) newWorker(ctx context.Context, cfg WorkerConfig) (*worker, error) {
+func (c *conn) newWorker(ctx context.Context, cfg Config) (*worker, error) {
 	k, err := kernel.Lookup(cfg.Kernel)
 	jk, jerr := join.Lookup(cfg.Kernel)
 	switch {
@@ -255,7 +271,7 @@ func (w *worker) run(ctx context.Context) error {
 	return err
 }
 
-// watchConnection ends Work (giveUp with ErrUnreachable) once the client
+// watchConnection ends Work (giveUp with client.ErrUnreachable) once the client
 // has been without a server for GiveUpAfter.
 func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCauseFunc) {
 	t := time.NewTicker(min(time.Second, w.cfg.GiveUpAfter/4+time.Millisecond))
@@ -273,7 +289,7 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 		case lost.IsZero():
 			lost = time.Now()
 		case time.Since(lost) >= w.cfg.GiveUpAfter:
-			giveUp(fmt.Errorf("%w for %v (--exit-when-idle gives up; the tasks this worker held go to others)", ErrUnreachable, w.cfg.GiveUpAfter))
+			giveUp(fmt.Errorf("%w for %v (--exit-when-idle gives up; the tasks this worker held go to others)", client.ErrUnreachable, w.cfg.GiveUpAfter))
 			return
 		}
 	}
@@ -328,5 +344,5 @@ func (w *worker) newHeld(m jetstream.Msg, pulled bool) held {
 func (w *worker) giveBack(h held) {
 	h.stop()
 	h.msg.Nak()
-	w.tally.add(func(s *WorkStats) { s.Returned++ })
+	w.tally.add(func(s *Stats) { s.Returned++ })
 }

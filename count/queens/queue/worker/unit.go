@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func (u *unitCounter) fits(id string, p *queue.Plan) error {
 			u.noFit = map[string]bool{}
 		}
 		u.noFit[id] = true
-		return &noFitError{fmt.Sprintf("job %s cannot be counted in this worker's memory (--memory %s): %v; it is left for a worker with more", id, mebibytes(u.memory), err)}
+		return &noFitError{fmt.Sprintf("job %s cannot be counted in this worker's memory (--memory %s): %v; it is left for a worker with more", id, queens.Mebibytes(u.memory), err)}
 	}
 	if u.limits == nil {
 		u.limits = map[string]chan struct{}{}
@@ -172,12 +172,4 @@ func (u *unitCounter) cannot(id string) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.noFit[id]
-}
-
-// mebibytes writes a size in MiB, or GiB from 10 GiB.
-func mebibytes(b uint64) string {
-	if b >= 10<<30 {
-		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
-	}
-	return fmt.Sprintf("%d MiB", (b+(1<<20)-1)>>20)
 }

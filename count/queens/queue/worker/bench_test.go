@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -17,7 +18,7 @@ import (
 // started and timed, counts them all and stops when the queue is empty.
 func BenchmarkQueue(b *testing.B) {
 	srv := serve(b, server.Config{Settings: queue.Settings{AckWait: 30 * time.Second}})
-	c := connect(b, srv.URL(), Auth{})
+	c := connect(b, srv.URL(), client.Auth{})
 	// Constellations, pinned: the join, the default from n = 12, cuts
 	// these into fewer, larger tasks.
 	cs := queens.Constellations
@@ -25,11 +26,11 @@ func BenchmarkQueue(b *testing.B) {
 		{N: 11, Method: cs, Depth: 2}, {N: 12, Method: cs, Depth: 2}, {N: 14, Method: cs, Depth: 1}}
 	tasks := 0
 	for i := range b.N {
-		tasks += submit(b, c, specs[i%len(specs)], SubmitOptions{}).Added
+		tasks += submit(b, c, specs[i%len(specs)], client.SubmitOptions{}).Added
 	}
 	b.ResetTimer()
 	start := time.Now()
-	work(b, srv.URL(), 1, func(cfg *WorkerConfig) { cfg.Workers = benchSlots; cfg.Logf = nil })
+	work(b, srv.URL(), 1, func(cfg *Config) { cfg.Workers = benchSlots; cfg.Logf = nil })
 	b.ReportMetric(float64(tasks)/time.Since(start).Seconds(), "tasks/s")
 	b.ReportMetric(float64(tasks), "tasks")
 }

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -90,12 +90,12 @@ func (w *worker) accept(ctx context.Context, msg jetstream.Msg) (*task, bool) {
 	}
 	var noFit *noFitError
 	if errors.As(err, &noFit) {
-		w.tally.add(func(s *WorkStats) { s.Refused++ })
+		w.tally.add(func(s *Stats) { s.Refused++ })
 		w.passOn(ctx, t, noFit)
 		return nil, false
 	}
 	if err != nil {
-		w.tally.add(func(s *WorkStats) { s.Refused++ })
+		w.tally.add(func(s *Stats) { s.Refused++ })
 		w.logf("refusing %s: %v", msg.Subject(), err)
 		w.store.failed(ctx, t, err, true)
 		return nil, false
@@ -164,14 +164,14 @@ func (w *worker) doneBefore(ctx context.Context, t *task) bool {
 		// A task this worker has a result of already (a recount
 		// taken over), or whose result stands on two workers, needs
 		// no count from it.
-		v, _, err := w.c.taskVerdict(ctx, t.m.ID, t.m.Task, t.plan)
-		if err != nil || !v.has(w.cfg.ID) && (v.standing == nil || v.agree() < 2) {
+		v, _, err := w.c.TaskVerdict(ctx, t.m.ID, t.m.Task, t.plan)
+		if err != nil || !v.Has(w.cfg.ID) && (v.Standing == nil || v.Agree() < 2) {
 			return false
 		}
 	default:
 		return false
 	}
-	w.tally.add(func(s *WorkStats) { s.Skipped++ })
+	w.tally.add(func(s *Stats) { s.Skipped++ })
 	t.msg.Ack()
 	return true
 }
@@ -213,7 +213,7 @@ func (w *worker) countUnit(ctx, countCtx context.Context, t *task, h held) (coun
 	case run.abandoned.Load():
 		// The server hands it out again: its ack wait has passed
 		// without a heartbeat.
-		w.tally.add(func(s *WorkStats) { s.Abandoned++ })
+		w.tally.add(func(s *Stats) { s.Abandoned++ })
 	case countCtx.Err() != nil:
 		w.returned(t)
 	default:
@@ -224,14 +224,14 @@ func (w *worker) countUnit(ctx, countCtx context.Context, t *task, h held) (coun
 
 // returned hands a task back, for another worker at once.
 func (w *worker) returned(t *task) {
-	w.tally.add(func(s *WorkStats) { s.Returned++ })
+	w.tally.add(func(s *Stats) { s.Returned++ })
 	t.msg.Nak()
 }
 
 // dropCancelled sets aside a task of a cancelled job (nqueens requeue
 // puts its job's tasks back).
 func (w *worker) dropCancelled(t *task) {
-	w.tally.add(func(s *WorkStats) { s.Cancelled++ })
+	w.tally.add(func(s *Stats) { s.Cancelled++ })
 	t.msg.TermWithReason("job cancelled")
 }
 

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -26,17 +26,17 @@ type tally struct {
 
 	mu         sync.Mutex
 	failStreak int // counts failed in a row
-	stats      WorkStats
+	stats      Stats
 	held       map[string]bool // JOB.ID
 	meters     map[string]*jobMeter
 }
 
 func newTally(id string, workers jetstream.KeyValue) *tally {
-	return &tally{id: id, workers: workers, started: time.Now(), stats: WorkStats{ID: id}, held: map[string]bool{}, meters: map[string]*jobMeter{}}
+	return &tally{id: id, workers: workers, started: time.Now(), stats: Stats{ID: id}, held: map[string]bool{}, meters: map[string]*jobMeter{}}
 }
 
 // add changes the stats.
-func (t *tally) add(f func(*WorkStats)) {
+func (t *tally) add(f func(*Stats)) {
 	t.mu.Lock()
 	f(&t.stats)
 	t.mu.Unlock()
@@ -52,7 +52,7 @@ func (t *tally) failed() int {
 }
 
 // result returns the stats.
-func (t *tally) result() *WorkStats {
+func (t *tally) result() *Stats {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	st := t.stats
@@ -209,7 +209,7 @@ func (w *worker) outvoted(ctx context.Context) {
 	w.tally.mu.Unlock()
 	for _, id := range jobs {
 		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		ds, err := w.c.distrustRecords(qctx, id)
+		ds, err := w.c.DistrustRecords(qctx, id)
 		cancel()
 		if err != nil {
 			continue

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // jobCache keeps, for a worker, the plans of the jobs it counts (planned
 // once each) and which jobs are cancelled (watched in the jobs bucket).
 type jobCache struct {
-	c        *Client
+	c        *conn
 	planning singleflight.Group // one planning per job at a time
 
 	mu        sync.Mutex
@@ -36,7 +36,7 @@ type jobPlan struct {
 	units int
 }
 
-func newJobCache(c *Client, self string) *jobCache {
+func newJobCache(c *conn, self string) *jobCache {
 	return &jobCache{c: c, plans: map[string]*jobPlan{}, refusals: map[string]error{}, cancelled: map[string]bool{}, self: self, outvoted: map[string]bool{}}
 }
 
@@ -87,7 +87,7 @@ func (j *jobCache) isCancelled(id string) bool {
 // that distrusts this worker; it watches again after losing the server.
 func (j *jobCache) watch(ctx context.Context, cancelled func(id string), outvoted func(id string, d queue.Distrust)) {
 	for ctx.Err() == nil {
-		if kv, err := j.c.jobsBucket(ctx); err == nil {
+		if kv, err := j.c.JobsBucket(ctx); err == nil {
 			j.follow(ctx, kv, cancelled, outvoted) // it ends when the watch does: watch again
 		}
 		select {

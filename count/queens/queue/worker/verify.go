@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
@@ -58,7 +57,7 @@ const rescueLimit = 8
 // to it, and takes over the ones whose addressees are gone. Its one lock
 // guards its view of the live workers.
 type verifier struct {
-	c     *Client
+	c     *conn
 	token string             // this worker's
 	tasks jetstream.Consumer // the count tasks (to tell when all are done)
 	cfg   jetstream.ConsumerConfig
@@ -72,7 +71,7 @@ type verifier struct {
 	refusedInARow func() int
 
 	mu     sync.Mutex
-	live   map[string]liveWorker // the live workers by token
+	live   map[string]layout.LiveWorker // the live workers by token
 	liveAt time.Time
 
 	// The dispatcher's goroutine only:
@@ -108,26 +107,9 @@ func (v *verifier) ensure(ctx context.Context) error {
 	return nil
 }
 
-// liveWorker is a live worker as its report says: its id and the memory
-// its counts may take (0: not said, by an older worker).
-type liveWorker struct {
-	id     string
-	memory uint64
-}
-
-// canCount reports whether the worker can count a task of job p: one at a
-// time in its memory.
-func (l liveWorker) canCount(p *queue.Plan) bool {
-	if p == nil || l.memory == 0 {
-		return true
-	}
-	_, err := p.Queens.Fit(queens.Execution{Workers: 1, Memory: l.memory})
-	return err == nil
-}
-
 // liveTokens returns the tokens of the workers that reported recently
 // and have not stopped, from a view of the bucket at most maxAge old.
-func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]liveWorker, error) {
+func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[string]layout.LiveWorker, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live != nil && time.Since(v.liveAt) <= maxAge {
@@ -137,10 +119,10 @@ func (v *verifier) liveTokens(ctx context.Context, maxAge time.Duration) (map[st
 	if err != nil {
 		return nil, err
 	}
-	live := map[string]liveWorker{}
+	live := map[string]layout.LiveWorker{}
 	for i := range reps {
 		if reps[i].Active(now) {
-			live[queue.WorkerToken(reps[i].ID)] = liveWorker{reps[i].ID, reps[i].Memory}
+			live[queue.WorkerToken(reps[i].ID)] = layout.LiveWorker{ID: reps[i].ID, Memory: reps[i].Memory}
 		}
 	}
 	v.live, v.liveAt = live, time.Now()
@@ -166,7 +148,7 @@ func (v *verifier) publish(ctx context.Context, m queue.TaskMsg, counter string,
 		}
 		var others []string
 		for t, l := range live {
-			if t != from && l.canCount(p) {
+			if t != from && l.CanCount(p) {
 				others = append(others, t)
 			}
 		}
@@ -176,7 +158,7 @@ func (v *verifier) publish(ctx context.Context, m queue.TaskMsg, counter string,
 		}
 	}
 	body, _ := json.Marshal(queue.TaskMsg{ID: m.ID, Task: m.Task, CountedBy: counter})
-	if err := v.c.publish(ctx, ctx, layout.VerifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
+	if err := v.c.Publish(ctx, ctx, layout.VerifySubject(m.ID, m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
 		return fmt.Errorf("publishing the verify task: %w", err)
 	}
 	return nil
@@ -263,7 +245,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
 		// it does not wait for anyone.
-		if to != v.token && live[to].id != "" {
+		if to != v.token && live[to].ID != "" {
 			o.addressed = true
 		}
 	}
@@ -280,7 +262,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		default:
 			body, _ := json.Marshal(queue.TaskMsg{ID: o.job, Task: o.task})
 			_, err := v.c.js.Publish(ctx, layout.VerifySubject(o.job, o.task, o.from, v.token), body, jetstream.WithExpectLastSequencePerSubject(0))
-			if alreadyThere(err) {
+			if layout.AlreadyThere(err) {
 				continue // this worker had it, and set it aside
 			}
 			if err != nil {
@@ -290,7 +272,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		}
 	}
 	if left.claimed > 0 {
-		v.tally.add(func(s *WorkStats) { s.Rescued += left.claimed })
+		v.tally.add(func(s *Stats) { s.Rescued += left.claimed })
 	}
 	return left, nil
 }
@@ -341,7 +323,7 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 			return nil, nil
 		}
 		if unfit {
-			v.tally.add(func(s *WorkStats) { s.Unfit = int(ti.NumPending) })
+			v.tally.add(func(s *Stats) { s.Unfit = int(ti.NumPending) })
 		}
 		mi, err := v.mine.Info(ctx)
 		if err != nil {
@@ -358,7 +340,7 @@ func (v *verifier) other(ctx context.Context, n int, allFree, exitWhenIdle bool)
 	}
 	v.rescued = left.claimed > 0 // look again once they are counted
 	if idleCheck && left.claimed == 0 && left.waiting == 0 {
-		v.tally.add(func(s *WorkStats) { s.MineToVerify = left.mine })
+		v.tally.add(func(s *Stats) { s.MineToVerify = left.mine })
 		return nil, errIdle
 	}
 	return nil, nil
@@ -378,7 +360,7 @@ func (v *verifier) readdress(ctx context.Context, t *task) error {
 	}
 	var cands []string
 	for tok, l := range live {
-		if tok != from && tok != v.token && l.canCount(t.plan) {
+		if tok != from && tok != v.token && l.CanCount(t.plan) {
 			cands = append(cands, tok)
 		}
 	}
@@ -386,10 +368,10 @@ func (v *verifier) readdress(ctx context.Context, t *task) error {
 	body, _ := json.Marshal(queue.TaskMsg{ID: t.m.ID, Task: t.m.Task})
 	for _, to := range append(cands, layout.AnyWorker) {
 		_, err := v.c.js.Publish(ctx, layout.VerifySubject(t.m.ID, t.m.Task, from, to), body, jetstream.WithExpectLastSequencePerSubject(0))
-		if err == nil || alreadyThere(err) && to == layout.AnyWorker {
+		if err == nil || layout.AlreadyThere(err) && to == layout.AnyWorker {
 			return nil
 		}
-		if !alreadyThere(err) {
+		if !layout.AlreadyThere(err) {
 			return err
 		}
 	}

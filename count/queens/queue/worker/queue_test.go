@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/job"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 	"github.com/nqcount/nqcount/count/shard"
@@ -65,11 +66,11 @@ func serve(t testing.TB, cfg server.Config) *server.Server {
 	return s
 }
 
-func connect(t testing.TB, url string, a Auth) *Client {
+func connect(t testing.TB, url string, a client.Auth) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	c, err := Connect(ctx, url, ConnectOptions{Auth: a, Logf: t.Logf})
+	c, err := client.Connect(ctx, url, client.ConnectOptions{Auth: a, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,21 +79,21 @@ func connect(t testing.TB, url string, a Auth) *Client {
 }
 
 // work runs k in-process workers until the queue is idle.
-func work(t testing.TB, url string, k int, cfgs ...func(*WorkerConfig)) []*WorkStats {
+func work(t testing.TB, url string, k int, cfgs ...func(*Config)) []*Stats {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	stats := make([]*WorkStats, k)
+	stats := make([]*Stats, k)
 	errs := make([]error, k)
 	var wg sync.WaitGroup
 	for i := range k {
-		c := connect(t, url, Auth{})
+		c := connect(t, url, client.Auth{})
 		defer c.Close()
-		cfg := WorkerConfig{Workers: 2, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Workers: 2, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		for _, f := range cfgs {
 			f(&cfg)
 		}
-		wg.Go(func() { stats[i], errs[i] = c.Work(ctx, cfg) })
+		wg.Go(func() { stats[i], errs[i] = Work(ctx, c, cfg) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -106,7 +107,7 @@ func work(t testing.TB, url string, k int, cfgs ...func(*WorkerConfig)) []*WorkS
 // submit submits s; without opt.Units, every task gets its own unit, so
 // that the queue's task ids are the plan's (grouped jobs have tests of
 // their own).
-func submit(t testing.TB, c *Client, s queens.Spec, opt SubmitOptions) *Submitted {
+func submit(t testing.TB, c *client.Client, s queens.Spec, opt client.SubmitOptions) *client.Submitted {
 	t.Helper()
 	if opt.Units == 0 {
 		opt.Units = -1
@@ -120,7 +121,7 @@ func submit(t testing.TB, c *Client, s queens.Spec, opt SubmitOptions) *Submitte
 	return sub
 }
 
-func status(t testing.TB, c *Client, id string) *Status {
+func status(t testing.TB, c *client.Client, id string) *client.Status {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
@@ -132,10 +133,10 @@ func status(t testing.TB, c *Client, id string) *Status {
 }
 
 // exact checks a complete status against the OEIS.
-func exact(t testing.TB, s *Status) {
+func exact(t testing.TB, s *client.Status) {
 	t.Helper()
 	if !s.Complete || s.Total == nil {
-		t.Fatalf("job %s not complete: %s", s.Job, Summary(s))
+		t.Fatalf("job %s not complete: %s", s.Job, client.Summary(s))
 	}
 	k, _ := queens.Known(s.N)
 	if s.Total.Cmp(count.U128(k)) != 0 || s.Matches == nil || !*s.Matches {
@@ -145,10 +146,10 @@ func exact(t testing.TB, s *Status) {
 
 func TestCountExact(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	var ids []string
 	for _, n := range []int{8, 10, 12} { // 12: a join job
-		sub := submit(t, c, queens.Spec{N: n}, SubmitOptions{})
+		sub := submit(t, c, queens.Spec{N: n}, client.SubmitOptions{})
 		p, _ := queens.NewPlan(queens.Spec{N: n})
 		if sub.Job != p.ID() || sub.Tasks != p.Len() || sub.Added != sub.Tasks || !sub.New {
 			t.Fatalf("submit n = %d: %+v, want job %s with %d tasks, all added", n, sub, p.ID(), p.Len())
@@ -177,10 +178,10 @@ func TestCountExact(t *testing.T) {
 // spec, adds no task: the job id comes from the plan.
 func TestSubmitTwice(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	first := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 50, Seed: 7})
+	c := connect(t, srv.URL(), client.Auth{})
+	first := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{Verify: 50, Seed: 7})
 	p, _ := queens.NewPlan(queens.Spec{N: 9})
-	again := submit(t, c, queens.Spec{N: 9, Method: queens.Constellations, Depth: p.Depth}, SubmitOptions{Verify: 10})
+	again := submit(t, c, queens.Spec{N: 9, Method: queens.Constellations, Depth: p.Depth}, client.SubmitOptions{Verify: 10})
 	if again.Job != first.Job || again.New || again.Added != 0 || again.Tasks != first.Tasks {
 		t.Fatalf("second submit: %+v, want job %s, not new, nothing added", again, first.Job)
 	}
@@ -188,7 +189,7 @@ func TestSubmitTwice(t *testing.T) {
 		t.Errorf("second submit changed the job's options: %+v", again.Info)
 	}
 	ctx := context.Background()
-	ts, _ := c.js.Stream(ctx, queue.TasksStream)
+	ts, _ := jsOf(c).Stream(ctx, queue.TasksStream)
 	info, _ := ts.Info(ctx)
 	if info.State.Msgs != uint64(first.Tasks) {
 		t.Errorf("the tasks stream holds %d messages, want %d", info.State.Msgs, first.Tasks)
@@ -196,7 +197,7 @@ func TestSubmitTwice(t *testing.T) {
 	work(t, srv.URL(), 2)
 	exact(t, status(t, c, first.Job))
 	// After the job is done, submitting it again still adds nothing.
-	if late := submit(t, c, queens.Spec{N: 9}, SubmitOptions{}); late.Added != 0 || late.New {
+	if late := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{}); late.Added != 0 || late.New {
 		t.Errorf("submit after completion: %+v", late)
 	}
 	if s := status(t, c, first.Job); s.Duplicates != 0 {
@@ -235,16 +236,16 @@ func TestWrongTokenRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	for _, tok := range []string{"", "wrong"} {
-		c, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: Auth{Token: tok}, Retry: true})
-		if !errors.Is(err, ErrAuth) {
+		c, err := client.Connect(ctx, srv.URL(), client.ConnectOptions{Auth: client.Auth{Token: tok}, Retry: true})
+		if !errors.Is(err, client.ErrAuth) {
 			if c != nil {
 				c.Close()
 			}
 			t.Errorf("token %q: %v, want ErrAuth", tok, err)
 		}
 	}
-	c := connect(t, srv.URL(), Auth{Token: "s3cret-token-of-16+"})
-	sub := submit(t, c, queens.Spec{N: 6}, SubmitOptions{})
+	c := connect(t, srv.URL(), client.Auth{Token: "s3cret-token-of-16+"})
+	sub := submit(t, c, queens.Spec{N: 6}, client.SubmitOptions{})
 	if _, err := c.Status(ctx, sub.Job); err != nil {
 		t.Fatal(err)
 	}
@@ -254,8 +255,8 @@ func TestWrongTokenRefused(t *testing.T) {
 // refused and listed; the total is exact.
 func TestForeignResultsRefused(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{})
 	other, _ := queens.NewPlan(queens.Spec{N: 9})
 	ctx := context.Background()
 	bad := []queue.Record{
@@ -270,7 +271,7 @@ func TestForeignResultsRefused(t *testing.T) {
 			r.Seal()
 		}
 		b, _ := json.Marshal(r)
-		if _, err := c.js.Publish(ctx, layout.Subject(layout.ResultPrefix, sub.Job, i), b); err != nil {
+		if _, err := jsOf(c).Publish(ctx, layout.Subject(layout.ResultPrefix, sub.Job, i), b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -292,18 +293,18 @@ func TestForeignResultsRefused(t *testing.T) {
 // its last delivery, and status shows why.
 func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
 	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	p, _ := queens.NewPlan(queens.Spec{N: 6})
 	info := queue.JobInfo{ID: fmt.Sprintf("n6-%s-a%d", p.Hash(), queens.AlgorithmVersion+1), N: 6, Method: string(p.Method),
 		Depth: p.Depth, Hash: p.Hash(), Algorithm: queens.AlgorithmVersion + 1, Tasks: p.Len()}
 	ctx := context.Background()
-	kv, _ := c.js.KeyValue(ctx, queue.JobsBucket)
+	kv, _ := jsOf(c).KeyValue(ctx, queue.JobsBucket)
 	ib, _ := json.Marshal(info)
 	if _, err := kv.Create(ctx, info.ID, ib); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(queue.TaskMsg{ID: info.ID, Task: 0})
-	if _, err := c.js.Publish(ctx, layout.Subject(layout.TaskPrefix, info.ID, 0), b); err != nil {
+	if _, err := jsOf(c).Publish(ctx, layout.Subject(layout.TaskPrefix, info.ID, 0), b); err != nil {
 		t.Fatal(err)
 	}
 	stats := work(t, srv.URL(), 1)
@@ -317,13 +318,13 @@ func TestWorkerRefusesOtherAlgorithm(t *testing.T) {
 func TestVerifyCatchesWrongResult(t *testing.T) {
 	seed := testSeed(t)
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 10}, SubmitOptions{Verify: 20, Seed: seed})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 10}, client.SubmitOptions{Verify: 20, Seed: seed})
 	// Worker w0 adds one to every count it makes of one task chosen for
 	// verification: it is the only liar, so whichever worker counts that
 	// task first, the other disagrees.
 	victim := slices.Index(sub.Info.Chosen(), true)
-	liar := func(cfg *WorkerConfig) {
+	liar := func(cfg *Config) {
 		if cfg.ID == "w0" {
 			cfg.tamper = func(_ string, task int, _ string, r count.Result) count.Result {
 				if task == victim {
@@ -336,7 +337,7 @@ func TestVerifyCatchesWrongResult(t *testing.T) {
 	work(t, srv.URL(), 2, liar)
 	s := status(t, c, sub.Job)
 	if s.Complete || s.Total != nil {
-		t.Fatalf("a job with a wrong result is complete: %s", Summary(s))
+		t.Fatalf("a job with a wrong result is complete: %s", client.Summary(s))
 	}
 	if len(s.Conflicts) != 1 || s.Conflicts[0].Task != victim {
 		t.Fatalf("conflicts %+v, want task %d", s.Conflicts, victim)
@@ -393,10 +394,10 @@ func TestVerifiedShare(t *testing.T) {
 	}
 	// Through Submit: the job of n = 17 in its default units.
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	sub, err := c.Submit(ctx, queens.Spec{N: 17}, SubmitOptions{Verify: 10, Seed: 40})
+	sub, err := c.Submit(ctx, queens.Spec{N: 17}, client.SubmitOptions{Verify: 10, Seed: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,9 +410,9 @@ func TestVerifiedShare(t *testing.T) {
 // aside with its error; status lists it and gives no total.
 func TestFailingTaskSetAside(t *testing.T) {
 	srv := serve(t, server.Config{Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 2}})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 7}, SubmitOptions{})
-	boom := func(cfg *WorkerConfig) {
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 7}, client.SubmitOptions{})
+	boom := func(cfg *Config) {
 		cfg.fail = func(_ string, task int) error {
 			if task == 1 {
 				return errors.New("simulated kernel failure")
@@ -422,7 +423,7 @@ func TestFailingTaskSetAside(t *testing.T) {
 	work(t, srv.URL(), 2, boom)
 	s := status(t, c, sub.Job)
 	if s.Complete || s.Done != s.Tasks-1 || len(s.Failed) != 1 {
-		t.Fatalf("%s; failed %+v", Summary(s), s.Failed)
+		t.Fatalf("%s; failed %+v", client.Summary(s), s.Failed)
 	}
 	if f := s.Failed[0]; f.Task != 1 || !f.SetAside || f.Delivery != 2 || !strings.Contains(f.Error, "simulated") {
 		t.Errorf("failure %+v", f)
@@ -434,7 +435,7 @@ func TestFailingTaskSetAside(t *testing.T) {
 	// and puts it back; workers that do not fail finish the job.
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "task 1") {
+	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, client.ErrFailed) || !strings.Contains(err.Error(), "task 1") {
 		t.Errorf("wait: %v, want ErrFailed naming task 1", err)
 	}
 	r, err := c.Requeue(ctx, sub.Job)
@@ -442,7 +443,7 @@ func TestFailingTaskSetAside(t *testing.T) {
 		t.Fatalf("requeue: %+v, %v", r, err)
 	}
 	if s := status(t, c, sub.Job); len(s.Failed) != 0 || s.Stuck {
-		t.Errorf("after requeue: %s", Summary(s))
+		t.Errorf("after requeue: %s", client.Summary(s))
 	}
 	work(t, srv.URL(), 1)
 	exact(t, status(t, c, sub.Job))
@@ -453,9 +454,9 @@ func TestFailingTaskSetAside(t *testing.T) {
 // second Submit is refused, and Requeue resumes it to the exact total.
 func TestCancelAndRequeue(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
+	c := connect(t, srv.URL(), client.Auth{})
 	spec := queens.Spec{N: 9}
-	sub := submit(t, c, spec, SubmitOptions{})
+	sub := submit(t, c, spec, client.SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	real := realCount(t, spec)
@@ -472,7 +473,7 @@ func TestCancelAndRequeue(t *testing.T) {
 		return real(ctx, task, progress)
 	}
 	wctx, stop := context.WithCancel(ctx)
-	wait := startWork(t, wctx, srv.URL(), WorkerConfig{Workers: 2, ID: "c0", countTask: slow})
+	wait := startWork(t, wctx, srv.URL(), Config{Workers: 2, ID: "c0", countTask: slow})
 	running.Wait()
 	if _, err := c.Cancel(ctx, sub.Job); err != nil {
 		t.Fatal(err)
@@ -481,10 +482,10 @@ func TestCancelAndRequeue(t *testing.T) {
 	if err != nil || len(jobs) != 1 || jobs[0].State != "cancelled" {
 		t.Fatalf("jobs: %+v, %v", jobs, err)
 	}
-	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, ErrCancelled) {
+	if _, err := c.Wait(ctx, sub.Job, time.Second, nil); !errors.Is(err, client.ErrCancelled) {
 		t.Errorf("wait: %v, want ErrCancelled", err)
 	}
-	if _, err := c.Submit(ctx, spec, SubmitOptions{Units: -1}); !errors.Is(err, ErrCancelled) {
+	if _, err := c.Submit(ctx, spec, client.SubmitOptions{Units: -1}); !errors.Is(err, client.ErrCancelled) {
 		t.Errorf("submit of a cancelled job: %v", err)
 	}
 	until(t, "the running task is stopped", func() bool {
@@ -559,8 +560,8 @@ func TestWorkerMemoryFits(t *testing.T) {
 // checks through; editing a record is caught.
 func TestExport(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 9}, SubmitOptions{Verify: 30, Seed: 3})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{Verify: 30, Seed: 3})
 	work(t, srv.URL(), 2)
 	ctx := context.Background()
 	e, err := c.Export(ctx, sub.Job)
@@ -568,7 +569,7 @@ func TestExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "q9.json")
-	if err := WriteExport(path, e); err != nil {
+	if err := client.WriteExport(path, e); err != nil {
 		t.Fatal(err)
 	}
 	f, err := shard.Read(path)
@@ -579,7 +580,7 @@ func TestExport(t *testing.T) {
 	if err != nil || m.Total.Total.Cmp(count.U128(352)) != 0 {
 		t.Fatalf("merge: %v, %+v", err, m)
 	}
-	back, err := ReadExport(path)
+	back, err := client.ReadExport(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -594,10 +595,10 @@ func TestExport(t *testing.T) {
 			e.Results[i].Count++
 		}
 	}
-	if err := WriteExport(path, e); err != nil {
+	if err := client.WriteExport(path, e); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadExport(path); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, err := client.ReadExport(path); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("an edited record: %v, want a checksum error", err)
 	}
 	// A plain shard file is not an export.
@@ -606,40 +607,7 @@ func TestExport(t *testing.T) {
 	if err := shard.Write(plain, f); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadExport(plain); !errors.Is(err, ErrNotExport) {
+	if _, err := client.ReadExport(plain); !errors.Is(err, client.ErrNotExport) {
 		t.Errorf("a shard file: %v, want ErrNotExport", err)
 	}
-}
-
-func TestCheckURL(t *testing.T) {
-	for _, u := range []string{
-		"nats://127.0.0.1:4222", "localhost:4222", "nats://a:4222,nats://b.example.com:4222", "tls://host.example.com:4222",
-		"nats://tok@127.0.0.1:4222", "nats://user:pw@127.0.0.1", "nats://[::1]:4222", "ws://h:80/path", "queue-0.queue.default.svc.cluster.local",
-	} {
-		if err := CheckURL(u); err != nil {
-			t.Errorf("CheckURL(%q): %v", u, err)
-		}
-	}
-	for _, u := range []string{
-		"", "--progress-every", "-x", "http://h:4222", "nats://h:99999", "nats://h:0", "nats://h:abc", "nats://bad host:4222",
-		"nats://:4222", "nats://a:4222,", "nats://h\th:4222",
-	} {
-		if err := CheckURL(u); err == nil {
-			t.Errorf("CheckURL(%q) accepted it", u)
-		}
-	}
-	if _, err := Connect(context.Background(), "--progress-every", ConnectOptions{Retry: true}); err == nil || !strings.Contains(err.Error(), "looks like a flag") {
-		t.Errorf("Connect to a flag: %v, want a refusal at once", err)
-	}
-}
-
-func FuzzCheckURL(f *testing.F) {
-	for _, s := range []string{"nats://127.0.0.1:4222", "a:1,b:2", "nats://u:p@[::1]:4222/x", "--server"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if CheckURL(s) == nil && (s == "" || strings.HasPrefix(s, "-")) {
-			t.Errorf("CheckURL(%q) accepted it", s)
-		}
-	})
 }

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -10,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
@@ -28,11 +31,11 @@ func TestRoles(t *testing.T) {
 	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
-	sub := submit(t, oc, queens.Spec{N: 9}, SubmitOptions{Verify: 20})
-	other := submit(t, oc, queens.Spec{N: 8}, SubmitOptions{})
-	for name, a := range map[string]Auth{"the worker's token as a bare token": {Token: wk}, "the worker's token as the operator": {User: queue.OperatorUser, Token: wk}} {
-		if c, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: a}); !errors.Is(err, ErrAuth) {
+	oc := connect(t, srv.URL(), client.Auth{User: queue.OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 9}, client.SubmitOptions{Verify: 20})
+	other := submit(t, oc, queens.Spec{N: 8}, client.SubmitOptions{})
+	for name, a := range map[string]client.Auth{"the worker's token as a bare token": {Token: wk}, "the worker's token as the operator": {User: queue.OperatorUser, Token: wk}} {
+		if c, err := client.Connect(ctx, srv.URL(), client.ConnectOptions{Auth: a}); !errors.Is(err, client.ErrAuth) {
 			if c != nil {
 				c.Close()
 			}
@@ -40,19 +43,19 @@ func TestRoles(t *testing.T) {
 		}
 	}
 	// Workers count with theirs.
-	var waits []func() (*WorkStats, error)
+	var waits []func() (*Stats, error)
 	for i := range 2 {
-		wc, err := Connect(ctx, srv.URL(), ConnectOptions{Auth: Auth{User: queue.WorkerUser, Token: wk}, Logf: t.Logf})
+		wc, err := client.Connect(ctx, srv.URL(), client.ConnectOptions{Auth: client.Auth{User: queue.WorkerUser, Token: wk}, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer wc.Close()
-		cfg := WorkerConfig{Workers: 1, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Workers: 1, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
-		var st *WorkStats
+		var st *Stats
 		var werr error
-		go func() { defer close(done); st, werr = wc.Work(ctx, cfg) }()
-		waits = append(waits, func() (*WorkStats, error) { <-done; return st, werr })
+		go func() { defer close(done); st, werr = Work(ctx, wc, cfg) }()
+		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
 	}
 	for _, w := range waits {
 		if _, err := w(); err != nil {
@@ -62,18 +65,18 @@ func TestRoles(t *testing.T) {
 	exact(t, status(t, oc, sub.Job))
 	exact(t, status(t, oc, other.Job))
 	// A worker cannot cancel a job nor purge the tasks.
-	wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
+	wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
 	short, stop := context.WithTimeout(ctx, 3*time.Second)
 	defer stop()
-	if _, err := wc.cancelOnce(short, other.Job); err == nil {
+	if _, err := wc.Cancel(short, other.Job); err == nil {
 		t.Error("a worker cancelled a job")
 	}
 	// Through the retrying Cancel, the refusal is said at once, as one.
 	began := time.Now()
-	if _, err := wc.Cancel(ctx, other.Job); !errors.Is(err, ErrDenied) || time.Since(began) > 2*attemptWait {
+	if _, err := wc.Cancel(ctx, other.Job); !errors.Is(err, client.ErrDenied) || time.Since(began) > 2**clientconn.AttemptWait {
 		t.Errorf("a worker's Cancel: %v after %v, want ErrDenied at once", err, time.Since(began))
 	}
-	ts, err := wc.js.Stream(ctx, queue.TasksStream)
+	ts, err := jsOf(wc).Stream(ctx, queue.TasksStream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +89,7 @@ func TestRoles(t *testing.T) {
 	if info, err := oc.Job(ctx, other.Job); err != nil || info.Cancelled != nil {
 		t.Errorf("the job after a worker's cancel: %+v, %v", info, err)
 	}
-	ots, _ := oc.js.Stream(ctx, queue.TasksStream)
+	ots, _ := jsOf(oc).Stream(ctx, queue.TasksStream)
 	if after := ots.CachedInfo().State.Msgs; after != before {
 		t.Errorf("the tasks stream held %d messages, %d after a worker's purge", before, after)
 	}
@@ -139,23 +142,23 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
 	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
-	oc := connect(t, srv.URL(), Auth{User: queue.OperatorUser, Token: op})
-	sub := submit(t, oc, queens.Spec{N: 11}, SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
+	oc := connect(t, srv.URL(), client.Auth{User: queue.OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	type result struct {
-		st  *WorkStats
+		st  *Stats
 		err error
 	}
 	liarDone := make(chan result, 1)
 	for _, id := range []string{"liar", "h1", "h2"} {
-		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
-		cfg := WorkerConfig{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
+		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+		cfg := Config{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
 		liar("liar")(&cfg)
 		go func() {
-			st, err := wc.Work(wctx, cfg)
+			st, err := Work(wctx, wc, cfg)
 			if id == "liar" {
 				liarDone <- result{st, err}
 			}
@@ -199,27 +202,35 @@ func TestWorkerAllowList(t *testing.T) {
 		{sub: "nqcount.>"},
 		{sub: "$KV." + queue.JobsBucket + ".>"},
 	} {
-		wc := connect(t, srv.URL(), Auth{User: queue.WorkerUser, Token: wk})
-		began := time.Now()
-		var err error
+		denied := make(chan error, 1)
+		nc, err := nats.Connect(srv.URL(), nats.UserInfo(queue.WorkerUser, wk), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				select {
+				case denied <- err:
+				default:
+				}
+			}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if c.sub != "" {
-			_, err = wc.nc.SubscribeSync(c.sub)
+			_, err = nc.SubscribeSync(c.sub)
 		} else {
-			err = wc.nc.Publish(c.subject, []byte("{}"))
+			err = nc.Publish(c.subject, []byte("{}"))
 		}
 		if err == nil {
-			err = wc.nc.Flush()
+			err = nc.Flush()
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		select {
-		case <-wc.denied.signal():
+		case <-denied:
 		case <-time.After(10 * time.Second):
-		}
-		if wc.denied.since(began) == nil {
 			t.Errorf("a worker may publish %q / subscribe to %q", c.subject, c.sub)
 		}
+		nc.Close()
 	}
 }
 

@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -58,7 +60,7 @@ func (l *eventLog) has(s string) bool {
 // clients started during the outage finish once the quorum is back.
 func TestClientThroughQuorumLoss(t *testing.T) {
 	need64(t)
-	shorten(t, &attemptWait, 5*time.Second)
+	shorten(t, clientconn.AttemptWait, 5*time.Second)
 	t0 := time.Now()
 	step := func(what string) { t.Logf("%5.1f s: %s", time.Since(t0).Seconds(), what) }
 	cfgs := make([]server.Config, 3)
@@ -102,8 +104,8 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	}
 	step("cluster set up")
 	url := srvs[0].URL()
-	c := connect(t, url, Auth{})
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
+	c := connect(t, url, client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{})
 	work(t, url, 1)
 	exact(t, status(t, c, sub.Job))
 
@@ -133,14 +135,14 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	short, stop := context.WithTimeout(ctx, 2*time.Second)
 	_, err = c.Jobs(short)
 	stop()
-	if !errors.Is(err, ErrNoAnswer) || strings.Contains(err.Error(), "\n") {
+	if !errors.Is(err, client.ErrNoAnswer) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("jobs with a 2 s deadline during the outage: %v, want ErrNoAnswer in one line", err)
 	}
 	// Clients started during the outage go on once it ends: a wait on
 	// the complete job gives its total, jobs lists it.
-	c2 := connect(t, url, Auth{})
+	c2 := connect(t, url, client.Auth{})
 	type waited struct {
-		s   *Status
+		s   *client.Status
 		err error
 	}
 	wdone := make(chan waited, 1)

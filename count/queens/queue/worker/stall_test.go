@@ -1,4 +1,4 @@
-package client
+package worker
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
 )
 
@@ -108,13 +109,13 @@ const stall = 6 * time.Second
 // in a loaded CI run.
 func TestServerStallWaitedFor(t *testing.T) {
 	srv := serve(t, server.Config{})
-	c := connect(t, srv.URL(), Auth{})
-	sub := submit(t, c, queens.Spec{N: 8}, SubmitOptions{})
+	c := connect(t, srv.URL(), client.Auth{})
+	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{})
 	work(t, srv.URL(), 1)
 	proxy := newStallProxy(t, strings.TrimPrefix(srv.URL(), "nats://"))
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	before := connect(t, proxy.url(), Auth{}) // connected before the stall
+	before := connect(t, proxy.url(), client.Auth{}) // connected before the stall
 
 	// No deadline, as nqueens status has none: each request gets the
 	// client's timeout.
@@ -123,11 +124,11 @@ func TestServerStallWaitedFor(t *testing.T) {
 	began := time.Now()
 	var wg sync.WaitGroup
 	var statusErr, connectErr error
-	var st *Status
+	var st *client.Status
 	wg.Go(func() { st, statusErr = before.Status(bg, sub.Job) })
 	wg.Go(func() {
-		var during *Client
-		if during, connectErr = Connect(bg, proxy.url(), ConnectOptions{}); connectErr == nil {
+		var during *client.Client
+		if during, connectErr = client.Connect(bg, proxy.url(), client.ConnectOptions{}); connectErr == nil {
 			defer during.Close()
 			_, connectErr = during.Status(bg, sub.Job)
 		}
@@ -150,7 +151,7 @@ func TestServerStallWaitedFor(t *testing.T) {
 	proxy.hold(true)
 	defer proxy.hold(false)
 	began = time.Now()
-	if short, err := Connect(ctx, proxy.url(), ConnectOptions{Timeout: 300 * time.Millisecond}); err == nil {
+	if short, err := client.Connect(ctx, proxy.url(), client.ConnectOptions{Timeout: 300 * time.Millisecond}); err == nil {
 		short.Close()
 		t.Error("a server that never answers: connected")
 	} else if d := time.Since(began); d > stall {

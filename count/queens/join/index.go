@@ -275,7 +275,7 @@ func (s *scratch) joinEach(e []uint64, ce []int32, w []uint64, cw []int32, k, m 
 		if s.keep != nil && !s.keep[x] {
 			continue
 		}
-		n, err := s.joinLeaf(e, ce, w, cw, k, m, leaf{k, x})
+		n, err := s.joinLeaf(e, ce, w, cw, k, m, leaf{k, x, leafWhole})
 		total += n
 		if err != nil {
 			return 0, err
@@ -290,6 +290,19 @@ func (s *scratch) joinEach(e []uint64, ce []int32, w []uint64, cw []int32, k, m 
 func (s *scratch) joinLeaf(e []uint64, ce []int32, w []uint64, cw []int32, k, m int, l leaf) (uint64, error) {
 	sh := uint(k - l.d)
 	ex := e[ce[l.x<<sh]:ce[(l.x+1)<<sh]]
+	switch l.part {
+	case leafFull:
+		ex = ex[:len(ex)/blockSize*blockSize]
+	case leafTails:
+		// The children's last partial blocks, together.
+		mid := ce[(2*l.x+1)<<(sh-1)] - ce[l.x<<sh]
+		e0, e1 := ex[:mid], ex[mid:]
+		t0, t1 := e0[len(e0)/blockSize*blockSize:], e1[len(e1)/blockSize*blockSize:]
+		s.tails = resize(s.tails, len(t0)+len(t1)+vecPad) // the kernels may read beyond
+		copy(s.tails, t0)
+		copy(s.tails[len(t0):], t1)
+		ex = s.tails[:len(t0)+len(t1)]
+	}
 	if len(ex) == 0 {
 		return 0, nil
 	}

@@ -157,6 +157,7 @@ type scratch struct {
 	kr     keyer     // a join's own index bits (chooseKeys)
 	ks     keySample // chooseKeys' samples
 	tr     trie      // the join's trie (joinBuckets, projectJoin)
+	tails  []uint64  // a packed leaf's patterns (joinLeaf)
 	// keep, when not nil, says which keys of the blocks' side the join
 	// joins (the estimator's sample, on the bounded path's list join).
 	keep []bool

@@ -652,13 +652,14 @@ func TestKernelsDeepKeys(t *testing.T) {
 // TestKernelsTrie joins skewed random lists (some key bits taken by most
 // patterns, others by few) through the trie, on every kernel, against
 // the plain pair by pair count and the join bucket by bucket: the trie
-// must merge sparse buckets into shallow leaves and keep dense ones deep,
-// and the test fails if the lists never make it do both.
+// must merge sparse buckets into shallow leaves, keep dense ones deep and
+// pack two children's last partial blocks together, and the test fails
+// if the lists never make it do all three.
 func TestKernelsTrie(t *testing.T) {
 	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(43, 44))
 		const m = 44
-		var shallow, deep int
+		var shallow, deep, packed int
 		for trial := range 8 {
 			// Bit b taken with chance q[b]: key bits from rare to common.
 			var q [m]float64
@@ -691,6 +692,9 @@ func TestKernelsTrie(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, l := range s.tr.leaves {
+				if l.part == leafTails {
+					packed++
+				}
 				if l.d < depth {
 					shallow++
 				} else {
@@ -710,9 +714,9 @@ func TestKernelsTrie(t *testing.T) {
 				t.Fatalf("trial %d (k=%d, %d × %d): trie %d, bucket by bucket %d, want %d", trial, depth, len(e), len(w), got, each, want)
 			}
 		}
-		if shallow == 0 || deep == 0 {
-			t.Fatalf("leaves: %d merged, %d at full depth: the lists never exercise both", shallow, deep)
+		if shallow == 0 || deep == 0 || packed == 0 {
+			t.Fatalf("leaves: %d merged, %d at full depth, %d of packed tails: the lists never exercise all three", shallow, deep, packed)
 		}
-		t.Logf("leaves: %d merged, %d at full depth", shallow, deep)
+		t.Logf("leaves: %d merged, %d at full depth, %d of packed tails", shallow, deep, packed)
 	})
 }

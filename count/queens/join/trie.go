@@ -18,16 +18,53 @@ import (
 // its compacted bits), so its blocks tell them apart: they are built on
 // the patterns' m-d low bits, the leaf's own d bits being those no item
 // run through it shares. Its items are the buckets of the keys whose top
-// d bits are disjoint from the leaf's, each 2^(k-d) buckets in a row.
+// d bits are disjoint from the leaf's, each 2^(k-d) buckets in a row. A
+// node may also keep its two children's full blocks at their depth and
+// pack their last partial blocks together at its own (run through the
+// items of both), where two half-empty blocks cost more than one.
 
-// leaf is a bucket of the trie: the patterns whose top d key bits are x.
-type leaf struct{ d, x int }
+// leaf is a bucket of the trie: the patterns whose top d key bits are x
+// (part leafWhole), only those of its full blocks (leafFull), or the
+// last partial blocks of its two children packed together (leafTails).
+type leaf struct{ d, x, part int }
+
+// The parts of a leaf, and the choices at a node of the trie.
+const (
+	leafWhole = iota
+	leafFull
+	leafTails
+	leafSplit // a node's choice only
+	leafPack  // a node's choice only: its children's leafFull, its leafTails
+)
+
+// fullOf returns the patterns of the full blocks of bucket (d, x).
+func (t *trie) fullOf(d, x int) float64 {
+	return math.Floor(t.e[d][x]/blockSize) * blockSize
+}
+
+// size returns the patterns of leaf l.
+func (t *trie) size(l leaf) float64 {
+	switch l.part {
+	case leafFull:
+		return t.fullOf(l.d, l.x)
+	case leafTails:
+		return t.e[l.d][l.x] - t.fullOf(l.d+1, 2*l.x) - t.fullOf(l.d+1, 2*l.x+1)
+	}
+	return t.e[l.d][l.x]
+}
+
+// work returns the Work of leaf l: its patterns, of m-d bits, run
+// through the items of the keys whose top d bits are disjoint from x.
+func (t *trie) work(l leaf, m int) Work {
+	comp := (1<<uint(l.d) - 1) &^ l.x
+	return bucketWork(t.size(l), t.it[l.d][comp], math.Ldexp(1, bits.OnesCount(uint(comp))), m-l.d)
+}
 
 // trie plans a join's trie; it keeps its room between joins.
 type trie struct {
 	e, it  [][]float64 // by depth: the blocks' side's sizes, the items' within x
 	cost   [2][]float64
-	split  [][]bool
+	choice [][]uint8
 	leaves []leaf
 	hb, hi []float64 // joinBuckets' sizes
 }
@@ -82,7 +119,7 @@ func (p Prices) price(w Work) float64 {
 func (t *trie) plan(hb, hi []float64, k, m int) Work {
 	t.e = resize(t.e, k+1)
 	t.it = resize(t.it, k+1)
-	t.split = resize(t.split, k+1)
+	t.choice = resize(t.choice, k+1)
 	t.e[k] = hb
 	t.it[k] = append(t.it[k][:0], hi...)
 	for d := k - 1; d >= 0; d-- {
@@ -106,46 +143,64 @@ func (t *trie) plan(hb, hi []float64, k, m int) Work {
 			}
 		}
 	}
-	// The least Work's price of each subtree, from the leaves up.
+	// The least Work's price of each subtree, from the leaves up: a
+	// leaf, split, or packed (each child's full blocks at its depth, the
+	// two children's last partial blocks packed together at this one,
+	// run through the items of both).
 	for d := k; d >= 0; d-- {
 		n := 1 << uint(d)
 		cost := resize(t.cost[d&1], n)
-		split := resize(t.split[d], n)
+		choice := resize(t.choice[d], n)
 		below := t.cost[(d+1)&1]
-		e, it := t.e[d], t.it[d]
-		all := n - 1
+		e := t.e[d]
 		for x := range cost {
-			split[x] = false
+			choice[x] = leafWhole
 			if e[x] <= 0 {
 				cost[x] = 0
 				continue
 			}
-			comp := all &^ x
-			c := modelPrices.price(bucketWork(e[x], it[comp], math.Ldexp(1, bits.OnesCount(uint(comp))), m-d))
+			c := modelPrices.price(t.work(leaf{d, x, leafWhole}, m))
 			if d < k {
 				if sc := below[2*x] + below[2*x+1]; sc < c {
-					c, split[x] = sc, true
+					c, choice[x] = sc, leafSplit
+				}
+				if t.fullOf(d+1, 2*x) > 0 || t.fullOf(d+1, 2*x+1) > 0 {
+					pc := modelPrices.price(t.work(leaf{d + 1, 2 * x, leafFull}, m)) +
+						modelPrices.price(t.work(leaf{d + 1, 2*x + 1, leafFull}, m)) +
+						modelPrices.price(t.work(leaf{d, x, leafTails}, m))
+					if pc < c {
+						c, choice[x] = pc, leafPack
+					}
 				}
 			}
 			cost[x] = c
 		}
-		t.cost[d&1], t.split[d] = cost, split
+		t.cost[d&1], t.choice[d] = cost, choice
 	}
 	t.leaves = t.leaves[:0]
 	var w Work
+	add := func(l leaf) {
+		if t.size(l) > 0 {
+			w.Add(t.work(l, m))
+			t.leaves = append(t.leaves, l)
+		}
+	}
 	var walk func(d, x int)
 	walk = func(d, x int) {
 		if t.e[d][x] <= 0 {
 			return
 		}
-		if t.split[d][x] {
+		switch t.choice[d][x] {
+		case leafSplit:
 			walk(d+1, 2*x)
 			walk(d+1, 2*x+1)
-			return
+		case leafPack:
+			add(leaf{d + 1, 2 * x, leafFull})
+			add(leaf{d + 1, 2*x + 1, leafFull})
+			add(leaf{d, x, leafTails})
+		default:
+			add(leaf{d, x, leafWhole})
 		}
-		comp := (1<<uint(d) - 1) &^ x
-		w.Add(bucketWork(t.e[d][x], t.it[d][comp], math.Ldexp(1, bits.OnesCount(uint(comp))), m-d))
-		t.leaves = append(t.leaves, leaf{d, x})
 	}
 	walk(0, 0)
 	t.e[k] = nil // the caller's

@@ -153,19 +153,14 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// MetricsHandler returns the HTTP handler of the queue's metrics in the
+// metricsHandler returns the HTTP handler of the queue's metrics in the
 // Prometheus text format: tasks, counted, failed, chosen for
 // verification and verified per job, the job's rate and workers, and the
-// active workers; each scrape reads them from the server. With a token,
-// a request must show it as "Authorization: Bearer TOKEN" (Prometheus's
-// authorization setting).
-func MetricsHandler(nc *nats.Conn, token string) (http.Handler, error) {
-	return metricsHandler(nc, token, nil)
-}
-
-// metricsHandler is MetricsHandler with a server's health, if any; the
-// Go runtime's and the process's metrics and the build's are beside the
-// queue's.
+// active workers, with the server's health, if any; the Go runtime's and
+// the process's metrics and the build's are beside the queue's. Each
+// scrape reads them from the server. With a token, a request must show
+// it as "Authorization: Bearer TOKEN" (Prometheus's authorization
+// setting).
 func metricsHandler(nc *nats.Conn, token string, health func() healthState) (http.Handler, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -189,7 +184,7 @@ func metricsHandler(nc *nats.Conn, token string, health func() healthState) (htt
 	}), nil
 }
 
-// metricsServer serves MetricsHandler on addr (host:port; beyond loopback
+// metricsServer serves metricsHandler on addr (host:port; beyond loopback
 // only with a token) at /metrics.
 type metricsServer struct {
 	srv *http.Server

@@ -2,9 +2,9 @@
 // JetStream file storage (Serve), alone or as one of a cluster, with TLS,
 // roles (the operator's, the workers' and the routes' credentials, see
 // roles.go), its health watched (health.go), NATS monitoring and the
-// queue's metrics in the Prometheus text format (MetricsHandler). It is
+// queue's metrics in the Prometheus text format (Config.Metrics). It is
 // the only part of the queue that links nats-server; clients and workers
-// are package client's, what they share package queue's.
+// are packages client's and worker's, what they share package queue's.
 package server
 
 import (
@@ -80,8 +80,8 @@ type Config struct {
 	HTTP string
 	// Metrics, if set, is the host:port of an HTTP endpoint with the
 	// queue's metrics in the Prometheus text format, at /metrics (see
-	// MetricsHandler); beyond loopback it needs the token, which
-	// scrapers show as a bearer token.
+	// metrics.go); beyond loopback it needs the token, which scrapers
+	// show as a bearer token.
 	Metrics string
 
 	// Settings tune the consumers and the replicas; Serve applies them

@@ -1,0 +1,177 @@
+package logic
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+)
+
+// Message is a step's sentence as the key of a message catalogue and the
+// typed values it puts in (cells, digits, houses, the technique, the
+// candidates removed), so that a page can say the step in its reader's
+// language. A step's Text is its Message in English, written from the
+// templates Messages returns. The steps of the techniques whose
+// sentences are not messages yet (chains, coloring, uniqueness, aligned
+// exclusion, almost locked sets) have a Message with no Key: their Text
+// is the only sentence.
+type Message struct {
+	// Key names the sentence: one of the keys of Messages.
+	Key string `json:"key"`
+	// Args are the values of the template's placeholders, one per
+	// placeholder, in the template's order.
+	Args []Arg `json:"args"`
+}
+
+// Arg is a value of a Message: Name is its placeholder ({Name} in the
+// template) and Kind says which of the other fields hold it.
+type Arg struct {
+	// Name is the placeholder's name.
+	Name string `json:"name"`
+	// Kind is "cell" (Cells[0]), "cells" (Cells, a list joined with
+	// "and", or "or" with Or), "digit" (Digits[0]), "digits" (Digits, a
+	// list, with Or as for cells), "house" (Houses[0]), "houses" (Houses,
+	// all rows or all columns: "columns 2 and 7"), "technique"
+	// (Technique: the step's technique; Text: its name as the sentence
+	// writes it) or "cannot" (Moves: candidates removed, said as
+	// "r1c7, r1c9 cannot be 3" or cell by cell).
+	Kind string `json:"kind"`
+	// Cells are the cells of a "cell" or "cells" value, 0-80.
+	Cells []int `json:"cells,omitempty"`
+	// Digits are the digits of a "digit" or "digits" value.
+	Digits []int `json:"digits,omitempty"`
+	// Or joins a list with "or" rather than "and".
+	Or bool `json:"or,omitempty"`
+	// Houses are the houses of a "house" or "houses" value.
+	Houses []House `json:"houses,omitempty"`
+	// Moves are the candidates of a "cannot" value.
+	Moves []Move `json:"moves,omitempty"`
+	// Technique is the technique of a "technique" value, as Step's.
+	Technique string `json:"technique,omitempty"`
+	// Text is the technique's name as the English sentence writes it.
+	Text string `json:"text,omitempty"`
+}
+
+// messages are the English templates of the messages, with {name} for
+// each value put in.
+var messages = map[string]string{
+	"s.step.full-house":       "{cell} can only be {digit}: full house, the last empty cell of {house}",
+	"s.step.hidden-single":    "{cell} can only be {digit}: hidden single in {house}, the only place for {digit} there",
+	"s.step.naked-single":     "{cell} can only be {digit}: naked single, {digit} is the cell's last candidate",
+	"s.step.direct-hidden":    "{cell} can only be {digit}: {technique}, in {house} {digits} can only go in {cells}, which leaves {cell} the only place for {digit}",
+	"s.step.direct-locked":    "{cell} can only be {digit}: {technique}, in {house} {digit} can only go in {house2} ({cells}), which leaves {cell} the only place for {digit} in {house3}",
+	"s.step.locked":           "{technique}: in {house}, {digit} can only go in {house2} ({cells}), so {cannot}",
+	"s.step.naked-subset":     "{technique}: in {house}, {cells} hold only {digits} between them, so {cannot}",
+	"s.step.hidden-subset":    "{technique}: in {house}, {digits} can only go in {cells}, so {cannot}",
+	"s.step.fish":             "{technique} on {digit}: in {base}, {digit} can only go in {cover}, so {cannot}",
+	"s.step.wing":             "{technique}: {pivot} ({pivotdigits}) with {wing1} ({digits1}) and {wing2} ({digits2}): one of the wings is {digit}, so {cannot}",
+	"s.step.xyz-wing-classic": "{technique}: {pivot} is {pivotdigits}, {wing1} is {digits1} and {wing2} is {digits2}: one of the three is {digit}, so {cannot}",
+	"s.step.xy-wing-classic":  "{technique}: {pivot} is {x} or {y}; if {x}, {wing1} is {digit}, if {y}, {wing2} is {digit}; so {cannot}",
+	"s.step.guess":            "guess: no technique finds a step here; {cell} is {digits}, and the solution has {digit} there",
+	// The parts of a "cannot" value: one digit out of several cells, or
+	// a cell's digits (these joined with ", ").
+	"s.step.cannot":      "{cells} cannot be {digit}",
+	"s.step.cannot-cell": "{cell} cannot be {digits}",
+}
+
+// Messages returns the English templates of every message a step can
+// carry, by key: the text with {name} where a value goes. A catalogue
+// that says steps in another language has these keys, with the same
+// placeholders.
+func Messages() map[string]string { return maps.Clone(messages) }
+
+// placeholderRE finds a template's placeholders.
+var placeholderRE = regexp.MustCompile(`\{(\w+)\}`)
+
+// Placeholders returns the names of a template's placeholders, each
+// once, sorted.
+func Placeholders(template string) []string {
+	var out []string
+	for _, m := range placeholderRE.FindAllStringSubmatch(template, -1) {
+		out = append(out, m[1])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// say sets the step's message and its Text, the message in English.
+func (st *Step) say(key string, args ...Arg) {
+	st.Message = Message{Key: key, Args: args}
+	st.Text = st.Message.English()
+}
+
+// English writes the message in English, as Text says it ("" for a
+// message with no key).
+func (m Message) English() string {
+	return placeholderRE.ReplaceAllStringFunc(messages[m.Key], func(p string) string {
+		name := p[1 : len(p)-1]
+		for _, a := range m.Args {
+			if a.Name == name {
+				return a.english()
+			}
+		}
+		return p
+	})
+}
+
+// english writes a value in English.
+func (a Arg) english() string {
+	switch a.Kind {
+	case "cell":
+		return sudoku.CellName(a.Cells[0])
+	case "cells":
+		if a.Or {
+			return orList(a.Cells)
+		}
+		return cellList(a.Cells)
+	case "digit":
+		return strconv.Itoa(a.Digits[0])
+	case "digits":
+		if a.Or {
+			return digitList(a.Digits, "or")
+		}
+		return digitList(a.Digits, "and")
+	case "house":
+		return a.Houses[0].String()
+	case "houses":
+		ns := make([]int, len(a.Houses))
+		for i, h := range a.Houses {
+			ns[i] = h.Index + 1
+		}
+		return a.Houses[0].Kind + "s " + digitList(ns, "and")
+	case "technique":
+		return a.Text
+	case "cannot":
+		return cannot(a.Moves)
+	}
+	return ""
+}
+
+// The values of a message.
+
+func cellArg(name string, c int) Arg { return Arg{Name: name, Kind: "cell", Cells: []int{c}} }
+func cellsArg(name string, cs []int) Arg {
+	return Arg{Name: name, Kind: "cells", Cells: slices.Clone(cs)}
+}
+func digitArg(name string, d int) Arg { return Arg{Name: name, Kind: "digit", Digits: []int{d}} }
+func houseArg(name string, h int) Arg {
+	return Arg{Name: name, Kind: "house", Houses: []House{houseOfIndex(h)}}
+}
+func cannotArg(ms []Move) Arg { return Arg{Name: "cannot", Kind: "cannot", Moves: slices.Clone(ms)} }
+func techArg(technique, text string) Arg {
+	return Arg{Name: "technique", Kind: "technique", Technique: technique, Text: text}
+}
+func digitsArg(name string, ds []int, or bool) Arg {
+	return Arg{Name: name, Kind: "digits", Digits: slices.Clone(ds), Or: or}
+}
+
+// housesArg is a list of rows or of columns (houses 0-17).
+func housesArg(name string, hs []int) Arg {
+	a := Arg{Name: name, Kind: "houses"}
+	for _, h := range hs {
+		a.Houses = append(a.Houses, houseOfIndex(h))
+	}
+	return a
+}

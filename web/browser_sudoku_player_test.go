@@ -515,6 +515,11 @@ func init() {
 					if got := eval[string](p, `document.getElementById('apply').textContent`); got != text("s.btn.apply") {
 						p.t.Errorf("%s: the Apply button says %q", lang, got)
 					}
+					// The hint's sentence too, from the engine's message
+					// (sudokupage.Hint.Message) in the catalogue.
+					if step := eval[string](p, `document.querySelector('#status .steptext').textContent`); step == "" || (lang != "en" && englishHint.MatchString(step)) {
+						p.t.Errorf("%s: the hint says %q", lang, step)
+					}
 					p.viewport(1100, 1250, false) // the hint in the picture
 					p.shot("sudoku-hint-" + lang + ".png")
 					p.viewport(1100, 860, false)
@@ -523,6 +528,13 @@ func init() {
 			if got := eval[[]string](p, `[document.getElementById('g-kite').textContent, document.getElementById('g-kite').nextElementSibling.textContent, document.querySelector('#pad .btn').getAttribute('aria-label'), document.getElementById('hint').textContent]`); !slices.Equal(got, []string{text("s.gl.kite"), text("s.gl.kite.text"), text("s.pad.digit", "d", "1"), text("s.hint.label3")}) {
 				p.t.Errorf("%s: glossary, pad and hint button %q", lang, got)
 			}
+			// The keys line and the file note, their keys and commands
+			// marked up; the puzzle's level and seed.
+			keysLine := eval[[]string](p, `[document.getElementById('keys').textContent, String(document.querySelectorAll('#keys kbd').length), document.querySelector('[data-i18n-marked="s.file.note"]').textContent, String(document.querySelectorAll('[data-i18n-marked="s.file.note"] code').length), document.getElementById('source').textContent]`)
+			if keysLine[0] != markedText(text("s.keys")) || keysLine[1] != "13" || keysLine[2] != markedText(text("s.file.note")) || keysLine[3] != "2" ||
+				!strings.HasPrefix(keysLine[4], text("s.lv.singles")) || !strings.Contains(keysLine[4], text("s.src.seed", "seed", "3")) {
+				p.t.Errorf("%s: keys, file note and source %q", lang, keysLine)
+			}
 			p.click("#pause")
 			p.wait("paused", `document.getElementById('status').textContent.includes(`+strconv.Quote(text("s.btn.resume"))+`)`)
 			p.click("#resume2")
@@ -530,6 +542,14 @@ func init() {
 		}
 		p.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('nqcount.lang')`))
 	}})
+}
+
+// englishHint finds the English of a hint's sentence.
+var englishHint = regexp.MustCompile(`can only|cannot be|the only place|last empty cell|last candidate`)
+
+// markedText is a text with [key] and `code` marks as the page shows it.
+func markedText(s string) string {
+	return regexp.MustCompile("\\[([^\\]]+)\\]|`([^`]+)`").ReplaceAllString(s, "$1$2")
 }
 
 func TestBrowserSudokuPlayer(t *testing.T) {

@@ -791,7 +791,9 @@ function newGame(puzzle, source, progress, marks, seconds) {
 function showSource() {
   const s = S.source;
   if (s && s.seed) {
-    $('source').textContent = s.level + (s.score ? ' ' + s.score.toFixed(1) : '') + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '') +
+    const level = ['singles', 'hidden', 'intermediate', 'hard'].includes(s.level) ? t('s.lv.' + s.level) : s.level;
+    const score = s.score ? ' ' + s.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) : '';
+    $('source').textContent = level + score + ' · ' + t('s.src.seed', { seed: s.seed }) + (s.index ? ' #' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' · ' + symWords(s) : '');
     const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
@@ -867,7 +869,70 @@ const plural3 = (name) => /Chains|Links|Skyscrapers/.test(name);
 const techPhrase = (name) => (plural3(name) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(name) ? 'an ' : 'a ') + name;
 // techWords is a technique's name in a sentence: with its article in
 // English; as it is in the languages without one.
-const techWords = (name) => (I18N.lang === 'en' ? techPhrase(name) : name);
+const techWords = (name) => (I18N.lang === 'en' ? techPhrase(name) : techName(name));
+
+// techName is a technique's name in the page's language where the
+// catalogue has it (s.tn.NAME, sudokupage.TechniqueKey), else as the
+// engine's players call it.
+function techName(name) {
+  const key = 's.tn.' + name.toLowerCase().replace(/ /g, '-');
+  return key in I18N.msgs || key in I18N.en ? t(key) : name;
+}
+
+// listOf joins a list the language's way ("3, 5 and 8", "3 or 5"):
+// English as the engine writes it, without the serial comma.
+function listOf(items, or) {
+  const strs = items.map(String);
+  try {
+    return new Intl.ListFormat(I18N.lang === 'en' ? 'en-GB' : I18N.lang, { type: or ? 'disjunction' : 'conjunction' }).format(strs);
+  } catch (e) {
+    return strs.join(', ');
+  }
+}
+
+// argWords says a value of a hint's message (logic.Arg) in the page's
+// language.
+function argWords(a) {
+  switch (a.kind) {
+    case 'cell': return name(a.cells[0]);
+    case 'cells': return a.or ? listOf(a.cells.map(name), true) : a.cells.map(name).join(', ');
+    case 'digit': return String(a.digits[0]);
+    case 'digits': return listOf(a.digits, a.or);
+    case 'house': return houseName(a.houses[0]);
+    case 'houses': return t('s.houses.' + a.houses[0].kind, { list: listOf(a.houses.map((h) => h.index + 1), false) });
+    case 'technique': return techName(a.text);
+    case 'cannot': return cannotWords(a.moves);
+  }
+  return '';
+}
+
+// cannotWords says which candidates go, as the engine does: the cells of
+// one digit together, else cell by cell.
+function cannotWords(moves) {
+  const ms = moves.slice().sort((x, y) => x.cell - y.cell || x.digit - y.digit);
+  if (ms.every((m) => m.digit === ms[0].digit)) {
+    return t('s.step.cannot', { cells: ms.map((m) => name(m.cell)).join(', '), digit: String(ms[0].digit), n: ms.length });
+  }
+  const parts = [];
+  for (let i = 0; i < ms.length;) {
+    let j = i;
+    const ds = [];
+    for (; j < ms.length && ms[j].cell === ms[i].cell; j++) ds.push(ms[j].digit);
+    parts.push(t('s.step.cannot-cell', { cell: name(ms[i].cell), digits: listOf(ds, true) }));
+    i = j;
+  }
+  return parts.join(', ');
+}
+
+// stepWords is a hint's sentence in the page's language: its message
+// from the catalogue, else (a step the engine has no message for yet)
+// the engine's sentence in words.
+function stepWords(st) {
+  if (!st.message) return st.words || st.text;
+  const vals = {};
+  for (const a of st.message.args) vals[a.name] = argWords(a);
+  return t(st.message.key, vals);
+}
 
 // The glossary: one entry per family of techniques, keyed as the hint's
 // glossary field (sudokupage's glossaryKeys), in the glossary's order; the
@@ -967,7 +1032,7 @@ function showHint() {
     const acts = [];
     if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: t('s.btn.putback'), primary: true, run: () => putBack(st) });
     else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: t('s.btn.erasethem'), primary: true, run: () => eraseWrong(st.cells.filter((i) => S.grid[i] && !S.puzzle[i])) });
-    status(st.words || st.text, kind, ...acts);
+    status(stepWords(st), kind, ...acts);
   } else if (h.stage === 1) {
     const what = st.technique === 'guess'
       ? t('s.hint.guess')
@@ -980,7 +1045,7 @@ function showHint() {
     else w = t('s.hint.lookhl');
     status([el('span', { class: 'stage', text: t('s.hint.stage', { k: 2 }) }), t(st.marks.length ? 's.hint.wherecol' : 's.hint.where', { where: w })], 'hint', next(t('s.hint.btn.move')));
   } else {
-    const parts = [el('span', { class: 'stage', text: t('s.hint.stage', { k: 3 }) }), el('span', { class: 'steptext', text: st.words || st.text })];
+    const parts = [el('span', { class: 'stage', text: t('s.hint.stage', { k: 3 }) }), el('span', { class: 'steptext', text: stepWords(st) })];
     const bs = st.branches || [];
     if (bs.length > 1) {
       // Every branch drawn at once, or one at a time.

@@ -12,12 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqcount/nqcount/count/queens"
-	"github.com/nqcount/nqcount/count/queens/solutions"
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
+	"github.com/nqcount/nqcount/web/internal/apitest"
 	"github.com/nqcount/nqcount/web/queenspage"
 	"github.com/nqcount/nqcount/web/sudokupage"
 )
@@ -44,65 +43,20 @@ func newServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// call sends a request and decodes the JSON answer into out (when not
-// nil); it returns the status. Every answer must be JSON, errors an
-// object with a message.
+// call, post and mustPost are apitest's.
 func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Fatalf("%s %s: content type %q, body %q", method, path, ct, b)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct{ Error string }
-		if err := json.Unmarshal(b, &e); err != nil || e.Error == "" || strings.Contains(e.Error, "\n") {
-			t.Fatalf("%s %s: status %d with body %q: want {\"error\": one line}", method, path, resp.StatusCode, b)
-		}
-		if out != nil {
-			if p, ok := out.(*string); ok {
-				*p = e.Error
-			}
-		}
-		return resp.StatusCode
-	}
-	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v in %q", method, path, err, b)
-		}
-	}
-	return resp.StatusCode
+	return apitest.Call(t, srv, method, path, ctype, body, out)
 }
 
 func post(t *testing.T, srv *httptest.Server, path string, body any, out any) int {
 	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return call(t, srv, http.MethodPost, path, "application/json", string(b), out)
+	return apitest.Post(t, srv, path, body, out)
 }
 
 func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
 	t.Helper()
-	var msg string
-	if out == nil {
-		out = &msg
-	}
-	if code := post(t, srv, path, body, out); code != http.StatusOK {
-		t.Fatalf("%s %v: status %d %v", path, body, code, out)
-	}
+	apitest.MustPost(t, srv, path, body, out)
 }
 
 func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
@@ -466,149 +420,9 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
-func TestTraceAPI(t *testing.T) {
-	srv := newServer(t)
-	for _, o := range []solutions.Order{solutions.TopDown, solutions.MostConstrained} {
-		var want [][4]int
-		solutions.TraceOrder(6, o, 0, func(ev solutions.Event) bool {
-			want = append(want, [4]int{int(ev.Kind), ev.Row, ev.Col, ev.Depth})
-			return true
-		})
-		var got [][4]int
-		for from := 0; ; {
-			var p queenspage.TracePage
-			mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": from, "limit": 100}, &p)
-			if p.From != from || p.Next != from+len(p.Events) || p.Order != o.String() {
-				t.Fatalf("page %+v", p)
-			}
-			got = append(got, p.Events...)
-			from = p.Next
-			if p.Done {
-				break
-			}
-			if len(p.Events) != 100 {
-				t.Fatalf("a page of %d steps not done", len(p.Events))
-			}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%v: the pages give %d steps, the trace %d", o, len(got), len(want))
-		}
-		var p queenspage.TracePage
-		mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": len(want) + 5}, &p)
-		if !p.Done || len(p.Events) != 0 {
-			t.Errorf("past the end: %+v", p)
-		}
-	}
-	var c queenspage.OrderComparison
-	mustPost(t, srv, "/api/queens/orders", map[string]int{"n": 8}, &c)
-	if c.Known != 92 || len(c.Orders) != 2 || c.Orders[0].Solutions != 92 || c.Orders[1].Solutions != 92 ||
-		c.Orders[1].Nodes >= c.Orders[0].Nodes || c.Orders[0].Steps != c.Orders[0].Nodes+c.Orders[0].Backtracks+92 {
-		t.Errorf("orders of n = 8: %+v", c)
-	}
-}
 
-func waitCount(t *testing.T, srv *httptest.Server, until func(queenspage.CountProgress) bool) queenspage.CountProgress {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	var p queenspage.CountProgress
-	for time.Now().Before(deadline) {
-		if call(t, srv, "GET", "/api/queens/count", "", "", &p) != 200 {
-			t.Fatal("progress")
-		}
-		if until(p) {
-			return p
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("count never got there: %+v", p)
-	return p
-}
 
-func TestLiveCount(t *testing.T) {
-	srv := newServer(t)
-	var p queenspage.CountProgress
-	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "idle" || p.ID != 0 {
-		t.Errorf("before any count: %+v", p)
-	}
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 12}, &p)
-	if p.ID != 1 || p.N != 12 {
-		t.Errorf("started: %+v", p)
-	}
-	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	known, _ := queens.Known(12)
-	if p.State != "done" || p.Total != fmt.Sprint(known) || p.Matches == nil || !*p.Matches || p.Fraction != 1 || p.TasksDone != p.Tasks || p.Nodes == 0 {
-		t.Errorf("n = 12: %+v", p)
-	}
-	// The method of nqueens count: the join at n = 12 (constellations,
-	// which the page once used, are three times slower at n = 16).
-	if p.Method != string(queens.Join) || p.Method != string(queens.DefaultMethod(12)) {
-		t.Errorf("n = 12 counted by %q, want %q as nqueens count", p.Method, queens.DefaultMethod(12))
-	}
-	// A long count stops when asked.
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
-	if p.ID != 2 {
-		t.Errorf("second count: %+v", p)
-	}
-	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
-	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.Total != "" || p.StopReason != queenspage.StopAsked {
-		t.Errorf("stopped count: %+v", p)
-	}
-	// A count of 13, with the constellations as nqueens count.
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
-	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.Method != "" })
-	if p.Method != string(queens.DefaultMethod(13)) {
-		t.Errorf("n = 13 counted by %q, want %q", p.Method, queens.DefaultMethod(13))
-	}
-}
 
-// TestLiveCountEndsWithRequester: a count started
-// from the page stops once no request asks for its progress for
-// Options.CountIdle (the page was closed), and after its time budget
-// however often it is polled; n = 27 would otherwise run for decades of
-// one core (n = 32 is refused for memory before it starts).
-func TestLiveCountEndsWithRequester(t *testing.T) {
-	const idle = 400 * time.Millisecond
-	srv := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2, CountIdle: idle, CountBudget: time.Hour})}))
-	defer srv.Close()
-	var p queenspage.CountProgress
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 27}, &p)
-	if p.BudgetSeconds != 3600 {
-		t.Errorf("budget %v s, want 3600", p.BudgetSeconds)
-	}
-	// Polled, it runs on past the idle time.
-	for end := time.Now().Add(3 * idle); time.Now().Before(end); time.Sleep(idle / 8) {
-		if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "running" && p.State != "planning" {
-			t.Fatalf("a polled count stopped: %+v", p)
-		}
-	}
-	// Left alone, it is stopped once the idle time has passed (planning
-	// a board this large ends at its next look at the context).
-	start := time.Now()
-	time.Sleep(idle + idle/2)
-	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.StopReason != queenspage.StopUnwatched {
-		t.Fatalf("%v after the last poll: %+v, want stopped, unwatched", time.Since(start), p)
-	}
-	t.Logf("stopped %v after the last poll", time.Since(start).Round(time.Millisecond))
-
-	// The budget ends a count however often it is polled.
-	budget := httptest.NewServer(web.New(web.Options{Pages: pages(queenspage.Options{Workers: 2, CountBudget: 500 * time.Millisecond})}))
-	defer budget.Close()
-	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
-	start = time.Now()
-	p = waitCount(t, budget, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
-	if p.State != "stopped" || p.StopReason != queenspage.StopBudget || time.Since(start) > 10*time.Second {
-		t.Errorf("after the budget (%v): %+v", time.Since(start), p)
-	}
-	// A new count replaces the running one.
-	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 24}, &p)
-	mustPost(t, budget, "/api/queens/count", map[string]int{"n": 8}, &p)
-	p = waitCount(t, budget, func(p queenspage.CountProgress) bool { return p.State == "done" })
-	if p.N != 8 || p.Total != "92" {
-		t.Errorf("the second count: %+v", p)
-	}
-}
 
 func TestPagesAndSecurity(t *testing.T) {
 	srv := newServer(t)

@@ -420,10 +420,6 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
-
-
-
-
 func TestPagesAndSecurity(t *testing.T) {
 	srv := newServer(t)
 	c := srv.Client()

@@ -1,10 +1,12 @@
 package logic
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
 )
@@ -35,8 +37,11 @@ type Arg struct {
 	// list, with Or as for cells), "house" (Houses[0]), "houses" (Houses,
 	// all rows or all columns: "columns 2 and 7"), "technique"
 	// (Technique: the step's technique; Text: its name as the sentence
-	// writes it) or "cannot" (Moves: candidates removed, said as
-	// "r1c7, r1c9 cannot be 3" or cell by cell).
+	// writes it), "cannot" (Moves: candidates removed, said as "r1c7,
+	// r1c9 cannot be 3" or cell by cell), "placed" (Cells[0] holds
+	// Digits[0]: "r1c7 is 3"), "node" (a chain's candidate, Chains[0]'s
+	// first node: "r1c7=3", "r1c7<>3"), "chain" (Chains[0]: "r1c7=3 ->
+	// r1c9<>3 -> ...") or "chains" (Chains, joined with "; ").
 	Kind string `json:"kind"`
 	// Cells are the cells of a "cell" or "cells" value, 0-80.
 	Cells []int `json:"cells,omitempty"`
@@ -48,28 +53,77 @@ type Arg struct {
 	Houses []House `json:"houses,omitempty"`
 	// Moves are the candidates of a "cannot" value.
 	Moves []Move `json:"moves,omitempty"`
+	// Chains are the chains of a "node", "chain" or "chains" value.
+	Chains []Chain `json:"chains,omitempty"`
 	// Technique is the technique of a "technique" value, as Step's.
 	Technique string `json:"technique,omitempty"`
 	// Text is the technique's name as the English sentence writes it.
 	Text string `json:"text,omitempty"`
 }
 
+// Chain is a chain of a message: candidates from its assumption, each
+// following from the one before.
+type Chain struct {
+	// Nodes are the chain's candidates, in order.
+	Nodes []ChainNode `json:"nodes"`
+	// Nested is how many of the chain's removals nested techniques
+	// prove (0: none).
+	Nested int `json:"nested,omitempty"`
+}
+
+// ChainNode is a candidate of a chain: the digit in the cell (On), or
+// not.
+type ChainNode struct {
+	Cell  int  `json:"cell"`
+	Digit int  `json:"digit"`
+	On    bool `json:"on"`
+}
+
+// String writes the node as the engine's sentences do: rRcC=D or
+// rRcC<>D.
+func (n ChainNode) String() string {
+	op := "<>"
+	if n.On {
+		op = "="
+	}
+	return sudoku.CellName(n.Cell) + op + strconv.Itoa(n.Digit)
+}
+
+// String writes the chain as the engine's sentences do: its nodes joined
+// with " -> ", and a note of the nested techniques' removals.
+func (c Chain) String() string {
+	parts := make([]string, len(c.Nodes))
+	for i, n := range c.Nodes {
+		parts[i] = n.String()
+	}
+	s := strings.Join(parts, " -> ")
+	if c.Nested > 0 {
+		s += fmt.Sprintf(" (%d of these removals by nested techniques)", c.Nested)
+	}
+	return s
+}
+
 // messages are the English templates of the messages, with {name} for
 // each value put in.
 var messages = map[string]string{
-	"s.step.full-house":       "{cell} can only be {digit}: full house, the last empty cell of {house}",
-	"s.step.hidden-single":    "{cell} can only be {digit}: hidden single in {house}, the only place for {digit} there",
-	"s.step.naked-single":     "{cell} can only be {digit}: naked single, {digit} is the cell's last candidate",
-	"s.step.direct-hidden":    "{cell} can only be {digit}: {technique}, in {house} {digits} can only go in {cells}, which leaves {cell} the only place for {digit}",
-	"s.step.direct-locked":    "{cell} can only be {digit}: {technique}, in {house} {digit} can only go in {house2} ({cells}), which leaves {cell} the only place for {digit} in {house3}",
-	"s.step.locked":           "{technique}: in {house}, {digit} can only go in {house2} ({cells}), so {cannot}",
-	"s.step.naked-subset":     "{technique}: in {house}, {cells} hold only {digits} between them, so {cannot}",
-	"s.step.hidden-subset":    "{technique}: in {house}, {digits} can only go in {cells}, so {cannot}",
-	"s.step.fish":             "{technique} on {digit}: in {base}, {digit} can only go in {cover}, so {cannot}",
-	"s.step.wing":             "{technique}: {pivot} ({pivotdigits}) with {wing1} ({digits1}) and {wing2} ({digits2}): one of the wings is {digit}, so {cannot}",
-	"s.step.xyz-wing-classic": "{technique}: {pivot} is {pivotdigits}, {wing1} is {digits1} and {wing2} is {digits2}: one of the three is {digit}, so {cannot}",
-	"s.step.xy-wing-classic":  "{technique}: {pivot} is {x} or {y}; if {x}, {wing1} is {digit}, if {y}, {wing2} is {digit}; so {cannot}",
-	"s.step.guess":            "guess: no technique finds a step here; {cell} is {digits}, and the solution has {digit} there",
+	"s.step.full-house":          "{cell} can only be {digit}: full house, the last empty cell of {house}",
+	"s.step.hidden-single":       "{cell} can only be {digit}: hidden single in {house}, the only place for {digit} there",
+	"s.step.naked-single":        "{cell} can only be {digit}: naked single, {digit} is the cell's last candidate",
+	"s.step.direct-hidden":       "{cell} can only be {digit}: {technique}, in {house} {digits} can only go in {cells}, which leaves {cell} the only place for {digit}",
+	"s.step.direct-locked":       "{cell} can only be {digit}: {technique}, in {house} {digit} can only go in {house2} ({cells}), which leaves {cell} the only place for {digit} in {house3}",
+	"s.step.locked":              "{technique}: in {house}, {digit} can only go in {house2} ({cells}), so {cannot}",
+	"s.step.naked-subset":        "{technique}: in {house}, {cells} hold only {digits} between them, so {cannot}",
+	"s.step.hidden-subset":       "{technique}: in {house}, {digits} can only go in {cells}, so {cannot}",
+	"s.step.fish":                "{technique} on {digit}: in {base}, {digit} can only go in {cover}, so {cannot}",
+	"s.step.wing":                "{technique}: {pivot} ({pivotdigits}) with {wing1} ({digits1}) and {wing2} ({digits2}): one of the wings is {digit}, so {cannot}",
+	"s.step.xyz-wing-classic":    "{technique}: {pivot} is {pivotdigits}, {wing1} is {digits1} and {wing2} is {digits2}: one of the three is {digit}, so {cannot}",
+	"s.step.xy-wing-classic":     "{technique}: {pivot} is {x} or {y}; if {x}, {wing1} is {digit}, if {y}, {wing2} is {digit}; so {cannot}",
+	"s.step.guess":               "guess: no technique finds a step here; {cell} is {digits}, and the solution has {digit} there",
+	"s.step.chain":               "{technique}: {chain}, so {concl}",
+	"s.step.chain-contradiction": "{technique}: if {src}, then both {chain1} and {chain2}, a contradiction, so {concl}",
+	"s.step.chain-double":        "{technique}: whether {src} or not, {target} ({chain1}; {chain2}), so {concl}",
+	"s.step.chain-cell":          "{technique}: {cell} is {digits}, and each case leads to {target} ({chains}), so {concl}",
+	"s.step.chain-region":        "{technique}: {digit} goes in {cells} in {house}, and each case leads to {target} ({chains}), so {concl}",
 	// The parts of a "cannot" value: one digit out of several cells, or
 	// a cell's digits (these joined with ", ").
 	"s.step.cannot":      "{cells} cannot be {digit}",
@@ -145,6 +199,18 @@ func (a Arg) english() string {
 		return a.Text
 	case "cannot":
 		return cannot(a.Moves)
+	case "placed":
+		return sudoku.CellName(a.Cells[0]) + " is " + strconv.Itoa(a.Digits[0])
+	case "node":
+		return a.Chains[0].Nodes[0].String()
+	case "chain":
+		return a.Chains[0].String()
+	case "chains":
+		parts := make([]string, len(a.Chains))
+		for i, c := range a.Chains {
+			parts[i] = c.String()
+		}
+		return strings.Join(parts, "; ")
 	}
 	return ""
 }
@@ -163,6 +229,14 @@ func cannotArg(ms []Move) Arg { return Arg{Name: "cannot", Kind: "cannot", Moves
 func techArg(technique, text string) Arg {
 	return Arg{Name: "technique", Kind: "technique", Technique: technique, Text: text}
 }
+func placedArg(name string, c, d int) Arg {
+	return Arg{Name: name, Kind: "placed", Cells: []int{c}, Digits: []int{d}}
+}
+func nodeArg(name string, n ChainNode) Arg {
+	return Arg{Name: name, Kind: "node", Chains: []Chain{{Nodes: []ChainNode{n}}}}
+}
+func chainArg(name string, c Chain) Arg     { return Arg{Name: name, Kind: "chain", Chains: []Chain{c}} }
+func chainsArg(name string, cs []Chain) Arg { return Arg{Name: name, Kind: "chains", Chains: cs} }
 func digitsArg(name string, ds []int, or bool) Arg {
 	return Arg{Name: name, Kind: "digits", Digits: slices.Clone(ds), Or: or}
 }

@@ -558,3 +558,55 @@ func TestBrowserSudokuPlayer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { c.run(newTab(t, bctx), base) })
 	}
 }
+
+func init() {
+	playerSteps = append(playerSteps, pageStep{"hints said in every language", func(p *tab, base string) {
+		// The sentences of the harder steps (a locked candidates'
+		// removals, a forcing chain of several branches, and each
+		// branch) from the engine's messages in the catalogue: no
+		// English phrasing, no key.
+		keys := catalogueKeys(p.t)
+		puzzle := topLine(p.t, 700)
+		for _, c := range []struct {
+			what string
+			stop func(int, logic.Step) bool
+		}{
+			{"locked", func(_ int, st logic.Step) bool { return st.Technique == "Pointing" || st.Technique == "Claiming" }},
+			{"chain", func(_ int, st logic.Step) bool { return strings.Contains(st.Text, "each case leads") }},
+		} {
+			gm, h := gameAt(p.t, puzzle, c.stop)
+			p.fresh(base, base+"/sudoku")
+			pasteGame(p, gm)
+			for _, lang := range []string{"en", "ro", "ko", "zh-Hant", "id"} {
+				p.do(chromedp.Navigate(base + "/sudoku?lang=" + lang))
+				p.wait("the catalogue", `document.documentElement.dataset.i18n === '`+lang+`' && document.body.dataset.content === '1'`)
+				p.wait("the game kept", boardJS+` === '`+gm.Progress+`'`)
+				for k := 1; k <= 3; k++ {
+					p.click("#hint")
+					stage := strings.TrimSpace(strings.ReplaceAll(catalogueText(p.t, lang, "s.hint.stage"), "{k}", strconv.Itoa(k)))
+					p.waitFor("hint stage "+strconv.Itoa(k), `document.getElementById('status').textContent.includes(`+strconv.Quote(stage)+`)`, hintWait)
+				}
+				step := eval[string](p, `document.querySelector('#status .steptext').textContent`)
+				if lang == "en" {
+					if step != h.Words && c.what == "locked" {
+						p.t.Errorf("en: %s: %q, want the words %q", c.what, step, h.Words)
+					}
+				} else if englishHint.MatchString(step) || strings.Contains(step, "->") || strings.Contains(step, "<>") {
+					p.t.Errorf("%s: %s: %q", lang, c.what, step)
+				}
+				if len(h.Branches) > 1 {
+					p.click("#branch-0")
+					p.wait("the first branch", `!!document.querySelector('#status .branchtext')`)
+					if b := eval[string](p, `document.querySelector('#status .branchtext').textContent`); lang != "en" && englishHint.MatchString(b) {
+						p.t.Errorf("%s: branch 1: %q", lang, b)
+					}
+				}
+				noKeys(p, keys, lang+" Sudoku page, a "+c.what+" hint")
+				p.viewport(1100, 1250, false)
+				p.shot("sudoku-hint-" + c.what + "-" + lang + ".png")
+				p.viewport(1100, 860, false)
+				p.t.Logf("%s %s: %s", lang, c.what, step)
+			}
+		}
+	}})
+}

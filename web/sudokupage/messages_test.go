@@ -93,7 +93,8 @@ func TestMessagesInCatalogues(t *testing.T) {
 
 // TestHintMessages: the hints of a sample of hard puzzles, on both
 // scales, carry a message wherever the engine gives one, the technique
-// in it named by a key every catalogue has.
+// in it named by a key every catalogue has: its own name (s.tn.NAME),
+// else its glossary entry's, as the page names it.
 func TestHintMessages(t *testing.T) {
 	cats := catalogues(t)
 	f, err := os.Open(refdata.File(t, "sudoku", "magictour-top1465.answers.txt"))
@@ -127,9 +128,18 @@ func TestHintMessages(t *testing.T) {
 					continue
 				}
 				for _, a := range h.Message.Args {
-					if a.Kind == "technique" {
-						techs[TechniqueKey(a.Text)] = true
+					if a.Kind != "technique" {
+						continue
 					}
+					// The technique's own name, else its glossary entry's.
+					key := TechniqueKey(a.Text)
+					if _, ok := cats["en"][key]; !ok {
+						if h.Glossary == "" {
+							t.Errorf("%s: neither %q nor a glossary entry", a.Technique, key)
+						}
+						key = "s.gl." + h.Glossary
+					}
+					techs[key] = true
 				}
 			}
 		}

@@ -41,7 +41,10 @@ type Arg struct {
 	// r1c9 cannot be 3" or cell by cell), "placed" (Cells[0] holds
 	// Digits[0]: "r1c7 is 3"), "node" (a chain's candidate, Chains[0]'s
 	// first node: "r1c7=3", "r1c7<>3"), "chain" (Chains[0]: "r1c7=3 ->
-	// r1c9<>3 -> ...") or "chains" (Chains, joined with "; ").
+	// r1c9<>3 -> ..."), "chains" (Chains, joined with "; ") or "message"
+	// (Message: a clause of the sentence) or "links" (Links: strong links
+	// of one digit joined by cells that see each other, "r7c9 = r7c2 (row
+	// 7) - r9c1 = r3c1 (column 1)").
 	Kind string `json:"kind"`
 	// Cells are the cells of a "cell" or "cells" value, 0-80.
 	Cells []int `json:"cells,omitempty"`
@@ -53,6 +56,11 @@ type Arg struct {
 	Houses []House `json:"houses,omitempty"`
 	// Moves are the candidates of a "cannot" value.
 	Moves []Move `json:"moves,omitempty"`
+	// Message is the sentence of a "message" value: a clause said as a
+	// message of its own.
+	Message *Message `json:"message,omitempty"`
+	// Links are the strong links of a "links" value.
+	Links []StrongLink `json:"links,omitempty"`
 	// Chains are the chains of a "node", "chain" or "chains" value.
 	Chains []Chain `json:"chains,omitempty"`
 	// Technique is the technique of a "technique" value, as Step's.
@@ -69,6 +77,16 @@ type Chain struct {
 	// Nested is how many of the chain's removals nested techniques
 	// prove (0: none).
 	Nested int `json:"nested,omitempty"`
+}
+
+// StrongLink is a house where a digit has two places (a place can be
+// two or three cells of a box in one line): one of them holds it.
+type StrongLink struct {
+	// From and To are the two places, each one cell or a group.
+	From []int `json:"from"`
+	To   []int `json:"to"`
+	// House is the house.
+	House House `json:"house"`
 }
 
 // ChainNode is a candidate of a chain: the digit in the cell (On), or
@@ -124,6 +142,19 @@ var messages = map[string]string{
 	"s.step.chain-double":        "{technique}: whether {src} or not, {target} ({chain1}; {chain2}), so {concl}",
 	"s.step.chain-cell":          "{technique}: {cell} is {digits}, and each case leads to {target} ({chains}), so {concl}",
 	"s.step.chain-region":        "{technique}: {digit} goes in {cells} in {house}, and each case leads to {target} ({chains}), so {concl}",
+	"s.step.links":               "{technique} on {digit}: {links}; one of the chain's ends is {digit}, so {cannot}",
+	"s.step.links-loop":          "{technique} on {digit}: {links}; the chain closes into a loop on {digit}, so {cannot}",
+	"s.step.unique":              "{technique}: {cells} on {d1} and {d2} would have two solutions; {why}, so {cannot}",
+	"s.step.bug":                 "{technique}: without the extra candidates of {cells} every cell would have two candidates and every digit two places in each house, a pattern with two solutions; {why}, so {cannot}",
+	// The clauses of a uniqueness step's reason ("message" values).
+	"s.step.why-one-of":        "one of {cells} is {digit}",
+	"s.step.why-unique-1":      "{cell} must hold another digit",
+	"s.step.why-unique-naked":  "the extra digits of {cell1} and {cell2} make a naked set on {digits} with {cells} in {house}",
+	"s.step.why-unique-hidden": "{cell1} and {cell2} make a hidden set on {digits} with {cells} in {house}",
+	"s.step.why-unique-4":      "{digit} must be in {cell1} or {cell2} ({house}), so neither is {rem}",
+	"s.step.why-bug-1":         "{cell} must be {digits}",
+	"s.step.why-bug-3":         "the extra digits make a naked set on {digits} with {cells} in {house}",
+	"s.step.why-bug-4":         "{cell1} or {cell2} holds its extra digit, and {digit} must be in one of them ({house})",
 	// The parts of a "cannot" value: one digit out of several cells, or
 	// a cell's digits (these joined with ", ").
 	"s.step.cannot":      "{cells} cannot be {digit}",
@@ -205,6 +236,14 @@ func (a Arg) english() string {
 		return a.Chains[0].Nodes[0].String()
 	case "chain":
 		return a.Chains[0].String()
+	case "links":
+		parts := make([]string, len(a.Links))
+		for i, l := range a.Links {
+			parts[i] = placeName(l.From) + " = " + placeName(l.To) + " (" + l.House.String() + ")"
+		}
+		return strings.Join(parts, " - ")
+	case "message":
+		return a.Message.English()
 	case "chains":
 		parts := make([]string, len(a.Chains))
 		for i, c := range a.Chains {
@@ -213,6 +252,15 @@ func (a Arg) english() string {
 		return strings.Join(parts, "; ")
 	}
 	return ""
+}
+
+// placeName writes a place of a strong link: a cell, or a group as
+// "(r1c2, r1c3)".
+func placeName(cs []int) string {
+	if len(cs) == 1 {
+		return sudoku.CellName(cs[0])
+	}
+	return "(" + cellList(cs) + ")"
 }
 
 // The values of a message.
@@ -235,6 +283,7 @@ func placedArg(name string, c, d int) Arg {
 func nodeArg(name string, n ChainNode) Arg {
 	return Arg{Name: name, Kind: "node", Chains: []Chain{{Nodes: []ChainNode{n}}}}
 }
+func msgArg(name string, m Message) Arg     { return Arg{Name: name, Kind: "message", Message: &m} }
 func chainArg(name string, c Chain) Arg     { return Arg{Name: name, Kind: "chain", Chains: []Chain{c}} }
 func chainsArg(name string, cs []Chain) Arg { return Arg{Name: name, Kind: "chains", Chains: cs} }
 func digitsArg(name string, ds []int, or bool) Arg {

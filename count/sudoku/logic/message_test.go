@@ -30,12 +30,17 @@ func TestMessages(t *testing.T) {
 				for _, st := range x.Steps {
 					checkMessage(t, st)
 					seen[st.Message.Key] = true
+					for _, a := range st.Message.Args {
+						if a.Kind == "message" {
+							seen[a.Message.Key] = true
+						}
+					}
 				}
 			}
 		}
 	}
 	for k := range messages {
-		if !seen[k] && !strings.HasPrefix(k, "s.step.cannot") && k != "s.step.guess" && !strings.HasSuffix(k, "-classic") {
+		if !seen[k] && !strings.HasPrefix(k, "s.step.cannot") && !rareMessages[k] && !strings.HasSuffix(k, "-classic") {
 			t.Errorf("no step of the samples says %s", k)
 		}
 	}
@@ -63,18 +68,42 @@ func checkMessage(t *testing.T, st Step) {
 	if want := Placeholders(tmpl); !slices.Equal(names, want) {
 		t.Errorf("%s: values %v, template %q wants %v", m.Key, names, tmpl, want)
 	}
+	for _, a := range m.Args {
+		if a.Kind == "message" {
+			checkMessage(t, Step{Technique: st.Technique, Message: *a.Message, Text: a.Message.English()})
+		}
+	}
 	if got := m.English(); got != st.Text {
 		t.Errorf("%s: English %q, Text %q", m.Key, got, st.Text)
 	}
 }
 
-// TestGuessMessage: the classic scale's guess, which the samples may not
-// reach, says its message.
-func TestGuessMessage(t *testing.T) {
-	st := Step{Technique: "guess"}
-	st.say("s.step.guess", cellArg("cell", 4), digitsArg("digits", []int{2, 7}, true), digitArg("digit", 7))
-	checkMessage(t, st)
-	if want := "guess: no technique finds a step here; r1c5 is 2 or 7, and the solution has 7 there"; st.Text != want {
-		t.Errorf("%q, want %q", st.Text, want)
+// rareMessages are the messages the samples do not reach:
+// TestRareMessages says them.
+var rareMessages = map[string]bool{"s.step.guess": true, "s.step.why-bug-3": true, "s.step.why-bug-4": true, "s.step.why-unique-naked": true}
+
+// TestRareMessages: the messages the samples do not reach say what the
+// engine's sentences said before they were messages.
+func TestRareMessages(t *testing.T) {
+	for _, c := range []struct {
+		m    Message
+		want string
+	}{
+		{Message{"s.step.guess", []Arg{cellArg("cell", 4), digitsArg("digits", []int{2, 7}, true), digitArg("digit", 7)}},
+			"guess: no technique finds a step here; r1c5 is 2 or 7, and the solution has 7 there"},
+		{Message{"s.step.why-bug-3", []Arg{digitsArg("digits", []int{3, 8}, false), cellsArg("cells", []int{0, 9}), houseArg("house", 9)}},
+			"the extra digits make a naked set on 3 and 8 with r1c1, r2c1 in column 1"},
+		{Message{"s.step.why-bug-4", []Arg{cellArg("cell1", 0), cellArg("cell2", 1), digitArg("digit", 5), houseArg("house", 0)}},
+			"r1c1 or r1c2 holds its extra digit, and 5 must be in one of them (row 1)"},
+		{Message{"s.step.why-unique-naked", []Arg{cellArg("cell1", 0), cellArg("cell2", 1), digitsArg("digits", []int{4, 6, 9}, false), cellsArg("cells", []int{5, 7}), houseArg("house", 18)}},
+			"the extra digits of r1c1 and r1c2 make a naked set on 4, 6 and 9 with r1c6, r1c8 in box 1"},
+	} {
+		if !rareMessages[c.m.Key] {
+			t.Errorf("%s is not rare", c.m.Key)
+		}
+		checkMessage(t, Step{Technique: c.m.Key, Message: c.m, Text: c.want})
+	}
+	if len(rareMessages) != 4 {
+		t.Errorf("%d rare messages, %d said", len(rareMessages), 4)
 	}
 }

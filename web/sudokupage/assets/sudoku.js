@@ -897,7 +897,7 @@ function listOf(items, or) {
 
 // argWords says a value of a hint's message (logic.Arg) in the page's
 // language.
-function argWords(a, gloss) {
+function argWords(a, gloss, digit) {
   switch (a.kind) {
     case 'cell': return name(a.cells[0]);
     case 'cells': return a.or ? listOf(a.cells.map(name), true) : a.cells.map(name).join(', ');
@@ -911,8 +911,24 @@ function argWords(a, gloss) {
     case 'node': return nodeWords(a.chains[0].nodes[0]);
     case 'chain': return chainWords(a.chains[0], true);
     case 'chains': return a.chains.map((c) => chainWords(c, true)).join('; ');
+    case 'message': return msgWords(a.message, gloss);
+    case 'links': return linksWords(a.links, digit);
   }
   return '';
+}
+
+// placeWords names a place of a strong link: a cell, or a group as
+// "(r1c2, r1c3)".
+const placeWords = (cs) => (cs.length === 1 ? name(cs[0]) : '(' + cs.map(name).join(', ') + ')');
+
+// linksWords says a chain of strong links of digit as the places it can
+// go: "1 is in r7c9 or r7c2 (the only places in row 7); r7c2 sees r9c1,
+// and 1 is in ...".
+function linksWords(links, digit) {
+  return links.map((l, i) => {
+    const link = t('s.step.link', { digit, a: placeWords(l.from), b: placeWords(l.to), house: houseName(l.house) });
+    return i === 0 ? link : t('s.step.link-sees', { prev: placeWords(links[i - 1].to), next: placeWords(l.from), link });
+  }).join('; ');
 }
 
 // nodeWords says a chain's candidate: "r5c4 is 1", "r5c4 cannot be 7".
@@ -959,14 +975,25 @@ function cannotWords(moves) {
   return parts.join(', ');
 }
 
+// msgValues says the values of a message (logic.Message); a chain of
+// strong links names the message's digit.
+function msgValues(m, gloss) {
+  const d = m.args.find((a) => a.name === 'digit');
+  const vals = {};
+  for (const a of m.args) vals[a.name] = argWords(a, gloss, d ? String(d.digits[0]) : '');
+  return vals;
+}
+
+// msgWords says a message (a clause of a hint's sentence).
+const msgWords = (m, gloss) => t(m.key, msgValues(m, gloss));
+
 // stepWords is a hint's sentence in the page's language: its message
 // from the catalogue, else (a step the engine has no message for yet)
 // the engine's sentence in words.
 function stepWords(st) {
   if (!st.message) return st.words || st.text;
   const m = st.message;
-  const vals = {};
-  for (const a of m.args) vals[a.name] = argWords(a, st.glossary);
+  const vals = msgValues(m, st.glossary);
   // A sentence that opens with the technique's name opens with a capital.
   if (vals.technique && t(m.key).startsWith('{technique}')) vals.technique = vals.technique.charAt(0).toLocaleUpperCase(I18N.lang) + vals.technique.slice(1);
   if (m.key === 's.step.chain-contradiction') {

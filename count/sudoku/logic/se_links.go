@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
 )
 
 // The SE scale's strong-link fish: n strong links on one digit (a house

@@ -23,10 +23,6 @@ import (
 const (
 	top1    = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 	top1Sol = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
-	// Two rows of a solution blanked: four ways to refill them.
-	fourSols = "..................392578461134756298289413675675289314846192753513867942927345186"
-	// Easter Monster: one of the hardest, no single at the start.
-	monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
 
 // pages are both pages, as nqueens watch serves them: the Sudoku page
@@ -42,15 +38,10 @@ func newServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// call, post and mustPost are apitest's.
+// call and mustPost are apitest's.
 func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
 	t.Helper()
 	return apitest.Call(t, srv, method, path, ctype, body, out)
-}
-
-func post(t *testing.T, srv *httptest.Server, path string, body any, out any) int {
-	t.Helper()
-	return apitest.Post(t, srv, path, body, out)
 }
 
 func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {

@@ -537,15 +537,6 @@ func fishEach(b *board, sy *style, n int, yield func(hint) bool) bool {
 	return false
 }
 
-// numbers writes the 1-based numbers of houses of one kind: "2, 5 and 7".
-func numbers(hs []int) string {
-	ds := make([]int, len(hs))
-	for i, h := range hs {
-		ds[i] = h%9 + 1
-	}
-	return digitList(ds, "and")
-}
-
 // wings yields every XY-Wing (4.2; xyz false) or XYZ-Wing (4.4; xyz
 // true) until yield returns true.
 // XY-Wing: a pivot with candidates x, y sees two pincers with x, z and y,

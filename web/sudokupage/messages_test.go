@@ -57,12 +57,20 @@ func textsOf(v any) []string {
 }
 
 // TestMessagesInCatalogues: every message the engine can give a step
-// (logic.Messages) is in every catalogue, each text (each plural form)
+// (logic.Messages), and the page's answers that are not steps
+// (AnswerMessages), is in every catalogue, each text (each plural form)
 // with exactly the engine's placeholders (a plural form may leave out
 // the count n, which picks it).
 func TestMessagesInCatalogues(t *testing.T) {
 	cats := catalogues(t)
-	for key, tmpl := range logic.Messages() {
+	all := logic.Messages()
+	for key, tmpl := range AnswerMessages() {
+		if _, ok := all[key]; ok {
+			t.Errorf("%s is both the engine's and the page's", key)
+		}
+		all[key] = tmpl
+	}
+	for key, tmpl := range all {
 		want := logic.Placeholders(tmpl)
 		for lang, cat := range cats {
 			v, ok := cat[key]

@@ -55,6 +55,10 @@ func HintOf(st logic.Step) Hint {
 	h := Hint{Step: st}
 	if !isStep(st.Technique) {
 		h.Words = st.Text
+		if st.Message.Key != "" {
+			m := st.Message
+			h.Message = &m
+		}
 		return h
 	}
 	h.Name = TechniqueName(st.Technique, st.Score)

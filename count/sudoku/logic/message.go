@@ -33,8 +33,9 @@ type Arg struct {
 	// Name is the placeholder's name.
 	Name string `json:"name"`
 	// Kind is "cell" (Cells[0]), "cells" (Cells, a list joined with
-	// "and", or "or" with Or), "digit" (Digits[0]), "digits" (Digits, a
-	// list, with Or as for cells), "house" (Houses[0]), "houses" (Houses,
+	// commas, the last with "or" with Or, "and" with And), "digit"
+	// (Digits[0]), "digits" (Digits, a list, the last joined with "and",
+	// or "or" with Or), "house" (Houses[0]), "houses" (Houses,
 	// all rows or all columns: "columns 2 and 7"), "technique"
 	// (Technique: the step's technique; Text: its name as the sentence
 	// writes it), "cannot" (Moves: candidates removed, said as "r1c7,
@@ -42,7 +43,8 @@ type Arg struct {
 	// Digits[0]: "r1c7 is 3"), "node" (a chain's candidate, Chains[0]'s
 	// first node: "r1c7=3", "r1c7<>3"), "chain" (Chains[0]: "r1c7=3 ->
 	// r1c9<>3 -> ..."), "chains" (Chains, joined with "; ") or "message"
-	// (Message: a clause of the sentence) or "links" (Links: strong links
+	// (Message: a clause of the sentence), "candidates" (Moves: "2 in
+	// r1c7, 5 in r3c3") or "links" (Links: strong links
 	// of one digit joined by cells that see each other, "r7c9 = r7c2 (row
 	// 7) - r9c1 = r3c1 (column 1)").
 	Kind string `json:"kind"`
@@ -50,11 +52,13 @@ type Arg struct {
 	Cells []int `json:"cells,omitempty"`
 	// Digits are the digits of a "digit" or "digits" value.
 	Digits []int `json:"digits,omitempty"`
-	// Or joins a list with "or" rather than "and".
-	Or bool `json:"or,omitempty"`
+	// Or joins a list's last item with "or"; And joins a list of cells'
+	// last with "and" (else cells are joined with commas alone).
+	Or  bool `json:"or,omitempty"`
+	And bool `json:"and,omitempty"`
 	// Houses are the houses of a "house" or "houses" value.
 	Houses []House `json:"houses,omitempty"`
-	// Moves are the candidates of a "cannot" value.
+	// Moves are the candidates of a "cannot" or "candidates" value.
 	Moves []Move `json:"moves,omitempty"`
 	// Message is the sentence of a "message" value: a clause said as a
 	// message of its own.
@@ -189,8 +193,13 @@ func (st *Step) say(key string, args ...Arg) {
 
 // English writes the message in English, as Text says it ("" for a
 // message with no key).
-func (m Message) English() string {
-	return placeholderRE.ReplaceAllStringFunc(messages[m.Key], func(p string) string {
+func (m Message) English() string { return m.Render(messages) }
+
+// Render writes the message from templates, key -> a text with {name}
+// where a value goes, the values in English: a front end's messages
+// (its answers that are not steps) in the engine's words.
+func (m Message) Render(templates map[string]string) string {
+	return placeholderRE.ReplaceAllStringFunc(templates[m.Key], func(p string) string {
 		name := p[1 : len(p)-1]
 		for _, a := range m.Args {
 			if a.Name == name {
@@ -207,8 +216,11 @@ func (a Arg) english() string {
 	case "cell":
 		return sudoku.CellName(a.Cells[0])
 	case "cells":
-		if a.Or {
+		switch {
+		case a.Or:
 			return orList(a.Cells)
+		case a.And && len(a.Cells) > 1:
+			return cellList(a.Cells[:len(a.Cells)-1]) + " and " + sudoku.CellName(a.Cells[len(a.Cells)-1])
 		}
 		return cellList(a.Cells)
 	case "digit":
@@ -236,6 +248,12 @@ func (a Arg) english() string {
 		return a.Chains[0].Nodes[0].String()
 	case "chain":
 		return a.Chains[0].String()
+	case "candidates":
+		parts := make([]string, len(a.Moves))
+		for i, m := range a.Moves {
+			parts[i] = strconv.Itoa(m.Digit) + " in " + sudoku.CellName(m.Cell)
+		}
+		return strings.Join(parts, ", ")
 	case "links":
 		parts := make([]string, len(a.Links))
 		for i, l := range a.Links {

@@ -900,7 +900,7 @@ function listOf(items, or) {
 function argWords(a, gloss, digit) {
   switch (a.kind) {
     case 'cell': return name(a.cells[0]);
-    case 'cells': return a.or ? listOf(a.cells.map(name), true) : a.cells.map(name).join(', ');
+    case 'cells': return a.or || a.and ? listOf(a.cells.map(name), a.or) : a.cells.map(name).join(', ');
     case 'digit': return String(a.digits[0]);
     case 'digits': return listOf(a.digits, a.or);
     case 'house': return houseName(a.houses[0]);
@@ -912,6 +912,7 @@ function argWords(a, gloss, digit) {
     case 'chain': return chainWords(a.chains[0], true);
     case 'chains': return a.chains.map((c) => chainWords(c, true)).join('; ');
     case 'message': return msgWords(a.message, gloss);
+    case 'candidates': return a.moves.map((m) => t('s.ans.candidate', { digit: String(m.digit), cell: name(m.cell) })).join(', ');
     case 'links': return linksWords(a.links, digit);
   }
   return '';

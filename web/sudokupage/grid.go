@@ -75,4 +75,3 @@ func sharedHouseOf(a, b int) logic.House {
 	}
 	return logic.House{Kind: "box", Index: a/27*3 + a%9/3}
 }
-

@@ -44,7 +44,9 @@ type Arg struct {
 	// first node: "r1c7=3", "r1c7<>3"), "chain" (Chains[0]: "r1c7=3 ->
 	// r1c9<>3 -> ..."), "chains" (Chains, joined with "; ") or "message"
 	// (Message: a clause of the sentence), "candidates" (Moves: "2 in
-	// r1c7, 5 in r3c3") or "links" (Links: strong links
+	// r1c7, 5 in r3c3"), "moves" (Moves: "r1c7=2, r3c3=5"), "cellcands"
+	// (Moves, a cell's together: "r1c7 (2 or 5), r3c3 (5 or 8)") or
+	// "links" (Links: strong links
 	// of one digit joined by cells that see each other, "r7c9 = r7c2 (row
 	// 7) - r9c1 = r3c1 (column 1)").
 	Kind string `json:"kind"`
@@ -58,7 +60,8 @@ type Arg struct {
 	And bool `json:"and,omitempty"`
 	// Houses are the houses of a "house" or "houses" value.
 	Houses []House `json:"houses,omitempty"`
-	// Moves are the candidates of a "cannot" or "candidates" value.
+	// Moves are the candidates of a "cannot", "candidates", "moves" or
+	// "cellcands" value.
 	Moves []Move `json:"moves,omitempty"`
 	// Message is the sentence of a "message" value: a clause said as a
 	// message of its own.
@@ -148,6 +151,10 @@ var messages = map[string]string{
 	"s.step.chain-region":        "{technique}: {digit} goes in {cells} in {house}, and each case leads to {target} ({chains}), so {concl}",
 	"s.step.links":               "{technique} on {digit}: {links}; one of the chain's ends is {digit}, so {cannot}",
 	"s.step.links-loop":          "{technique} on {digit}: {links}; the chain closes into a loop on {digit}, so {cannot}",
+	"s.step.aligned":             "{technique}: no combination of candidates of {cells} that leaves each of {excluders} a candidate (and no digit twice in one house) has {moves}",
+	"s.step.als":                 "{technique}: {held} hold {digits} between them; {how}; so {cannot}",
+	"s.step.why-als":             "{cell} ({x} or {z}) sees every {x} of the set: if it is not {x} it is {z}, and if it is, the set holds {z}",
+	"s.step.why-als-double":      "{cell} ({x} or {z}) sees every {x} and every {z} of the set: the set and the cell are locked together",
 	"s.step.unique":              "{technique}: {cells} on {d1} and {d2} would have two solutions; {why}, so {cannot}",
 	"s.step.bug":                 "{technique}: without the extra candidates of {cells} every cell would have two candidates and every digit two places in each house, a pattern with two solutions; {why}, so {cannot}",
 	// The clauses of a uniqueness step's reason ("message" values).
@@ -248,6 +255,24 @@ func (a Arg) english() string {
 		return a.Chains[0].Nodes[0].String()
 	case "chain":
 		return a.Chains[0].String()
+	case "moves":
+		parts := make([]string, len(a.Moves))
+		for i, m := range a.Moves {
+			parts[i] = m.String()
+		}
+		return strings.Join(parts, ", ")
+	case "cellcands":
+		var parts []string
+		for i := 0; i < len(a.Moves); {
+			j := i
+			var ds []int
+			for ; j < len(a.Moves) && a.Moves[j].Cell == a.Moves[i].Cell; j++ {
+				ds = append(ds, a.Moves[j].Digit)
+			}
+			parts = append(parts, sudoku.CellName(a.Moves[i].Cell)+" ("+digitList(ds, "or")+")")
+			i = j
+		}
+		return strings.Join(parts, ", ")
 	case "candidates":
 		parts := make([]string, len(a.Moves))
 		for i, m := range a.Moves {

@@ -912,6 +912,18 @@ function argWords(a, gloss, digit) {
     case 'chain': return chainWords(a.chains[0], true);
     case 'chains': return a.chains.map((c) => chainWords(c, true)).join('; ');
     case 'message': return msgWords(a.message, gloss);
+    case 'moves': return a.moves.map((m) => t('s.ans.candidate', { digit: String(m.digit), cell: name(m.cell) })).join(', ');
+    case 'cellcands': {
+      const parts = [];
+      for (let i = 0; i < a.moves.length;) {
+        let j = i;
+        const ds = [];
+        for (; j < a.moves.length && a.moves[j].cell === a.moves[i].cell; j++) ds.push(a.moves[j].digit);
+        parts.push(name(a.moves[i].cell) + ' (' + listOf(ds, true) + ')');
+        i = j;
+      }
+      return parts.join(', ');
+    }
     case 'candidates': return a.moves.map((m) => t('s.ans.candidate', { digit: String(m.digit), cell: name(m.cell) })).join(', ');
     case 'links': return linksWords(a.links, digit);
   }

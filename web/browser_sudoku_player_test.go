@@ -515,6 +515,11 @@ func init() {
 					if got := eval[string](p, `document.getElementById('apply').textContent`); got != text("s.btn.apply") {
 						p.t.Errorf("%s: the Apply button says %q", lang, got)
 					}
+					// The hint's sentence too, from the engine's message
+					// (sudokupage.Hint.Message) in the catalogue.
+					if step := eval[string](p, `document.querySelector('#status .steptext').textContent`); step == "" || (lang != "en" && englishHint.MatchString(step)) {
+						p.t.Errorf("%s: the hint says %q", lang, step)
+					}
 					p.viewport(1100, 1250, false) // the hint in the picture
 					p.shot("sudoku-hint-" + lang + ".png")
 					p.viewport(1100, 860, false)
@@ -522,6 +527,13 @@ func init() {
 			}
 			if got := eval[[]string](p, `[document.getElementById('g-kite').textContent, document.getElementById('g-kite').nextElementSibling.textContent, document.querySelector('#pad .btn').getAttribute('aria-label'), document.getElementById('hint').textContent]`); !slices.Equal(got, []string{text("s.gl.kite"), text("s.gl.kite.text"), text("s.pad.digit", "d", "1"), text("s.hint.label3")}) {
 				p.t.Errorf("%s: glossary, pad and hint button %q", lang, got)
+			}
+			// The keys line and the file note, their keys and commands
+			// marked up; the puzzle's level and seed.
+			keysLine := eval[[]string](p, `[document.getElementById('keys').textContent, String(document.querySelectorAll('#keys kbd').length), document.querySelector('[data-i18n-marked="s.file.note"]').textContent, String(document.querySelectorAll('[data-i18n-marked="s.file.note"] code').length), document.getElementById('source').textContent]`)
+			if keysLine[0] != markedText(text("s.keys")) || keysLine[1] != "13" || keysLine[2] != markedText(text("s.file.note")) || keysLine[3] != "2" ||
+				!strings.HasPrefix(keysLine[4], text("s.lv.singles")) || !strings.Contains(keysLine[4], text("s.src.seed", "seed", "3")) {
+				p.t.Errorf("%s: keys, file note and source %q", lang, keysLine)
 			}
 			p.click("#pause")
 			p.wait("paused", `document.getElementById('status').textContent.includes(`+strconv.Quote(text("s.btn.resume"))+`)`)
@@ -532,9 +544,74 @@ func init() {
 	}})
 }
 
+// englishHint finds the English of a hint's sentence.
+var englishHint = regexp.MustCompile(`can only|cannot be|the only place|last empty cell|last candidate`)
+
+// markedText is a text with [key] and `code` marks as the page shows it.
+func markedText(s string) string {
+	return regexp.MustCompile("\\[([^\\]]+)\\]|`([^`]+)`").ReplaceAllString(s, "$1$2")
+}
+
 func TestBrowserSudokuPlayer(t *testing.T) {
 	base, bctx := startBrowser(t)
 	for _, c := range playerSteps {
 		t.Run(c.name, func(t *testing.T) { c.run(newTab(t, bctx), base) })
 	}
+}
+
+func init() {
+	playerSteps = append(playerSteps, pageStep{"hints said in every language", func(p *tab, base string) {
+		// The sentences of the harder steps (a locked candidates'
+		// removals, strong links, a unique rectangle, a forcing chain of
+		// several branches, and each branch) from the engine's messages
+		// in the catalogue: no English phrasing, no key; in English the
+		// words the API gives.
+		keys := catalogueKeys(p.t)
+		puzzle := topLine(p.t, 700)
+		for _, c := range []struct {
+			what string
+			stop func(int, logic.Step) bool
+		}{
+			{"locked", func(_ int, st logic.Step) bool { return st.Technique == "Pointing" || st.Technique == "Claiming" }},
+			{"links", func(_ int, st logic.Step) bool {
+				return strings.Contains(st.Technique, "Skyscraper") || strings.Contains(st.Technique, "Kite")
+			}},
+			{"unique", func(_ int, st logic.Step) bool { return strings.HasPrefix(st.Technique, "Unique") }},
+			{"chain", func(_ int, st logic.Step) bool { return strings.Contains(st.Text, "each case leads") }},
+		} {
+			gm, h := gameAt(p.t, puzzle, c.stop)
+			p.fresh(base, base+"/sudoku")
+			pasteGame(p, gm)
+			for _, lang := range []string{"en", "ro", "ko", "zh-Hant", "id"} {
+				p.do(chromedp.Navigate(base + "/sudoku?lang=" + lang))
+				p.wait("the catalogue", `document.documentElement.dataset.i18n === '`+lang+`' && document.body.dataset.content === '1'`)
+				p.wait("the game kept", boardJS+` === '`+gm.Progress+`'`)
+				for k := 1; k <= 3; k++ {
+					p.click("#hint")
+					stage := strings.TrimSpace(strings.ReplaceAll(catalogueText(p.t, lang, "s.hint.stage"), "{k}", strconv.Itoa(k)))
+					p.waitFor("hint stage "+strconv.Itoa(k), `document.getElementById('status').textContent.includes(`+strconv.Quote(stage)+`)`, hintWait)
+				}
+				step := eval[string](p, `document.querySelector('#status .steptext').textContent`)
+				if lang == "en" {
+					if step != h.Words && (c.what == "locked" || c.what == "links") {
+						p.t.Errorf("en: %s: %q, want the words %q", c.what, step, h.Words)
+					}
+				} else if englishHint.MatchString(step) || strings.Contains(step, "->") || strings.Contains(step, "<>") {
+					p.t.Errorf("%s: %s: %q", lang, c.what, step)
+				}
+				if len(h.Branches) > 1 {
+					p.click("#branch-0")
+					p.wait("the first branch", `!!document.querySelector('#status .branchtext')`)
+					if b := eval[string](p, `document.querySelector('#status .branchtext').textContent`); lang != "en" && englishHint.MatchString(b) {
+						p.t.Errorf("%s: branch 1: %q", lang, b)
+					}
+				}
+				noKeys(p, keys, lang+" Sudoku page, a "+c.what+" hint")
+				p.viewport(1100, 1250, false)
+				p.shot("sudoku-hint-" + c.what + "-" + lang + ".png")
+				p.viewport(1100, 860, false)
+				p.t.Logf("%s %s: %s", lang, c.what, step)
+			}
+		}
+	}})
 }

@@ -66,6 +66,23 @@ function t(key, params) {
   });
 }
 
+// marked returns a text's nodes, its [key] names as <kbd> and its
+// `command` words as <code> (a text with markup, built without HTML).
+function marked(text) {
+  const out = [];
+  const re = /\[([^\]]+)\]|`([^`]+)`/g;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
+    const e = document.createElement(m[1] !== undefined ? 'kbd' : 'code');
+    e.textContent = m[1] !== undefined ? m[1] : m[2];
+    out.push(e);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(document.createTextNode(text.slice(last)));
+  return out;
+}
+
 // fmtNum writes a number the language's way (digit groups).
 function fmtNum(v) {
   return typeof v === 'bigint' || typeof v === 'number' ? v.toLocaleString(I18N.lang) : String(v);
@@ -76,6 +93,7 @@ function fmtNum(v) {
 function applyI18n(root) {
   root = root || document;
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll('[data-i18n-marked]')) e.replaceChildren(...marked(t(e.dataset.i18nMarked)));
   for (const [attr, data] of [['title', 'i18nTitle'], ['aria-label', 'i18nAriaLabel'], ['placeholder', 'i18nPlaceholder']]) {
     for (const e of root.querySelectorAll('[data-i18n-' + attr + ']')) e.setAttribute(attr, t(e.dataset[data]));
   }

@@ -48,12 +48,18 @@ type page struct {
 // New returns the n-queens page, for web.Options.Pages. The server's
 // Serve stops its live count when it returns.
 func New(opt Options) *web.Page {
+	_, wp := newPage(opt)
+	return wp
+}
+
+// newPage returns the page's state and the page.
+func newPage(opt Options) (*page, *web.Page) {
 	sub, err := fs.Sub(assets, "assets")
 	if err != nil {
 		panic(err) // the embedded tree always has assets/
 	}
 	p := &page{opt: opt, live: newLiveCount(opt.CountBudget, opt.CountIdle)}
-	return &web.Page{Path: Path, Nav: "nav.queens", HTML: "queens.html", Assets: sub, Routes: p.routes,
+	return p, &web.Page{Path: Path, Nav: "nav.queens", HTML: "queens.html", Assets: sub, Routes: p.routes,
 		Shutdown: func() { p.live.stop(StopShutdown) }}
 }
 

@@ -20,3 +20,13 @@ func ExampleFormatGame() {
 	// # progress: 46..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........
 	// # seconds: 75
 }
+
+// The page names a technique in a hint's sentence by its catalogue key,
+// and says the hint's answers that are not steps from its templates.
+func ExampleTechniqueKey() {
+	fmt.Println(sudokupage.TechniqueKey(sudokupage.TechniqueName("Naked Pair", 3.0)))
+	fmt.Println(sudokupage.AnswerMessages()["s.ans.solved"])
+	// Output:
+	// s.tn.naked-pair
+	// The puzzle is solved.
+}

@@ -2,9 +2,9 @@ package sudokupage
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
 
 // peersOf returns the 20 cells sharing a row, column or box with cell i.
@@ -47,24 +47,31 @@ func clashes(g sudoku.Grid) ([]int, string) {
 	return out, msg
 }
 
-func sharedHouse(a, b int) string {
-	switch {
-	case a/9 == b/9:
-		return fmt.Sprintf("row %d", a/9+1)
-	case a%9 == b%9:
-		return fmt.Sprintf("column %d", a%9+1)
+// firstClash returns the first pair of cells whose digits clash, as
+// clashes names it.
+func firstClash(g sudoku.Grid) (int, int) {
+	for i := 0; i < 81; i++ {
+		if g[i] == 0 {
+			continue
+		}
+		for _, p := range peersOf(i) {
+			if p > i && g[p] == g[i] {
+				return i, p
+			}
+		}
 	}
-	return fmt.Sprintf("box %d", a/27*3+a%9/3+1)
+	return -1, -1
 }
 
-// cellList names cells: "r1c2, r3c4 and r5c6".
-func cellList(cells []int) string {
-	names := make([]string, len(cells))
-	for i, c := range cells {
-		names[i] = sudoku.CellName(c)
+func sharedHouse(a, b int) string { return sharedHouseOf(a, b).String() }
+
+// sharedHouseOf returns a house that cells a and b share.
+func sharedHouseOf(a, b int) logic.House {
+	switch {
+	case a/9 == b/9:
+		return logic.House{Kind: "row", Index: a / 9}
+	case a%9 == b%9:
+		return logic.House{Kind: "column", Index: a % 9}
 	}
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return logic.House{Kind: "box", Index: a/27*3 + a%9/3}
 }

@@ -415,15 +415,15 @@ func (p *page) step(ctx context.Context, req *hintRequest) (logic.Step, *web.Err
 				return logic.Step{}, web.BadRequest("grid: %s is %d in the puzzle but %s on the board", sudoku.CellName(i), v, cellDigit(g[i]))
 			}
 		}
-		if cs, msg := clashes(g); len(cs) > 0 {
-			return answer("clash", msg+": one of them has to change.", cs), nil
+		if cs, _ := clashes(g); len(cs) > 0 {
+			return clashAnswer(g, cs), nil
 		}
 		v, sol := check(p)
 		switch v.Verdict {
 		case VerdictNone:
 			return logic.Step{}, web.BadRequest("the puzzle has no solution: %s", v.Message)
 		case VerdictSeveral:
-			return answer("none", "The puzzle has several solutions: logic cannot tell which digit goes where.", nil), nil
+			return answer("none", nil, "s.ans.several-puzzle"), nil
 		}
 		var wrong []int
 		for i := range g {
@@ -432,14 +432,10 @@ func (p *page) step(ctx context.Context, req *hintRequest) (logic.Step, *web.Err
 			}
 		}
 		if len(wrong) > 0 {
-			verb := "is wrong"
-			if len(wrong) > 1 {
-				verb = "are wrong"
-			}
-			return answer("mistake", fmt.Sprintf("%s %s: erase before going on.", cellList(wrong), verb), wrong), nil
+			return wrongAnswer(wrong), nil
 		}
-	} else if cs, msg := clashes(g); len(cs) > 0 {
-		return answer("clash", msg+": one of them has to change.", cs), nil
+	} else if cs, _ := clashes(g); len(cs) > 0 {
+		return clashAnswer(g, cs), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, hardTimeout)
 	defer cancel()
@@ -456,44 +452,15 @@ func (p *page) step(ctx context.Context, req *hintRequest) (logic.Step, *web.Err
 	case err == nil:
 		return st, nil
 	case errors.Is(err, logic.ErrSolved):
-		return answer("solved", "The puzzle is solved.", nil), nil
+		return answer("solved", nil, "s.ans.solved"), nil
 	case errors.As(err, &nu) && nu.Solutions == 0:
-		return answer("mistake", "These digits have no solution: one of them is wrong.", nil), nil
+		return answer("mistake", nil, "s.ans.no-solution"), nil
 	case errors.As(err, &nu):
-		return answer("none", "These digits have several solutions: logic cannot tell which digit goes where.", nil), nil
+		return answer("none", nil, "s.ans.several-digits"), nil
 	case errors.As(err, &mc):
 		return missingAnswer(mc.Missing), nil
 	}
 	return logic.Step{}, logicError("find a hint", err)
-}
-
-// missingAnswer is the mistake of candidates removed that the solution
-// needs: the cells, and the candidates to put back as the step's marks.
-func missingAnswer(missing []logic.Move) logic.Step {
-	cells := make([]int, len(missing))
-	parts := make([]string, len(missing))
-	st := answer("mistake", "", nil)
-	for i, m := range missing {
-		cells[i] = m.Cell
-		parts[i] = fmt.Sprintf("%d in %s", m.Digit, sudoku.CellName(m.Cell))
-		st.Marks = append(st.Marks, logic.Mark{Cell: m.Cell, Digit: m.Digit, Color: 1})
-	}
-	st.Cells = cells
-	what := "a candidate the solution needs was removed"
-	if len(missing) > 1 {
-		what = "candidates the solution needs were removed"
-	}
-	st.Text = fmt.Sprintf("Mistake: %s (%s): put %s back.", what, strings.Join(parts, ", "), map[bool]string{false: "it", true: "them"}[len(missing) > 1])
-	return st
-}
-
-// answer is a hint that is not a solving step: a clash, mistakes, the end.
-func answer(technique, text string, cells []int) logic.Step {
-	if cells == nil {
-		cells = []int{}
-	}
-	return logic.Step{Technique: technique, Text: text, Cells: cells, Placements: []logic.Move{},
-		Eliminations: []logic.Move{}, Houses: []logic.House{}, Marks: []logic.Mark{}, Links: []logic.Link{}}
 }
 
 func cellDigit(v uint8) string {

@@ -2,6 +2,7 @@ package sudokupage
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,12 @@ type Hint struct {
 	// BranchWords are the branches in words, one sentence each ("if r8c6
 	// is 4, then r8c5 cannot be 4, so ..."); nil with Branches.
 	BranchWords []string `json:"branch_words"`
+	// Message is the step's sentence as a message of the page's
+	// catalogues (logic.Message), for the page to say it in the
+	// player's language; its technique is named as Name names it (the
+	// catalogue's key for it is TechniqueKey's). Nil where the engine
+	// has no message for the step: Words is then the sentence.
+	Message *logic.Message `json:"message,omitempty"`
 }
 
 // HintOf returns st in a player's words. For a forcing chain with
@@ -48,11 +55,24 @@ func HintOf(st logic.Step) Hint {
 	h := Hint{Step: st}
 	if !isStep(st.Technique) {
 		h.Words = st.Text
+		if st.Message.Key != "" {
+			m := st.Message
+			h.Message = &m
+		}
 		return h
 	}
 	h.Name = TechniqueName(st.Technique, st.Score)
 	h.Glossary = glossaryKey(st.Technique, st.Score)
 	h.Words = inWords(st.Technique, h.Name, st.Text)
+	if st.Message.Key != "" {
+		m := logic.Message{Key: st.Message.Key, Args: slices.Clone(st.Message.Args)}
+		for i, a := range m.Args {
+			if a.Kind == "technique" {
+				m.Args[i].Text = TechniqueName(a.Technique, st.Score)
+			}
+		}
+		h.Message = &m
+	}
 	nodes := chains(st.Text)
 	for _, ns := range nodes {
 		h.Branches = append(h.Branches, linksOf(ns))
@@ -119,6 +139,13 @@ func TechniqueName(technique string, score float64) string {
 		n = strings.Join(words, " ")
 	}
 	return n
+}
+
+// TechniqueKey returns the key of the page's catalogues that names a
+// technique in a message, from its name as TechniqueName gives it:
+// "s.tn.naked-pair" for "Naked Pair".
+func TechniqueKey(name string) string {
+	return "s.tn." + strings.ReplaceAll(strings.ToLower(name), " ", "-")
 }
 
 // glossaryKeys are the page's glossary entries, in its order.

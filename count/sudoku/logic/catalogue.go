@@ -1,11 +1,8 @@
 package logic
 
 import (
-	"fmt"
 	"math/bits"
 	"strings"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The catalogue: the techniques both scales share (singles,
@@ -109,7 +106,7 @@ type style struct {
 	// (pivot p and pincers a, c with their candidates; z the digit
 	// removed).
 	xyWing, xyzWing string
-	wingText        func(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string
+	wingText        func(st *Step, name string, p, a, c int, pc, ca, cc uint16, z int, el []Move)
 }
 
 // lockPass is a pass of the intersections' search: the base houses, the
@@ -192,7 +189,7 @@ func lockingEach(b *board, sy *style, passes []lockPass, yield func(hint) bool) 
 		}
 		return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
 			cells := digitCellsIn(b, r1, d)
-			st.Text = fmt.Sprintf("%s: in %s, %d can only go in %s (%s), so %s", lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), cannot(el))
+			st.say("s.step.locked", techArg(name, lowerFirst(name)), houseArg("house", r1), digitArg("digit", d), houseArg("house2", r2), cellsArg("cells", cells), cannotArg(el))
 			st.Cells = cells
 			st.Houses = []House{houseOfIndex(r1), houseOfIndex(r2)}
 			for _, x := range cells {
@@ -293,7 +290,7 @@ func nakedSets(b *board, sy *style, n int, yield func(hint) bool) bool {
 			name := sy.naked[n]
 			diff := [...]float64{2: 3.0, 3: 3.6, 4: 5.0}[n]
 			return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-				st.Text = fmt.Sprintf("%s: in %s, %s hold only %s between them, so %s", lowerFirst(name), houseName(hs), cellList(cells), digitList(digits(u), "and"), cannot(el))
+				st.say("s.step.naked-subset", techArg(name, lowerFirst(name)), houseArg("house", hs), cellsArg("cells", cells), digitsArg("digits", digits(u), false), cannotArg(el))
 				st.Cells = cells
 				st.Houses = []House{houseOfIndex(hs)}
 				for _, x := range cells {
@@ -375,8 +372,7 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(hint) bool) 
 						diff = 2.5
 					}
 					return yield(hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
-						st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %s can only go in %s, which leaves %s the only place for %d",
-							sudoku.CellName(c), d, lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), sudoku.CellName(c), d)
+						st.say("s.step.direct-hidden", cellArg("cell", c), digitArg("digit", d), techArg(name, lowerFirst(name)), houseArg("house", hs), digitsArg("digits", set, false), cellsArg("cells", cells))
 						st.Cells = cells
 						st.Houses = []House{houseOfIndex(hs)}
 						for _, x := range cells {
@@ -394,7 +390,7 @@ func hiddenSets(b *board, sy *style, n int, direct bool, yield func(hint) bool) 
 			name := sy.hidden[n]
 			diff := [...]float64{2: 3.4, 3: 4.0, 4: 5.4}[n]
 			return yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-				st.Text = fmt.Sprintf("%s: in %s, %s can only go in %s, so %s", lowerFirst(name), houseName(hs), digitList(set, "and"), cellList(cells), cannot(el))
+				st.say("s.step.hidden-subset", techArg(name, lowerFirst(name)), houseArg("house", hs), digitsArg("digits", set, false), cellsArg("cells", cells), cannotArg(el))
 				st.Cells = cells
 				st.Houses = []House{houseOfIndex(hs)}
 				for _, x := range cells {
@@ -486,11 +482,7 @@ func fishEach(b *board, sy *style, n int, yield func(hint) bool) bool {
 		}
 		name := sy.fishName[n]
 		return yield(hint{name: name, diff: [...]float64{2: 3.2, 3: 3.8, 4: 5.2}[n], cell: -1, elims: el, desc: func(st *Step) {
-			kind, ckind := "columns", "rows"
-			if tp[0] == 1 {
-				kind, ckind = "rows", "columns"
-			}
-			st.Text = fmt.Sprintf("%s on %d: in %s %s, %d can only go in %s %s, so %s", lowerFirst(name), d, kind, numbers(base), d, ckind, numbers(covers), cannot(el))
+			st.say("s.step.fish", techArg(name, lowerFirst(name)), digitArg("digit", d), housesArg("base", base), housesArg("cover", covers), cannotArg(el))
 			for _, hb := range base {
 				st.Houses = append(st.Houses, houseOfIndex(hb))
 				for _, c := range digitCellsIn(b, hb, d) {
@@ -543,15 +535,6 @@ func fishEach(b *board, sy *style, n int, yield func(hint) bool) bool {
 		}
 	}
 	return false
-}
-
-// numbers writes the 1-based numbers of houses of one kind: "2, 5 and 7".
-func numbers(hs []int) string {
-	ds := make([]int, len(hs))
-	for i, h := range hs {
-		ds[i] = h%9 + 1
-	}
-	return digitList(ds, "and")
 }
 
 // wings yields every XY-Wing (4.2; xyz false) or XYZ-Wing (4.4; xyz
@@ -611,7 +594,7 @@ func wings(b *board, sy *style, xyz bool, yield func(hint) bool) bool {
 					continue
 				}
 				if yield(hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-					st.Text = sy.wingText(name, p, a, c, pc, ca, cc, zd, el)
+					sy.wingText(st, name, p, a, c, pc, ca, cc, zd, el)
 					st.Cells = []int{p, a, c}
 					for _, x := range []int{p, a, c} {
 						for _, d := range digits(b.cand[x]) {
@@ -632,23 +615,24 @@ func wings(b *board, sy *style, xyz bool, yield func(hint) bool) bool {
 }
 
 // seWingText is the SE scale's sentence for a wing.
-func seWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string {
-	return fmt.Sprintf("%s: %s (%s) with %s (%s) and %s (%s): one of the wings is %d, so %s", lowerFirst(name),
-		sudoku.CellName(p), digitList(digits(pc), "or"), sudoku.CellName(a), digitList(digits(ca), "or"),
-		sudoku.CellName(c), digitList(digits(cc), "or"), z, cannot(el))
+func seWingText(st *Step, name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) {
+	st.say("s.step.wing", techArg(name, lowerFirst(name)), cellArg("pivot", p), digitsArg("pivotdigits", digits(pc), true),
+		cellArg("wing1", a), digitsArg("digits1", digits(ca), true), cellArg("wing2", c), digitsArg("digits2", digits(cc), true),
+		digitArg("digit", z), cannotArg(el))
 }
 
 // classicWingText is the classic scale's sentence for a wing.
-func classicWingText(name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) string {
+func classicWingText(st *Step, name string, p, a, c int, pc, ca, cc uint16, z int, el []Move) {
 	if popcount(pc) == 3 {
-		return fmt.Sprintf("xyz-wing: %s is %s, %s is %s and %s is %s: one of the three is %d, so %s",
-			sudoku.CellName(p), digitList(digits(pc), "or"), sudoku.CellName(a), digitList(digits(ca), "or"),
-			sudoku.CellName(c), digitList(digits(cc), "or"), z, cannot(el))
+		st.say("s.step.xyz-wing-classic", techArg(name, "xyz-wing"), cellArg("pivot", p), digitsArg("pivotdigits", digits(pc), true),
+			cellArg("wing1", a), digitsArg("digits1", digits(ca), true), cellArg("wing2", c), digitsArg("digits2", digits(cc), true),
+			digitArg("digit", z), cannotArg(el))
+		return
 	}
 	zm := uint16(1) << (z - 1)
 	x, y := onlyDigit(ca&^zm), onlyDigit(cc&^zm)
-	return fmt.Sprintf("xy-wing: %s is %d or %d; if %d, %s is %d, if %d, %s is %d; so %s",
-		sudoku.CellName(p), x, y, x, sudoku.CellName(a), z, y, sudoku.CellName(c), z, cannot(el))
+	st.say("s.step.xy-wing-classic", techArg(name, "xy-wing"), cellArg("pivot", p), digitArg("x", x), digitArg("y", y),
+		cellArg("wing1", a), cellArg("wing2", c), digitArg("digit", z), cannotArg(el))
 }
 
 // singleIn finds, in the first of the houses (in the order given) with
@@ -681,9 +665,9 @@ func singleIn(b *board, houses *[27]int, alone bool, name string) (hint, bool) {
 		}
 		return hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 			if alone {
-				st.Text = fmt.Sprintf("%s can only be %d: full house, the last empty cell of %s", sudoku.CellName(c), d, houseName(h))
+				st.say("s.step.full-house", cellArg("cell", c), digitArg("digit", d), houseArg("house", h))
 			} else {
-				st.Text = fmt.Sprintf("%s can only be %d: hidden single in %s, the only place for %d there", sudoku.CellName(c), d, houseName(h), d)
+				st.say("s.step.hidden-single", cellArg("cell", c), digitArg("digit", d), houseArg("house", h))
 			}
 			// The pattern: the house's other (empty) cells.
 			for _, x := range houseCells[h] {
@@ -706,7 +690,7 @@ func nakedSingle(b *board, name string) (hint, bool) {
 		}
 		d := onlyDigit(b.cand[c])
 		return hint{name: name, diff: 2.3, cell: c, digit: d, desc: func(st *Step) {
-			st.Text = fmt.Sprintf("%s can only be %d: naked single, %d is the cell's last candidate", sudoku.CellName(c), d, d)
+			st.say("s.step.naked-single", cellArg("cell", c), digitArg("digit", d))
 			st.Cells = []int{c}
 		}}, true
 	}

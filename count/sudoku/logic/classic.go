@@ -2,8 +2,6 @@ package logic
 
 import (
 	"fmt"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The classic scale: nqcount's first rater, kept by name for scripts that
@@ -127,13 +125,14 @@ func guess(s *solver, b *board) (Step, bool) {
 		return Step{}, false
 	}
 	d := int(s.sol[best])
-	return Step{
+	st := Step{
 		Technique:  "guess",
 		Score:      12.0,
-		Text:       fmt.Sprintf("guess: no technique finds a step here; %s is %s, and the solution has %d there", sudoku.CellName(best), digitList(digits(b.cand[best]), "or"), d),
 		Placements: []Move{{best, d}},
 		Cells:      []int{best},
-	}, true
+	}
+	st.say("s.step.guess", cellArg("cell", best), digitsArg("digits", digits(b.cand[best]), true), digitArg("digit", d))
+	return st, true
 }
 
 // classicNext returns the easiest step of the classic scale on b, or

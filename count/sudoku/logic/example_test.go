@@ -95,3 +95,15 @@ func ExampleExplainContext() {
 	// Output:
 	// context canceled
 }
+
+// A page says a step in its reader's language from its Message: the key
+// of a template in its catalogue, with the same placeholders as the
+// English one Messages gives.
+func ExampleMessages() {
+	tmpl := logic.Messages()["s.step.hidden-single"]
+	fmt.Println(tmpl)
+	fmt.Println(logic.Placeholders(tmpl))
+	// Output:
+	// {cell} can only be {digit}: hidden single in {house}, the only place for {digit} there
+	// [cell digit house]
+}

@@ -1,8 +1,8 @@
 package logic
 
 import (
-	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // The SE scale's aligned exclusion: for two (6.2) or three cells (7.5),
@@ -153,8 +153,7 @@ func alignedTry(b *board, cells []int, common cellset) (hint, bool) {
 	cs := append([]int(nil), cells...)
 	excluders := common.cells()
 	return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-		st.Text = fmt.Sprintf("%s: no combination of candidates of %s that leaves each of %s a candidate (and no digit twice in one house) has %s",
-			lowerFirst(name), cellList(cs), cellList(excluders), candidates(el))
+		st.say("s.step.aligned", techArg(name, lowerFirst(name)), cellsArg("cells", cs), cellsArg("excluders", excluders), Arg{Name: "moves", Kind: "moves", Moves: slices.Clone(el)})
 		st.Cells = append(append([]int(nil), cs...), excluders...)
 		for _, c := range cs {
 			for _, d := range digits(b.cand[c]) {
@@ -162,16 +161,4 @@ func alignedTry(b *board, cells []int, common cellset) (hint, bool) {
 			}
 		}
 	}}, true
-}
-
-// candidates names candidates: "r1c2=4, r3c5=7".
-func candidates(ms []Move) string {
-	s := ""
-	for i, m := range ms {
-		if i > 0 {
-			s += ", "
-		}
-		s += m.String()
-	}
-	return s
 }

@@ -2,9 +2,6 @@ package logic
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The SE scale's ALS wings (WXYZ- to TUVWXYZ-Wing): n cells that all see
@@ -202,18 +199,18 @@ func (h *alsHint) hint(b *board, n int) hint {
 	name := alsNames[n] + " " + h.suffix
 	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
 		var digs uint16
-		var parts []string
+		held := Arg{Name: "held", Kind: "cellcands"}
 		for _, c := range h.cells {
 			digs |= b.cand[c]
-			parts = append(parts, fmt.Sprintf("%s (%s)", sudoku.CellName(c), digitList(digits(b.cand[c]), "or")))
+			for _, d := range digits(b.cand[c]) {
+				held.Moves = append(held.Moves, Move{c, d})
+			}
 		}
-		how := fmt.Sprintf("%s (%d or %d) sees every %d of the set: if it is not %d it is %d, and if it is, the set holds %d",
-			sudoku.CellName(h.yz), h.x, h.z, h.x, h.x, h.z, h.z)
+		how := Message{"s.step.why-als", []Arg{cellArg("cell", h.yz), digitArg("x", h.x), digitArg("z", h.z)}}
 		if h.double {
-			how = fmt.Sprintf("%s (%d or %d) sees every %d and every %d of the set: the set and the cell are locked together", sudoku.CellName(h.yz), h.x, h.z, h.x, h.z)
+			how.Key = "s.step.why-als-double"
 		}
-		st.Text = fmt.Sprintf("%s: %s hold %s between them; %s; so %s", name, strings.Join(parts, ", "),
-			digitList(digits(digs), "and"), how, cannot(h.elims))
+		st.say("s.step.als", techArg(name, name), held, digitsArg("digits", digits(digs), false), msgArg("how", how), cannotArg(h.elims))
 		st.Cells = append(append([]int(nil), h.cells...), h.yz)
 		for _, c := range st.Cells {
 			for _, d := range digits(b.cand[c]) {

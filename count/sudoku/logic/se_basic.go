@@ -1,10 +1,7 @@
 package logic
 
 import (
-	"fmt"
 	"math/bits"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The SE scale's singles, intersections, subsets, fish and wings: the
@@ -70,8 +67,8 @@ func seDirectLocking(e *seEngine, b *board) (hint, bool) {
 			}
 			h = hint{name: name, diff: diff, cell: c, digit: d, desc: func(st *Step) {
 				cells := digitCellsIn(b, r1, d)
-				st.Text = fmt.Sprintf("%s can only be %d: %s, in %s %d can only go in %s (%s), which leaves %s the only place for %d in %s",
-					sudoku.CellName(c), d, lowerFirst(name), houseName(r1), d, houseName(r2), cellList(cells), sudoku.CellName(c), d, houseName(r3))
+				st.say("s.step.direct-locked", cellArg("cell", c), digitArg("digit", d), techArg(name, lowerFirst(name)), houseArg("house", r1),
+					houseArg("house2", r2), cellsArg("cells", cells), houseArg("house3", r3))
 				st.Cells = cells
 				st.Houses = []House{houseOfIndex(r1), houseOfIndex(r2), houseOfIndex(r3)}
 				for _, x := range cells {

@@ -1,21 +1,6 @@
 package logic
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/nqcount/nqcount/count/sudoku"
-)
-
-// potName writes a potential as the chains show it: r1c2=4 (on), r1c2<>4
-// (off).
-func potName(id int) string {
-	op := "<>"
-	if potOn(id) {
-		op = "="
-	}
-	return fmt.Sprintf("%s%s%d", sudoku.CellName(potCell(id)), op, potDigit(id))
-}
+import ()
 
 // path lists the conclusions from the assumption to conclusion i along
 // first parents, assumption first.
@@ -35,64 +20,67 @@ func (ch *chainer) path(i int32) []int32 {
 	return out
 }
 
-// pathText writes a branch as "r1c2=4 -> r1c5<>4 -> ...", with a note
-// when the branch also relies on removals of a nested technique.
-func (ch *chainer) pathText(i int32) string {
-	var parts []string
-	nested := 0
+// msgChain returns a branch as a message's chain: its candidates from the
+// assumption to conclusion i, and how many of its removals nested
+// techniques prove.
+func (ch *chainer) msgChain(i int32) Chain {
+	var c Chain
 	for _, j := range ch.path(i) {
-		parts = append(parts, potName(int(ch.ar.pots[j].id)))
+		id := int(ch.ar.pots[j].id)
+		c.Nodes = append(c.Nodes, potNode(id))
 		if ch.ar.pots[j].cause == causeAdvanced {
-			nested++
+			c.Nested++
 		}
 	}
-	s := strings.Join(parts, " -> ")
-	if nested > 0 {
-		s += fmt.Sprintf(" (%d of these removals by nested techniques)", nested)
-	}
-	return s
+	return c
 }
+
+// potNode returns potential id as a chain's node.
+func potNode(id int) ChainNode { return ChainNode{potCell(id), potDigit(id), potOn(id)} }
 
 // describe returns the sentence and pattern of a chain step.
 func (h *chainHint) describe(b *board) func(st *Step) {
 	ch := h.ch
 	name := h.name()
-	var text string
-	concl := cannot(h.elims)
+	tech := techArg(name, lowerFirst(name))
+	concl := cannotArg(h.elims)
 	if h.result >= 0 && potOn(h.result) {
-		concl = fmt.Sprintf("%s is %d", sudoku.CellName(potCell(h.result)), potDigit(h.result))
+		concl = placedArg("", potCell(h.result), potDigit(h.result))
 	}
+	concl.Name = "concl"
+	var key string
+	var args []Arg
 	switch h.kind {
-	case hintCycle:
-		text = fmt.Sprintf("%s: %s, so %s", lowerFirst(name), ch.pathText(h.targets[0]), concl)
-	case hintForcing:
-		text = fmt.Sprintf("%s: %s, so %s", lowerFirst(name), ch.pathText(h.targets[0]), concl)
+	case hintCycle, hintForcing:
+		key, args = "s.step.chain", []Arg{tech, chainArg("chain", ch.msgChain(h.targets[0])), concl}
 	case hintBinary:
 		if h.absurd {
-			text = fmt.Sprintf("%s: if %s, then both %s and %s, a contradiction, so %s", lowerFirst(name),
-				potName(h.src), ch.pathText(h.targets[0]), ch.pathText(h.targets[1]), concl)
+			key, args = "s.step.chain-contradiction", []Arg{tech, nodeArg("src", potNode(h.src)),
+				chainArg("chain1", ch.msgChain(h.targets[0])), chainArg("chain2", ch.msgChain(h.targets[1])), concl}
 		} else {
-			text = fmt.Sprintf("%s: whether %s or not, %s (%s; %s), so %s", lowerFirst(name), potName(h.src|1),
-				potName(int(ch.ar.pots[h.targets[0]].id)), ch.pathText(h.targets[0]), ch.pathText(h.targets[1]), concl)
+			key, args = "s.step.chain-double", []Arg{tech, nodeArg("src", potNode(h.src|1)), nodeArg("target", potNode(int(ch.ar.pots[h.targets[0]].id))),
+				chainArg("chain1", ch.msgChain(h.targets[0])), chainArg("chain2", ch.msgChain(h.targets[1])), concl}
 		}
 	case hintCell, hintRegion:
-		var intro string
+		var chains []Chain
+		for _, t := range h.targets {
+			chains = append(chains, ch.msgChain(t))
+		}
+		args = []Arg{tech, nodeArg("target", potNode(int(ch.ar.pots[h.targets[0]].id))), chainsArg("chains", chains), concl}
 		if h.kind == hintCell {
-			intro = fmt.Sprintf("%s is %s", sudoku.CellName(h.src), digitList(digitsOfTargets(ch, h), "or"))
+			key = "s.step.chain-cell"
+			args = append(args, cellArg("cell", h.src), digitsArg("digits", digitsOfTargets(ch, h), true))
 		} else {
 			hs, d := h.src/9, h.src%9+1
 			var cs []int
 			for _, t := range h.targets {
 				cs = append(cs, potCell(int(ch.ar.pots[ch.path(t)[0]].id)))
 			}
-			intro = fmt.Sprintf("%d goes in %s in %s", d, orList(cs), houseName(hs))
+			key = "s.step.chain-region"
+			a := cellsArg("cells", cs)
+			a.Or = true
+			args = append(args, digitArg("digit", d), a, houseArg("house", hs))
 		}
-		var parts []string
-		for _, t := range h.targets {
-			parts = append(parts, ch.pathText(t))
-		}
-		text = fmt.Sprintf("%s: %s, and each case leads to %s (%s), so %s", lowerFirst(name), intro,
-			potName(int(ch.ar.pots[h.targets[0]].id)), strings.Join(parts, "; "), concl)
 	}
 	// The pattern: the cells of the branches, and their links.
 	var cells []int
@@ -122,7 +110,7 @@ func (h *chainHint) describe(b *board) func(st *Step) {
 		}
 	}
 	return func(st *Step) {
-		st.Text = text
+		st.say(key, args...)
 		st.Cells = cells
 		st.Marks = marks
 		st.Links = links

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The SE scale's strong-link fish: n strong links on one digit (a house
@@ -636,11 +634,11 @@ func (h *slHint) name() string {
 func (h *slHint) hint(b *board) hint {
 	name := h.name()
 	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
-		var parts []string
+		links := Arg{Name: "links", Kind: "links"}
 		d := h.d
 		for i, l := range h.links {
 			in, out := l.ends[h.dirs[i]], l.ends[1-h.dirs[i]]
-			parts = append(parts, fmt.Sprintf("%s = %s (%s)", endName(in), endName(out), houseName(l.house)))
+			links.Links = append(links.Links, StrongLink{From: in.cells(), To: out.cells(), House: houseOfIndex(l.house)})
 			st.Houses = append(st.Houses, houseOfIndex(l.house))
 			for _, e := range [2]slEnd{in, out} {
 				for _, c := range e.cells() {
@@ -656,18 +654,10 @@ func (h *slHint) hint(b *board) hint {
 				st.Links = append(st.Links, Link{From: Move{out.cell, d}, To: Move{nx.cell, d}})
 			}
 		}
-		what := "one of the chain's ends is %d"
+		key := "s.step.links"
 		if h.ring >= 0 {
-			what = "the chain closes into a loop on %d"
+			key = "s.step.links-loop"
 		}
-		st.Text = fmt.Sprintf("%s on %d: %s; %s, so %s", lowerFirst(name), d, strings.Join(parts, " - "), fmt.Sprintf(what, d), cannot(h.elims))
+		st.say(key, techArg(name, lowerFirst(name)), digitArg("digit", d), links, cannotArg(h.elims))
 	}}
-}
-
-func endName(e slEnd) string {
-	cs := e.cells()
-	if len(cs) == 1 {
-		return sudoku.CellName(cs[0])
-	}
-	return "(" + cellList(cs) + ")"
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-
-	"github.com/nqcount/nqcount/count/sudoku"
 )
 
 // The SE scale's uniqueness techniques, which assume the puzzle has one
@@ -26,7 +24,7 @@ type ulHint struct {
 	v1, v2 int
 	elims  []Move
 	diff   float64
-	detail string
+	detail Message
 }
 
 func ulBase(n int) float64 {
@@ -189,7 +187,7 @@ func ulType2(b *board, loop, extra []int, v1, v2 int) *ulHint {
 		}
 	}
 	return &ulHint{kind: 2, loop: loop, v1: v1, v2: v2, elims: el, diff: ulBase(len(loop)),
-		detail: fmt.Sprintf("one of %s is %d", cellList(extra), d)}
+		detail: Message{"s.step.why-one-of", []Arg{cellsArg("cells", extra), digitArg("digit", d)}}}
 }
 
 // ulType3 finds the naked and hidden sets the two extra cells make with
@@ -242,7 +240,7 @@ func ulType3(b *board, loop []int, c1, c2, v1, v2 int) []*ulHint {
 						}
 					}
 					out = append(out, &ulHint{kind: 3, loop: loop, v1: v1, v2: v2, elims: el, diff: ulBase(len(loop)) + float64(degree-1)*0.1,
-						detail: fmt.Sprintf("the extra digits of %s and %s make a naked set on %s with %s in %s", sudoku.CellName(c1), sudoku.CellName(c2), digitList(digits(common), "and"), cellList(others), houseName(h))})
+						detail: Message{"s.step.why-unique-naked", []Arg{cellArg("cell1", c1), cellArg("cell2", c2), digitsArg("digits", digits(common), false), cellsArg("cells", others), houseArg("house", h)}}})
 					return false
 				})
 			}
@@ -297,7 +295,7 @@ func ulHidden(b *board, out []*ulHint, loop []int, h, c1, c2, v1, v2 int, vals [
 		}
 	}
 	return append(out, &ulHint{kind: 3, hidden: true, loop: loop, v1: v1, v2: v2, elims: el, diff: ulBase(len(loop)) + float64(len(cells)-1)*0.1,
-		detail: fmt.Sprintf("%s and %s make a hidden set on %s with %s in %s", sudoku.CellName(c1), sudoku.CellName(c2), digitList(vals, "and"), cellList(cells), houseName(h))})
+		detail: Message{"s.step.why-unique-hidden", []Arg{cellArg("cell1", c1), cellArg("cell2", c2), digitsArg("digits", vals, false), cellsArg("cells", cells), houseArg("house", h)}}})
 }
 
 // ulType4 finds a house of the two extra cells where one loop digit has
@@ -331,7 +329,7 @@ func ulType4(b *board, loop []int, c1, c2, v1, v2 int) *ulHint {
 		lock, rem, h = v2, v1, r2
 	}
 	return &ulHint{kind: 4, loop: loop, v1: v1, v2: v2, elims: []Move{{c1, rem}, {c2, rem}}, diff: ulBase(len(loop)),
-		detail: fmt.Sprintf("%d must be in %s or %s (%s), so neither is %d", lock, sudoku.CellName(c1), sudoku.CellName(c2), houseName(h), rem)}
+		detail: Message{"s.step.why-unique-4", []Arg{digitArg("digit", lock), cellArg("cell1", c1), cellArg("cell2", c2), houseArg("house", h), digitArg("rem", rem)}}}
 }
 
 func (h *ulHint) hint(b *board) hint {
@@ -342,9 +340,9 @@ func (h *ulHint) hint(b *board) hint {
 	return hint{name: name, diff: h.diff, cell: -1, elims: h.elims, desc: func(st *Step) {
 		why := h.detail
 		if h.kind == 1 {
-			why = fmt.Sprintf("%s must hold another digit", sudoku.CellName(h.elims[0].Cell))
+			why = Message{"s.step.why-unique-1", []Arg{cellArg("cell", h.elims[0].Cell)}}
 		}
-		st.Text = fmt.Sprintf("%s: %s on %d and %d would have two solutions; %s, so %s", name, cellList(h.loop), h.v1, h.v2, why, cannot(h.elims))
+		st.say("s.step.unique", techArg(name, name), cellsArg("cells", h.loop), digitArg("d1", h.v1), digitArg("d2", h.v2), msgArg("why", why), cannotArg(h.elims))
 		st.Cells = slices.Clone(h.loop)
 		for _, c := range h.loop {
 			for _, d := range []int{h.v1, h.v2} {
@@ -451,10 +449,9 @@ func seBUG(e *seEngine, b *board) (hint, bool) {
 			}
 		}
 	}
-	mk := func(name string, diff float64, el []Move, why string) (hint, bool) {
+	mk := func(name string, diff float64, el []Move, why Message) (hint, bool) {
 		return hint{name: name, diff: diff, cell: -1, elims: el, desc: func(st *Step) {
-			st.Text = fmt.Sprintf("%s: without the extra candidates of %s every cell would have two candidates and every digit two places in each house, a pattern with two solutions; %s, so %s",
-				name, cellList(bugCells), why, cannot(el))
+			st.say("s.step.bug", techArg(name, name), cellsArg("cells", bugCells), msgArg("why", why), cannotArg(el))
 			st.Cells = slices.Clone(bugCells)
 			for _, c := range bugCells {
 				for _, d := range digits(bugValues[c]) {
@@ -473,7 +470,7 @@ func seBUG(e *seEngine, b *board) (hint, bool) {
 		if len(el) == 0 {
 			return hint{}, false
 		}
-		return mk("BUG type 1", 5.6, el, fmt.Sprintf("%s must be %s", sudoku.CellName(c), digitList(digits(allBug), "or")))
+		return mk("BUG type 1", 5.6, el, Message{"s.step.why-bug-1", []Arg{cellArg("cell", c), digitsArg("digits", digits(allBug), true)}})
 	case popcount(allBug) == 1:
 		d := onlyDigit(allBug)
 		if haveCommon && !common.empty() {
@@ -484,7 +481,7 @@ func seBUG(e *seEngine, b *board) (hint, bool) {
 				}
 			}
 			if len(el) > 0 {
-				return mk("BUG type 2", 5.7, el, fmt.Sprintf("one of %s is %d", cellList(bugCells), d))
+				return mk("BUG type 2", 5.7, el, Message{"s.step.why-one-of", []Arg{cellsArg("cells", bugCells), digitArg("digit", d)}})
 			}
 		}
 		if len(bugCells) == 2 {
@@ -503,7 +500,7 @@ func seBUG(e *seEngine, b *board) (hint, bool) {
 	return hint{}, false
 }
 
-func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, float64, []Move, string) (hint, bool)) (hint, bool) {
+func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, float64, []Move, Message) (hint, bool)) (hint, bool) {
 	c1, c2 := cells[0], cells[1]
 	common := b.cand[c1] & b.cand[c2] &^ all
 	if popcount(common) != 1 {
@@ -524,12 +521,12 @@ func bug4(b *board, cells []int, values [81]uint16, all uint16, mk func(string, 
 		if len(el) == 0 {
 			return hint{}, false
 		}
-		return mk("BUG type 4", 5.7, el, fmt.Sprintf("%s or %s holds its extra digit, and %d must be in one of them (%s)", sudoku.CellName(c1), sudoku.CellName(c2), d, houseName(h)))
+		return mk("BUG type 4", 5.7, el, Message{"s.step.why-bug-4", []Arg{cellArg("cell1", c1), cellArg("cell2", c2), digitArg("digit", d), houseArg("house", h)}})
 	}
 	return hint{}, false
 }
 
-func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, float64, []Move, string) (hint, bool)) (hint, bool) {
+func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, float64, []Move, Message) (hint, bool)) (hint, bool) {
 	var idx []int
 	for degree := 2; degree <= 6; degree++ {
 		for t := 0; t < 3; t++ {
@@ -582,7 +579,7 @@ func bug3(b *board, cells []int, all uint16, common cellset, mk func(string, flo
 				}
 				var ok2 bool
 				res, ok2 = mk("BUG type 3", 5.7+float64(popcount(set)-1)*0.1, el,
-					fmt.Sprintf("the extra digits make a naked set on %s with %s in %s", digitList(digits(set), "and"), cellList(naked), houseName(h)))
+					Message{"s.step.why-bug-3", []Arg{digitsArg("digits", digits(set), false), cellsArg("cells", naked), houseArg("house", h)}})
 				return ok2
 			})
 			if found {

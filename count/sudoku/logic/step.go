@@ -41,6 +41,10 @@ type Step struct {
 	// Links are a chain's or a coloring's links between candidates, in
 	// order along the chain.
 	Links []Link `json:"links"`
+	// Message is Text as a message key and its values, for a page to say
+	// the step in another language (not in the JSON of a step: package
+	// web's hint answer carries it).
+	Message Message `json:"-"`
 }
 
 // Move is a digit in a cell: a placement, or a candidate removed.

@@ -791,16 +791,20 @@ function newGame(puzzle, source, progress, marks, seconds) {
 function showSource() {
   const s = S.source;
   if (s && s.seed) {
-    $('source').textContent = s.level + (s.score ? ' ' + s.score.toFixed(1) : '') + ' · seed ' + s.seed + (s.index ? ' #' + s.index : '') +
+    $('source').textContent = levelWords(s.level) + scoreWords(s) + ' · ' + t('s.src.seed', { seed: s.seed }) + (s.index ? ' #' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' · ' + symWords(s) : '');
     const cmd = s.command || 'sudoku generate --difficulty ' + s.level + ' --seed ' + s.seed + (s.index ? ' --first ' + s.index : '') +
       (s.symmetry && s.symmetry !== 'none' ? ' --symmetry ' + s.symmetry : '');
     $('share').replaceChildren(t('s.share'), el('a', { href: shareURL(s), text: t('s.share.link') }), t('s.share.or'), el('code', { class: 'cmd', text: cmd }));
   } else {
-    $('source').textContent = s && s.level ? 'your puzzle · ' + s.level + (s.score ? ' ' + s.score.toFixed(1) : '') : S.mode === 'enter' ? 'typing a puzzle' : 'your puzzle';
+    $('source').textContent = s && s.level ? t('s.src.yours') + ' · ' + levelWords(s.level) + scoreWords(s) : t(S.mode === 'enter' ? 's.src.typing' : 's.src.yours');
     $('share').textContent = '\u00a0';
   }
 }
+
+// scoreWords writes a puzzle's score after its level (" 8.3"), the
+// language's way.
+const scoreWords = (s) => (s.score ? ' ' + s.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) : '');
 
 // SYMMETRY are the symmetries the catalogue names (s.sym.NAME), as the
 // menu does.
@@ -867,7 +871,161 @@ const plural3 = (name) => /Chains|Links|Skyscrapers/.test(name);
 const techPhrase = (name) => (plural3(name) ? '' : /^(?:[AEIO]|X-|XY|8)/.test(name) ? 'an ' : 'a ') + name;
 // techWords is a technique's name in a sentence: with its article in
 // English; as it is in the languages without one.
-const techWords = (name) => (I18N.lang === 'en' ? techPhrase(name) : name);
+const techWords = (name, gloss) => (I18N.lang === 'en' ? techPhrase(name) : techName(name, gloss));
+
+// techName is a technique's name in the page's language where the
+// catalogue has it (s.tn.NAME, sudokupage.TechniqueKey), else, in
+// another language than English, the name of its glossary entry (gloss,
+// the hint's glossary key: a family's name, "Forcing Chain" for a
+// "Dynamic Forcing Chain(+)"), else as the engine's players call it.
+function techName(name, gloss) {
+  const key = 's.tn.' + name.toLowerCase().replace(/ /g, '-');
+  if (key in I18N.msgs || key in I18N.en) return t(key);
+  return I18N.lang !== 'en' && gloss ? t('s.gl.' + gloss) : name;
+}
+
+// listOf joins a list the language's way ("3, 5 and 8", "3 or 5"):
+// English as the engine writes it, without the serial comma.
+function listOf(items, or) {
+  const strs = items.map(String);
+  try {
+    return new Intl.ListFormat(I18N.lang === 'en' ? 'en-GB' : I18N.lang, { type: or ? 'disjunction' : 'conjunction' }).format(strs);
+  } catch (e) {
+    return strs.join(', ');
+  }
+}
+
+// argWords says a value of a hint's message (logic.Arg) in the page's
+// language.
+function argWords(a, gloss, digit) {
+  switch (a.kind) {
+    case 'cell': return name(a.cells[0]);
+    case 'cells': return a.or || a.and ? listOf(a.cells.map(name), a.or) : a.cells.map(name).join(', ');
+    case 'digit': return String(a.digits[0]);
+    case 'digits': return listOf(a.digits, a.or);
+    case 'house': return houseName(a.houses[0]);
+    case 'houses': return t('s.houses.' + a.houses[0].kind, { list: listOf(a.houses.map((h) => h.index + 1), false) });
+    case 'technique': return techName(a.text, gloss);
+    case 'cannot': return cannotWords(a.moves);
+    case 'placed': return t('s.step.is', { cell: name(a.cells[0]), digit: String(a.digits[0]) });
+    case 'node': return nodeWords(a.chains[0].nodes[0]);
+    case 'chain': return chainWords(a.chains[0], true);
+    case 'chains': return a.chains.map((c) => chainWords(c, true)).join('; ');
+    case 'message': return msgWords(a.message, gloss);
+    case 'moves': return a.moves.map((m) => t('s.ans.candidate', { digit: String(m.digit), cell: name(m.cell) })).join(', ');
+    case 'cellcands': {
+      const parts = [];
+      for (let i = 0; i < a.moves.length;) {
+        let j = i;
+        const ds = [];
+        for (; j < a.moves.length && a.moves[j].cell === a.moves[i].cell; j++) ds.push(a.moves[j].digit);
+        parts.push(name(a.moves[i].cell) + ' (' + listOf(ds, true) + ')');
+        i = j;
+      }
+      return parts.join(', ');
+    }
+    case 'candidates': return a.moves.map((m) => t('s.ans.candidate', { digit: String(m.digit), cell: name(m.cell) })).join(', ');
+    case 'links': return linksWords(a.links, digit);
+  }
+  return '';
+}
+
+// placeWords names a place of a strong link: a cell, or a group as
+// "(r1c2, r1c3)".
+const placeWords = (cs) => (cs.length === 1 ? name(cs[0]) : '(' + cs.map(name).join(', ') + ')');
+
+// linksWords says a chain of strong links of digit as the places it can
+// go: "1 is in r7c9 or r7c2 (the only places in row 7); r7c2 sees r9c1,
+// and 1 is in ...".
+function linksWords(links, digit) {
+  return links.map((l, i) => {
+    const link = t('s.step.link', { digit, a: placeWords(l.from), b: placeWords(l.to), house: houseName(l.house) });
+    return i === 0 ? link : t('s.step.link-sees', { prev: placeWords(links[i - 1].to), next: placeWords(l.from), link });
+  }).join('; ');
+}
+
+// nodeWords says a chain's candidate: "r5c4 is 1", "r5c4 cannot be 7".
+const nodeWords = (n) => t(n.on ? 's.step.is' : 's.step.isnot', { cell: name(n.cell), digit: String(n.digit) });
+
+// chainWords says a chain as a sentence: "if r5c4 is 1, then r5c4
+// cannot be 7, so ..." (withIf), or its candidates as consequences
+// ("r5c4 is 1, so r5c4 cannot be 7, so ..."); with a note of the
+// removals nested techniques prove.
+function chainWords(c, withIf) {
+  const ws = c.nodes.map(nodeWords);
+  const so = (xs) => xs.reduce((a, b) => t('s.step.so', { a, b }));
+  let s = withIf && ws.length > 1 ? t('s.step.if', { first: ws[0], rest: so(ws.slice(1)) }) : so(ws);
+  if (c.nested) s = t('s.step.nested', { chain: s, n: c.nested });
+  return s;
+}
+
+// chainsOf returns a hint's chains of two or more candidates, in the
+// order of its sentence: its branches.
+const chainsOf = (m) => m.args.flatMap((a) => (a.kind === 'chain' || a.kind === 'chains' ? a.chains : [])).filter((c) => c.nodes.length > 1);
+
+// branchWords says branch k of a hint's chain in the page's language.
+function branchWords(st, k) {
+  if (!st.message) return st.branch_words[k];
+  const cs = chainsOf(st.message);
+  return k < cs.length ? chainWords({ nodes: cs[k].nodes }, true) : st.branch_words[k];
+}
+
+// cannotWords says which candidates go, as the engine does: the cells of
+// one digit together, else cell by cell.
+function cannotWords(moves) {
+  const ms = moves.slice().sort((x, y) => x.cell - y.cell || x.digit - y.digit);
+  if (ms.every((m) => m.digit === ms[0].digit)) {
+    return t('s.step.cannot', { cells: ms.map((m) => name(m.cell)).join(', '), digit: String(ms[0].digit), n: ms.length });
+  }
+  const parts = [];
+  for (let i = 0; i < ms.length;) {
+    let j = i;
+    const ds = [];
+    for (; j < ms.length && ms[j].cell === ms[i].cell; j++) ds.push(ms[j].digit);
+    parts.push(t('s.step.cannot-cell', { cell: name(ms[i].cell), digits: listOf(ds, true) }));
+    i = j;
+  }
+  return parts.join(', ');
+}
+
+// msgValues says the values of a message (logic.Message); a chain of
+// strong links names the message's digit.
+function msgValues(m, gloss) {
+  const d = m.args.find((a) => a.name === 'digit');
+  const vals = {};
+  for (const a of m.args) vals[a.name] = argWords(a, gloss, d ? String(d.digits[0]) : '');
+  return vals;
+}
+
+// msgWords says a message (a clause of a hint's sentence).
+const msgWords = (m, gloss) => t(m.key, msgValues(m, gloss));
+
+// stepWords is a hint's sentence in the page's language: its message
+// from the catalogue, else (a step the engine has no message for yet)
+// the engine's sentence in words.
+function stepWords(st) {
+  if (!st.message) return st.words || st.text;
+  const m = st.message;
+  const vals = msgValues(m, st.glossary);
+  // A sentence that opens with the technique's name opens with a capital.
+  if (vals.technique && t(m.key).startsWith('{technique}')) vals.technique = vals.technique.charAt(0).toLocaleUpperCase(I18N.lang) + vals.technique.slice(1);
+  if (m.key === 's.step.chain-contradiction') {
+    // "both r1c2 is 4, so ... and ...": the chains from the assumption
+    // named before them, as consequences.
+    for (const a of m.args) if (a.kind === 'chain') vals[a.name] = chainWords(a.chains[0], false);
+  }
+  if (m.key === 's.step.chain') {
+    // "..., so r2c3 cannot be 4, so r2c3 cannot be 4": the conclusion
+    // once.
+    const c = m.args.find((a) => a.kind === 'chain').chains[0];
+    const concl = m.args.find((a) => a.name === 'concl');
+    const last = c.nodes[c.nodes.length - 1];
+    const same = concl.kind === 'placed' ? last.on && concl.cells[0] === last.cell && concl.digits[0] === last.digit
+      : concl.moves.length === 1 && !last.on && concl.moves[0].cell === last.cell && concl.moves[0].digit === last.digit;
+    if (same && c.nodes.length > 2 && !c.nested) vals.chain = chainWords({ nodes: c.nodes.slice(0, -1) }, true);
+  }
+  return t(m.key, vals);
+}
 
 // The glossary: one entry per family of techniques, keyed as the hint's
 // glossary field (sudokupage's glossaryKeys), in the glossary's order; the
@@ -945,7 +1103,7 @@ function pausedSay(what) {
 // glossLink is the hint's link to its technique's glossary entry.
 function glossLink(st) {
   if (!st.glossary) return null;
-  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: t(plural3(st.name) ? 's.hint.whatare' : 's.hint.whatis', { tech: techWords(st.name) }) });
+  const a = el('a', { href: '#g-' + st.glossary, class: 'gloss', text: t(plural3(st.name) ? 's.hint.whatare' : 's.hint.whatis', { tech: techWords(st.name, st.glossary) }) });
   a.addEventListener('click', (e) => { e.preventDefault(); showGlossary(st.glossary); });
   return a;
 }
@@ -967,11 +1125,11 @@ function showHint() {
     const acts = [];
     if (st.technique === 'mistake' && st.marks.length) acts.push({ id: 'apply', label: t('s.btn.putback'), primary: true, run: () => putBack(st) });
     else if (st.technique === 'mistake' && st.cells.some((i) => S.grid[i] && !S.puzzle[i])) acts.push({ id: 'apply', label: t('s.btn.erasethem'), primary: true, run: () => eraseWrong(st.cells.filter((i) => S.grid[i] && !S.puzzle[i])) });
-    status(st.words || st.text, kind, ...acts);
+    status(stepWords(st), kind, ...acts);
   } else if (h.stage === 1) {
     const what = st.technique === 'guess'
       ? t('s.hint.guess')
-      : t('s.hint.lookfor', { tech: techWords(st.name), score: st.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+      : t('s.hint.lookfor', { tech: techWords(st.name, st.glossary), score: st.score.toLocaleString(I18N.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
     status([el('span', { class: 'stage', text: t('s.hint.stage', { k: 1 }) }), what, glossLink(st) || ''], 'hint', next(t('s.hint.btn.where')));
   } else if (h.stage === 2) {
     let w;
@@ -980,7 +1138,7 @@ function showHint() {
     else w = t('s.hint.lookhl');
     status([el('span', { class: 'stage', text: t('s.hint.stage', { k: 2 }) }), t(st.marks.length ? 's.hint.wherecol' : 's.hint.where', { where: w })], 'hint', next(t('s.hint.btn.move')));
   } else {
-    const parts = [el('span', { class: 'stage', text: t('s.hint.stage', { k: 3 }) }), el('span', { class: 'steptext', text: st.words || st.text })];
+    const parts = [el('span', { class: 'stage', text: t('s.hint.stage', { k: 3 }) }), el('span', { class: 'steptext', text: stepWords(st) })];
     const bs = st.branches || [];
     if (bs.length > 1) {
       // Every branch drawn at once, or one at a time.
@@ -992,7 +1150,7 @@ function showHint() {
         pick.append(b);
       }
       parts.push(' ', pick);
-      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: t('s.hint.branchtext', { k: h.branch + 1, words: st.branch_words[h.branch] }) }));
+      if (h.branch >= 0 && st.branch_words) parts.push(el('span', { class: 'branchtext b' + (h.branch % 4), text: t('s.hint.branchtext', { k: h.branch + 1, words: branchWords(st, h.branch) }) }));
     }
     status(parts, 'hint', { id: 'apply', label: t('s.btn.apply'), primary: true, run: () => applyHint(st) });
   }
@@ -1150,15 +1308,25 @@ async function rating(puzzle) {
   try { return await api('/api/sudoku/rate', { grid: puzzle }); } catch (e) { return null; }
 }
 
+// ratingWords says a rating (the rate answer) as its text does: "hard,
+// score 8.3: 52 steps, using Hidden Single, ...", the techniques by the
+// names the catalogue has.
+function ratingWords(r) {
+  return t('s.st.rating', {
+    level: levelWords(r.level), score: scoreWords(r).trim(), n: r.steps,
+    techs: r.techniques.map((x) => techName(x.name.replace(/\s\d{3,}$/, ''), '')).join(', '),
+  });
+}
+
 async function startPlaying() {
   try {
     const v = await api('/api/sudoku/validate', { grid: toStr(S.grid) });
-    if (v.verdict === 'none') { status('Cannot start: ' + v.message, 'bad'); return; }
+    if (v.verdict === 'none') { status(t('s.st.cannotstart', { why: v.message }), 'bad'); return; }
     const r = v.verdict === 'unique' ? await rating(toStr(S.grid)) : null;
     newGame(toStr(S.grid), r ? { level: r.level, score: r.score } : null);
     status(v.verdict === 'unique'
-      ? 'Your puzzle has exactly one solution' + (r ? ': ' + r.text : '') + '. Play!'
-      : 'Your puzzle has several solutions: Check says whether your digits still lead to one, Solve fills in one of them; hints need a puzzle with one solution.', v.verdict === 'unique' ? 'good' : '');
+      ? (r ? t('s.st.yoursrated', { rating: ratingWords(r) }) : t('s.st.yoursone'))
+      : t('s.st.yoursseveral'), v.verdict === 'unique' ? 'good' : '');
   } catch (e) {
     status(e.message, 'bad');
   }
@@ -1246,6 +1414,7 @@ async function init() {
   buildExtras();
   buildBoard();
   buildGlossary();
+  showSource(); // in the catalogue's words: a game restored showed it before
   applyTheme();
   $('theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];

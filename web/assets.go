@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"html"
 	"io/fs"
-	"maps"
 	"net/http"
 	"path"
-	"slices"
 	"strings"
 	"time"
 )
@@ -161,9 +159,6 @@ func newStaticFiles(pages []*Page) (*staticFiles, error) {
 	}
 	return sf, nil
 }
-
-// names returns the paths of the files served under /static/, sorted.
-func (sf *staticFiles) names() []string { return slices.Sorted(maps.Keys(sf.files)) }
 
 // ServeHTTP serves the file r.URL.Path names (with /static/ stripped):
 // scripts, styles, icons, catalogues; no directory listings.

@@ -30,3 +30,11 @@ func ExampleTechniqueKey() {
 	// s.tn.naked-pair
 	// The puzzle is solved.
 }
+
+// ExampleGlossaryKeys lists the catalogue keys of the page's glossary,
+// which a translator's catalogue must hold (the tests check every one).
+func ExampleGlossaryKeys() {
+	keys := sudokupage.GlossaryKeys()
+	fmt.Println(len(keys) > 0, keys[0] != "")
+	// Output: true true
+}

@@ -191,8 +191,12 @@ func (a *App) usage(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 10 // the names' column: the longest name's
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, a.commands[n].Summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, a.commands[n].Summary)
 	}
 	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags, '%s --version' for the version.\n", a.Name, a.Name)
 }

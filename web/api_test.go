@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/nqcount/nqcount/count/sudoku"
-	"github.com/nqcount/nqcount/count/sudoku/generate"
 	"github.com/nqcount/nqcount/count/sudoku/logic"
 	"github.com/nqcount/nqcount/web"
 	"github.com/nqcount/nqcount/web/internal/apitest"
@@ -47,24 +46,6 @@ func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, 
 func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
 	t.Helper()
 	apitest.MustPost(t, srv, path, body, out)
-}
-
-func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
-	t.Helper()
-	p, err := generate.One(context.Background(), opt, index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func mustParse(t *testing.T, s string) sudoku.Grid {
-	t.Helper()
-	g, err := sudoku.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
 }
 
 func TestBadRequests(t *testing.T) {
@@ -272,7 +253,7 @@ func TestHintCandidates(t *testing.T) {
 	var first logic.Step
 	for i := 0; ; i++ {
 		mustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
-		checkStep(t, first, mustParse(t, sol))
+		checkStep(t, first, apitest.Grid(t, sol))
 		if len(first.Placements) == 0 {
 			break
 		}
@@ -284,7 +265,7 @@ func TestHintCandidates(t *testing.T) {
 	p.apply(first)
 	var next logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
-	checkStep(t, next, mustParse(t, sol))
+	checkStep(t, next, apitest.Grid(t, sol))
 	if stepKey(next) == stepKey(first) {
 		t.Errorf("the hint after applying %q is the same step", first.Text)
 	}
@@ -306,7 +287,7 @@ func TestHintCandidates(t *testing.T) {
 	}
 	var st logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", stale, &st)
-	checkStep(t, st, mustParse(t, sol))
+	checkStep(t, st, apitest.Grid(t, sol))
 
 	// A candidate of the solution removed: a mistake, with the candidate
 	// to put back.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/nqcount/nqcount/web/internal/apitest"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -328,7 +329,7 @@ var playerSteps = []pageStep{
 	{"reload keeps the clock and undo", func(p *tab, base string) {
 		// The clock to the second, and the undo history.
 		p.fresh(base, base+"/sudoku?level=singles&seed=21")
-		gen := one(p.t, generate.Options{Level: sudoku.Singles, Seed: 21}, 0)
+		gen := apitest.Puzzle(p.t, generate.Options{Level: sudoku.Singles, Seed: 21}, 0)
 		i := strings.IndexByte(gen.Puzzle.String(), '.')
 		p.click(cellSel(i))
 		p.do(chromedp.KeyEvent(fmt.Sprint(gen.Solution[i])))
@@ -410,7 +411,7 @@ var playerSteps = []pageStep{
 
 	{"what players expect", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=hidden&seed=7")
-		gen := one(p.t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0)
+		gen := apitest.Puzzle(p.t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0)
 		p.click("#fill")
 		p.wait("the candidates", `document.querySelectorAll('#board .cell[data-marks]').length > 0`)
 		// A given chosen: every candidate of its digit lit.

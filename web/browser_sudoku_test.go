@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nqcount/nqcount/web/internal/apitest"
 	"math"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func hintStages(p *tab) string {
 func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	p := newTab(t, bctx)
 	p.loadTimes("sudoku", base+"/sudoku?level=hidden&seed=7")
-	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle.String()
+	want := apitest.Puzzle(t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle.String()
 	p.wait("the shared puzzle", boardJS+` === '`+want+`'`)
 
 	// Every cell is addressable and labelled.
@@ -102,7 +103,7 @@ func testSudokuPage(t *testing.T, base string, bctx context.Context) {
 	// A new puzzle, by difficulty and seed.
 	p.do(chromedp.SetValue(chromedp.ID("level"), "singles"), chromedp.SetValue(chromedp.ID("seed"), "12345"))
 	p.click("#new")
-	gen := one(t, generate.Options{Level: sudoku.Singles, Seed: 12345}, 0)
+	gen := apitest.Puzzle(t, generate.Options{Level: sudoku.Singles, Seed: 12345}, 0)
 	puzzle := gen.Puzzle.String()
 	p.wait("the generated puzzle", boardJS+` === '`+puzzle+`'`)
 	if src := eval[string](p, `document.getElementById('source').textContent`); !strings.Contains(src, "seed 12345") {
@@ -249,7 +250,7 @@ func waitFile(t *testing.T, path string) string {
 func chainGame(t *testing.T) (sudokupage.Game, logic.Step) {
 	t.Helper()
 	const puzzle = ".1.6...8.3.2..........49.....83...........4.7......5..46..........2...9.7...5...."
-	g := mustParse(t, puzzle)
+	g := apitest.Grid(t, puzzle)
 	ex, err := logic.Explain(g)
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +332,7 @@ var sudokuSteps = []pageStep{
 
 	{"gradual hints", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=hidden&seed=7")
-		puzzle := one(p.t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle
+		puzzle := apitest.Puzzle(p.t, generate.Options{Level: sudoku.Hidden, Seed: 7}, 0).Puzzle
 		st, err := logic.HintCandidates(context.Background(), puzzle, logic.Candidates{})
 		if err != nil {
 			p.t.Fatal(err)
@@ -374,7 +375,7 @@ var sudokuSteps = []pageStep{
 
 	{"candidates filled", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=hidden&seed=8")
-		g := mustParse(p.t, eval[string](p, boardJS))
+		g := apitest.Grid(p.t, eval[string](p, boardJS))
 		want := make([]string, 81)
 		for i := range want {
 			if g[i] == 0 {
@@ -425,7 +426,7 @@ var sudokuSteps = []pageStep{
 		}
 		p.do(chromedp.KeyEvent("\b"))
 		p.wait("the cell emptied", fmt.Sprintf(`!%s.dataset.value`, cellJS(i)))
-		g2 := mustParse(p.t, eval[string](p, boardJS))
+		g2 := apitest.Grid(p.t, eval[string](p, boardJS))
 		if got := marksOf(p)[i]; got != allowedDigits(g2, i) {
 			p.t.Errorf("%s emptied again has candidates %q, want %q", sudoku.CellName(i), got, allowedDigits(g2, i))
 		}
@@ -521,7 +522,7 @@ var sudokuSteps = []pageStep{
 
 	{"solve then undo", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=singles&seed=21")
-		gen := one(p.t, generate.Options{Level: sudoku.Singles, Seed: 21}, 0)
+		gen := apitest.Puzzle(p.t, generate.Options{Level: sudoku.Singles, Seed: 21}, 0)
 		start := eval[string](p, boardJS)
 		p.click("#solve")
 		p.wait("the solution", boardJS+` === '`+gen.Solution.String()+`'`)
@@ -572,7 +573,7 @@ var sudokuSteps = []pageStep{
 		p.wait("the check", `document.getElementById('status').textContent.startsWith('No contradiction')`)
 		p.click("#solve")
 		p.wait("a solution", `!document.querySelector('#board .cell:not([data-value="1"]):not([data-value="2"]):not([data-value="3"]):not([data-value="4"]):not([data-value="5"]):not([data-value="6"]):not([data-value="7"]):not([data-value="8"]):not([data-value="9"])')`)
-		g := mustParse(p.t, eval[string](p, boardJS))
+		g := apitest.Grid(p.t, eval[string](p, boardJS))
 		if g.Check() != nil || !strings.HasPrefix(p.statusText(), "Solved by the computer, one of the solutions") {
 			p.t.Errorf("solve: %s, %q", g, p.statusText())
 		}
@@ -619,7 +620,7 @@ var sudokuSteps = []pageStep{
 
 	{"pasted puzzle rated", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=singles&seed=5")
-		r, err := logic.Rate(mustParse(p.t, top1))
+		r, err := logic.Rate(apitest.Grid(p.t, top1))
 		if err != nil {
 			p.t.Fatal(err)
 		}

@@ -50,29 +50,11 @@ func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any
 	apitest.MustPost(t, srv, path, body, out)
 }
 
-func one(t *testing.T, opt generate.Options, index int) generate.Puzzle {
-	t.Helper()
-	p, err := generate.One(context.Background(), opt, index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func mustParse(t *testing.T, s string) sudoku.Grid {
-	t.Helper()
-	g, err := sudoku.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 func TestGenerate(t *testing.T) {
 	srv := newServer(t)
 	var g sudokupage.Generated
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
-	want := one(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
+	want := apitest.Puzzle(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
 	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Score != want.Score || g.Symmetry != "rot180" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
 		t.Errorf("generate: %+v, want puzzle %s", g, want.Puzzle)
 	}
@@ -80,13 +62,13 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("command %q", g.Command)
 	}
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"score": "2.6-3.4", "seed": "5"}, &g)
-	want = one(t, generate.Options{MinScore: 2.6, MaxScore: 3.4, Seed: 5}, 0)
+	want = apitest.Puzzle(t, generate.Options{MinScore: 2.6, MaxScore: 3.4, Seed: 5}, 0)
 	if g.Puzzle != want.Puzzle.String() || g.Score < 2.6 || g.Score > 3.4 || g.Command != "sudoku generate --score 2.6-3.4 --seed 5" {
 		t.Errorf("generate by score: %+v", g)
 	}
 	// A seed past 2^53 stays exact (a string, not a float).
 	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "singles", "seed": "18446744073709551615"}, &g)
-	if g.Seed != "18446744073709551615" || g.Puzzle != one(t, generate.Options{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
+	if g.Seed != "18446744073709551615" || g.Puzzle != apitest.Puzzle(t, generate.Options{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
 		t.Errorf("large seed: %+v", g)
 	}
 	// No seed: the server picks one below 2^53 and says which.
@@ -95,7 +77,7 @@ func TestGenerate(t *testing.T) {
 	if _, err := fmt.Sscan(g.Seed, &seed); err != nil || seed == 0 || seed >= 1<<53 || g.Level != "hard" || g.Command != "sudoku generate --difficulty hard --seed "+g.Seed {
 		t.Errorf("random seed: %+v", g)
 	}
-	if g.Puzzle != one(t, generate.Options{Level: sudoku.Hard, Seed: seed}, 0).Puzzle.String() {
+	if g.Puzzle != apitest.Puzzle(t, generate.Options{Level: sudoku.Hard, Seed: seed}, 0).Puzzle.String() {
 		t.Error("the seed reported does not give the puzzle")
 	}
 }
@@ -104,7 +86,7 @@ func TestValidateSolveCountRate(t *testing.T) {
 	srv := newServer(t)
 	var v sudokupage.Validation
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": top1}, &v)
-	if v.Verdict != sudokupage.VerdictUnique || v.Solutions != 1 || v.Clues != mustParse(t, top1).Clues() || len(v.Clashes) != 0 {
+	if v.Verdict != sudokupage.VerdictUnique || v.Solutions != 1 || v.Clues != apitest.Grid(t, top1).Clues() || len(v.Clashes) != 0 {
 		t.Errorf("top1: %+v", v)
 	}
 	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": fourSols}, &v)
@@ -157,7 +139,7 @@ func TestValidateSolveCountRate(t *testing.T) {
 
 	var r sudokupage.Rating
 	for _, lv := range sudoku.Levels {
-		p := one(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
+		p := apitest.Puzzle(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
 		mustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
 		lo, hi := lv.Scores()
 		if r.Level != lv || r.Score < lo || r.Score > hi || len(r.Techniques) == 0 || !strings.HasPrefix(r.Text, lv.String()+", score") {
@@ -193,17 +175,17 @@ func TestHint(t *testing.T) {
 	srv := newServer(t)
 	var st logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1}, &st)
-	want, err := logic.Hint(mustParse(t, top1))
+	want, err := logic.Hint(apitest.Grid(t, top1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Text != want.Text || st.Technique != want.Technique || !slices.Equal(st.Placements, want.Placements) || !slices.Equal(st.Cells, want.Cells) {
 		t.Errorf("hint %+v, want %+v", st, want)
 	}
-	checkStep(t, st, mustParse(t, top1Sol))
+	checkStep(t, st, apitest.Grid(t, top1Sol))
 	// Steps of every kind of puzzle, the hardest included, are sound.
-	for _, p := range []string{monster, one(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
-		_, sol := sudoku.Solve(mustParse(t, p), 2)
+	for _, p := range []string{monster, apitest.Puzzle(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
+		_, sol := sudoku.Solve(apitest.Grid(t, p), 2)
 		mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
 		checkStep(t, st, sol)
 	}

@@ -4,12 +4,16 @@
 package apitest
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/nqcount/nqcount/count/sudoku"
+	"github.com/nqcount/nqcount/count/sudoku/generate"
 )
 
 // Call sends a request and decodes the JSON answer into out (when not
@@ -75,4 +79,25 @@ func MustPost(t testing.TB, srv *httptest.Server, path string, body any, out any
 	if code := Post(t, srv, path, body, out); code != http.StatusOK {
 		t.Fatalf("%s %v: status %d %v", path, body, code, out)
 	}
+}
+
+// Puzzle returns the puzzle the generator makes for opt at index: what a
+// generate request with the same options must answer.
+func Puzzle(t testing.TB, opt generate.Options, index int) generate.Puzzle {
+	t.Helper()
+	p, err := generate.One(context.Background(), opt, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Grid returns the grid s reads as, failing the test if it does not.
+func Grid(t testing.TB, s string) sudoku.Grid {
+	t.Helper()
+	g, err := sudoku.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -96,7 +96,7 @@ func jobStatus(t *testing.T, env []string, url, id string) queueStatus {
 }
 
 // A campaign through the queue, with everything that goes wrong in one:
-// a server and three worker processes count n = 15 and 16; the second
+// a server and three worker processes count n = 17 and 15; the second
 // submit of a job adds nothing; a worker holding tasks is killed with
 // SIGKILL (its tasks go to the others); the server is stopped and
 // started again on the same folder mid-job (the workers reconnect); both
@@ -112,7 +112,7 @@ func TestQueueCampaign(t *testing.T) {
 	url := srv.url
 
 	jobs := map[int]string{}
-	for _, n := range []int{15, 16, 16} {
+	for _, n := range []int{17, 15, 17} {
 		// One message per task, counted by backtracking: thousands of
 		// small tasks, so that the jobs last long enough to kill a
 		// worker and restart the server in the middle (grouped tasks
@@ -139,7 +139,7 @@ func TestQueueCampaign(t *testing.T) {
 	var cmds []*exec.Cmd
 	var exits []<-chan struct{}
 	var logs []*clitest.SyncBuffer
-	for i := range 3 {
+	startWorker := func(i int) {
 		cmd := exec.Command(binary(t), "work", "--server", url, "--workers", "1", "--id", fmt.Sprintf("w%d", i), "--exit-when-idle")
 		cmd.Env = env
 		log := &clitest.SyncBuffer{}
@@ -147,8 +147,12 @@ func TestQueueCampaign(t *testing.T) {
 		cmds, exits, logs = append(cmds, cmd), append(exits, started(t, cmd)), append(logs, log)
 	}
 
-	// Kill one worker once it has published results and holds a task.
-	victim := rng.IntN(3)
+	// The victim starts alone, so that the jobs cannot end before it is
+	// seen holding a task however slowly status answers on a loaded
+	// machine; it is killed once it has published results and holds a
+	// task, and only then do the other two start (they count its tasks).
+	const victim = 0
+	startWorker(victim)
 	name := fmt.Sprintf("w%d", victim)
 	deadline := time.Now().Add(waitBound)
 	var held []string
@@ -157,21 +161,36 @@ func TestQueueCampaign(t *testing.T) {
 			t.Fatalf("worker %s never reported holding a task; its stderr:\n%s", name, logs[victim])
 		}
 		time.Sleep(200 * time.Millisecond)
-		for _, w := range jobStatus(t, env, url, jobs[15]).Workers {
-			if w.ID == name && w.Results > 0 && len(w.Held) > 0 {
-				held = w.Held
+		results := 0
+		var holds []string
+		for _, id := range []string{jobs[15], jobs[17]} {
+			s := jobStatus(t, env, url, id)
+			if s.Complete && id == jobs[17] {
+				t.Fatalf("n = 17 finished before %s was seen holding a task: the test needs a larger job", name)
 			}
+			for _, w := range s.Workers {
+				if w.ID == name {
+					results += w.Results
+					holds = w.Held
+				}
+			}
+		}
+		if results > 0 && len(holds) > 0 {
+			held = holds
 		}
 	}
 	cmds[victim].Process.Signal(syscall.SIGKILL)
 	<-exits[victim]
 	t.Logf("killed %s holding %v", name, held)
+	for i := 1; i < 3; i++ {
+		startWorker(i)
+	}
 
 	// Stop the server mid-job and start it again on the same folder and
 	// port: the workers reconnect and go on.
-	s16 := jobStatus(t, env, url, jobs[16])
-	if s16.Complete {
-		t.Fatalf("n = 16 finished before the restart: the test needs a larger job")
+	s17 := jobStatus(t, env, url, jobs[17])
+	if s17.Complete {
+		t.Fatalf("n = 17 finished before the restart: the test needs a larger job")
 	}
 	srv.stop(t)
 	time.Sleep(time.Duration(rng.IntN(1000)) * time.Millisecond)
@@ -180,9 +199,9 @@ func TestQueueCampaign(t *testing.T) {
 	if srv.url != url {
 		t.Fatalf("restarted at %s, was %s", srv.url, url)
 	}
-	t.Logf("restarted the server with %d of %d tasks of n = 16 done", s16.Done, s16.Tasks)
+	t.Logf("restarted the server with %d of %d tasks of n = 17 done", s17.Done, s17.Tasks)
 
-	for n, id := range map[int]string{15: jobs[15], 16: jobs[16]} {
+	for n, id := range map[int]string{15: jobs[15], 17: jobs[17]} {
 		code, out, errs := runBin(t, "wait", id, "--server", url, "--json", "--progress-every", "0")
 		if code != cli.ExitOK {
 			t.Fatalf("wait %d: exit %d: %s", n, code, errs)
@@ -210,12 +229,12 @@ func TestQueueCampaign(t *testing.T) {
 		}
 	}
 
-	out := filepath.Join(dir, "q16.json")
-	if code, _, errs := runBin(t, "export", jobs[16], "--server", url, "--out", out); code != cli.ExitOK {
+	out := filepath.Join(dir, "q17.json")
+	if code, _, errs := runBin(t, "export", jobs[17], "--server", url, "--out", out); code != cli.ExitOK {
 		t.Fatalf("export: %s", errs)
 	}
 	code, stdout, errs := runBin(t, "merge", out)
-	if code != cli.ExitOK || !strings.Contains(stdout, "14772512 solutions (matches OEIS") || !strings.Contains(errs, "records checked") {
+	if code != cli.ExitOK || !strings.Contains(stdout, "95815104 solutions (matches OEIS") || !strings.Contains(errs, "records checked") {
 		t.Errorf("merge of the export: exit %d, %q, %q", code, stdout, errs)
 	}
 	srv.stop(t)

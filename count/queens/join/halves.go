@@ -177,6 +177,9 @@ func (f *frame) halves(side int, rt, rb uint32, out []uint64, s *scratch) []uint
 	nc := s.north(f, side, rt)
 	kn := &s.k
 	for i, c := range nc.cols {
+		if sel := s.sel[side]; sel != 0 && sel>>classOf(f.colValue(side, c), s.p1, s.p2)&1 == 0 {
+			continue
+		}
 		sl := f.south.list(rb, h.cols&^c)
 		if len(sl) == 0 {
 			continue
@@ -198,8 +201,91 @@ func (f *frame) halves(side int, rt, rb uint32, out []uint64, s *scratch) []uint
 }
 
 // countRows counts the completions of f whose east queens take the rows
-// rt of the north quadrants and rb of the south ones.
+// rt of the north quadrants and rb of the south ones: under the diagonal
+// symmetry, those of the column sets its key keeps, weighted (see
+// joinDiag).
 func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
+	if !f.diag {
+		s.sel = [2]uint8{}
+		return f.countSel(rt, rb, s)
+	}
+	s.p1, s.p2 = f.diagKey(rt, rb)
+	var eb, wb diagBounds
+	s.e = s.e[:0]
+	for c := dEq1; c <= dAbove; c++ {
+		s.sel[1] = 1 << c
+		s.e = f.halves(1, rt, rb, s.e, s)
+		eb[c+1] = len(s.e)
+	}
+	s.sel = [2]uint8{}
+	if len(s.e) == 0 {
+		return 0, nil
+	}
+	s.w = s.w[:0]
+	for c := dEq1; c <= dAbove; c++ {
+		s.sel[0] = 1 << c
+		s.w = f.halves(0, f.ft&^rt, f.fb&^rb, s.w, s)
+		wb[c+1] = len(s.w)
+	}
+	s.sel = [2]uint8{}
+	s.stat.made += uint64(len(s.e) + len(s.w))
+	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
+	n, nodes, err := f.joinDiag(s.e, s.w, &eb, &wb, s.p1, s.p2, s)
+	s.stat.halves += nodes
+	if err == nil {
+		err = s.tick(nodes) // progress counts the nodes, as the joins take them
+	}
+	return n, err
+}
+
+// diagBounds are where each class of column sets (diag.go) starts in a
+// list of half boards made class after class: class c is [b[c], b[c+1]),
+// dBelow (never made) empty.
+type diagBounds [dAbove + 2]int
+
+// part returns the part of list l of the classes in mask, which must be
+// consecutive.
+func (b *diagBounds) part(l []uint64, mask uint8) []uint64 {
+	lo, hi := -1, 0
+	for c := dBelow; c <= dAbove; c++ {
+		if mask>>c&1 != 0 {
+			if lo < 0 {
+				lo = b[c]
+			}
+			hi = b[c+1]
+		}
+	}
+	return l[lo:hi]
+}
+
+// joinDiag counts the completions of a row set with key (p1, p2) under
+// the diagonal symmetry, from its east and west half boards e and w made
+// class after class (eb and wb), by one join per pair of classes with a
+// weight (diagJoins). Its nodes are the half boards each join takes: its
+// east ones, and its west ones when it has east ones, as counting each
+// join apart takes them.
+func (f *frame) joinDiag(e, w []uint64, eb, wb *diagBounds, p1, p2 uint32, s *scratch) (total, nodes uint64, err error) {
+	for _, j := range diagFor(p1, p2) {
+		ej, wj := eb.part(e, j.east), wb.part(w, j.west)
+		if len(ej) == 0 {
+			continue
+		}
+		nodes += uint64(len(ej) + len(wj))
+		if len(wj) == 0 {
+			continue
+		}
+		n, err := f.join(ej, wj, s)
+		if err != nil {
+			return 0, nodes, err
+		}
+		total += j.weight * n
+	}
+	return total, nodes, nil
+}
+
+// countSel counts the completions of row set (rt, rb) whose half boards'
+// column sets s.sel keeps.
+func (f *frame) countSel(rt, rb uint32, s *scratch) (uint64, error) {
 	s.e = f.halves(1, rt, rb, s.e[:0], s)
 	if len(s.e) == 0 {
 		return 0, nil

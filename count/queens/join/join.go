@@ -58,6 +58,8 @@ type frame struct {
 	// right and top to bottom; first is the first free north row.
 	lr, ud bool
 	first  uint32
+	// diag says that the count uses the diagonal symmetry (diag.go).
+	diag bool
 	// keys[k] extracts the k index bits from a pattern.
 	keys [maxIndexBits + 1]keyer
 }
@@ -161,7 +163,11 @@ type scratch struct {
 	// keep, when not nil, says which keys of the blocks' side the join
 	// joins (the estimator's sample, on the bounded path's list join).
 	keep []bool
-	k    Kernel
+	// sel, when not 0, says which classes of column sets (diag.go) each
+	// side's half boards (west, east) are made of, against key (p1, p2).
+	sel    [2]uint8
+	p1, p2 uint32
+	k      Kernel
 	// Work since the last look up (half boards made, plus items run
 	// through a block), and what to do then.
 	work  uint64
@@ -265,6 +271,7 @@ func (f *frame) symmetries() {
 	f.lr = lr == b
 	f.ud = ud == b
 	f.first = f.ft & -f.ft
+	f.diag = f.diagOK()
 }
 
 func reverse(x uint64, n int) uint64 {

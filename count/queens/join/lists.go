@@ -99,3 +99,54 @@ func (f *frame) makeList(sd *side, out []uint64, s *bscratch) []uint64 {
 	}
 	return out
 }
+
+// joinListsDiag counts row set (rt, rb), whose sides are east and west,
+// under the diagonal symmetry as joinLists would count it: each side made
+// once, class after class, and the parts joined (joinDiag).
+func (f *frame) joinListsDiag(rt, rb uint32, east, west *side, s *bscratch) (uint64, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.work = s.k, s.yield, 0
+	defer func() {
+		s.work += ls.work
+		ls.yield = nil
+	}()
+	p1, p2 := f.diagKey(rt, rb)
+	var eb, wb diagBounds
+	ls.e = f.makeClasses(east, 1, p1, p2, &eb, ls.e[:0], s)
+	if len(ls.e) == 0 {
+		return 0, nil
+	}
+	ls.w = f.makeClasses(west, 0, p1, p2, &wb, ls.w[:0], s)
+	var t0 time.Duration
+	if s.clock != nil {
+		t0 = s.clock()
+	}
+	n, nodes, err := f.joinDiag(ls.e, ls.w, &eb, &wb, p1, p2, ls)
+	s.halves += nodes
+	if err == nil {
+		err = ls.tick(nodes) // progress counts the nodes, as the joins take them
+	}
+	if s.clock != nil {
+		d := s.clock() - t0
+		s.joinTime += d
+		s.streamTime += d
+	}
+	return n, err
+}
+
+// makeClasses appends to out the half boards of sd (side id) of the
+// classes dEq1 to dAbove against (p1, p2), class after class, and sets
+// their bounds in b.
+func (f *frame) makeClasses(sd *side, id int, p1, p2 uint32, b *diagBounds, out []uint64, s *bscratch) []uint64 {
+	if need := int(sd.bound) + vecPad; cap(out) < need {
+		out = make([]uint64, 0, need)
+	}
+	b[dEq1] = len(out)
+	for c := dEq1; c <= dAbove; c++ {
+		part := f.subSide(sd, id, 1<<c, p1, p2, s.sub[id][:0])
+		s.sub[id] = part.cols
+		out = f.makeList(&part, out, s)
+		b[c+1] = len(out)
+	}
+	return out
+}

@@ -471,6 +471,26 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	s.cols = east.cols[len(east.cols):]
 	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
 	s.cols = east.cols[:0]
+	if !f.diag {
+		n, sw, err := f.sampleSides(&east, &west, g, s)
+		w.Add(sw)
+		return n, w, err
+	}
+	var total uint64
+	err := f.eachDiag(rt, rb, &east, &west, s, func(e, wst *side, weight uint64) error {
+		n, sw, err := f.sampleSides(e, wst, g, s)
+		total += weight * n
+		w.Add(sw)
+		return err
+	})
+	return total, w, err
+}
+
+// sampleSides is sampleRowsBounded's sample and projection of the join
+// of sides east and west.
+func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, Work, error) {
+	ls := &s.ls
+	var w Work
 	made0 := ls.stat.made
 	sampled := func(sd *side, id int, out []uint64) []uint64 {
 		s.sideID = id
@@ -485,12 +505,12 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		}
 		return out
 	}
-	ls.e = sampled(&east, 1, ls.e[:0])
+	ls.e = sampled(east, 1, ls.e[:0])
 	if len(ls.e) == 0 {
 		w.Halves = float64(ls.stat.made - made0)
 		return 0, w, nil
 	}
-	ls.w = sampled(&west, 0, ls.w[:0])
+	ls.w = sampled(west, 0, ls.w[:0])
 	sampleMade := float64(ls.stat.made - made0)
 	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
 	if len(ls.w) == 0 {

@@ -182,8 +182,10 @@ func (c *Counter) Sample(ctx context.Context, id int, opt SampleOptions) (TaskSa
 				Passes: s.passes, Whole: s.passes, Halves: s.halves,
 				Work: workSince(&st0, &s.ls.stat, rows0, s.rows),
 			}
-			if s.keep != nil {
-				// The whole held side, in the count's arena.
+			if s.keep != nil && !f.diag {
+				// The whole held side, in the count's arena (a row set
+				// of several joins, under the diagonal symmetry, is
+				// scaled by its joining time instead).
 				r.Whole = c.passes(float64(s.held))
 				r.JoinedWhole = s.joinEstimate(1, r.Whole)
 			}

@@ -2,6 +2,7 @@ package join
 
 import (
 	"errors"
+	"math"
 	"math/bits"
 	"time"
 )
@@ -43,10 +44,11 @@ type bscratch struct {
 	err          error
 	pend         []uint64 // half boards made and keyed that the arena could not take (fill)
 	pendKeys     []uint32
-	kx           []uint64 // the north entries a sample keeps (kept)
-	xs, ys       entries  // a few north entries and one column set's south entries, ready to pair
-	cols         []uint32 // column sets with entries on both quadrants
-	rbs          []uint32 // the task's south row sets
+	kx           []uint64    // the north entries a sample keeps (kept)
+	xs, ys       entries     // a few north entries and one column set's south entries, ready to pair
+	cols         []uint32    // column sets with entries on both quadrants
+	sub          [2][]uint32 // the column sets of parts of sides (eachDiag)
+	rbs          []uint32    // the task's south row sets
 	k            Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
@@ -200,7 +202,6 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 // added to s.halves, are the table path's: the east half boards, and the
 // west ones when there are east ones.
 func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
-	var t0 time.Duration
 	if s.clock != nil {
 		start := s.clock()
 		defer func() { s.listTime = s.clock() - start - s.fillTime - s.streamTime }()
@@ -219,10 +220,80 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	s.cols = east.cols[len(east.cols):] // the west's column sets after the east's
 	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
 	s.cols = east.cols[:0]
+	if !f.diag {
+		return f.joinSides(&east, &west, s)
+	}
+	// A row set whose lists fit makes each side once, class after class,
+	// and joins the parts.
+	if s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noLists && s.listsFit(east.bound+west.bound) {
+		s.listed++
+		return f.joinListsDiag(rt, rb, &east, &west, s)
+	}
+	var total uint64
+	passes, held := 0, uint64(0)
+	// With a sample of keys, each join keeps its own share of its keys
+	// (usedFrac): its count is scaled to the share asked for, so that
+	// the row set's count over keepFrac estimates the whole.
+	frac := s.keepFrac
+	sampling := frac > 0 && frac < 1
+	var scaled float64
+	err := f.eachDiag(rt, rb, &east, &west, s, func(e, w *side, weight uint64) error {
+		n, err := f.joinSides(e, w, s)
+		total += weight * n
+		if sampling {
+			scaled += float64(weight*n) * frac / s.usedFrac
+		}
+		passes, held = passes+s.passes, held+s.held
+		return err
+	})
+	s.passes, s.held = passes, held
+	if sampling {
+		total, s.usedFrac = uint64(math.Round(scaled)), frac
+	}
+	return total, err
+}
+
+// eachDiag calls join with each pair of parts of row set (rt, rb)'s
+// sides east and west that its count takes under the diagonal symmetry
+// (see diagJoins), and the pair's weight, until join fails.
+func (f *frame) eachDiag(rt, rb uint32, east, west *side, s *bscratch, join func(e, w *side, weight uint64) error) error {
+	p1, p2 := f.diagKey(rt, rb)
+	for _, j := range diagFor(p1, p2) {
+		e := f.subSide(east, 1, j.east, p1, p2, s.sub[1][:0])
+		s.sub[1] = e.cols
+		if e.bound == 0 {
+			continue
+		}
+		w := f.subSide(west, 0, j.west, p1, p2, s.sub[0][:0])
+		s.sub[0] = w.cols
+		if err := join(&e, &w, j.weight); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subSide returns the part of sd (side id) whose column sets' classes
+// against (p1, p2) are in mask, with its column sets in cols.
+func (f *frame) subSide(sd *side, id int, mask uint8, p1, p2 uint32, cols []uint32) side {
+	out := side{h: sd.h, nl: sd.nl, sl: sd.sl, cols: cols}
+	for _, c := range sd.cols {
+		if mask>>classOf(f.colValue(id, c), p1, p2)&1 != 0 {
+			out.cols = append(out.cols, c)
+			out.bound += uint64(len(sd.nl.list(c))) * uint64(len(sd.sl.list(sd.h.cols&^c)))
+		}
+	}
+	return out
+}
+
+// joinSides counts the completions of a row set whose sides are east and
+// west: as lists, in passes, or streamed.
+func (f *frame) joinSides(east, west *side, s *bscratch) (uint64, error) {
+	var t0 time.Duration
 	if west.bound == 0 {
 		// No west half board: the east ones are made (they are the
 		// task's nodes, as on the table path) but pair with nothing.
-		n, err := f.streamCount(&east, s)
+		n, err := f.streamCount(east, s)
 		s.halves += n
 		return 0, err
 	}
@@ -231,17 +302,17 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	// joinEstimate).
 	if s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
 		s.listed++
-		return f.joinLists(&east, &west, s)
+		return f.joinLists(east, west, s)
 	}
 	// A larger one is joined as lists in passes, each within the budget.
 	if s.entryThresh == 0 && !s.noPasses {
 		s.passed++
-		return f.joinPasses(&east, &west, s)
+		return f.joinPasses(east, west, s)
 	}
 	s.streamed++
-	held, streamed := &west, &east
+	held, streamed := west, east
 	if east.bound < west.bound {
-		held, streamed = &east, &west
+		held, streamed = east, west
 	}
 	// Index bits as the table path chooses them for the list of blocks
 	// (about half the candidate pairs are compatible).
@@ -268,7 +339,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	var pos genPos
 	s.pend, s.pendKeys = s.pend[:0], s.pendKeys[:0]
 	heldID, streamedID := 0, 1
-	if held == &east {
+	if held == east {
 		heldID, streamedID = 1, 0
 	}
 	for pass := 0; ; pass++ {
@@ -289,8 +360,8 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		if done && nh == 0 {
 			// Nothing to pair with. The table path still makes the east
 			// side (its nodes) when the west one is the empty side.
-			if held == &west {
-				n, err := f.streamCount(&east, s)
+			if held == west {
+				n, err := f.streamCount(east, s)
 				s.halves += n
 				return 0, err
 			}
@@ -319,7 +390,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	// The table path makes the west side only when the east has half
 	// boards.
 	ne, nw := ns, nh
-	if held == &east {
+	if held == east {
 		ne, nw = nh, ns
 	}
 	if ne > 0 {

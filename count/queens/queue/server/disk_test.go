@@ -32,7 +32,7 @@ func TestFullStoreResumes(t *testing.T) {
 	wctx, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
 	w := connect(t, srv.URL())
-	if _, err := worker.Work(wctx, w, worker.Config{Workers: 2, ID: "after", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
+	if _, err := worker.Work(wctx, w, worker.Config{Execution: queens.Execution{Workers: 2}, ID: "after", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
 		t.Fatalf("worker after the store came back: %v", err)
 	}
 	exact(t, c, sub.Job)

@@ -75,7 +75,7 @@ func TestMetrics(t *testing.T) {
 	for i := range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), bound)
 		defer cancel()
-		if _, err := Work(ctx, wc, Config{Workers: 2, ID: fmt.Sprintf("m%d", i), ExitWhenIdle: true, Logf: t.Logf}); err != nil && i == 0 {
+		if _, err := Work(ctx, wc, Config{Execution: queens.Execution{Workers: 2}, ID: fmt.Sprintf("m%d", i), ExitWhenIdle: true, Logf: t.Logf}); err != nil && i == 0 {
 			t.Fatal(err)
 		}
 	}

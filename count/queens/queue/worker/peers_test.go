@@ -56,7 +56,7 @@ func TestRemovePeer(t *testing.T) {
 	var waits []func() (*Stats, error)
 	for i := range 2 {
 		c := connect(t, srvs[i].URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-		cfg := Config{Workers: 1, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
+		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
 		var st *Stats
 		var werr error
@@ -141,7 +141,7 @@ func TestRemovePeer(t *testing.T) {
 		return true
 	})
 	late := connect(t, s3.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-	if _, err := Work(ctx, late, Config{Workers: 1, ID: "late", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
+	if _, err := Work(ctx, late, Config{Execution: queens.Execution{Workers: 1}, ID: "late", ExitWhenIdle: true, Program: "test", Logf: t.Logf}); err != nil {
 		t.Fatalf("a worker started after the replacement joined: %v", err)
 	}
 	stopWork()

@@ -89,7 +89,7 @@ func work(t testing.TB, url string, k int, cfgs ...func(*Config)) []*Stats {
 	for i := range k {
 		c := connect(t, url, client.Auth{})
 		defer c.Close()
-		cfg := Config{Workers: 2, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		for _, f := range cfgs {
 			f(&cfg)
 		}
@@ -473,7 +473,7 @@ func TestCancelAndRequeue(t *testing.T) {
 		return real(ctx, task, progress)
 	}
 	wctx, stop := context.WithCancel(ctx)
-	wait := startWork(t, wctx, srv.URL(), Config{Workers: 2, ID: "c0", countTask: slow})
+	wait := startWork(t, wctx, srv.URL(), Config{Execution: queens.Execution{Workers: 2}, ID: "c0", countTask: slow})
 	running.Wait()
 	if _, err := c.Cancel(ctx, sub.Job); err != nil {
 		t.Fatal(err)

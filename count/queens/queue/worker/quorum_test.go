@@ -43,7 +43,7 @@ func TestLiarOutvoted(t *testing.T) {
 	defer stop()
 	var waits []func() (*Stats, error)
 	for _, id := range []string{"liar", "h1", "h2"} {
-		cfg := Config{Workers: 2, ID: id}
+		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id}
 		liar("liar")(&cfg)
 		waits = append(waits, startWork(t, wctx, srv.URL(), cfg))
 	}
@@ -101,7 +101,7 @@ func TestNoQuorum(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	for _, id := range []string{"liar", "h1"} {
-		cfg := Config{Workers: 1, ID: id}
+		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: id}
 		liar("liar")(&cfg)
 		defer startWork(t, wctx, srv.URL(), cfg)()
 	}

@@ -75,7 +75,7 @@ func TestFailingWorkerSetAside(t *testing.T) {
 	sub := submit(t, c, queens.Spec{N: 9}, client.SubmitOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	bad := startWork(t, ctx, srv.URL(), Config{Workers: 1, ID: "bad", ExitWhenIdle: true,
+	bad := startWork(t, ctx, srv.URL(), Config{Execution: queens.Execution{Workers: 1}, ID: "bad", ExitWhenIdle: true,
 		fail: func(string, int) error { return errors.New("simulated broken kernel") }})
 	st, err := bad()
 	if !errors.Is(err, ErrSetAside) || st.Failed != failLimit || !strings.Contains(st.SetAside, "simulated broken kernel") {
@@ -87,4 +87,19 @@ func TestFailingWorkerSetAside(t *testing.T) {
 	}
 	work(t, srv.URL(), 1)
 	exact(t, status(t, c, sub.Job))
+}
+
+// A worker asked for what it cannot do is refused before it takes a task:
+// a kernel no family has, or a path (each job's plan chooses its own).
+func TestConfigRefused(t *testing.T) {
+	srv := serve(t, server.Config{})
+	c := connect(t, srv.URL(), client.Auth{})
+	for _, e := range []queens.Execution{{Kernel: "no-such-kernel"}, {Path: "tables"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
+		_, err := Work(ctx, c, Config{Execution: e, ID: "refused", ExitWhenIdle: true, Program: "test"})
+		cancel()
+		if !errors.Is(err, queens.ErrInvalid) {
+			t.Errorf("%+v: %v, want queens.ErrInvalid", e, err)
+		}
+	}
 }

@@ -50,7 +50,7 @@ func TestRoles(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer wc.Close()
-		cfg := Config{Workers: 1, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
 		var st *Stats
 		var werr error
@@ -155,7 +155,7 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	liarDone := make(chan result, 1)
 	for _, id := range []string{"liar", "h1", "h2"} {
 		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-		cfg := Config{Workers: 2, ID: id, Program: "test", Logf: t.Logf}
+		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
 		liar("liar")(&cfg)
 		go func() {
 			st, err := Work(wctx, wc, cfg)

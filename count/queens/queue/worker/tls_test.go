@@ -216,7 +216,7 @@ func TestTLSRolesCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer wc.Close()
-		cfg := Config{Workers: 1, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
+		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
 		done := make(chan struct{})
 		var st *Stats
 		var werr error

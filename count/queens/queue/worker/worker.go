@@ -45,20 +45,17 @@ import (
 
 // Config configures Work.
 type Config struct {
-	// Workers is the number of tasks counted at once; 0 means
-	// runtime.GOMAXPROCS(0).
-	Workers int
-	// Kernel names the kernel; "" or "auto" picks the fastest. A
-	// backtracking kernel (count/queens/kernel) is used for the jobs
+	// Execution is how the worker counts: Workers tasks at once (0:
+	// runtime.GOMAXPROCS(0)); Kernel names the kernel ("" or "auto": the
+	// fastest), a backtracking kernel (count/queens/kernel) for the jobs
 	// counted by backtracking, a join kernel (count/queens/join) for the
-	// jobs counted by the join; the other kind gets its fastest.
-	Kernel string
-	// Memory bounds the memory the worker's counts may take, in bytes (0:
-	// the same default as nqueens count, see queens.Execution): a join
-	// job whose tables leave room for fewer tasks than Workers is counted
-	// that many at a time; one whose tables alone do not fit is refused,
-	// for a worker with more memory.
-	Memory uint64
+	// jobs counted by the join, the other kind getting its fastest;
+	// Memory bounds what its counts may take (0: the same default as
+	// nqueens count), so that a join job whose tables leave room for
+	// fewer tasks than Workers is counted that many at a time and one
+	// whose tables alone do not fit is refused, for a worker with more
+	// memory. Path must be "" or "auto": each job's plan chooses its own.
+	queens.Execution
 	// ID names the worker in results and status; "" makes one from the
 	// host name, the process id and a random suffix.
 	ID string
@@ -193,8 +190,10 @@ func (c *conn) newWorker(ctx context.Context, cfg Config) (*worker, error) {
 	case jerr != nil:
 		jk = join.Best()
 	}
-	e := queens.Execution{Workers: cfg.Workers, Memory: cfg.Memory}.Resolve() // count's defaults
-	cfg.Workers, cfg.Memory = e.Workers, e.Memory
+	if cfg.Path != "" && cfg.Path != "auto" {
+		return nil, fmt.Errorf("%w: a worker's path is each job's plan's to choose, not %q", queens.ErrInvalid, cfg.Path)
+	}
+	cfg.Execution = cfg.Execution.Resolve() // count's defaults
 	if cfg.ID == "" {
 		cfg.ID = defaultWorkerID()
 	} else if err := queue.CheckWorkerID(cfg.ID); err != nil {

@@ -107,7 +107,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 	started := make(chan struct{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	hung := startWork(t, ctx, srv.URL(), Config{ID: "hung", Workers: 1, ExitWhenIdle: true,
+	hung := startWork(t, ctx, srv.URL(), Config{ID: "hung", Execution: queens.Execution{Workers: 1}, ExitWhenIdle: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			if task == victim {
 				progress(1)
@@ -119,7 +119,7 @@ func TestHungTaskGoesToAnotherWorker(t *testing.T) {
 		}})
 	<-started
 	began := time.Now()
-	good := startWork(t, ctx, srv.URL(), Config{ID: "good", Workers: 1, ExitWhenIdle: true})
+	good := startWork(t, ctx, srv.URL(), Config{ID: "good", Execution: queens.Execution{Workers: 1}, ExitWhenIdle: true})
 	gs, err := good()
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 	running := 0
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), Config{ID: "stopped", Workers: 2,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "stopped", Execution: queens.Execution{Workers: 2},
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			mu.Lock()
 			running++
@@ -185,7 +185,7 @@ func interruptHandsTasksBack(t *testing.T, units int) {
 	// before the ack wait (a minute) would have let the tasks go.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
-	next, err := startWork(t, ctx2, srv.URL(), Config{ID: "next", Workers: 2, ExitWhenIdle: true})()
+	next, err := startWork(t, ctx2, srv.URL(), Config{ID: "next", Execution: queens.Execution{Workers: 2}, ExitWhenIdle: true})()
 	if err != nil {
 		t.Fatalf("the next worker: %v (%+v)", err, next)
 	}
@@ -208,7 +208,7 @@ func TestInterruptFinishesHeldTasks(t *testing.T) {
 	var counting []int
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), Config{ID: "finisher", Workers: 2, Finish: true,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "finisher", Execution: queens.Execution{Workers: 2}, Finish: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			mu.Lock()
 			counting = append(counting, task)
@@ -252,7 +252,7 @@ func TestStatusRateWhileLongTaskRuns(t *testing.T) {
 	seen := make(chan struct{})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	wait := startWork(t, ctx, srv.URL(), Config{ID: "slow", Workers: 1, ExitWhenIdle: true,
+	wait := startWork(t, ctx, srv.URL(), Config{ID: "slow", Execution: queens.Execution{Workers: 1}, ExitWhenIdle: true,
 		countTask: func(ctx context.Context, _ string, task int, progress func(uint64)) (count.Result, error) {
 			if task == long {
 				for {
@@ -361,7 +361,7 @@ func TestVerifyAddresseeGone(t *testing.T) {
 		}
 	}()
 	sub := submit(t, c, queens.Spec{N: 8}, client.SubmitOptions{Verify: 100})
-	counter := startWork(t, ctx, srv.URL(), Config{ID: "counter", Workers: 2, ExitWhenIdle: true})
+	counter := startWork(t, ctx, srv.URL(), Config{ID: "counter", Execution: queens.Execution{Workers: 2}, ExitWhenIdle: true})
 	ts, _ := jsOf(c).Stream(ctx, queue.TasksStream)
 	until(t, "every verify task published", func() bool {
 		i, err := ts.Info(ctx, jetstream.WithSubjectFilter(layout.VerifyPrefix+".>"))
@@ -404,7 +404,7 @@ func TestVerifyTwoWorkers(t *testing.T) {
 	// Both workers are there before the job: each sees the other.
 	var waits []func() (*Stats, error)
 	for _, id := range []string{"w0", "w1"} {
-		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Workers: 2}))
+		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Execution: queens.Execution{Workers: 2}}))
 	}
 	until(t, "both workers reporting", func() bool {
 		reps, _, err := layout.ReadReports(ctx, jsOf(c))
@@ -479,7 +479,7 @@ func TestVerifyConsumerRemoved(t *testing.T) {
 	defer cancel()
 	var waits []func() (*Stats, error)
 	for _, id := range []string{"w0", "w1"} {
-		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Workers: 1}))
+		waits = append(waits, startWork(t, ctx, srv.URL(), Config{ID: id, Execution: queens.Execution{Workers: 1}}))
 	}
 	until(t, "both workers reporting", func() bool {
 		reps, _, err := layout.ReadReports(ctx, jsOf(c))

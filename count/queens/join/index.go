@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"time"
 )
 
 // The join cuts both lists of a row set by a few index bits: pattern bits
@@ -212,6 +213,9 @@ func (f *frame) join(e, w []uint64, s *scratch) (uint64, error) {
 // when the join is long (s.kr then holds them), else the frame's.
 func (f *frame) joinKeys(e, w []uint64, s *scratch) *keyer {
 	k := f.indexBits(len(e))
+	if k > 0 && f.keylessCheaper(len(e), len(w), s) {
+		k = 0
+	}
 	kr := &f.keys[k]
 	if k > 0 && float64(len(e))*float64(len(w)) >= keyChoiceWork {
 		var ok bool
@@ -220,6 +224,20 @@ func (f *frame) joinKeys(e, w []uint64, s *scratch) *keyer {
 		}
 	}
 	return kr
+}
+
+// keylessCheaper reports whether the join of lists of ne (the longer)
+// and nw patterns costs less, at modelPrices, with no index bits than the
+// sorting alone of both lists by keys would: a short list against a long
+// one (the diagonal symmetry's small classes against the others) is
+// cheaper run through the long one's blocks unsorted.
+func (f *frame) keylessCheaper(ne, nw int, s *scratch) bool {
+	sorting := modelPrices.Sorted * float64(ne+nw)
+	if modelPrices.Large*float64(nw)*float64(ne)/blockSize > 4*sorting {
+		return false // far dearer unkeyed, whatever the layout
+	}
+	s.tr.hb, s.tr.hi = append(s.tr.hb[:0], float64(ne)), append(s.tr.hi[:0], float64(nw))
+	return modelPrices.Cost(s.tr.plan(s.tr.hb, s.tr.hi, 0, f.m)) < time.Duration(sorting)
 }
 
 // joinKeyed counts the compatible pairs of e and w, patterns of m bits,

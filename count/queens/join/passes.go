@@ -528,6 +528,9 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	var kr keyer
 	if lists {
 		k := f.indexBits(int(max(nE, nW)))
+		if k > 0 && f.keylessCheaper(int(max(nE, nW)), int(min(nE, nW)), ls) {
+			k = 0
+		}
 		kr = f.keys[k]
 		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
 			if c, ok := ls.joinBits(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {

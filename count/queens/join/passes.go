@@ -525,6 +525,25 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	}
 
 	lists := s.listsFit(east.bound + west.bound)
+	if small, shortBlocks := f.smallPlan(east, west, ls); !lists && small {
+		// joinSmall: each side made once, the short one's half boards
+		// the blocks or the items of the long one's, unkeyed.
+		n, err := f.join(ls.e, ls.w, ls)
+		if err != nil {
+			return 0, w, err
+		}
+		w.Halves = sampleMade + nE + nW
+		short, long := nE, nW
+		if west.bound < east.bound {
+			short, long = nW, nE
+		}
+		hb, hi := []float64{short}, []float64{long}
+		if !shortBlocks {
+			hb, hi = hi, hb
+		}
+		w.Add(ls.projectJoin(hb, hi, 0, f.m))
+		return n, w, nil
+	}
 	var kr keyer
 	if lists {
 		k := f.indexBits(int(max(nE, nW)))

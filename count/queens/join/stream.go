@@ -81,8 +81,10 @@ type bscratch struct {
 	halves                   uint64
 	rows                     uint64 // row list entries built
 	listed, passed, streamed int
+	small                    int  // of the passed, those joined by joinSmall
 	noLists                  bool // joins every row set in passes (for tests)
 	noPasses                 bool // streams every row set that does not fit (for tests)
+	noSmall                  bool // joins no short side by joinSmall (for tests)
 	// capacity is the arena's size in patterns.
 	capacity int
 }
@@ -303,6 +305,14 @@ func (f *frame) joinSides(east, west *side, s *bscratch) (uint64, error) {
 	if s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
 		s.listed++
 		return f.joinLists(east, west, s)
+	}
+	// A short side against a long one runs through it unsorted.
+	if s.entryThresh == 0 && !s.noPasses && !s.noSmall {
+		if small, shortBlocks := f.smallPlan(east, west, &s.ls); small {
+			s.passed++
+			s.small++
+			return f.joinSmall(east, west, shortBlocks, s)
+		}
 	}
 	// A larger one is joined as lists in passes, each within the budget.
 	if s.entryThresh == 0 && !s.noPasses {

@@ -53,20 +53,22 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		t.Fatal(err)
 	}
 	type mode struct {
-		capacity          int
-		noLists, noPasses bool
+		capacity                   int
+		noLists, noPasses, noSmall bool
 	}
 	// Lists; passes only (streaming what no passes fit); streaming only;
-	// and all in one small arena (where n is large enough for the small
-	// arena to need passes for some row sets).
-	modes := []mode{{1 << 20, false, false}, {3 * arenaChunk, true, false}, {3 * arenaChunk, true, true}, {8 * arenaChunk, true, false}}
+	// short sides against long ones (joinSmall) where they are, the
+	// rest in passes; and all in one small arena (where n is large enough
+	// for the small arena to need passes for some row sets).
+	modes := []mode{{1 << 20, false, false, false}, {3 * arenaChunk, true, false, true}, {3 * arenaChunk, true, true, true},
+		{8 * arenaChunk, true, false, true}, {3 * arenaChunk, true, false, false}}
 	if n >= 14 {
-		modes = append(modes, mode{3 * arenaChunk, false, false}, mode{3 * arenaChunk, false, true})
+		modes = append(modes, mode{3 * arenaChunk, false, false, false}, mode{3 * arenaChunk, false, true, false})
 	}
 	for _, md := range modes {
 		capacity := md.capacity
 		s := &scratch{k: k}
-		b := &bscratch{k: k, capacity: capacity, noLists: md.noLists, noPasses: md.noPasses}
+		b := &bscratch{k: k, capacity: capacity, noLists: md.noLists, noPasses: md.noPasses, noSmall: md.noSmall}
 		var sum uint64
 		for id, tk := range p.Tasks() {
 			f := c.frames[tk.Frame]
@@ -88,9 +90,13 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		if sum != known[n] {
 			t.Fatalf("total %d, want %d", sum, known[n])
 		}
-		t.Logf("n=%d capacity %d %+v: %d row sets joined as lists, %d in passes, %d streamed", n, capacity, md, b.listed, b.passed, b.streamed)
+		t.Logf("n=%d capacity %d %+v: %d row sets joined as lists, %d in passes (%d short against long), %d streamed", n, capacity, md, b.listed, b.passed, b.small, b.streamed)
 		switch {
 		case n < 10:
+		case md.noLists && !md.noPasses && !md.noSmall && b.small == 0:
+			t.Fatalf("capacity %d, no lists: no short side joined against a long one (joinSmall)", capacity)
+		case md.noLists && !md.noPasses && md.noSmall && b.small > 0:
+			t.Fatalf("capacity %d, no lists, no short sides: %d joined by joinSmall", capacity, b.small)
 		case md.noPasses && (b.passed > 0 || b.streamed == 0):
 			t.Fatalf("capacity %d, no passes: %d row sets in passes, %d streamed", capacity, b.passed, b.streamed)
 		case md.noLists && !md.noPasses && b.passed == 0:

@@ -14,6 +14,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/kernel"
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/sysmem"
+	"github.com/nqcount/nqcount/internal/x86"
 )
 
 func init() {
@@ -40,13 +41,20 @@ func describeCPU(w io.Writer) {
 		cli.Plural(c.LogicalCores, "core", "cores"), c.PhysicalCores, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "cache: L1d %s, L2 %s, L3 %s (a kernel's working set is %d bytes a worker, well inside L1d)\n",
 		kib(c.Cache.L1D), kib(c.Cache.L2), kib(c.Cache.L3), unsafe.Sizeof(kernel.Search{}))
+	// The features as the kernels read them (internal/x86), not as the
+	// description above does.
 	fmt.Fprintf(w, "features the kernels use:")
-	for _, f := range []cpuid.FeatureID{cpuid.POPCNT, cpuid.BMI1, cpuid.BMI2, cpuid.AVX2, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512VPOPCNTDQ} {
+	x := x86.CPU()
+	for _, f := range []struct {
+		name string
+		has  bool
+	}{{"POPCNT", x.POPCNT}, {"BMI1", x.BMI1}, {"BMI2", x.BMI2}, {"AVX2", x.AVX2}, {"AVX512F", x.AVX512F}, {"AVX512VL", x.AVX512VL},
+		{"AVX512BW", x.AVX512BW}, {"AVX512VBMI", x.AVX512VBMI}, {"AVX512VPOPCNTDQ", x.AVX512VPOPCNTDQ}} {
 		mark := "-"
-		if c.Supports(f) {
+		if f.has {
 			mark = "+"
 		}
-		fmt.Fprintf(w, " %s%s", mark, f)
+		fmt.Fprintf(w, " %s%s", mark, f.name)
 	}
 	fmt.Fprintf(w, "\nGOAMD64 level of this CPU: v%d\n", c.X64Level())
 	var ks, js []impl

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/estimate"
+	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cli"
 )
 
@@ -31,6 +32,7 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 		strata  int
 		budget  time.Duration
 		every   time.Duration
+		sh      string
 	)
 	ef.add(fs)
 	fs.IntVar(&depth, "depth", 0, fmt.Sprintf("the count's split depth, 1 to %d (0: automatic, as count)", queens.MaxDepth))
@@ -40,6 +42,7 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 	fs.DurationVar(&budget, "budget", 8*time.Minute, "CPU time the sample aims at, over all workers (the plan's own estimates share it out, so the sample does not depend on the machine)")
 	fs.DurationVar(&every, "progress-every", 10*time.Second, "interval of the progress lines on stderr (0: none)")
 	fs.BoolVar(&jsonOut, "json", false, "print the estimate as one JSON object")
+	fs.StringVar(&sh, "shard", "", "estimate only shard I/K of the count, the tasks 'nqueens count N --shard I/K' counts")
 	pos, err := cli.ParseFlags(e, fs, args)
 	if err != nil {
 		return cli.FlagExit(err)
@@ -65,6 +68,13 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 		e.Errorf("--progress-every %s: want 0 or more", every)
 		return cli.ExitUsage
 	}
+	var idx shard.Index
+	if sh != "" {
+		if idx, err = shard.Parse(sh); err != nil {
+			e.Errorf("--shard: %v", err)
+			return cli.ExitUsage
+		}
+	}
 	ef.setMemoryLimit()
 	start := time.Now()
 	var mu sync.Mutex
@@ -78,7 +88,7 @@ func runEstimate(ctx context.Context, e *cli.Env, args []string) int {
 		}
 	}
 	r, err := estimate.Run(ctx, queens.Spec{N: n, Method: ef.method, Depth: depth}, ef.exec, estimate.Options{
-		Seed: seed, Samples: samples, Strata: strata, Budget: budget, OnProgress: progress,
+		Seed: seed, Samples: samples, Strata: strata, Budget: budget, OnProgress: progress, Shard: idx,
 	})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -57,6 +57,7 @@ import (
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/join"
+	"github.com/nqcount/nqcount/count/shard"
 	"github.com/nqcount/nqcount/internal/cputime"
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
@@ -77,6 +78,10 @@ type Options struct {
 	// OnProgress, if set, is called after each task drawn is counted,
 	// with the number done and drawn.
 	OnProgress func(done, total int)
+	// Shard, when K > 0, estimates only shard I of K: the tasks that
+	// nqueens count --shard I/K counts (shard.Select on the plan's
+	// estimates), drawn from them alone.
+	Shard shard.Index
 }
 
 // Interval is an estimate with its 95% interval.
@@ -96,8 +101,13 @@ type Result struct {
 	Depth  int           `json:"depth"`
 	Hash   string        `json:"hash"`
 	Tasks  int           `json:"tasks"`
-	Path   string        `json:"path,omitempty"`
-	Kernel string        `json:"kernel"`
+	// Shard and ShardTasks, for an estimate of one shard (Options.Shard):
+	// which, and how many of the Tasks it holds. Count and CPU are then
+	// the shard's, and Known is not given.
+	Shard      string `json:"shard,omitempty"`
+	ShardTasks int    `json:"shard_tasks,omitempty"`
+	Path       string `json:"path,omitempty"`
+	Kernel     string `json:"kernel"`
 	// CPUSeconds is the whole count's CPU time on this machine, in
 	// seconds of one core: its tasks, its tables and its planning.
 	// CoreHours is the same in hours.
@@ -210,7 +220,20 @@ func Run(ctx context.Context, spec queens.Spec, e queens.Execution, opt Options)
 		return nil, err
 	}
 	fixed := (planned - cpu0) + s.tables
-	draws := design(est, opt)
+	ids := make([]int, len(est))
+	for i := range ids {
+		ids[i] = i
+	}
+	if opt.Shard.K > 0 {
+		if ids, err = shard.Select(est, opt.Shard); err != nil {
+			return nil, queens.Usage(err)
+		}
+		if len(ids) < 2 {
+			return nil, queens.Usage(fmt.Errorf("shard %s holds %d task: an estimate needs at least 2", opt.Shard, len(ids)))
+		}
+		res.Shard, res.ShardTasks = opt.Shard.String(), len(ids)
+	}
+	draws := design(est, ids, opt)
 	if err := s.run(ctx, draws, est, e.Workers, opt); err != nil {
 		return nil, err
 	}
@@ -229,15 +252,15 @@ func Run(ctx context.Context, spec queens.Spec, e queens.Execution, opt Options)
 	// The largest task: its estimate, at the rate the sample measured.
 	var sumEst float64
 	var maxEst uint64
-	for _, x := range est {
-		sumEst += float64(x)
-		maxEst = max(maxEst, x)
+	for _, id := range ids {
+		sumEst += float64(est[id])
+		maxEst = max(maxEst, est[id])
 	}
 	if sumEst > 0 {
 		res.LargestTaskSeconds = t.Estimate / sumEst * float64(maxEst)
 	}
 	res.TaskHours = quantiles(draws, opt.Strata)
-	if k, ok := queens.Known(p.N); ok {
+	if k, ok := queens.Known(p.N); ok && opt.Shard.K == 0 {
 		res.Known = &k
 		c := res.Count.Contains(float64(k))
 		res.Covered = &c
@@ -252,14 +275,11 @@ func Run(ctx context.Context, spec queens.Spec, e queens.Execution, opt Options)
 	return res, nil
 }
 
-// design draws the sample: opt.Samples tasks over opt.Strata strata of
-// equal estimated work, with probability proportional to the estimates
-// within each, from a generator seeded with opt.Seed.
-func design(est []uint64, opt Options) []draw {
-	ids := make([]int, len(est))
-	for i := range ids {
-		ids[i] = i
-	}
+// design draws the sample of the tasks ids (which it reorders):
+// opt.Samples tasks over opt.Strata strata of equal estimated work, with
+// probability proportional to the estimates within each, from a generator
+// seeded with opt.Seed.
+func design(est []uint64, ids []int, opt Options) []draw {
 	slices.SortFunc(ids, func(a, b int) int {
 		if c := cmp.Compare(est[a], est[b]); c != 0 {
 			return c
@@ -267,8 +287,8 @@ func design(est []uint64, opt Options) []draw {
 		return cmp.Compare(a, b)
 	})
 	var total float64
-	for _, x := range est {
-		total += float64(x)
+	for _, id := range ids {
+		total += float64(est[id])
 	}
 	// Strata: runs of the sorted tasks, each about total/H of the work.
 	h := opt.Strata
@@ -598,7 +618,11 @@ func (r *Result) String() string {
 	if r.Path != "" {
 		s += ", " + r.Path + " path"
 	}
-	s += ")\n"
+	s += ")"
+	if r.Shard != "" {
+		s += fmt.Sprintf("; shard %s: %s of them", r.Shard, group(float64(r.ShardTasks)))
+	}
+	s += "\n"
 	s += fmt.Sprintf("CPU time: %s core-hours (95%%: %s to %s) on this machine, kernel %s\n",
 		sig(r.CoreHours.Estimate), sig(r.CoreHours.Low), sig(r.CoreHours.High), r.Kernel)
 	s += fmt.Sprintf("count: %s (95%%: %s to %s)", sci(r.Count.Estimate), sci(r.Count.Low), sci(r.Count.High))

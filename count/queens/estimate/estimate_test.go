@@ -2,10 +2,12 @@ package estimate
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/nqcount/nqcount/count/queens"
+	"github.com/nqcount/nqcount/count/shard"
 )
 
 // TestCovers: the interval of the count covers the known value at small n
@@ -58,5 +60,38 @@ func TestCovers(t *testing.T) {
 			t.Errorf("n = %d: seeds 7 and 8 gave the same sample", c.spec.N)
 		}
 		t.Logf("n = %d %s: count %.4g (%.4g..%.4g), known %d; CPU %.3g s (%.3g..%.3g)", c.spec.N, c.path, a.Count.Estimate, a.Count.Low, a.Count.High, *a.Known, a.CPUSeconds.Estimate, a.CPUSeconds.Low, a.CPUSeconds.High)
+	}
+}
+
+// TestShard: an estimate of one shard draws from the tasks count --shard
+// counts; its interval covers that shard's exact total, and it names the
+// shard instead of the whole count's known value.
+func TestShard(t *testing.T) {
+	spec := queens.Spec{N: 16, Method: queens.Join}
+	e := queens.Execution{Path: "tables", Workers: 2}
+	p, err := queens.NewPlan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, idx := range []shard.Index{{I: 0, K: 4}, {I: 3, K: 4}} {
+		ids, err := shard.Select(p.Estimates(), idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := queens.Count(context.Background(), p, e, ids, queens.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Run(context.Background(), spec, e, Options{Seed: 3, Samples: 40, Strata: 4, Budget: 2 * time.Second, Shard: idx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := float64(r.Total.Lo)
+		if a.Shard != idx.String() || a.ShardTasks != len(ids) || a.Known != nil || !a.Count.Contains(exact) {
+			t.Errorf("shard %s: %s, %d tasks, known %v, count %+v; want %d tasks and %g inside", idx, a.Shard, a.ShardTasks, a.Known, a.Count, len(ids), exact)
+		}
+	}
+	if _, err := Run(context.Background(), spec, e, Options{Samples: 40, Shard: shard.Index{I: 0, K: 1000}}); !errors.Is(err, queens.ErrInvalid) {
+		t.Errorf("a shard of more shards than tasks: %v, want queens.ErrInvalid", err)
 	}
 }

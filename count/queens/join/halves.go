@@ -211,23 +211,11 @@ func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
 	}
 	s.p1, s.p2 = f.diagKey(rt, rb)
 	var eb, wb diagBounds
-	s.e = s.e[:0]
-	for c := dEq1; c <= dAbove; c++ {
-		s.sel[1] = 1 << c
-		s.e = f.halves(1, rt, rb, s.e, s)
-		eb[c+1] = len(s.e)
-	}
-	s.sel = [2]uint8{}
+	s.e = f.halvesByClass(1, rt, rb, &eb, s.e[:0], s)
 	if len(s.e) == 0 {
 		return 0, nil
 	}
-	s.w = s.w[:0]
-	for c := dEq1; c <= dAbove; c++ {
-		s.sel[0] = 1 << c
-		s.w = f.halves(0, f.ft&^rt, f.fb&^rb, s.w, s)
-		wb[c+1] = len(s.w)
-	}
-	s.sel = [2]uint8{}
+	s.w = f.halvesByClass(0, f.ft&^rt, f.fb&^rb, &wb, s.w[:0], s)
 	s.stat.made += uint64(len(s.e) + len(s.w))
 	s.stat.maxList = max(s.stat.maxList, len(s.e), len(s.w))
 	n, nodes, err := f.joinDiag(s.e, s.w, &eb, &wb, s.p1, s.p2, s)
@@ -236,6 +224,20 @@ func (f *frame) countRows(rt, rb uint32, s *scratch) (uint64, error) {
 		err = s.tick(nodes) // progress counts the nodes, as the joins take them
 	}
 	return n, err
+}
+
+// halvesByClass appends to out the half boards of side with rows rt and
+// rb (as halves) of the classes dEq1 to dAbove against (s.p1, s.p2),
+// class after class, and sets their bounds in b.
+func (f *frame) halvesByClass(side int, rt, rb uint32, b *diagBounds, out []uint64, s *scratch) []uint64 {
+	b[dEq1] = len(out)
+	for c := dEq1; c <= dAbove; c++ {
+		s.sel[side] = 1 << c
+		out = f.halves(side, rt, rb, out, s)
+		b[c+1] = len(out)
+	}
+	s.sel[side] = 0
+	return out
 }
 
 // diagBounds are where each class of column sets (diag.go) starts in a

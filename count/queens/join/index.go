@@ -236,8 +236,14 @@ func (f *frame) keylessCheaper(ne, nw int, s *scratch) bool {
 	if modelPrices.Large*float64(nw)*float64(ne)/blockSize > 4*sorting {
 		return false // far dearer unkeyed, whatever the layout
 	}
-	s.tr.hb, s.tr.hi = append(s.tr.hb[:0], float64(ne)), append(s.tr.hi[:0], float64(nw))
-	return modelPrices.Cost(s.tr.plan(s.tr.hb, s.tr.hi, 0, f.m)) < time.Duration(sorting)
+	return s.unkeyedCost(float64(ne), float64(nw), f.m) < time.Duration(sorting)
+}
+
+// unkeyedCost is the cost at modelPrices of joining blocks patterns of m
+// bits, cut into blocks, with items run through them, with no index bits.
+func (s *scratch) unkeyedCost(blocks, items float64, m int) time.Duration {
+	s.tr.hb, s.tr.hi = append(s.tr.hb[:0], blocks), append(s.tr.hi[:0], items)
+	return modelPrices.Cost(s.tr.plan(s.tr.hb, s.tr.hi, 0, m))
 }
 
 // joinKeyed counts the compatible pairs of e and w, patterns of m bits,

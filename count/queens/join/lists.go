@@ -46,12 +46,8 @@ func (s *scratch) release() {
 // west by the table path's join, and adds its nodes (as the table path's:
 // none when there is no east half board) to s.halves.
 func (f *frame) joinLists(east, west *side, s *bscratch) (uint64, error) {
-	ls := &s.ls
-	ls.k, ls.yield, ls.work = s.k, s.yield, 0
-	defer func() {
-		s.work += ls.work
-		ls.yield = nil
-	}()
+	ls := s.listScratch()
+	defer s.listsDone()
 	ls.e = f.makeList(east, ls.e[:0], s)
 	if len(ls.e) == 0 {
 		return 0, nil
@@ -70,17 +66,41 @@ func (f *frame) joinLists(east, west *side, s *bscratch) (uint64, error) {
 	s.kstat = s.kstat[:0] // no per-key costs: joinEstimate scales by the keys
 	ls.keep = s.keep
 	defer func() { ls.keep = nil }()
-	var t0 time.Duration
-	if s.clock != nil {
-		t0 = s.clock()
-	}
+	t0 := s.joinStart()
 	n, err := f.join(ls.e, ls.w, ls)
+	s.joinEnd(t0)
+	return n, err
+}
+
+// listScratch readies the list join's scratch (s.ls) for a join of the
+// bounded path: its kernel, progress and no sample of keys; listsDone,
+// deferred, hands its work since to s.
+func (s *bscratch) listScratch() *scratch {
+	ls := &s.ls
+	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
+	return ls
+}
+
+func (s *bscratch) listsDone() {
+	s.work += s.ls.work
+	s.ls.yield = nil
+}
+
+// joinStart and joinEnd time a join for the estimator, when s.clock is
+// set: the joining counts as the streamed side's part.
+func (s *bscratch) joinStart() time.Duration {
+	if s.clock == nil {
+		return 0
+	}
+	return s.clock()
+}
+
+func (s *bscratch) joinEnd(t0 time.Duration) {
 	if s.clock != nil {
 		d := s.clock() - t0
 		s.joinTime += d
-		s.streamTime += d // the joining is the streamed side's part
+		s.streamTime += d
 	}
-	return n, err
 }
 
 // makeList appends to out the half boards of sd: for each column set, its
@@ -104,12 +124,8 @@ func (f *frame) makeList(sd *side, out []uint64, s *bscratch) []uint64 {
 // under the diagonal symmetry as joinLists would count it: each side made
 // once, class after class, and the parts joined (joinDiag).
 func (f *frame) joinListsDiag(rt, rb uint32, east, west *side, s *bscratch) (uint64, error) {
-	ls := &s.ls
-	ls.k, ls.yield, ls.work = s.k, s.yield, 0
-	defer func() {
-		s.work += ls.work
-		ls.yield = nil
-	}()
+	ls := s.listScratch()
+	defer s.listsDone()
 	p1, p2 := f.diagKey(rt, rb)
 	var eb, wb diagBounds
 	ls.e = f.makeClasses(east, 1, p1, p2, &eb, ls.e[:0], s)
@@ -117,19 +133,12 @@ func (f *frame) joinListsDiag(rt, rb uint32, east, west *side, s *bscratch) (uin
 		return 0, nil
 	}
 	ls.w = f.makeClasses(west, 0, p1, p2, &wb, ls.w[:0], s)
-	var t0 time.Duration
-	if s.clock != nil {
-		t0 = s.clock()
-	}
+	t0 := s.joinStart()
 	n, nodes, err := f.joinDiag(ls.e, ls.w, &eb, &wb, p1, p2, ls)
+	s.joinEnd(t0)
 	s.halves += nodes
 	if err == nil {
 		err = ls.tick(nodes) // progress counts the nodes, as the joins take them
-	}
-	if s.clock != nil {
-		d := s.clock() - t0
-		s.joinTime += d
-		s.streamTime += d
 	}
 	return n, err
 }

@@ -41,12 +41,8 @@ func passRoom(budget, held uint64) (heldMax, room uint64) {
 // and west in passes that each hold at most the worker's budget, and
 // adds its nodes (as the table path's) to s.halves.
 func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
-	ls := &s.ls
-	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
-	defer func() {
-		s.work += ls.work
-		ls.yield = nil
-	}()
+	ls := s.listScratch()
+	defer s.listsDone()
 	s.arena.release()
 	var t0 time.Duration
 	if s.clock != nil {

@@ -25,10 +25,7 @@ func (f *frame) smallPlan(east, west *side, ls *scratch) (small, shortBlocks boo
 		return false, false
 	}
 	sorting := time.Duration(modelPrices.Sorted * (short + long))
-	ls.tr.hb, ls.tr.hi = append(ls.tr.hb[:0], short), append(ls.tr.hi[:0], long)
-	asBlocks := modelPrices.Cost(ls.tr.plan(ls.tr.hb, ls.tr.hi, 0, f.m))
-	ls.tr.hb, ls.tr.hi = append(ls.tr.hb[:0], long), append(ls.tr.hi[:0], short)
-	asItems := modelPrices.Cost(ls.tr.plan(ls.tr.hb, ls.tr.hi, 0, f.m))
+	asBlocks, asItems := ls.unkeyedCost(short, long, f.m), ls.unkeyedCost(long, short, f.m)
 	return min(asBlocks, asItems) < sorting, asBlocks <= asItems
 }
 
@@ -36,12 +33,8 @@ func (f *frame) smallPlan(east, west *side, ls *scratch) (small, shortBlocks boo
 // and west, one of them short (smallPlan), and adds its nodes, as the
 // table path's, to s.halves.
 func (f *frame) joinSmall(east, west *side, shortBlocks bool, s *bscratch) (uint64, error) {
-	ls := &s.ls
-	ls.k, ls.yield, ls.work, ls.keep = s.k, s.yield, 0, nil
-	defer func() {
-		s.work += ls.work
-		ls.yield = nil
-	}()
+	ls := s.listScratch()
+	defer s.listsDone()
 	short, long := east, west
 	if west.bound < east.bound {
 		short, long = west, east
@@ -59,7 +52,6 @@ func (f *frame) joinSmall(east, west *side, shortBlocks bool, s *bscratch) (uint
 	if need := smallPiece + vecPad; cap(ls.w) < need {
 		ls.w = make([]uint64, 0, need)
 	}
-	var t0 time.Duration
 	var total, nLong uint64
 	var pos genPos
 	ce := []int32{0, int32(nShort)}
@@ -77,9 +69,7 @@ func (f *frame) joinSmall(east, west *side, shortBlocks bool, s *bscratch) (uint
 			continue
 		}
 		nLong += uint64(len(ls.w))
-		if s.clock != nil {
-			t0 = s.clock()
-		}
+		t0 := s.joinStart()
 		cw := []int32{0, int32(len(ls.w))}
 		var n uint64
 		if shortBlocks {
@@ -87,11 +77,7 @@ func (f *frame) joinSmall(east, west *side, shortBlocks bool, s *bscratch) (uint
 		} else {
 			n, err = ls.joinBuckets(ls.w, cw, ls.e, ce, 0, f.m)
 		}
-		if s.clock != nil {
-			d := s.clock() - t0
-			s.joinTime += d
-			s.streamTime += d
-		}
+		s.joinEnd(t0)
 		if err != nil {
 			return 0, err
 		}

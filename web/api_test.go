@@ -253,7 +253,7 @@ func TestHintCandidates(t *testing.T) {
 	var first logic.Step
 	for i := 0; ; i++ {
 		mustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
-		checkStep(t, first, apitest.Grid(t, sol))
+		apitest.CheckStep(t, first, apitest.Grid(t, sol))
 		if len(first.Placements) == 0 {
 			break
 		}
@@ -265,7 +265,7 @@ func TestHintCandidates(t *testing.T) {
 	p.apply(first)
 	var next logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
-	checkStep(t, next, apitest.Grid(t, sol))
+	apitest.CheckStep(t, next, apitest.Grid(t, sol))
 	if stepKey(next) == stepKey(first) {
 		t.Errorf("the hint after applying %q is the same step", first.Text)
 	}
@@ -287,7 +287,7 @@ func TestHintCandidates(t *testing.T) {
 	}
 	var st logic.Step
 	mustPost(t, srv, "/api/sudoku/hint", stale, &st)
-	checkStep(t, st, apitest.Grid(t, sol))
+	apitest.CheckStep(t, st, apitest.Grid(t, sol))
 
 	// A candidate of the solution removed: a mistake, with the candidate
 	// to put back.
@@ -327,25 +327,6 @@ func TestHintCandidates(t *testing.T) {
 		var msg string
 		if code := call(t, srv, "POST", "/api/sudoku/hint", "application/json", c.body, &msg); code != 400 || !strings.Contains(msg, c.msg) {
 			t.Errorf("hint with %.60s...: %d %q, want 400 and %q", c.body, code, msg, c.msg)
-		}
-	}
-}
-
-// checkStep checks a step against the solution: what it places is the
-// solution's digit, what it removes is not.
-func checkStep(t *testing.T, st logic.Step, sol sudoku.Grid) {
-	t.Helper()
-	if len(st.Placements)+len(st.Eliminations) == 0 || st.Text == "" || st.Score < sudoku.MinScore {
-		t.Errorf("empty step %+v", st)
-	}
-	for _, m := range st.Placements {
-		if int(sol[m.Cell]) != m.Digit {
-			t.Errorf("%q places %d in %s, the solution has %d", st.Text, m.Digit, sudoku.CellName(m.Cell), sol[m.Cell])
-		}
-	}
-	for _, m := range st.Eliminations {
-		if int(sol[m.Cell]) == m.Digit {
-			t.Errorf("%q removes %d from %s, the solution's digit", st.Text, m.Digit, sudoku.CellName(m.Cell))
 		}
 	}
 }

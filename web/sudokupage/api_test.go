@@ -152,25 +152,6 @@ func TestValidateSolveCountRate(t *testing.T) {
 	}
 }
 
-// checkStep checks a step against the solution: what it places is the
-// solution's digit, what it removes is not.
-func checkStep(t *testing.T, st logic.Step, sol sudoku.Grid) {
-	t.Helper()
-	if len(st.Placements)+len(st.Eliminations) == 0 || st.Text == "" || st.Score < sudoku.MinScore {
-		t.Errorf("empty step %+v", st)
-	}
-	for _, m := range st.Placements {
-		if int(sol[m.Cell]) != m.Digit {
-			t.Errorf("%q places %d in %s, the solution has %d", st.Text, m.Digit, sudoku.CellName(m.Cell), sol[m.Cell])
-		}
-	}
-	for _, m := range st.Eliminations {
-		if int(sol[m.Cell]) == m.Digit {
-			t.Errorf("%q removes %d from %s, the solution's digit", st.Text, m.Digit, sudoku.CellName(m.Cell))
-		}
-	}
-}
-
 func TestHint(t *testing.T) {
 	srv := newServer(t)
 	var st logic.Step
@@ -182,12 +163,12 @@ func TestHint(t *testing.T) {
 	if st.Text != want.Text || st.Technique != want.Technique || !slices.Equal(st.Placements, want.Placements) || !slices.Equal(st.Cells, want.Cells) {
 		t.Errorf("hint %+v, want %+v", st, want)
 	}
-	checkStep(t, st, apitest.Grid(t, top1Sol))
+	apitest.CheckStep(t, st, apitest.Grid(t, top1Sol))
 	// Steps of every kind of puzzle, the hardest included, are sound.
 	for _, p := range []string{monster, apitest.Puzzle(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
 		_, sol := sudoku.Solve(apitest.Grid(t, p), 2)
 		mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
-		checkStep(t, st, sol)
+		apitest.CheckStep(t, st, sol)
 	}
 	// A wrong entry is pointed out before any step.
 	g := []byte(top1)

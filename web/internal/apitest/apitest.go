@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/sudoku"
 	"github.com/nqcount/nqcount/count/sudoku/generate"
+	"github.com/nqcount/nqcount/count/sudoku/logic"
 )
 
 // Call sends a request and decodes the JSON answer into out (when not
@@ -100,4 +101,23 @@ func Grid(t testing.TB, s string) sudoku.Grid {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// CheckStep checks a step against the solution: what it places is the
+// solution's digit, what it removes is not.
+func CheckStep(t testing.TB, st logic.Step, sol sudoku.Grid) {
+	t.Helper()
+	if len(st.Placements)+len(st.Eliminations) == 0 || st.Text == "" || st.Score < sudoku.MinScore {
+		t.Errorf("empty step %+v", st)
+	}
+	for _, m := range st.Placements {
+		if int(sol[m.Cell]) != m.Digit {
+			t.Errorf("%q places %d in %s, the solution has %d", st.Text, m.Digit, sudoku.CellName(m.Cell), sol[m.Cell])
+		}
+	}
+	for _, m := range st.Eliminations {
+		if int(sol[m.Cell]) == m.Digit {
+			t.Errorf("%q removes %d from %s, the solution's digit", st.Text, m.Digit, sudoku.CellName(m.Cell))
+		}
+	}
 }

@@ -37,17 +37,6 @@ func newServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// call and mustPost are apitest's.
-func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
-	t.Helper()
-	return apitest.Call(t, srv, method, path, ctype, body, out)
-}
-
-func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
-	t.Helper()
-	apitest.MustPost(t, srv, path, body, out)
-}
-
 func TestBadRequests(t *testing.T) {
 	srv := newServer(t)
 	big := `{"text":"` + strings.Repeat("a", web.MaxBody) + `"}`
@@ -108,7 +97,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/nothing", "", "", 404, "no API endpoint"},
 	} {
 		var msg string
-		if got := call(t, srv, c.method, c.path, c.ctype, c.body, &msg); got != c.status || !strings.Contains(msg, c.msg) {
+		if got := apitest.Call(t, srv, c.method, c.path, c.ctype, c.body, &msg); got != c.status || !strings.Contains(msg, c.msg) {
 			body := c.body
 			if len(body) > 60 {
 				body = body[:60] + "..."
@@ -252,7 +241,7 @@ func TestHintCandidates(t *testing.T) {
 	p := newPlayer(puzzle)
 	var first logic.Step
 	for i := 0; ; i++ {
-		mustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
+		apitest.MustPost(t, srv, "/api/sudoku/hint", p.request(), &first)
 		apitest.CheckStep(t, first, apitest.Grid(t, sol))
 		if len(first.Placements) == 0 {
 			break
@@ -264,14 +253,14 @@ func TestHintCandidates(t *testing.T) {
 	}
 	p.apply(first)
 	var next logic.Step
-	mustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", p.request(), &next)
 	apitest.CheckStep(t, next, apitest.Grid(t, sol))
 	if stepKey(next) == stepKey(first) {
 		t.Errorf("the hint after applying %q is the same step", first.Text)
 	}
 	// From the digits alone the same board gives the first step again.
 	var again logic.Step
-	mustPost(t, srv, "/api/sudoku/hint", map[string]any{"puzzle": puzzle, "grid": string(p.grid[:])}, &again)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", map[string]any{"puzzle": puzzle, "grid": string(p.grid[:])}, &again)
 	if stepKey(again) != stepKey(first) {
 		t.Errorf("digits-only hint %q, want %q again", again.Text, first.Text)
 	}
@@ -286,7 +275,7 @@ func TestHintCandidates(t *testing.T) {
 		}
 	}
 	var st logic.Step
-	mustPost(t, srv, "/api/sudoku/hint", stale, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", stale, &st)
 	apitest.CheckStep(t, st, apitest.Grid(t, sol))
 
 	// A candidate of the solution removed: a mistake, with the candidate
@@ -295,7 +284,7 @@ func TestHintCandidates(t *testing.T) {
 	cs = bad["candidates"].([]string)
 	cell := strings.IndexByte(string(p.grid[:]), '.')
 	cs[cell] = strings.ReplaceAll("123456789", string(sol[cell]), "")
-	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", bad, &st)
 	want := logic.Mark{Cell: cell, Digit: int(sol[cell] - '0'), Color: 1}
 	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) || !slices.Equal(st.Marks, []logic.Mark{want}) ||
 		!strings.Contains(st.Text, fmt.Sprintf("%c in %s", sol[cell], sudoku.CellName(cell))) {
@@ -303,7 +292,7 @@ func TestHintCandidates(t *testing.T) {
 	}
 	// The same without the puzzle (the solution from the digits).
 	delete(bad, "puzzle")
-	mustPost(t, srv, "/api/sudoku/hint", bad, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", bad, &st)
 	if st.Technique != "mistake" || !slices.Equal(st.Cells, []int{cell}) {
 		t.Errorf("removed candidate, no puzzle: %+v", st)
 	}
@@ -325,7 +314,7 @@ func TestHintCandidates(t *testing.T) {
 		{`{"grid":"` + top1 + `","candidates":[1,2]}`, `want a JSON string`},
 	} {
 		var msg string
-		if code := call(t, srv, "POST", "/api/sudoku/hint", "application/json", c.body, &msg); code != 400 || !strings.Contains(msg, c.msg) {
+		if code := apitest.Call(t, srv, "POST", "/api/sudoku/hint", "application/json", c.body, &msg); code != 400 || !strings.Contains(msg, c.msg) {
 			t.Errorf("hint with %.60s...: %d %q, want 400 and %q", c.body, code, msg, c.msg)
 		}
 	}

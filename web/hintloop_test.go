@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/nqcount/nqcount/web/internal/apitest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -196,9 +197,9 @@ func solveByHints(hint hinter, puzzle, solution string, digitsOnly bool) (int, e
 func hardLoopPuzzle(t *testing.T, srv *httptest.Server) (string, string) {
 	t.Helper()
 	var g sudokupage.Generated
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hard", "seed": loopSeed}, &g)
+	apitest.MustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hard", "seed": loopSeed}, &g)
 	var s sudokupage.Solution
-	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": g.Puzzle}, &s)
+	apitest.MustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": g.Puzzle}, &s)
 	return g.Puzzle, s.Solution
 }
 

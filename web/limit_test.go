@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/nqcount/nqcount/web/internal/apitest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -188,9 +189,9 @@ func TestLiveCountBurst(t *testing.T) {
 	// Stopped, the last count ends once the counts it replaced have (a
 	// plan of n = 31 does not stop halfway): until then the heap is
 	// watched.
-	call(t, srv, "DELETE", "/api/queens/count", "", "", nil)
+	apitest.Call(t, srv, "DELETE", "/api/queens/count", "", "", nil)
 	var p queenspage.CountProgress
-	for call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State == "planning" || p.State == "running"; call(t, srv, "GET", "/api/queens/count", "", "", &p) {
+	for apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State == "planning" || p.State == "running"; apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p) {
 		if ctx.Err() != nil {
 			break // over the heap's limit, or too long
 		}

@@ -24,16 +24,6 @@ func newServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
-	t.Helper()
-	return apitest.Call(t, srv, method, path, ctype, body, out)
-}
-
-func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
-	t.Helper()
-	apitest.MustPost(t, srv, path, body, out)
-}
-
 // TestCountBoardSize: the n of a live
 // count or an estimate is a whole number from 1 to 32, and anything else
 // is named in the error (a missing n or a string was "n = 0" before).
@@ -54,13 +44,13 @@ func TestCountBoardSize(t *testing.T) {
 	} {
 		for _, path := range []string{"/api/queens/count", "/api/queens/estimate"} {
 			var msg string
-			if code := call(t, srv, http.MethodPost, path, "application/json", c.body, &msg); code != http.StatusBadRequest || msg != c.want {
+			if code := apitest.Call(t, srv, http.MethodPost, path, "application/json", c.body, &msg); code != http.StatusBadRequest || msg != c.want {
 				t.Errorf("POST %s %s: %d %q, want 400 %q", path, c.body, code, msg, c.want)
 			}
 		}
 	}
 	var p queenspage.CountProgress
-	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.ID != 0 {
+	if apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p); p.ID != 0 {
 		t.Errorf("a bad n started a count: %+v", p)
 	}
 	// The estimate the page warns with before n >= 23.
@@ -69,12 +59,12 @@ func TestCountBoardSize(t *testing.T) {
 		want float64
 	}{{8, 0}, {22, 1.82}, {23, 14.9}, {28, 13430719}, {32, 0}} {
 		var e queenspage.CountEstimate
-		mustPost(t, srv, "/api/queens/estimate", map[string]int{"n": c.n}, &e)
+		apitest.MustPost(t, srv, "/api/queens/estimate", map[string]int{"n": c.n}, &e)
 		if e.N != c.n || e.CoreHours != c.want || e.Workers != 2 || e.BudgetSeconds != queenspage.DefaultCountBudget.Seconds() {
 			t.Errorf("estimate of %d: %+v, want %v core-hours on 2 workers", c.n, e, c.want)
 		}
 	}
-	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.ID != 0 {
+	if apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p); p.ID != 0 {
 		t.Errorf("an estimate started a count: %+v", p)
 	}
 }
@@ -90,7 +80,7 @@ func TestTraceAPI(t *testing.T) {
 		var got [][4]int
 		for from := 0; ; {
 			var p queenspage.TracePage
-			mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": from, "limit": 100}, &p)
+			apitest.MustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": from, "limit": 100}, &p)
 			if p.From != from || p.Next != from+len(p.Events) || p.Order != o.String() {
 				t.Fatalf("page %+v", p)
 			}
@@ -107,13 +97,13 @@ func TestTraceAPI(t *testing.T) {
 			t.Errorf("%v: the pages give %d steps, the trace %d", o, len(got), len(want))
 		}
 		var p queenspage.TracePage
-		mustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": len(want) + 5}, &p)
+		apitest.MustPost(t, srv, "/api/queens/trace", map[string]any{"n": 6, "order": o.String(), "from": len(want) + 5}, &p)
 		if !p.Done || len(p.Events) != 0 {
 			t.Errorf("past the end: %+v", p)
 		}
 	}
 	var c queenspage.OrderComparison
-	mustPost(t, srv, "/api/queens/orders", map[string]int{"n": 8}, &c)
+	apitest.MustPost(t, srv, "/api/queens/orders", map[string]int{"n": 8}, &c)
 	if c.Known != 92 || len(c.Orders) != 2 || c.Orders[0].Solutions != 92 || c.Orders[1].Solutions != 92 ||
 		c.Orders[1].Nodes >= c.Orders[0].Nodes || c.Orders[0].Steps != c.Orders[0].Nodes+c.Orders[0].Backtracks+92 {
 		t.Errorf("orders of n = 8: %+v", c)
@@ -125,7 +115,7 @@ func waitCount(t *testing.T, srv *httptest.Server, until func(queenspage.CountPr
 	deadline := time.Now().Add(60 * time.Second)
 	var p queenspage.CountProgress
 	for time.Now().Before(deadline) {
-		if call(t, srv, "GET", "/api/queens/count", "", "", &p) != 200 {
+		if apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p) != 200 {
 			t.Fatal("progress")
 		}
 		if until(p) {
@@ -140,10 +130,10 @@ func waitCount(t *testing.T, srv *httptest.Server, until func(queenspage.CountPr
 func TestLiveCount(t *testing.T) {
 	srv := newServer(t)
 	var p queenspage.CountProgress
-	if call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "idle" || p.ID != 0 {
+	if apitest.Call(t, srv, "GET", "/api/queens/count", "", "", &p); p.State != "idle" || p.ID != 0 {
 		t.Errorf("before any count: %+v", p)
 	}
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 12}, &p)
+	apitest.MustPost(t, srv, "/api/queens/count", map[string]int{"n": 12}, &p)
 	if p.ID != 1 || p.N != 12 {
 		t.Errorf("started: %+v", p)
 	}
@@ -158,17 +148,17 @@ func TestLiveCount(t *testing.T) {
 		t.Errorf("n = 12 counted by %q, want %q as nqueens count", p.Method, queens.DefaultMethod(12))
 	}
 	// A long count stops when asked.
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
+	apitest.MustPost(t, srv, "/api/queens/count", map[string]int{"n": 24}, &p)
 	if p.ID != 2 {
 		t.Errorf("second count: %+v", p)
 	}
-	call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
+	apitest.Call(t, srv, "DELETE", "/api/queens/count", "", "", &p)
 	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.State != "running" && p.State != "planning" })
 	if p.State != "stopped" || p.Total != "" || p.StopReason != queenspage.StopAsked {
 		t.Errorf("stopped count: %+v", p)
 	}
 	// A count of 13, with the constellations as nqueens count.
-	mustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
+	apitest.MustPost(t, srv, "/api/queens/count", map[string]int{"n": 13}, &p)
 	p = waitCount(t, srv, func(p queenspage.CountProgress) bool { return p.Method != "" })
 	if p.Method != string(queens.DefaultMethod(13)) {
 		t.Errorf("n = 13 counted by %q, want %q", p.Method, queens.DefaultMethod(13))

@@ -35,25 +35,10 @@ func newServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func call(t *testing.T, srv *httptest.Server, method, path, ctype, body string, out any) int {
-	t.Helper()
-	return apitest.Call(t, srv, method, path, ctype, body, out)
-}
-
-func post(t *testing.T, srv *httptest.Server, path string, body any, out any) int {
-	t.Helper()
-	return apitest.Post(t, srv, path, body, out)
-}
-
-func mustPost(t *testing.T, srv *httptest.Server, path string, body any, out any) {
-	t.Helper()
-	apitest.MustPost(t, srv, path, body, out)
-}
-
 func TestGenerate(t *testing.T) {
 	srv := newServer(t)
 	var g sudokupage.Generated
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
+	apitest.MustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "hidden", "seed": "42", "index": 3, "symmetry": "rot180"}, &g)
 	want := apitest.Puzzle(t, generate.Options{Level: sudoku.Hidden, Seed: 42, Symmetry: generate.Rot180}, 3)
 	if g.Puzzle != want.Puzzle.String() || g.Level != "hidden" || g.Score != want.Score || g.Symmetry != "rot180" || g.Seed != "42" || g.Index != 3 || g.Clues != want.Puzzle.Clues() {
 		t.Errorf("generate: %+v, want puzzle %s", g, want.Puzzle)
@@ -61,18 +46,18 @@ func TestGenerate(t *testing.T) {
 	if g.Command != "sudoku generate --difficulty hidden --seed 42 --first 3 --symmetry rot180" {
 		t.Errorf("command %q", g.Command)
 	}
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"score": "2.6-3.4", "seed": "5"}, &g)
+	apitest.MustPost(t, srv, "/api/sudoku/generate", map[string]any{"score": "2.6-3.4", "seed": "5"}, &g)
 	want = apitest.Puzzle(t, generate.Options{MinScore: 2.6, MaxScore: 3.4, Seed: 5}, 0)
 	if g.Puzzle != want.Puzzle.String() || g.Score < 2.6 || g.Score > 3.4 || g.Command != "sudoku generate --score 2.6-3.4 --seed 5" {
 		t.Errorf("generate by score: %+v", g)
 	}
 	// A seed past 2^53 stays exact (a string, not a float).
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "singles", "seed": "18446744073709551615"}, &g)
+	apitest.MustPost(t, srv, "/api/sudoku/generate", map[string]any{"difficulty": "singles", "seed": "18446744073709551615"}, &g)
 	if g.Seed != "18446744073709551615" || g.Puzzle != apitest.Puzzle(t, generate.Options{Level: sudoku.Singles, Seed: 1<<64 - 1}, 0).Puzzle.String() {
 		t.Errorf("large seed: %+v", g)
 	}
 	// No seed: the server picks one below 2^53 and says which.
-	mustPost(t, srv, "/api/sudoku/generate", map[string]any{}, &g)
+	apitest.MustPost(t, srv, "/api/sudoku/generate", map[string]any{}, &g)
 	var seed uint64
 	if _, err := fmt.Sscan(g.Seed, &seed); err != nil || seed == 0 || seed >= 1<<53 || g.Level != "hard" || g.Command != "sudoku generate --difficulty hard --seed "+g.Seed {
 		t.Errorf("random seed: %+v", g)
@@ -85,54 +70,54 @@ func TestGenerate(t *testing.T) {
 func TestValidateSolveCountRate(t *testing.T) {
 	srv := newServer(t)
 	var v sudokupage.Validation
-	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": top1}, &v)
+	apitest.MustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": top1}, &v)
 	if v.Verdict != sudokupage.VerdictUnique || v.Solutions != 1 || v.Clues != apitest.Grid(t, top1).Clues() || len(v.Clashes) != 0 {
 		t.Errorf("top1: %+v", v)
 	}
-	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": fourSols}, &v)
+	apitest.MustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": fourSols}, &v)
 	if v.Verdict != sudokupage.VerdictSeveral || v.Solutions != 2 {
 		t.Errorf("four solutions: %+v", v)
 	}
 	// Media types are case-insensitive: Application/JSON is JSON, not 415.
 	for _, ct := range []string{"Application/JSON", "APPLICATION/json; charset=UTF-8", " application/json ;charset=utf-8"} {
 		v = sudokupage.Validation{}
-		if st := call(t, srv, "POST", "/api/sudoku/validate", ct, `{"grid":"`+top1+`"}`, &v); st != 200 || v.Verdict != sudokupage.VerdictUnique {
+		if st := apitest.Call(t, srv, "POST", "/api/sudoku/validate", ct, `{"grid":"`+top1+`"}`, &v); st != 200 || v.Verdict != sudokupage.VerdictUnique {
 			t.Errorf("Content-Type %q: %d %+v", ct, st, v)
 		}
 	}
 	clash := "11" + top1[2:]
-	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": clash}, &v)
+	apitest.MustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": clash}, &v)
 	if v.Verdict != sudokupage.VerdictNone || !slices.Equal(v.Clashes, []int{0, 1}) || !strings.Contains(v.Message, "r1c1 and r1c2 are both 1 in row 1") {
 		t.Errorf("clash: %+v", v)
 	}
 	// No clash, but no solution: r1c9 can only be 9, which column 9 holds.
 	noSol := "12345678." + "........9" + strings.Repeat(".", 63)
-	mustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": noSol}, &v)
+	apitest.MustPost(t, srv, "/api/sudoku/validate", map[string]string{"grid": noSol}, &v)
 	if v.Verdict != sudokupage.VerdictNone || len(v.Clashes) != 0 || v.Solutions != 0 {
 		t.Errorf("no solution: %+v", v)
 	}
 
 	var s sudokupage.Solution
-	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": top1}, &s)
+	apitest.MustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": top1}, &s)
 	if s.Solution != top1Sol || s.Verdict != sudokupage.VerdictUnique {
 		t.Errorf("solve: %+v", s)
 	}
 	s = sudokupage.Solution{}
-	mustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": clash}, &s)
+	apitest.MustPost(t, srv, "/api/sudoku/solve", map[string]string{"grid": clash}, &s)
 	if s.Solution != "" || s.Verdict != sudokupage.VerdictNone {
 		t.Errorf("solve of a clash: %+v", s)
 	}
 
 	var c sudokupage.CountAnswer
-	mustPost(t, srv, "/api/sudoku/count", map[string]string{"grid": fourSols}, &c)
+	apitest.MustPost(t, srv, "/api/sudoku/count", map[string]string{"grid": fourSols}, &c)
 	if c.Count != 4 || c.LimitReached || c.Limit != sudokupage.DefaultCountLimit {
 		t.Errorf("count: %+v", c)
 	}
-	mustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": strings.Repeat(".", 81), "limit": 500}, &c)
+	apitest.MustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": strings.Repeat(".", 81), "limit": 500}, &c)
 	if c.Count != 500 || !c.LimitReached {
 		t.Errorf("count of the empty grid up to 500: %+v", c)
 	}
-	mustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": clash}, &c)
+	apitest.MustPost(t, srv, "/api/sudoku/count", map[string]any{"grid": clash}, &c)
 	if c.Count != 0 || len(c.Clashes) != 2 {
 		t.Errorf("count of a clash: %+v", c)
 	}
@@ -140,14 +125,14 @@ func TestValidateSolveCountRate(t *testing.T) {
 	var r sudokupage.Rating
 	for _, lv := range sudoku.Levels {
 		p := apitest.Puzzle(t, generate.Options{Level: lv, Seed: 9}, 0).Puzzle.String()
-		mustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
+		apitest.MustPost(t, srv, "/api/sudoku/rate", map[string]string{"grid": p}, &r)
 		lo, hi := lv.Scores()
 		if r.Level != lv || r.Score < lo || r.Score > hi || len(r.Techniques) == 0 || !strings.HasPrefix(r.Text, lv.String()+", score") {
 			t.Errorf("rate %s: %+v, want %s", p, r, lv)
 		}
 	}
 	var msg string
-	if code := post(t, srv, "/api/sudoku/rate", map[string]string{"grid": fourSols}, &msg); code != 400 || !strings.Contains(msg, "more than one solution") {
+	if code := apitest.Post(t, srv, "/api/sudoku/rate", map[string]string{"grid": fourSols}, &msg); code != 400 || !strings.Contains(msg, "more than one solution") {
 		t.Errorf("rate of a puzzle with 4 solutions: %d %q", code, msg)
 	}
 }
@@ -155,7 +140,7 @@ func TestValidateSolveCountRate(t *testing.T) {
 func TestHint(t *testing.T) {
 	srv := newServer(t)
 	var st logic.Step
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1}, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": top1}, &st)
 	want, err := logic.Hint(apitest.Grid(t, top1))
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +152,7 @@ func TestHint(t *testing.T) {
 	// Steps of every kind of puzzle, the hardest included, are sound.
 	for _, p := range []string{monster, apitest.Puzzle(t, generate.Options{Level: sudoku.Intermediate, Seed: 4}, 0).Puzzle.String()} {
 		_, sol := sudoku.Solve(apitest.Grid(t, p), 2)
-		mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
+		apitest.MustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": p, "grid": p}, &st)
 		apitest.CheckStep(t, st, sol)
 	}
 	// A wrong entry is pointed out before any step.
@@ -181,13 +166,13 @@ func TestHint(t *testing.T) {
 			g[i] = '.'
 		}
 	}
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": string(g)}, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": string(g)}, &st)
 	if st.Technique != "mistake" || len(st.Cells) != 1 || !strings.Contains(st.Text, "is wrong") {
 		t.Errorf("hint on a wrong entry: %+v", st)
 	}
 	// Without the puzzle there is no solution to compare: the step is
 	// from the digits alone.
-	mustPost(t, srv, "/api/sudoku/hint", map[string]string{"grid": top1}, &st)
+	apitest.MustPost(t, srv, "/api/sudoku/hint", map[string]string{"grid": top1}, &st)
 	if st.Text != want.Text {
 		t.Errorf("hint without the puzzle: %+v", st)
 	}
@@ -204,13 +189,13 @@ func TestHint(t *testing.T) {
 		{map[string]string{"puzzle": fourSols, "grid": fourSols}, "none", []int{}},
 	} {
 		st = logic.Step{}
-		mustPost(t, srv, "/api/sudoku/hint", c.body, &st)
+		apitest.MustPost(t, srv, "/api/sudoku/hint", c.body, &st)
 		if st.Technique != c.technique || !slices.Equal(st.Cells, c.cells) || st.Text == "" || st.Placements == nil {
 			t.Errorf("hint on %v: %+v, want %s", c.body, st, c.technique)
 		}
 	}
 	var msg string
-	if code := post(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": "5" + top1[1:]}, &msg); code != 400 || !strings.Contains(msg, "r1c1 is 4 in the puzzle") {
+	if code := apitest.Post(t, srv, "/api/sudoku/hint", map[string]string{"puzzle": top1, "grid": "5" + top1[1:]}, &msg); code != 400 || !strings.Contains(msg, "r1c1 is 4 in the puzzle") {
 		t.Errorf("a changed given: %d %q", code, msg)
 	}
 }
@@ -227,7 +212,7 @@ func TestParseAndSave(t *testing.T) {
 		var file sudokupage.SavedFile
 		body := map[string]any{"format": f, "puzzle": game.Puzzle, "progress": game.Progress, "marks": game.Marks,
 			"seconds": game.Seconds, "seed": game.Seed, "level": game.Level, "symmetry": game.Symmetry, "index": game.Index}
-		mustPost(t, srv, "/api/sudoku/save", body, &file)
+		apitest.MustPost(t, srv, "/api/sudoku/save", body, &file)
 		if file.Filename == "" || !strings.HasPrefix(file.Filename, "sudoku-hard-42-2") {
 			t.Errorf("%s: filename %q", f, file.Filename)
 		}
@@ -245,7 +230,7 @@ func TestParseAndSave(t *testing.T) {
 			t.Errorf("%s: the command reads a second puzzle in\n%s", f, file.Text)
 		}
 		var back sudokupage.Loaded
-		mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": file.Text}, &back)
+		apitest.MustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": file.Text}, &back)
 		if !gameEqual(back.Game, game) || back.Verdict != sudokupage.VerdictUnique || back.Puzzles != 1 {
 			t.Errorf("%s: loaded %+v, want %+v", f, back, game)
 		}
@@ -253,11 +238,11 @@ func TestParseAndSave(t *testing.T) {
 	var ld sudokupage.Loaded
 	// A grid pasted with box borders; a line with clashes is kept as is.
 	pasted := "4 . . | . 3 . | . . .\n. . . | 6 . . | 8 . .\n. . . | . . . | . . 1\n------+-------+------\n. . . | . 5 . | . 9 .\n. 8 . | . . . | 6 . .\n. 7 . | 2 . . | . . .\n------+-------+------\n. . . | 1 . 2 | 7 . .\n5 . 3 | . . . | . 4 .\n9 . . | . . . | . . .\n"
-	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": pasted}, &ld)
+	apitest.MustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": pasted}, &ld)
 	if ld.Puzzle != top1 || ld.Verdict != sudokupage.VerdictUnique {
 		t.Errorf("pasted grid: %+v", ld)
 	}
-	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": "  11" + top1[2:] + "\n"}, &ld)
+	apitest.MustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": "  11" + top1[2:] + "\n"}, &ld)
 	if ld.Puzzle != "11"+top1[2:] || ld.Verdict != sudokupage.VerdictNone || len(ld.Clashes) != 2 {
 		t.Errorf("pasted clash: %+v", ld)
 	}
@@ -267,7 +252,7 @@ func TestParseAndSave(t *testing.T) {
 		top1 + " unique\n",
 		`{"puzzle":"` + top1 + `","solution":"` + top1Sol + `","solutions":1,"level":"hard","clues":17,"seed":1700000000000000001,"index":0,"symmetric":false}` + "\n",
 	} {
-		mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &ld)
+		apitest.MustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &ld)
 		if ld.Puzzle != top1 {
 			t.Errorf("%q: %+v", text, ld)
 		}
@@ -275,7 +260,7 @@ func TestParseAndSave(t *testing.T) {
 	if ld.Seed != "1700000000000000001" {
 		t.Errorf("seed of generate's JSON: %q", ld.Seed)
 	}
-	mustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": top1 + "\n" + fourSols + "\n"}, &ld)
+	apitest.MustPost(t, srv, "/api/sudoku/parse", map[string]string{"text": top1 + "\n" + fourSols + "\n"}, &ld)
 	if ld.Puzzles != 2 || ld.Puzzle != top1 {
 		t.Errorf("two puzzles: %+v", ld)
 	}
@@ -293,7 +278,7 @@ func TestParseAndSave(t *testing.T) {
 		top1 + "\n# marks: " + strings.Repeat("x,", 80) + "x": "want digits 1-9",
 	} {
 		var msg string
-		if code := post(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &msg); code != 400 || !strings.Contains(msg, want) {
+		if code := apitest.Post(t, srv, "/api/sudoku/parse", map[string]string{"text": text}, &msg); code != 400 || !strings.Contains(msg, want) {
 			t.Errorf("parse %q: %d %q, want 400 and %q", text, code, msg, want)
 		}
 	}

@@ -107,6 +107,42 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
+// TestRefusedBodyRead sends bodies under MaxBody, on a connection of
+// their own, to requests refused before the body is decoded (no such
+// endpoint, a wrong method, a wrong content type): each gets its answer,
+// never a connection reset because the server closed while the body was
+// still coming (a server that answered before reading reset about one
+// request in thirty here).
+func TestRefusedBodyRead(t *testing.T) {
+	srv := newServer(t)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	body := `{"grid":"` + strings.Repeat("1", 60<<10) + `"}`
+	for _, c := range []struct {
+		method, path, ctype string
+		status              int
+	}{
+		{"POST", "/api/nothing", "application/json", 404},
+		{"PUT", "/api/sudoku/solve", "application/json", 405},
+		{"POST", "/api/sudoku/solve", "text/plain", 415},
+	} {
+		for i := range 100 {
+			req, err := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", c.ctype)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("%s %s, try %d: %v", c.method, c.path, i, err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != c.status {
+				t.Fatalf("%s %s: %d, want %d", c.method, c.path, resp.StatusCode, c.status)
+			}
+		}
+	}
+}
+
 func TestPagesAndSecurity(t *testing.T) {
 	srv := newServer(t)
 	c := srv.Client()

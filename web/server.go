@@ -253,6 +253,12 @@ func (s *Server) Close() error {
 // asset or API endpoint. A panic in a handler is a bug; it is logged and
 // answered 500, and the server goes on.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A request refused before its body was read (no such endpoint, a
+	// wrong method, host or token) still has its body read, up to
+	// MaxBody, before the answer goes out: a client still sending it
+	// would otherwise see the connection reset instead of the answer.
+	// The answers are small, so they are still buffered here.
+	defer drainBody(r)
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -275,6 +281,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// drainBody reads what is left of a request's body, up to MaxBody bytes
+// (a longer body is the client's to lose: the connection then closes).
+func drainBody(r *http.Request) {
+	if r.Body != nil {
+		io.Copy(io.Discard, io.LimitReader(r.Body, MaxBody+1))
+	}
 }
 
 const tokenCookie = "nqcount_token"

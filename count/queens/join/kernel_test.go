@@ -1,6 +1,7 @@
 package join
 
 import (
+	"bytes"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -83,6 +84,24 @@ func TestKernelsCountBlocks(t *testing.T) {
 				}
 			}
 		}
+		// Every pair matching, through many folds of the per-byte
+		// counts and an odd last item: the counters' widest case.
+		for _, size := range []int{blockSize, blockSize / 2} {
+			zeros := make([]uint64, size)
+			items := make([]uint64, 2001)
+			for _, lay := range familyLayouts(40) {
+				k.build(b, zeros, 40, lay)
+				count := k.count
+				if size <= blockSize/2 {
+					count = k.half
+				}
+				for _, n := range []int{len(items), len(items) - 1, 61, 60, 59} {
+					if got, want := count(b, items[:n]), uint64(size*n); got != want {
+						t.Fatalf("all matching, %d patterns %d items %v: %d, want %d", size, n, lay, got, want)
+					}
+				}
+			}
+		}
 		// Items with bits above m: the tables ignore them.
 		pats := randomPatterns(r, 300, 20, 3)
 		items := randomPatterns(r, 50, 20, 3)
@@ -134,25 +153,32 @@ func TestTranspose64(t *testing.T) {
 }
 
 // BenchmarkKernels measures each kernel on one block and 4096 items, in
-// pairs tested per second, in each family's layout.
+// pairs tested per second, in each family's layout: full blocks, and half
+// ones by the half kernel.
 func BenchmarkKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for _, m := range []int{28, 32, 36} {
+	for _, m := range []int{28, 32, 36, 40} {
 		pats := randomPatterns(r, blockSize, m, 3)
 		items := randomPatterns(r, 4096, m, 3)
 		for _, lay := range familyLayouts(m) {
-			blk := newBlock()
-			buildGeneric(blk, pats, m, lay)
-			for _, k := range Kernels() {
-				if !k.Supported() {
-					continue
-				}
-				b.Run(fmt.Sprintf("m=%d/bits=%d/kernel=%s", m, lay.bits, k.Name), func(b *testing.B) {
-					for b.Loop() {
-						k.count(blk, items)
+			for _, size := range []int{blockSize, blockSize / 2} {
+				blk := newBlock()
+				buildGeneric(blk, pats[:size], m, lay)
+				for _, k := range Kernels() {
+					if !k.Supported() {
+						continue
 					}
-					b.ReportMetric(float64(b.N)*float64(len(items)*blockSize)/b.Elapsed().Seconds(), "pairs/s")
-				})
+					count, block := k.count, "full"
+					if size < blockSize {
+						count, block = k.half, "half"
+					}
+					b.Run(fmt.Sprintf("m=%d/bits=%d/block=%s/kernel=%s", m, lay.bits, block, k.Name), func(b *testing.B) {
+						for b.Loop() {
+							count(blk, items)
+						}
+						b.ReportMetric(float64(b.N)*float64(len(items)*size)/b.Elapsed().Seconds(), "pairs/s")
+					})
+				}
 			}
 		}
 	}
@@ -483,8 +509,10 @@ func TestLayout(t *testing.T) {
 			if l.entries() > tableEntries {
 				t.Errorf("m=%d: %v ends at entry %d, beyond %d", m, l, l.entries(), tableEntries)
 			}
-			if lab := fmt.Sprintf("\nz%d_%d_%d:\n", l.nch, l.bits, l.wide); !strings.Contains(string(src), lab) {
-				t.Errorf("count_amd64.s has no loop for %d bits (%v): gen_count.go's families differ from match.go's", m, l)
+			for _, loop := range []string{"countAVX512", "countHalfAVX512", "countAVX2", "countHalfAVX2"} {
+				if text := fmt.Sprintf("\nTEXT ·%s_%d_%d_%d(SB)", loop, l.nch, l.bits, l.wide); !strings.Contains(string(src), text) {
+					t.Errorf("count_amd64.s has no %s loop for %d bits (%v): _gen's families differ from match.go's", loop, m, l)
+				}
 			}
 		}
 	}
@@ -496,22 +524,32 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// TestGeneratedKernels: count_amd64.s is what gen_count.go writes now.
+// TestGeneratedKernels: the loops' assembly, stubs and Go table are what
+// the generator (_gen, with avo) writes now, but for the command line in
+// their first lines.
 func TestGeneratedKernels(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "count_amd64.s")
-	if b, err := exec.Command("go", "run", "gen_count.go", out).CombinedOutput(); err != nil {
-		t.Fatalf("go run gen_count.go: %v\n%s", err, b)
+	dir := t.TempDir()
+	files := []string{"count_amd64.s", "count_stubs_amd64.go", "count_loops_amd64.go"}
+	cmd := exec.Command("go", "run", ".", "-pkg", "join",
+		"-out", filepath.Join(dir, files[0]), "-stubs", filepath.Join(dir, files[1]), "-loops", filepath.Join(dir, files[2]))
+	cmd.Dir = "_gen"
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run ./_gen: %v\n%s", err, b)
 	}
-	want, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
+	body := func(file string) []byte {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, rest, ok := bytes.Cut(b, []byte("\n")); ok && bytes.HasPrefix(b, []byte("// Code generated")) {
+			return rest
+		}
+		return b
 	}
-	got, err := os.ReadFile("count_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got, want) {
-		t.Fatal("count_amd64.s differs from what gen_count.go writes: run go generate ./count/queens/join")
+	for _, f := range files {
+		if !bytes.Equal(body(f), body(filepath.Join(dir, f))) {
+			t.Errorf("%s differs from what _gen writes: run go generate ./count/queens/join", f)
+		}
 	}
 }
 

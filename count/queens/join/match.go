@@ -22,7 +22,7 @@ import (
 // run through few items, or large ones (in level 2) with fewer chunks,
 // for blocks run through many.
 
-//go:generate go run gen_count.go
+//go:generate go run -C _gen . -pkg join -out ../count_amd64.s -stubs ../count_stubs_amd64.go -loops ../count_loops_amd64.go
 
 const (
 	blockWords = 8

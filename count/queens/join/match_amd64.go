@@ -3,16 +3,11 @@
 package join
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/nqcount/nqcount/internal/x86"
 )
-
-//go:noescape
-func countAVX512(t *entry, items []uint64, layout int) uint64
-
-//go:noescape
-func countHalfAVX512(t *entry, items []uint64, layout int) uint64
 
 //go:noescape
 func pairsAVX512(e *uint64, ne int, w *uint64, nw int) uint64
@@ -65,13 +60,32 @@ func init() {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX512(&b.t[0], items, b.lay.code())
+			return loopOf(b.lay).full512(&b.t[0][0], items)
 		},
 		half: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countHalfAVX512(&b.t[0], items, b.lay.code())
+			return loopOf(b.lay).half512(&b.t[0][0], items)
 		},
 	})
+}
+
+// loopRow is the row of each layout code in loops, plus one (0: none).
+var loopRow [1 << 12]int16
+
+func init() {
+	for i, l := range loops {
+		loopRow[l.code] = int16(i + 1)
+	}
+}
+
+// loopOf returns the loops of layout l, whoever built the block. Every
+// layout that layoutOf returns has them (TestLayout).
+func loopOf(l layout) *countLoops {
+	i := int(loopRow[l.code()&(len(loopRow)-1)]) - 1
+	if i < 0 {
+		panic(fmt.Sprintf("join: no counting loop for layout %+v", l))
+	}
+	return &loops[i]
 }

@@ -9,12 +9,6 @@ import (
 )
 
 //go:noescape
-func countAVX2(t *entry, items []uint64, layout int) uint64
-
-//go:noescape
-func countHalfAVX2(t *entry, items []uint64, layout int) uint64
-
-//go:noescape
 func pairsAVX2(e *uint64, ne int, w *uint64, nw int) uint64
 
 //go:noescape
@@ -69,13 +63,13 @@ func init() {
 			if len(items) == 0 {
 				return 0
 			}
-			return countAVX2(&b.t[0], items, b.lay.code())
+			return loopOf(b.lay).fullAVX2(&b.t[0][0], items)
 		},
 		half: func(b *block, items []uint64) uint64 {
 			if len(items) == 0 {
 				return 0
 			}
-			return countHalfAVX2(&b.t[0], items, b.lay.code())
+			return loopOf(b.lay).halfAVX2(&b.t[0][0], items)
 		},
 	})
 }

@@ -1,9 +1,9 @@
 // Command _gen writes the counting loops of the join's amd64 kernels with
 // avo: one function per table layout (see layout in ../match.go) for
-// AVX-512 and AVX2, full blocks and half ones, and the Go table the
-// kernels pick a block's loops from when they build it.
+// AVX-512 and AVX2, full blocks and half ones, and the Go table in which
+// the kernels look up the loops of a block's layout (loopOf).
 //
-//	cd count/queens/join/_gen && go run . -out ../count_amd64.s -stubs ../count_stubs_amd64.go -loops ../count_loops_amd64.go
+//	cd count/queens/join/_gen && go run . -pkg join -out ../count_amd64.s -stubs ../count_stubs_amd64.go -loops ../count_loops_amd64.go
 //
 // go generate ./count/queens/join runs it; TestGeneratedKernels checks
 // that the files are what it writes now.

@@ -35,10 +35,10 @@ pair:
 	RORXQ     $0x3a, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VMOVDQU64 (AX)(BX*1), Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -71,25 +71,26 @@ TEXT ·countHalfAVX512_1_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y1
-	RORXQ        $0x3a, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y1
+	RORXQ     $0x3a, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -97,20 +98,18 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VMOVDQU64 (AX)(CX*1), Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VMOVDQU64 (AX)(CX*1), Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_1_6_0(t *uint64, items []uint64) uint64
@@ -339,10 +338,10 @@ pair:
 	RORXQ     $0x3a, SI, BX
 	ANDQ      $0x00001fc0, BX
 	VMOVDQU64 (AX)(BX*1), Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -375,25 +374,26 @@ TEXT ·countHalfAVX512_1_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, BX
-	ANDQ         $0x00001fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y1
-	RORXQ        $0x3a, SI, BX
-	ANDQ         $0x00001fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, BX
+	ANDQ      $0x00001fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y1
+	RORXQ     $0x3a, SI, BX
+	ANDQ      $0x00001fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -401,20 +401,18 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, CX
 	ANDQ      $0x00001fc0, CX
-	VMOVDQU64 (AX)(CX*1), Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VMOVDQU64 (AX)(CX*1), Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_1_6_1(t *uint64, items []uint64) uint64
@@ -649,10 +647,10 @@ pair:
 	RORXQ     $0x00, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    4096(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -688,31 +686,32 @@ TEXT ·countHalfAVX512_2_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       4096(AX)(BX*1), Y1, Y1
-	RORXQ        $0x00, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       4096(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    4096(AX)(BX*1), Y1, Y1
+	RORXQ     $0x00, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    4096(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -720,23 +719,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    4096(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    4096(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_6_0(t *uint64, items []uint64) uint64
@@ -992,10 +989,10 @@ pair:
 	RORXQ     $0x01, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    8192(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -1031,31 +1028,32 @@ TEXT ·countHalfAVX512_2_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y1, Y1
-	RORXQ        $0x01, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y1, Y1
+	RORXQ     $0x01, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -1063,23 +1061,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    8192(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    8192(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_6_1(t *uint64, items []uint64) uint64
@@ -1335,10 +1331,10 @@ pair:
 	RORXQ     $0x01, SI, BX
 	ANDQ      $0x00001fc0, BX
 	VPANDQ    8192(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -1374,31 +1370,32 @@ TEXT ·countHalfAVX512_2_6_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, BX
-	ANDQ         $0x00001fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y1, Y1
-	RORXQ        $0x01, SI, BX
-	ANDQ         $0x00001fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, BX
+	ANDQ      $0x00001fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y1, Y1
+	RORXQ     $0x01, SI, BX
+	ANDQ      $0x00001fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -1406,23 +1403,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, CX
 	ANDQ      $0x00001fc0, CX
-	VPANDQ    8192(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    8192(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_6_2(t *uint64, items []uint64) uint64
@@ -1684,10 +1679,10 @@ pair:
 	RORXQ     $0x06, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    8192(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -1726,37 +1721,38 @@ TEXT ·countHalfAVX512_3_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y1, Y1
-	RORXQ        $0x06, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       8192(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y1, Y1
+	RORXQ     $0x06, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    8192(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -1764,26 +1760,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    8192(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    8192(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_6_0(t *uint64, items []uint64) uint64
@@ -2066,10 +2060,10 @@ pair:
 	RORXQ     $0x07, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    12288(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -2108,37 +2102,38 @@ TEXT ·countHalfAVX512_3_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x07, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       12288(AX)(BX*1), Y1, Y1
-	RORXQ        $0x07, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       12288(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x07, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    12288(AX)(BX*1), Y1, Y1
+	RORXQ     $0x07, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    12288(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -2146,26 +2141,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x07, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    12288(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    12288(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_6_1(t *uint64, items []uint64) uint64
@@ -2448,10 +2441,10 @@ pair:
 	RORXQ     $0x08, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    16384(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -2490,37 +2483,38 @@ TEXT ·countHalfAVX512_3_6_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x08, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y1, Y1
-	RORXQ        $0x08, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x08, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y1, Y1
+	RORXQ     $0x08, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -2528,26 +2522,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x08, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    16384(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    16384(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_6_2(t *uint64, items []uint64) uint64
@@ -2830,10 +2822,10 @@ pair:
 	RORXQ     $0x08, SI, BX
 	ANDQ      $0x00001fc0, BX
 	VPANDQ    16384(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -2872,37 +2864,38 @@ TEXT ·countHalfAVX512_3_6_3(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x08, BX, BX
-	ANDQ         $0x00001fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y1, Y1
-	RORXQ        $0x08, SI, BX
-	ANDQ         $0x00001fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x08, BX, BX
+	ANDQ      $0x00001fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y1, Y1
+	RORXQ     $0x08, SI, BX
+	ANDQ      $0x00001fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -2910,26 +2903,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x08, CX, CX
 	ANDQ      $0x00001fc0, CX
-	VPANDQ    16384(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    16384(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_6_3(t *uint64, items []uint64) uint64
@@ -3218,10 +3209,10 @@ pair:
 	RORXQ     $0x0c, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    12288(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -3263,43 +3254,44 @@ TEXT ·countHalfAVX512_4_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       12288(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0c, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       12288(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    12288(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0c, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    12288(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -3307,29 +3299,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    12288(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    12288(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_6_0(t *uint64, items []uint64) uint64
@@ -3639,10 +3629,10 @@ pair:
 	RORXQ     $0x0d, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    16384(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -3684,43 +3674,44 @@ TEXT ·countHalfAVX512_4_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x07, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x07, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0d, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0d, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x07, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x07, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0d, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0d, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -3728,29 +3719,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x07, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0d, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    16384(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    16384(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_6_1(t *uint64, items []uint64) uint64
@@ -4060,10 +4049,10 @@ pair:
 	RORXQ     $0x0e, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    20480(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -4105,43 +4094,44 @@ TEXT ·countHalfAVX512_4_6_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x08, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x08, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0e, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0e, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x08, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x08, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0e, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0e, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -4149,29 +4139,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x08, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0e, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    20480(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    20480(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_6_2(t *uint64, items []uint64) uint64
@@ -4481,10 +4469,10 @@ pair:
 	RORXQ     $0x0f, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    24576(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -4526,43 +4514,44 @@ TEXT ·countHalfAVX512_4_6_3(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x08, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x08, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0f, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0f, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x08, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x08, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0f, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0f, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -4570,29 +4559,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x08, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0f, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    24576(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    24576(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_6_3(t *uint64, items []uint64) uint64
@@ -4908,10 +4895,10 @@ pair:
 	RORXQ     $0x12, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    16384(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -4956,49 +4943,50 @@ TEXT ·countHalfAVX512_5_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y1, Y1
-	RORXQ        $0x12, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y1, Y1
+	RORXQ     $0x12, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -5006,32 +4994,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    16384(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    16384(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_6_0(t *uint64, items []uint64) uint64
@@ -5368,10 +5354,10 @@ pair:
 	RORXQ     $0x13, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    20480(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -5416,49 +5402,50 @@ TEXT ·countHalfAVX512_5_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x07, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x07, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0d, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0d, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y1, Y1
-	RORXQ        $0x13, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x07, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x07, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0d, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0d, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y1, Y1
+	RORXQ     $0x13, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -5466,32 +5453,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x07, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0d, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    20480(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    20480(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_6_1(t *uint64, items []uint64) uint64
@@ -5828,10 +5813,10 @@ pair:
 	RORXQ     $0x14, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    24576(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -5876,49 +5861,50 @@ TEXT ·countHalfAVX512_5_6_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x08, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x08, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0e, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0e, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x14, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y1, Y1
-	RORXQ        $0x14, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x08, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x08, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0e, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0e, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x14, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y1, Y1
+	RORXQ     $0x14, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -5926,32 +5912,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x08, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0e, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x14, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    24576(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    24576(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_6_2(t *uint64, items []uint64) uint64
@@ -6294,10 +6278,10 @@ pair:
 	RORXQ     $0x18, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    20480(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -6345,55 +6329,56 @@ TEXT ·countHalfAVX512_6_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y1, Y1
-	RORXQ        $0x18, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       20480(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y1, Y1
+	RORXQ     $0x18, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    20480(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -6401,35 +6386,33 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    20480(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    20480(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_6_6_0(t *uint64, items []uint64) uint64
@@ -6793,10 +6776,10 @@ pair:
 	RORXQ     $0x19, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    24576(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -6844,55 +6827,56 @@ TEXT ·countHalfAVX512_6_6_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00001fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x01, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x01, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x07, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x07, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0d, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0d, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x13, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x19, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y1, Y1
-	RORXQ        $0x19, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00001fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x01, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x01, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x07, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x07, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0d, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0d, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x13, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x19, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y1, Y1
+	RORXQ     $0x19, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -6900,35 +6884,33 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00001fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x01, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x07, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0d, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x19, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    24576(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    24576(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_6_6_1(t *uint64, items []uint64) uint64
@@ -7298,10 +7280,10 @@ pair:
 	RORXQ     $0x1e, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    24576(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -7352,61 +7334,62 @@ TEXT ·countHalfAVX512_7_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x18, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1e, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y1, Y1
-	RORXQ        $0x1e, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       24576(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x18, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1e, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y1, Y1
+	RORXQ     $0x1e, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    24576(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -7414,38 +7397,36 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1e, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    24576(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    24576(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_7_6_0(t *uint64, items []uint64) uint64
@@ -7842,10 +7823,10 @@ pair:
 	RORXQ     $0x24, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    28672(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -7899,67 +7880,68 @@ TEXT ·countHalfAVX512_8_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x18, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1e, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1e, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y2, Y2
-	RORXQ        $0x24, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       28672(AX)(BX*1), Y1, Y1
-	RORXQ        $0x24, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       28672(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x18, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1e, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1e, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y2, Y2
+	RORXQ     $0x24, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    28672(AX)(BX*1), Y1, Y1
+	RORXQ     $0x24, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    28672(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -7967,41 +7949,39 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1e, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    24576(AX)(DX*1), Y2, Y2
+	VPANDQ    24576(AX)(DX*1), Y1, Y1
 	RORXQ     $0x24, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    28672(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    28672(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_8_6_0(t *uint64, items []uint64) uint64
@@ -8425,10 +8405,10 @@ pair:
 	RORXQ     $0x2a, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    32768(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -8485,73 +8465,74 @@ TEXT ·countHalfAVX512_9_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x18, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1e, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1e, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y2, Y2
-	RORXQ        $0x24, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y1, Y1
-	RORXQ        $0x24, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2a, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y1, Y1
-	RORXQ        $0x2a, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x18, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1e, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1e, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y2, Y2
+	RORXQ     $0x24, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y1, Y1
+	RORXQ     $0x24, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2a, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y1, Y1
+	RORXQ     $0x2a, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -8559,44 +8540,42 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1e, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    24576(AX)(DX*1), Y2, Y2
+	VPANDQ    24576(AX)(DX*1), Y1, Y1
 	RORXQ     $0x24, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    28672(AX)(DX*1), Y2, Y2
+	VPANDQ    28672(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2a, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    32768(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    32768(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_9_6_0(t *uint64, items []uint64) uint64
@@ -9047,10 +9026,10 @@ pair:
 	RORXQ     $0x30, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    36864(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -9110,79 +9089,80 @@ TEXT ·countHalfAVX512_10_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x18, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1e, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1e, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y2, Y2
-	RORXQ        $0x24, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y1, Y1
-	RORXQ        $0x24, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x2a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x30, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       36864(AX)(BX*1), Y1, Y1
-	RORXQ        $0x30, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       36864(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x18, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1e, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1e, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y2, Y2
+	RORXQ     $0x24, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y1, Y1
+	RORXQ     $0x24, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x2a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x30, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    36864(AX)(BX*1), Y1, Y1
+	RORXQ     $0x30, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    36864(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -9190,47 +9170,45 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1e, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    24576(AX)(DX*1), Y2, Y2
+	VPANDQ    24576(AX)(DX*1), Y1, Y1
 	RORXQ     $0x24, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    28672(AX)(DX*1), Y2, Y2
+	VPANDQ    28672(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x30, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    36864(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    36864(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_10_6_0(t *uint64, items []uint64) uint64
@@ -9708,10 +9686,10 @@ pair:
 	RORXQ     $0x36, SI, BX
 	ANDQ      $0x00000fc0, BX
 	VPANDQ    40960(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -9774,85 +9752,86 @@ TEXT ·countHalfAVX512_11_6_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x00, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y1, Y1
-	RORXQ        $0x00, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       4096(AX)(DI*1), Y2, Y2
-	RORXQ        $0x06, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y1, Y1
-	RORXQ        $0x06, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       8192(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       12288(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x18, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y1, Y1
-	RORXQ        $0x18, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       20480(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1e, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1e, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       24576(AX)(DI*1), Y2, Y2
-	RORXQ        $0x24, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y1, Y1
-	RORXQ        $0x24, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       28672(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2a, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x2a, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x30, BX, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       36864(AX)(DI*1), Y1, Y1
-	RORXQ        $0x30, SI, DI
-	ANDQ         $0x00000fc0, DI
-	VPANDQ       36864(AX)(DI*1), Y2, Y2
-	RORXQ        $0x36, BX, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       40960(AX)(BX*1), Y1, Y1
-	RORXQ        $0x36, SI, BX
-	ANDQ         $0x00000fc0, BX
-	VPANDQ       40960(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x00, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y1, Y1
+	RORXQ     $0x00, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    4096(AX)(DI*1), Y2, Y2
+	RORXQ     $0x06, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y1, Y1
+	RORXQ     $0x06, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    8192(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    12288(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x18, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y1, Y1
+	RORXQ     $0x18, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    20480(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1e, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1e, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    24576(AX)(DI*1), Y2, Y2
+	RORXQ     $0x24, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y1, Y1
+	RORXQ     $0x24, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    28672(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2a, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x2a, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x30, BX, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    36864(AX)(DI*1), Y1, Y1
+	RORXQ     $0x30, SI, DI
+	ANDQ      $0x00000fc0, DI
+	VPANDQ    36864(AX)(DI*1), Y2, Y2
+	RORXQ     $0x36, BX, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    40960(AX)(BX*1), Y1, Y1
+	RORXQ     $0x36, SI, BX
+	ANDQ      $0x00000fc0, BX
+	VPANDQ    40960(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -9860,50 +9839,48 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x00, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    4096(AX)(DX*1), Y2, Y2
+	VPANDQ    4096(AX)(DX*1), Y1, Y1
 	RORXQ     $0x06, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    8192(AX)(DX*1), Y2, Y2
+	VPANDQ    8192(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    12288(AX)(DX*1), Y2, Y2
+	VPANDQ    12288(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x18, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    20480(AX)(DX*1), Y2, Y2
+	VPANDQ    20480(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1e, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    24576(AX)(DX*1), Y2, Y2
+	VPANDQ    24576(AX)(DX*1), Y1, Y1
 	RORXQ     $0x24, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    28672(AX)(DX*1), Y2, Y2
+	VPANDQ    28672(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2a, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x30, CX, DX
 	ANDQ      $0x00000fc0, DX
-	VPANDQ    36864(AX)(DX*1), Y2, Y2
+	VPANDQ    36864(AX)(DX*1), Y1, Y1
 	RORXQ     $0x36, CX, CX
 	ANDQ      $0x00000fc0, CX
-	VPANDQ    40960(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    40960(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_11_6_0(t *uint64, items []uint64) uint64
@@ -10342,10 +10319,10 @@ pair:
 	RORXQ     $0x3a, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VMOVDQU64 (AX)(BX*1), Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -10378,25 +10355,26 @@ TEXT ·countHalfAVX512_1_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y1
-	RORXQ        $0x3a, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y1
+	RORXQ     $0x3a, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -10404,20 +10382,18 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VMOVDQU64 (AX)(CX*1), Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VMOVDQU64 (AX)(CX*1), Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_1_8_0(t *uint64, items []uint64) uint64
@@ -10646,10 +10622,10 @@ pair:
 	RORXQ     $0x3a, SI, BX
 	ANDQ      $0x00007fc0, BX
 	VMOVDQU64 (AX)(BX*1), Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -10682,25 +10658,26 @@ TEXT ·countHalfAVX512_1_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, BX
-	ANDQ         $0x00007fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y1
-	RORXQ        $0x3a, SI, BX
-	ANDQ         $0x00007fc0, BX
-	VMOVDQU64    (AX)(BX*1), Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, BX
+	ANDQ      $0x00007fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y1
+	RORXQ     $0x3a, SI, BX
+	ANDQ      $0x00007fc0, BX
+	VMOVDQU64 (AX)(BX*1), Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -10708,20 +10685,18 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, CX
 	ANDQ      $0x00007fc0, CX
-	VMOVDQU64 (AX)(CX*1), Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VMOVDQU64 (AX)(CX*1), Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_1_8_1(t *uint64, items []uint64) uint64
@@ -10956,10 +10931,10 @@ pair:
 	RORXQ     $0x02, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    16384(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -10995,31 +10970,32 @@ TEXT ·countHalfAVX512_2_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y1, Y1
-	RORXQ        $0x02, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       16384(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y1, Y1
+	RORXQ     $0x02, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    16384(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -11027,23 +11003,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    16384(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    16384(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_8_0(t *uint64, items []uint64) uint64
@@ -11299,10 +11273,10 @@ pair:
 	RORXQ     $0x03, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    32768(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -11338,31 +11312,32 @@ TEXT ·countHalfAVX512_2_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y1, Y1
-	RORXQ        $0x03, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y1, Y1
+	RORXQ     $0x03, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -11370,23 +11345,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    32768(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    32768(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_8_1(t *uint64, items []uint64) uint64
@@ -11642,10 +11615,10 @@ pair:
 	RORXQ     $0x03, SI, BX
 	ANDQ      $0x00007fc0, BX
 	VPANDQ    32768(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -11681,31 +11654,32 @@ TEXT ·countHalfAVX512_2_8_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y1, Y1
-	RORXQ        $0x03, SI, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y1, Y1
+	RORXQ     $0x03, SI, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -11713,23 +11687,21 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, CX
 	ANDQ      $0x00007fc0, CX
-	VPANDQ    32768(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    32768(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_2_8_2(t *uint64, items []uint64) uint64
@@ -11991,10 +11963,10 @@ pair:
 	RORXQ     $0x0a, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    32768(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -12033,37 +12005,38 @@ TEXT ·countHalfAVX512_3_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0a, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       32768(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0a, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    32768(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -12071,26 +12044,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    32768(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    32768(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_8_0(t *uint64, items []uint64) uint64
@@ -12373,10 +12344,10 @@ pair:
 	RORXQ     $0x0b, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    49152(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -12415,37 +12386,38 @@ TEXT ·countHalfAVX512_3_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0b, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       49152(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0b, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       49152(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0b, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    49152(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0b, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    49152(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -12453,26 +12425,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0b, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    49152(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    49152(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_8_1(t *uint64, items []uint64) uint64
@@ -12755,10 +12725,10 @@ pair:
 	RORXQ     $0x0c, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    65536(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -12797,37 +12767,38 @@ TEXT ·countHalfAVX512_3_8_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0c, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0c, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -12835,26 +12806,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    65536(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    65536(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_8_2(t *uint64, items []uint64) uint64
@@ -13137,10 +13106,10 @@ pair:
 	RORXQ     $0x0c, SI, BX
 	ANDQ      $0x00007fc0, BX
 	VPANDQ    65536(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -13179,37 +13148,38 @@ TEXT ·countHalfAVX512_3_8_3(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y1, Y1
-	RORXQ        $0x0c, SI, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y1, Y1
+	RORXQ     $0x0c, SI, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -13217,26 +13187,24 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, CX
 	ANDQ      $0x00007fc0, CX
-	VPANDQ    65536(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    65536(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_3_8_3(t *uint64, items []uint64) uint64
@@ -13525,10 +13493,10 @@ pair:
 	RORXQ     $0x12, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    49152(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -13570,43 +13538,44 @@ TEXT ·countHalfAVX512_4_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       49152(AX)(BX*1), Y1, Y1
-	RORXQ        $0x12, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       49152(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    49152(AX)(BX*1), Y1, Y1
+	RORXQ     $0x12, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    49152(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -13614,29 +13583,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    49152(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    49152(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_8_0(t *uint64, items []uint64) uint64
@@ -13946,10 +13913,10 @@ pair:
 	RORXQ     $0x13, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    65536(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -13991,43 +13958,44 @@ TEXT ·countHalfAVX512_4_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y1, Y1
-	RORXQ        $0x13, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y1, Y1
+	RORXQ     $0x13, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -14035,29 +14003,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    65536(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    65536(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_8_1(t *uint64, items []uint64) uint64
@@ -14367,10 +14333,10 @@ pair:
 	RORXQ     $0x14, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    81920(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -14412,43 +14378,44 @@ TEXT ·countHalfAVX512_4_8_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x14, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y1, Y1
-	RORXQ        $0x14, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x14, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y1, Y1
+	RORXQ     $0x14, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -14456,29 +14423,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x14, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    81920(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    81920(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_8_2(t *uint64, items []uint64) uint64
@@ -14788,10 +14753,10 @@ pair:
 	RORXQ     $0x15, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    98304(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -14833,43 +14798,44 @@ TEXT ·countHalfAVX512_4_8_3(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x15, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y1, Y1
-	RORXQ        $0x15, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x15, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y1, Y1
+	RORXQ     $0x15, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -14877,29 +14843,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x15, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    98304(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    98304(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_8_3(t *uint64, items []uint64) uint64
@@ -15209,10 +15173,10 @@ pair:
 	RORXQ     $0x15, SI, BX
 	ANDQ      $0x00007fc0, BX
 	VPANDQ    98304(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -15254,43 +15218,44 @@ TEXT ·countHalfAVX512_4_8_4(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x15, BX, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y1, Y1
-	RORXQ        $0x15, SI, BX
-	ANDQ         $0x00007fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x15, BX, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y1, Y1
+	RORXQ     $0x15, SI, BX
+	ANDQ      $0x00007fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -15298,29 +15263,27 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x15, CX, CX
 	ANDQ      $0x00007fc0, CX
-	VPANDQ    98304(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    98304(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_4_8_4(t *uint64, items []uint64) uint64
@@ -15636,10 +15599,10 @@ pair:
 	RORXQ     $0x1a, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    65536(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -15684,49 +15647,50 @@ TEXT ·countHalfAVX512_5_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1a, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y1, Y1
-	RORXQ        $0x1a, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       65536(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1a, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y1, Y1
+	RORXQ     $0x1a, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    65536(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -15734,32 +15698,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1a, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    65536(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    65536(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_8_0(t *uint64, items []uint64) uint64
@@ -16096,10 +16058,10 @@ pair:
 	RORXQ     $0x1b, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    81920(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -16144,49 +16106,50 @@ TEXT ·countHalfAVX512_5_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x13, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1b, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y1, Y1
-	RORXQ        $0x1b, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x13, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1b, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y1, Y1
+	RORXQ     $0x1b, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -16194,32 +16157,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1b, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    81920(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    81920(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_8_1(t *uint64, items []uint64) uint64
@@ -16556,10 +16517,10 @@ pair:
 	RORXQ     $0x1c, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    98304(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -16604,49 +16565,50 @@ TEXT ·countHalfAVX512_5_8_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x14, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x14, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1c, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y1, Y1
-	RORXQ        $0x1c, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x14, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x14, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1c, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y1, Y1
+	RORXQ     $0x1c, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -16654,32 +16616,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x14, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1c, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    98304(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    98304(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_8_2(t *uint64, items []uint64) uint64
@@ -17016,10 +16976,10 @@ pair:
 	RORXQ     $0x1d, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    114688(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -17064,49 +17024,50 @@ TEXT ·countHalfAVX512_5_8_3(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x15, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y1, Y1
-	RORXQ        $0x15, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1d, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y1, Y1
-	RORXQ        $0x1d, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x15, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y1, Y1
+	RORXQ     $0x15, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1d, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y1, Y1
+	RORXQ     $0x1d, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -17114,32 +17075,30 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x15, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    98304(AX)(DX*1), Y2, Y2
+	VPANDQ    98304(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1d, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    114688(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    114688(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_5_8_3(t *uint64, items []uint64) uint64
@@ -17482,10 +17441,10 @@ pair:
 	RORXQ     $0x22, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    81920(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -17533,55 +17492,56 @@ TEXT ·countHalfAVX512_6_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x22, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y1, Y1
-	RORXQ        $0x22, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       81920(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x22, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y1, Y1
+	RORXQ     $0x22, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    81920(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -17589,35 +17549,33 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x22, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    81920(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    81920(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_6_8_0(t *uint64, items []uint64) uint64
@@ -17981,10 +17939,10 @@ pair:
 	RORXQ     $0x23, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    98304(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -18032,55 +17990,56 @@ TEXT ·countHalfAVX512_6_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x13, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x23, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y1, Y1
-	RORXQ        $0x23, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x13, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x23, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y1, Y1
+	RORXQ     $0x23, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -18088,35 +18047,33 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x23, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    98304(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    98304(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_6_8_1(t *uint64, items []uint64) uint64
@@ -18480,10 +18437,10 @@ pair:
 	RORXQ     $0x24, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    114688(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -18531,55 +18488,56 @@ TEXT ·countHalfAVX512_6_8_2(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0c, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0c, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x14, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x14, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1c, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1c, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y2, Y2
-	RORXQ        $0x24, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y1, Y1
-	RORXQ        $0x24, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0c, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0c, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x14, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x14, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1c, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1c, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y2, Y2
+	RORXQ     $0x24, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y1, Y1
+	RORXQ     $0x24, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -18587,35 +18545,33 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0c, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x14, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1c, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    98304(AX)(DX*1), Y2, Y2
+	VPANDQ    98304(AX)(DX*1), Y1, Y1
 	RORXQ     $0x24, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    114688(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    114688(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_6_8_2(t *uint64, items []uint64) uint64
@@ -18985,10 +18941,10 @@ pair:
 	RORXQ     $0x2a, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    98304(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -19039,61 +18995,62 @@ TEXT ·countHalfAVX512_7_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x22, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x22, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2a, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y1, Y1
-	RORXQ        $0x2a, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       98304(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x22, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x22, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2a, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y1, Y1
+	RORXQ     $0x2a, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    98304(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -19101,38 +19058,36 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x22, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2a, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    98304(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    98304(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_7_8_0(t *uint64, items []uint64) uint64
@@ -19523,10 +19478,10 @@ pair:
 	RORXQ     $0x2b, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    114688(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -19577,61 +19532,62 @@ TEXT ·countHalfAVX512_7_8_1(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00007fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x03, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x03, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x13, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x13, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1b, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1b, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x23, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y1, Y1
-	RORXQ        $0x23, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2b, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y1, Y1
-	RORXQ        $0x2b, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00007fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x03, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x03, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x13, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x13, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1b, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1b, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x23, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y1, Y1
+	RORXQ     $0x23, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2b, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y1, Y1
+	RORXQ     $0x2b, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -19639,38 +19595,36 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00007fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x03, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x13, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1b, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x23, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    98304(AX)(DX*1), Y2, Y2
+	VPANDQ    98304(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2b, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    114688(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    114688(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_7_8_1(t *uint64, items []uint64) uint64
@@ -20067,10 +20021,10 @@ pair:
 	RORXQ     $0x32, SI, BX
 	ANDQ      $0x00003fc0, BX
 	VPANDQ    114688(AX)(BX*1), Z2, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
 	VPOPCNTQ  Z1, Z1
+	VPOPCNTQ  Z2, Z2
 	VPADDQ    Z1, Z0, Z0
+	VPADDQ    Z2, Z0, Z0
 	ADDQ      $0x10, CX
 	SUBQ      $0x02, DX
 	JMP       pair
@@ -20124,67 +20078,68 @@ TEXT ·countHalfAVX512_8_8_0(SB), NOSPLIT, $0-40
 	MOVQ   t+0(FP), AX
 	MOVQ   items_base+8(FP), CX
 	MOVQ   items_len+16(FP), DX
-	VPXORQ Z0, Z0, Z0
+	VPXORQ Y0, Y0, Y0
 
 pair:
-	CMPQ         DX, $0x02
-	JLT          one
-	MOVQ         (CX), BX
-	MOVQ         8(CX), SI
-	RORXQ        $0x3a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y1
-	RORXQ        $0x3a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VMOVDQU64    (AX)(DI*1), Y2
-	RORXQ        $0x02, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y1, Y1
-	RORXQ        $0x02, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       16384(AX)(DI*1), Y2, Y2
-	RORXQ        $0x0a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y1, Y1
-	RORXQ        $0x0a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       32768(AX)(DI*1), Y2, Y2
-	RORXQ        $0x12, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y1, Y1
-	RORXQ        $0x12, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       49152(AX)(DI*1), Y2, Y2
-	RORXQ        $0x1a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y1, Y1
-	RORXQ        $0x1a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       65536(AX)(DI*1), Y2, Y2
-	RORXQ        $0x22, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y1, Y1
-	RORXQ        $0x22, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       81920(AX)(DI*1), Y2, Y2
-	RORXQ        $0x2a, BX, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y1, Y1
-	RORXQ        $0x2a, SI, DI
-	ANDQ         $0x00003fc0, DI
-	VPANDQ       98304(AX)(DI*1), Y2, Y2
-	RORXQ        $0x32, BX, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y1, Y1
-	RORXQ        $0x32, SI, BX
-	ANDQ         $0x00003fc0, BX
-	VPANDQ       114688(AX)(BX*1), Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z1, Z1
-	VPOPCNTQ     Z1, Z1
-	VPADDQ       Z1, Z0, Z0
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	JMP          pair
+	CMPQ      DX, $0x02
+	JLT       one
+	MOVQ      (CX), BX
+	MOVQ      8(CX), SI
+	RORXQ     $0x3a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y1
+	RORXQ     $0x3a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VMOVDQU64 (AX)(DI*1), Y2
+	RORXQ     $0x02, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y1, Y1
+	RORXQ     $0x02, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    16384(AX)(DI*1), Y2, Y2
+	RORXQ     $0x0a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y1, Y1
+	RORXQ     $0x0a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    32768(AX)(DI*1), Y2, Y2
+	RORXQ     $0x12, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y1, Y1
+	RORXQ     $0x12, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    49152(AX)(DI*1), Y2, Y2
+	RORXQ     $0x1a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y1, Y1
+	RORXQ     $0x1a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    65536(AX)(DI*1), Y2, Y2
+	RORXQ     $0x22, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y1, Y1
+	RORXQ     $0x22, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    81920(AX)(DI*1), Y2, Y2
+	RORXQ     $0x2a, BX, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y1, Y1
+	RORXQ     $0x2a, SI, DI
+	ANDQ      $0x00003fc0, DI
+	VPANDQ    98304(AX)(DI*1), Y2, Y2
+	RORXQ     $0x32, BX, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y1, Y1
+	RORXQ     $0x32, SI, BX
+	ANDQ      $0x00003fc0, BX
+	VPANDQ    114688(AX)(BX*1), Y2, Y2
+	VPOPCNTQ  Y1, Y1
+	VPOPCNTQ  Y2, Y2
+	VPADDQ    Y1, Y0, Y0
+	VPADDQ    Y2, Y0, Y0
+	ADDQ      $0x10, CX
+	SUBQ      $0x02, DX
+	JMP       pair
 
 one:
 	TESTQ     DX, DX
@@ -20192,41 +20147,39 @@ one:
 	MOVQ      (CX), CX
 	RORXQ     $0x3a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VMOVDQU64 (AX)(DX*1), Y2
+	VMOVDQU64 (AX)(DX*1), Y1
 	RORXQ     $0x02, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    16384(AX)(DX*1), Y2, Y2
+	VPANDQ    16384(AX)(DX*1), Y1, Y1
 	RORXQ     $0x0a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    32768(AX)(DX*1), Y2, Y2
+	VPANDQ    32768(AX)(DX*1), Y1, Y1
 	RORXQ     $0x12, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    49152(AX)(DX*1), Y2, Y2
+	VPANDQ    49152(AX)(DX*1), Y1, Y1
 	RORXQ     $0x1a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    65536(AX)(DX*1), Y2, Y2
+	VPANDQ    65536(AX)(DX*1), Y1, Y1
 	RORXQ     $0x22, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    81920(AX)(DX*1), Y2, Y2
+	VPANDQ    81920(AX)(DX*1), Y1, Y1
 	RORXQ     $0x2a, CX, DX
 	ANDQ      $0x00003fc0, DX
-	VPANDQ    98304(AX)(DX*1), Y2, Y2
+	VPANDQ    98304(AX)(DX*1), Y1, Y1
 	RORXQ     $0x32, CX, CX
 	ANDQ      $0x00003fc0, CX
-	VPANDQ    114688(AX)(CX*1), Y2, Y2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
+	VPANDQ    114688(AX)(CX*1), Y1, Y1
+	VPOPCNTQ  Y1, Y1
+	VPADDQ    Y1, Y0, Y0
 
 done:
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+32(FP)
+	MOVQ         AX, ret+32(FP)
 	RET
 
 // func countAVX2_8_8_0(t *uint64, items []uint64) uint64

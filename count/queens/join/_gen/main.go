@@ -18,6 +18,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/reg"
 )
 
@@ -94,31 +95,22 @@ func lookup(l layout, j int, tab, w reg.Register, z, z2 reg.VecVirtual, mov, and
 const signature = "func(t *uint64, items []uint64) uint64"
 
 // avx512 emits the AVX-512 loop of l: two items an iteration (two
-// independent chains), their entries ANDed in Z registers and counted by
-// VPOPCNTQ into quadword sums. A half block's entries are ANDed in Y
-// registers, a pair of items' put side by side in one Z register to be
-// counted (VPOPCNTQ on Y registers needs AVX512VL forms avo lacks).
+// independent chains), their entries ANDed in Z registers (Y for half
+// blocks) and counted by VPOPCNTQ into quadword sums.
 func avx512(l layout, half bool) string {
 	name := "countAVX512_" + l.name()
+	vec := ZMM
 	if half {
-		name = "countHalfAVX512_" + l.name()
+		name, vec = "countHalfAVX512_"+l.name(), YMM
 	}
 	TEXT(name, NOSPLIT, signature)
 	tab := Load(Param("t"), GP64())
 	p := Load(Param("items").Base(), GP64())
 	n := Load(Param("items").Len(), GP64())
-	acc := ZMM()
+	acc := vec()
 	VPXORQ(acc, acc, acc)
 	mov := func(ops ...Op) { VMOVDQU64(ops...) }
 	and := func(ops ...Op) { VPANDQ(ops...) }
-	// chain returns the register an item's entries are ANDed in: all
-	// of z, or its lower half.
-	chain := func(z reg.VecVirtual) reg.VecVirtual {
-		if half {
-			return z.AsY().(reg.VecVirtual)
-		}
-		return z
-	}
 
 	Label("pair")
 	CMPQ(n, Imm(2))
@@ -126,19 +118,15 @@ func avx512(l layout, half bool) string {
 	a, b := GP64(), GP64()
 	MOVQ(Mem{Base: p}, a)
 	MOVQ(Mem{Base: p, Disp: 8}, b)
-	za, zb := ZMM(), ZMM()
+	za, zb := vec(), vec()
 	for j := 0; j < l.nch; j++ {
-		lookup(l, j, tab, a, chain(za), nil, mov, and)
-		lookup(l, j, tab, b, chain(zb), nil, mov, and)
+		lookup(l, j, tab, a, za, nil, mov, and)
+		lookup(l, j, tab, b, zb, nil, mov, and)
 	}
-	if half {
-		VINSERTI64X4(Imm(1), zb.AsY(), za, za)
-	} else {
-		VPOPCNTQ(zb, zb)
-		VPADDQ(zb, acc, acc)
-	}
-	VPOPCNTQ(za, za)
+	popcnt(za)
+	popcnt(zb)
 	VPADDQ(za, acc, acc)
+	VPADDQ(zb, acc, acc)
 	ADDQ(Imm(16), p)
 	SUBQ(Imm(2), n)
 	JMP(LabelRef("pair"))
@@ -148,21 +136,39 @@ func avx512(l layout, half bool) string {
 	JZ(LabelRef("done"))
 	c := GP64()
 	MOVQ(Mem{Base: p}, c)
-	zc := ZMM()
+	zc := vec()
 	for j := 0; j < l.nch; j++ {
-		// A Y register's upper half of Z is zero after the VEX and
-		// EVEX instructions that write it.
-		lookup(l, j, tab, c, chain(zc), nil, mov, and)
+		lookup(l, j, tab, c, zc, nil, mov, and)
 	}
-	VPOPCNTQ(zc, zc)
+	popcnt(zc)
 	VPADDQ(zc, acc, acc)
 
 	Label("done")
-	y, hi := acc.AsY().(reg.VecVirtual), YMM()
-	VEXTRACTI64X4(Imm(1), acc, hi)
-	VPADDQ(hi, y, y)
+	y := acc
+	if !half {
+		y = acc.AsY().(reg.VecVirtual)
+		hi := YMM()
+		VEXTRACTI64X4(Imm(1), acc, hi)
+		VPADDQ(hi, y, y)
+	}
 	sum(y)
 	return name
+}
+
+// popcnt counts the bits of each quadword of v in place. avo knows only
+// the Z form of VPOPCNTQ; the Y form (AVX512VL) is emitted as it is.
+func popcnt(v reg.VecVirtual) {
+	if v.Size() == 64 {
+		VPOPCNTQ(v, v)
+		return
+	}
+	Instruction(&ir.Instruction{
+		Opcode:   "VPOPCNTQ",
+		Operands: []Op{v, v},
+		Inputs:   []Op{v},
+		Outputs:  []Op{v},
+		ISA:      []string{"AVX512VL", "AVX512VPOPCNTDQ"},
+	})
 }
 
 // sum stores the sum of y's four quadwords as the loop's result.

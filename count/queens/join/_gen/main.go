@@ -17,8 +17,8 @@ import (
 	"os"
 
 	. "github.com/mmcloughlin/avo/build"
-	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/ir"
+	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 

@@ -4,378 +4,566 @@
 
 package join
 
+//go:noescape
 func countAVX512_1_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_1_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_1_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_1_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_1_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_1_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_1_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_1_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_6_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_6_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_6_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_6_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_6_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_6_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_6_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_6_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_6_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_6_6_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_7_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_7_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_7_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_7_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_8_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_8_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_8_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_8_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_9_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_9_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_9_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_9_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_10_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_10_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_10_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_10_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_11_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_11_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_11_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_11_6_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_1_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_1_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_1_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_1_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_1_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_1_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_1_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_1_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_2_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_2_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_2_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_2_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_3_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_3_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_3_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_3_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_4_8_4(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_4_8_4(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_4_8_4(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_4_8_4(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_5_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_5_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_5_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_5_8_3(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_6_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_6_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_6_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_6_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_6_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_6_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_6_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_6_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_6_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_6_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_6_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_6_8_2(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_7_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_7_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_7_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_7_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_7_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_7_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_7_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_7_8_1(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX512_8_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX512_8_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countAVX2_8_8_0(t *uint64, items []uint64) uint64
 
+//go:noescape
 func countHalfAVX2_8_8_0(t *uint64, items []uint64) uint64

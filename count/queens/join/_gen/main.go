@@ -104,6 +104,7 @@ func avx512(l layout, half bool) string {
 		name, vec = "countHalfAVX512_"+l.name(), YMM
 	}
 	TEXT(name, NOSPLIT, signature)
+	Pragma("noescape")
 	tab := Load(Param("t"), GP64())
 	p := Load(Param("items").Base(), GP64())
 	n := Load(Param("items").Len(), GP64())
@@ -200,6 +201,7 @@ func avx2(l layout, half bool, nibbles, lowNibbles Mem) string {
 		name = "countHalfAVX2_" + l.name()
 	}
 	TEXT(name, NOSPLIT, signature)
+	Pragma("noescape")
 	tab := Load(Param("t"), GP64())
 	p := Load(Param("items").Base(), GP64())
 	n := Load(Param("items").Len(), GP64())

@@ -69,9 +69,9 @@ func (l layout) chunk(j int) (off, rot int, mask uint64) {
 }
 
 // lookup emits the load (j == 0) or the AND into z of chunk j's entry
-// for item w (with t as scratch), and of the entry's second 32 bytes
-// into z2 unless it is nil (AVX2's full blocks). mov and and are the
-// family's instructions.
+// for item w (its offset in a fresh register), and of the entry's second
+// 32 bytes into z2 unless it is nil (AVX2's full blocks). mov and and are
+// the family's instructions.
 func lookup(l layout, j int, tab, w reg.Register, z, z2 reg.VecVirtual, mov, and func(...Op)) {
 	off, rot, mask := l.chunk(j)
 	t := GP64()

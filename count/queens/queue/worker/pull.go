@@ -114,7 +114,12 @@ func (p *puller) fetch(ctx context.Context, n int) {
 			}
 		}
 	}
-	fctx, cancel := context.WithTimeout(ctx, pullWait)
+	// The fetch is not cut short when the worker stops: tasks the server
+	// has sent to a pull request that the client has left are counted as
+	// delivered and arrive nowhere (under --max-deliver 1 they were set
+	// aside). It ends by itself within pullWait, and what it brought is
+	// handed back below.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pullWait)
 	defer cancel()
 	b, err := p.tasks.Fetch(n, jetstream.FetchContext(fctx))
 	got := 0
@@ -122,12 +127,12 @@ func (p *puller) fetch(ctx context.Context, n int) {
 		for m := range b.Messages() {
 			got++
 			h := p.newHeld(m, true)
-			select {
-			case p.in <- h:
-			case <-ctx.Done():
+			if ctx.Err() != nil {
 				p.giveBack(h)
 				p.credit <- struct{}{}
+				continue
 			}
+			p.in <- h // the credit taken keeps a place for it
 		}
 		err = b.Error()
 	}

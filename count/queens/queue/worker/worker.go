@@ -25,6 +25,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue"
 	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
 // A worker (Work) is made of small parts, each with one job and at
@@ -340,8 +341,40 @@ func (w *worker) newHeld(m jetstream.Msg, pulled bool) held {
 }
 
 // giveBack hands a task that was not started back, for another worker.
+// A count task is published afresh in its own place, as passOn does, so
+// that a task no worker began spends none of its deliveries (under
+// --max-deliver 1 a Nak set the tasks a worker had pulled ahead aside
+// when it stopped); a verify task, or one whose publication fails within
+// handBackWait, is handed back by Nak.
 func (w *worker) giveBack(h held) {
 	h.stop()
-	h.msg.Nak()
+	if !w.republish(h.msg) {
+		h.msg.Nak()
+	}
 	w.tally.add(func(s *Stats) { s.Returned++ })
+}
+
+// handBackWait bounds the publication of a task handed back: a worker
+// stopping on a signal does not wait long on a server that does not
+// answer.
+const handBackWait = 500 * time.Millisecond
+
+// republish publishes a count task's message afresh in its own place
+// (delivered 0 times) and acknowledges the one held; false, with the
+// message still held, for a verify task or when that fails.
+func (w *worker) republish(msg jetstream.Msg) bool {
+	if strings.HasPrefix(msg.Subject(), layout.VerifyPrefix+".") {
+		return false
+	}
+	meta, err := msg.Metadata()
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), handBackWait)
+	defer cancel()
+	if _, err := w.c.js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream)); err != nil {
+		return false
+	}
+	msg.Ack()
+	return true
 }

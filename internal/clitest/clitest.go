@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -186,4 +187,37 @@ func Page(t *testing.T, url, want string) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
 		t.Errorf("GET %s: %d %.80q, want 200 and %q", url, resp.StatusCode, body, want)
 	}
+}
+
+// Lines keeps the lines a server under test logs through a Logf, each
+// stamped with the time it came; safe for concurrent use.
+type Lines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// Logf adds a line.
+func (l *Lines) Logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, time.Now().Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
+}
+
+// Has reports whether a line contains s.
+func (l *Lines) Has(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// String returns the lines so far, one a line.
+func (l *Lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
 }

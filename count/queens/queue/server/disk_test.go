@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/queens/queue/worker"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // When its store filled, the NATS server shut its
@@ -19,14 +20,14 @@ import (
 // what it does when a write fails for space; the space is there again at
 // once.)
 func TestFullStoreResumes(t *testing.T) {
-	events := &eventLog{}
-	srv := serve(t, Config{Events: events.logf})
+	events := &clitest.Lines{}
+	srv := serve(t, Config{Events: events.Logf})
 	c := connect(t, srv.URL())
 	sub := submit(t, c, queens.Spec{N: 9})
 	srv.log.Errorf("JetStream out of %s resources, will be DISABLED", "File")
 	srv.ns.ShutdownJetStream()
-	until(t, "serve says the store is full", func() bool { return events.has("JetStream cannot write") })
-	until(t, "serve says the queue goes on", func() bool { return events.has("writing again") })
+	until(t, "serve says the store is full", func() bool { return events.Has("JetStream cannot write") })
+	until(t, "serve says the queue goes on", func() bool { return events.Has("writing again") })
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	wctx, stop := context.WithTimeout(ctx, time.Minute)

@@ -2,9 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -96,25 +93,3 @@ func until(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// eventLog keeps a server's events.
-type eventLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *eventLog) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, time.Now().Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
-}
-
-func (l *eventLog) has(s string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, line := range l.lines {
-		if strings.Contains(line, s) {
-			return true
-		}
-	}
-	return false
-}

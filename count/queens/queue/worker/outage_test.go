@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/nqcount/nqcount/count/queens/queue/client"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/server"
+	"github.com/nqcount/nqcount/internal/clitest"
 )
 
 // freeAddr returns a loopback address with a port free now.
@@ -29,28 +29,6 @@ func freeAddr(t testing.TB) string {
 	return l.Addr().String()
 }
 
-// eventLog keeps a server's events.
-type eventLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *eventLog) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, time.Now().Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
-}
-
-func (l *eventLog) has(s string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, line := range l.lines {
-		if strings.Contains(line, s) {
-			return true
-		}
-	}
-	return false
-}
 
 // While a cluster had lost the quorum of its
 // servers, wait exited 1 at once on a complete job, jobs hung without a
@@ -69,13 +47,13 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: freeAddr(t), ClusterListen: freeAddr(t), DataDir: t.TempDir(), Settings: fast}
 		routes = append(routes, cfgs[i].ClusterListen)
 	}
-	events := &eventLog{}
+	events := &clitest.Lines{}
 	defer func() {
 		if t.Failed() {
-			t.Logf("events:\n%s", strings.Join(events.lines, "\n"))
+			t.Logf("events:\n%s", events)
 		}
 	}()
-	cfgs[0].Metrics, cfgs[0].Events = "127.0.0.1:0", events.logf
+	cfgs[0].Metrics, cfgs[0].Events = "127.0.0.1:0", events.Logf
 	srvs := make([]*server.Server, 3)
 	start := func(i int) {
 		cfgs[i].Routes = routes
@@ -114,7 +92,7 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	srvs[1].Close()
 	srvs[2].Close()
 	srvs[1], srvs[2] = nil, nil
-	until(t, "the server says the quorum is lost", func() bool { return events.has("QUORUM LOST") })
+	until(t, "the server says the quorum is lost", func() bool { return events.Has("QUORUM LOST") })
 	step("quorum lost")
 	began := time.Now()
 	resp, err := http.Get(srvs[0].MetricsURL())
@@ -173,7 +151,7 @@ func TestClientThroughQuorumLoss(t *testing.T) {
 	}
 	exact(t, w.s)
 	step("wait answered")
-	until(t, "the server says the quorum is back", func() bool { return events.has("quorum back") })
+	until(t, "the server says the quorum is back", func() bool { return events.Has("quorum back") })
 }
 
 // need64 skips a test of a cluster on a 32-bit build, which refuses

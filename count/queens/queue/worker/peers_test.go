@@ -23,30 +23,14 @@ import (
 func TestRemovePeer(t *testing.T) {
 	need64(t)
 	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
-	var routes []string
 	cfgs := make([]server.Config, 3)
 	for i := range cfgs {
 		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
 			Token: op, WorkerToken: wk, RouteToken: rt, Settings: fast}
-		routes = append(routes, cfgs[i].ClusterListen)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	srvs := make([]*server.Server, len(cfgs))
-	for i := range cfgs {
-		cfgs[i].Routes = routes
-		s, err := server.Serve(ctx, cfgs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		srvs[i] = s
-	}
-	for _, s := range srvs {
-		if err := s.WaitSetup(ctx); err != nil {
-			t.Fatalf("%s: %v", s.Name(), err)
-		}
-	}
+	srvs := serveCluster(t, ctx, cfgs)
 	// Workers that were counting before the server stopped go on (a
 	// worker that starts later needs three servers for its verify
 	// consumer: the removed server's replacement).
@@ -57,11 +41,7 @@ func TestRemovePeer(t *testing.T) {
 	for i := range 2 {
 		c := connect(t, srvs[i].URL(), client.Auth{User: queue.WorkerUser, Token: wk})
 		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("w%d", i), Program: "test", Logf: t.Logf}
-		done := make(chan struct{})
-		var st *Stats
-		var werr error
-		go func() { defer close(done); st, werr = Work(wctx, c, cfg) }()
-		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
+		waits = append(waits, goWork(wctx, c, cfg))
 	}
 	first := submit(t, oc, queens.Spec{N: 6}, client.SubmitOptions{Verify: 20})
 	if _, err := oc.Wait(ctx, first.Job, 200*time.Millisecond, nil); err != nil {
@@ -122,7 +102,7 @@ func TestRemovePeer(t *testing.T) {
 	// (its verify consumer has three copies too) counts.
 	rcfg := server.Config{Name: "s3", Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
 		Token: op, WorkerToken: wk, RouteToken: rt, Settings: fast}
-	rcfg.Routes = append([]string{rcfg.ClusterListen}, routes[:2]...)
+	rcfg.Routes = []string{rcfg.ClusterListen, cfgs[0].ClusterListen, cfgs[1].ClusterListen}
 	s3, err := server.Serve(ctx, rcfg)
 	if err != nil {
 		t.Fatal(err)

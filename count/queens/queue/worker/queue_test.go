@@ -611,3 +611,40 @@ func TestExport(t *testing.T) {
 		t.Errorf("a shard file: %v, want ErrNotExport", err)
 	}
 }
+
+// goWork runs Work in a goroutine of its own and returns a function that
+// waits for its end and returns what it returned.
+func goWork(ctx context.Context, c *client.Client, cfg Config) func() (*Stats, error) {
+	done := make(chan struct{})
+	var st *Stats
+	var err error
+	go func() { defer close(done); st, err = Work(ctx, c, cfg) }()
+	return func() (*Stats, error) { <-done; return st, err }
+}
+
+// serveCluster starts a server of each config, routed to all of them,
+// and waits until the cluster's queue is set up; they stop when the test
+// ends.
+func serveCluster(t testing.TB, ctx context.Context, cfgs []server.Config) []*server.Server {
+	t.Helper()
+	var routes []string
+	for _, c := range cfgs {
+		routes = append(routes, c.ClusterListen)
+	}
+	srvs := make([]*server.Server, len(cfgs))
+	for i := range cfgs {
+		cfgs[i].Routes = routes
+		s, err := server.Serve(ctx, cfgs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		srvs[i] = s
+	}
+	for _, s := range srvs {
+		if err := s.WaitSetup(ctx); err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+	}
+	return srvs
+}

@@ -51,11 +51,7 @@ func TestRoles(t *testing.T) {
 		}
 		defer wc.Close()
 		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("r%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
-		done := make(chan struct{})
-		var st *Stats
-		var werr error
-		go func() { defer close(done); st, werr = Work(ctx, wc, cfg) }()
-		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
+		waits = append(waits, goWork(ctx, wc, cfg))
 	}
 	for _, w := range waits {
 		if _, err := w(); err != nil {

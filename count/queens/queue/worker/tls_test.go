@@ -178,32 +178,16 @@ func TestTLSRolesCluster(t *testing.T) {
 	need64(t)
 	const op, wk, rt = "operator-token-0123456789", "worker-token-0123456789", "route-token-0123456789"
 	caCert, caKey, ca := issue(t, "nqcount test CA", nil, nil, 1)
-	var routes []string
 	cfgs := make([]server.Config, 3)
 	for i := range cfgs {
 		_, _, pair := issue(t, fmt.Sprintf("s%d", i), caCert, caKey, int64(10+i))
 		cfgs[i] = server.Config{Name: fmt.Sprintf("s%d", i), Listen: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
 			TLSCert: pair.cert, TLSKey: pair.key, TLSClientCA: ca.cert, Token: op, WorkerToken: wk, RouteToken: rt,
 			Settings: queue.Settings{AckWait: 2 * time.Second, MaxDeliver: 3}}
-		routes = append(routes, cfgs[i].ClusterListen)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	srvs := make([]*server.Server, len(cfgs))
-	for i := range cfgs {
-		cfgs[i].Routes = routes
-		s, err := server.Serve(ctx, cfgs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		srvs[i] = s
-	}
-	for _, s := range srvs {
-		if err := s.WaitSetup(ctx); err != nil {
-			t.Fatalf("%s: %v", s.Name(), err)
-		}
-	}
+	srvs := serveCluster(t, ctx, cfgs)
 	_, _, opPair := issue(t, "operator", caCert, caKey, 20)
 	oc := connect(t, srvs[0].URL(), client.Auth{User: queue.OperatorUser, Token: op, CA: ca.cert, Cert: opPair.cert, Key: opPair.key})
 	sub := submit(t, oc, queens.Spec{N: 9}, client.SubmitOptions{Verify: 20})
@@ -217,11 +201,7 @@ func TestTLSRolesCluster(t *testing.T) {
 		}
 		defer wc.Close()
 		cfg := Config{Execution: queens.Execution{Workers: 1}, ID: fmt.Sprintf("w%d", i), ExitWhenIdle: true, Program: "test", Logf: t.Logf}
-		done := make(chan struct{})
-		var st *Stats
-		var werr error
-		go func() { defer close(done); st, werr = Work(ctx, wc, cfg) }()
-		waits = append(waits, func() (*Stats, error) { <-done; return st, werr })
+		waits = append(waits, goWork(ctx, wc, cfg))
 	}
 	for _, w := range waits {
 		if _, err := w(); err != nil {
@@ -240,7 +220,7 @@ func TestTLSRolesCluster(t *testing.T) {
 	// its routes' password is not let in.
 	_, _, rogueTLS := issue(t, "rogue", caCert, caKey, 50)
 	rogue := server.Config{Name: "rogue", Listen: "127.0.0.1:0", HTTP: "127.0.0.1:0", ClusterListen: freeAddr(t), DataDir: t.TempDir(),
-		TLSCert: rogueTLS.cert, TLSKey: rogueTLS.key, TLSClientCA: ca.cert, Token: op, WorkerToken: "rogue-" + wk, RouteToken: wk, Routes: routes[:1]}
+		TLSCert: rogueTLS.cert, TLSKey: rogueTLS.key, TLSClientCA: ca.cert, Token: op, WorkerToken: "rogue-" + wk, RouteToken: wk, Routes: []string{cfgs[0].ClusterListen}}
 	sr, err := server.Serve(ctx, rogue)
 	if err != nil {
 		t.Fatal(err)

@@ -92,4 +92,3 @@ func until(t testing.TB, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-

@@ -29,7 +29,6 @@ func freeAddr(t testing.TB) string {
 	return l.Addr().String()
 }
 
-
 // While a cluster had lost the quorum of its
 // servers, wait exited 1 at once on a complete job, jobs hung without a
 // deadline, /metrics did not answer, and the servers said nothing. Now the

@@ -348,7 +348,7 @@ func (w *worker) newHeld(m jetstream.Msg, pulled bool) held {
 // handBackWait, is handed back by Nak.
 func (w *worker) giveBack(h held) {
 	h.stop()
-	if !w.republish(h.msg) {
+	if !republish(w.c.js, h.msg) {
 		h.msg.Nak()
 	}
 	w.tally.add(func(s *Stats) { s.Returned++ })
@@ -362,7 +362,7 @@ const handBackWait = 500 * time.Millisecond
 // republish publishes a count task's message afresh in its own place
 // (delivered 0 times) and acknowledges the one held; false, with the
 // message still held, for a verify task or when that fails.
-func (w *worker) republish(msg jetstream.Msg) bool {
+func republish(js jetstream.JetStream, msg jetstream.Msg) bool {
 	if strings.HasPrefix(msg.Subject(), layout.VerifyPrefix+".") {
 		return false
 	}
@@ -372,7 +372,7 @@ func (w *worker) republish(msg jetstream.Msg) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), handBackWait)
 	defer cancel()
-	if _, err := w.c.js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream)); err != nil {
+	if _, err := js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream)); err != nil {
 		return false
 	}
 	msg.Ack()

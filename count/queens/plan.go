@@ -142,14 +142,13 @@ func NewPlan(s Spec) (*Plan, error) {
 	return p, nil
 }
 
-// joinFrom is the smallest n counted by Join when no method is asked for.
-// Measured side by side in one process, one worker, paired within rounds
-// (go run ./bench, RESULTS.md, and a 7-round run of n = 9..13 at a quiet
-// moment): the join was faster at n = 12 in every run (2.0-2.6x) and at
-// every n from 14 (1.6-7x), slower at n = 13 in every run (0.74-0.80x);
-// at n = 10 and 11, where both take about a millisecond, the verdict
-// flipped with the machine's load, so the backtracker, which builds no
-// tables, keeps them.
+// joinFrom is the smallest n counted by Join when no method is asked for:
+// measured side by side in one process, one worker, paired within rounds
+// (RESULTS.md, "Join against constellations", with its command), the join
+// was faster at n = 12 and from n = 14 in every run, slower at n = 13; at
+// n = 10 and 11, where both take about a millisecond, the verdict flipped
+// with the machine's load, so the backtracker, which builds no tables,
+// keeps them.
 const joinFrom = 12
 
 // joinSlower lists the n from joinFrom to joinTo where the join was

@@ -490,7 +490,7 @@ var sudokuSteps = []pageStep{
 				p.t.Errorf("pattern candidate %v: class %q, background %v", m, cls, bg)
 			}
 		}
-		red := p.cssColor(`getComputedStyle(document.body).getPropertyValue('--clash').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => 'rgb(' + [r, g, b].map(h => parseInt(h, 16)) + ')')`)
+		red := p.cssColor(varColorJS("--clash"))
 		for _, m := range st.Eliminations {
 			deco := eval[string](p, `getComputedStyle(`+markJS(m.Cell, m.Digit)+`).textDecorationLine`)
 			col := p.cssColor(`getComputedStyle(` + markJS(m.Cell, m.Digit) + `).textDecorationColor`)
@@ -654,7 +654,7 @@ var sudokuSteps = []pageStep{
 
 	{"focus ring", func(p *tab, base string) {
 		p.fresh(base, base+"/sudoku?level=singles&seed=5")
-		ring := p.cssColor(`getComputedStyle(document.body).getPropertyValue('--focus').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => 'rgb(' + [r, g, b].map(h => parseInt(h, 16)) + ')')`)
+		ring := p.cssColor(varColorJS("--focus"))
 		for _, i := range []int{40, 30, 80} {
 			p.click(cellSel(i))
 			r := p.rect(cellJS(i))

@@ -367,6 +367,13 @@ func (p *tab) cssColor(js string) [3]float64 {
 	return [3]float64{c[0], c[1], c[2]}
 }
 
+// varColorJS is JS for the colour a custom property gives in the page's
+// theme now, as the browser resolves it (a probe element's colour: the
+// property itself may hold light-dark(…)).
+func varColorJS(name string) string {
+	return `(() => { const e = document.createElement('i'); e.style.color = 'var(` + name + `)'; document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; })()`
+}
+
 // statusText is the Sudoku page's status line.
 func (p *tab) statusText() string {
 	return eval[string](p, `document.getElementById('status').textContent`)

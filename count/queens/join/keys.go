@@ -47,6 +47,10 @@ type keySample struct {
 	de, dw []uint64 // deepKeys' larger samples
 	ke, kw []uint32
 	he, hw []float64
+	// deepKeys' counts by key, in the order the bits were chosen (oe,
+	// ow) and as the keyer orders them (se, sw), and the buckets' sizes.
+	oe, ow, se, sw []uint32
+	fe, fw         []float64
 }
 
 // sample appends to out about keySampleLen patterns of pats, evenly
@@ -249,6 +253,66 @@ func sampleN(pats, out []uint64, n int) []uint64 {
 	return out
 }
 
+// orderCounts returns, in out, the counts of pats by the key of the bits
+// order names, bit i of the key being pattern bit order[i]: a table per
+// byte of the pattern.
+func orderCounts(pats []uint64, order []int, out []uint32) []uint32 {
+	var tab [8][256]uint32
+	used := 0 // bytes of the pattern that hold a bit of order
+	for i, b := range order {
+		for v := range 256 {
+			if v>>uint(b&7)&1 != 0 {
+				tab[b>>3][v] |= 1 << uint(i)
+			}
+		}
+		used = max(used, b>>3+1)
+	}
+	out = resize(out, 1<<uint(len(order)))
+	clear(out)
+	for _, p := range pats {
+		var x uint32
+		for y := range used {
+			x |= tab[y][p>>(8*uint(y))&255]
+		}
+		out[x]++
+	}
+	return out
+}
+
+// fold folds counts by keys of j+1 bits (c[:2<<j]) into counts by their
+// first j bits, in c[:1<<j].
+func fold(c []uint32, j int) {
+	h := 1 << uint(j)
+	for x := range h {
+		c[x] += c[x+h]
+	}
+}
+
+// sortedCounts returns, in out, counts c by the key of the bits order
+// names (bit i: pattern bit order[i]) as counts by the keyer's key of the
+// same bits, which takes them in increasing order.
+func sortedCounts(c []uint32, order []int, out []uint32) []uint32 {
+	var tab [3][256]uint32 // key bit i to its rank among order's
+	for i, b := range order {
+		r := 0
+		for _, o := range order {
+			if o < b {
+				r++
+			}
+		}
+		for v := range 256 {
+			if v>>uint(i&7)&1 != 0 {
+				tab[i>>3][v] |= 1 << uint(r)
+			}
+		}
+	}
+	out = resize(out, len(c))
+	for x, v := range c {
+		out[tab[0][x&255]|tab[1][x>>8&255]|tab[2][x>>16&255]] = v
+	}
+	return out
+}
+
 // depthTries is how many depths below the one the lists' length gives
 // (indexBits) deepKeys weighs, beside three deeper.
 const depthTries = 6
@@ -285,18 +349,31 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 	ks.dw = sampleN(w, ks.dw[:0], depthSample(top))
 	ge := float64(len(ks.de)) / (float64(max(len(e), 1)) * fe) * de
 	gw := float64(len(ks.dw)) / (float64(max(len(w), 1)) * fw) * dw
+	// The depths' buckets: the samples counted once by the key of every
+	// bit chosen, in the order chosen, whose first j bits are the key of
+	// depth j; each depth's counts fold the next one's (deepest first).
+	ks.oe = orderCounts(ks.de, order, ks.oe)
+	ks.ow = orderCounts(ks.dw, order, ks.ow)
 	var best keyer
 	bestCost := math.Inf(1)
-	for j := max(1, min(k, len(order))-depthTries); j <= len(order); j++ {
+	for j := len(order); j >= max(1, min(k, len(order))-depthTries); j-- {
+		if j < len(order) {
+			fold(ks.oe, j)
+			fold(ks.ow, j)
+		}
 		list := slices.Clone(order[:j])
 		slices.Sort(list)
 		kr, ok := newKeyer(list, m)
 		if !ok {
 			continue
 		}
-		pw := s.projectJoin(smoothed(ks.de, &kr, ge), smoothed(ks.dw, &kr, gw), j, m)
+		ks.se = sortedCounts(ks.oe[:1<<uint(j)], order[:j], ks.se)
+		ks.sw = sortedCounts(ks.ow[:1<<uint(j)], order[:j], ks.sw)
+		ks.fe = smoothCounts(ks.se, len(ks.de), ge, ks.fe)
+		ks.fw = smoothCounts(ks.sw, len(ks.dw), gw, ks.fw)
+		pw := s.projectJoin(ks.fe, ks.fw, j, m)
 		c := modelPrices.Cost(pw) * time.Duration(de*dw)
-		if float64(c) < bestCost {
+		if float64(c) <= bestCost { // the shallower of equals
 			best, bestCost = kr, float64(c)
 		}
 	}

@@ -216,29 +216,45 @@ const smoothMin = 32
 // coarse bucket is then spread over its fine keys as if their bits were
 // independent, each set with the share of the sample that sets it.
 func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
-	k := kr.bits
+	c := make([]uint32, 1<<uint(kr.bits))
+	for _, p := range pats {
+		c[kr.key(p)]++
+	}
+	return smoothCounts(c, len(pats), g, nil)
+}
+
+// smoothCounts is smoothed from the sample's counts by key: c[x] of its
+// n patterns have key x (len(c) a power of 2); the sizes go in out.
+func smoothCounts(c []uint32, n int, g float64, out []float64) []float64 {
+	k := bits.Len(uint(len(c))) - 1
 	j := k
-	for j > 0 && float64(len(pats))/float64(uint(1)<<uint(j)) < smoothMin {
+	for j > 0 && float64(n)/float64(uint(1)<<uint(j)) < smoothMin {
 		j--
 	}
+	out = resize(out, len(c))
 	if j == k {
-		return keyHist(pats, kr, 1/g)
+		for x, v := range c {
+			out[x] = float64(v) / g
+		}
+		return out
 	}
-	h := make([]float64, 1<<uint(k))
+	clear(out)
 	fine := k - j
 	coarse := make([]float64, 1<<uint(j))
 	var ones [32]float64
-	for _, p := range pats {
-		x := kr.key(p)
-		coarse[x>>uint(fine)] += 1 / g
+	for x, v := range c {
+		if v == 0 {
+			continue
+		}
+		coarse[x>>uint(fine)] += float64(v) / g
 		for b := range fine {
-			ones[b] += float64(x >> uint(b) & 1)
+			ones[b] += float64(v * uint32(x>>uint(b)&1))
 		}
 	}
 	// spread[y]: the share of fine key y.
 	spread := []float64{1}
 	for b := range fine {
-		q := ones[b] / float64(max(len(pats), 1))
+		q := ones[b] / float64(max(n, 1))
 		next := make([]float64, 2*len(spread))
 		for y, v := range spread {
 			next[y] = v * (1 - q)
@@ -251,10 +267,10 @@ func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
 			continue
 		}
 		for y, sh := range spread {
-			h[c<<uint(fine)|y] = v * sh
+			out[c<<uint(fine)|y] = v * sh
 		}
 	}
-	return h
+	return out
 }
 
 // passKeys returns the index bits of a row set joined in passes, from

@@ -1,0 +1,166 @@
+package join
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// skewed returns n patterns of m bits, bit b set with a chance that
+// falls away from the middle bits (as the shared diagonals' do).
+func skewed(r *rand.Rand, n, m int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		var p uint64
+		for b := range m {
+			d := math.Abs(float64(b) - float64(m)/2)
+			if r.Float64() < 0.45*math.Exp(-d/6) {
+				p |= 1 << uint(b)
+			}
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// The depths' counts deepKeys folds from one count by the chosen order
+// are, depth by depth, the counts by each depth's own keyer.
+func TestDepthCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const m = 40
+	pats := skewed(r, 30000, m)
+	for _, top := range []int{1, 5, 12, 20} {
+		order := r.Perm(m)[:top]
+		oc := orderCounts(pats, order, nil)
+		for j := top; j >= 1; j-- {
+			if j < top {
+				fold(oc, j)
+			}
+			list := slices.Clone(order[:j])
+			slices.Sort(list)
+			kr, ok := newKeyer(list, m)
+			if !ok {
+				continue
+			}
+			want := make([]uint32, 1<<uint(j))
+			for _, p := range pats {
+				want[kr.key(p)]++
+			}
+			if got := sortedCounts(oc[:1<<uint(j)], order[:j], nil); !slices.Equal(got, want) {
+				t.Fatalf("top %d depth %d (order %v): counts differ from the keyer's", top, j, order[:j])
+			}
+		}
+	}
+}
+
+// smoothedPlain is smoothed as it was written first: bucket by bucket
+// from the patterns.
+func smoothedPlain(pats []uint64, kr *keyer, g float64) []float64 {
+	k := kr.bits
+	j := k
+	for j > 0 && float64(len(pats))/float64(uint(1)<<uint(j)) < smoothMin {
+		j--
+	}
+	h := make([]float64, 1<<uint(k))
+	if j == k {
+		for _, p := range pats {
+			h[kr.key(p)] += 1 / g
+		}
+		return h
+	}
+	fine := k - j
+	coarse := make([]float64, 1<<uint(j))
+	var ones [32]float64
+	for _, p := range pats {
+		x := kr.key(p)
+		coarse[x>>uint(fine)] += 1 / g
+		for b := range fine {
+			ones[b] += float64(x >> uint(b) & 1)
+		}
+	}
+	for c, v := range coarse {
+		for y := range 1 << uint(fine) {
+			sh := 1.0
+			for b := range fine {
+				q := ones[b] / float64(len(pats))
+				if y>>uint(b)&1 != 0 {
+					sh *= q
+				} else {
+					sh *= 1 - q
+				}
+			}
+			h[c<<uint(fine)|y] = v * sh
+		}
+	}
+	return h
+}
+
+// smoothed from counts agrees with the plain reading of the patterns,
+// for samples rich and poor beside the buckets.
+func TestSmoothed(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const m = 36
+	kr, _ := newKeyer([]int{10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, m)
+	for _, n := range []int{100, 5000, 1 << 20} {
+		pats := skewed(r, n, m)
+		got, want := smoothed(pats, &kr, 0.125), smoothedPlain(pats, &kr, 0.125)
+		for x := range want {
+			if math.Abs(got[x]-want[x]) > 1e-9*math.Max(1, want[x]) {
+				t.Fatalf("n=%d bucket %d: %g, want %g", n, x, got[x], want[x])
+			}
+		}
+	}
+}
+
+// deepKeysPlain is deepKeys as it was written first: each depth's
+// buckets read from the samples by its own keyer.
+func (s *scratch) deepKeysPlain(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, float64) {
+	top := min(k+3, maxIndexBits)
+	order := s.chooseOrder(e, w, top, m)
+	ks := &s.ks
+	ks.de = sampleN(e, ks.de[:0], depthSample(top))
+	ks.dw = sampleN(w, ks.dw[:0], depthSample(top))
+	ge := float64(len(ks.de)) / (float64(max(len(e), 1)) * fe) * de
+	gw := float64(len(ks.dw)) / (float64(max(len(w), 1)) * fw) * dw
+	var best keyer
+	bestCost := math.Inf(1)
+	for j := max(1, min(k, len(order))-depthTries); j <= len(order); j++ {
+		list := slices.Clone(order[:j])
+		slices.Sort(list)
+		kr, ok := newKeyer(list, m)
+		if !ok {
+			continue
+		}
+		pw := s.projectJoin(smoothedPlain(ks.de, &kr, ge), smoothedPlain(ks.dw, &kr, gw), j, m)
+		c := modelPrices.Cost(pw) * time.Duration(de*dw)
+		if float64(c) < bestCost {
+			best, bestCost = kr, float64(c)
+		}
+	}
+	return best, bestCost
+}
+
+// deepKeys, which counts the samples once for every depth, chooses the
+// key the plain weighing chooses, whole and in passes.
+func TestDeepKeysPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const m = 40
+	for _, c := range []struct {
+		ne, nw int
+		k      int
+		de, dw float64
+	}{{1 << 17, 1 << 16, 12, 1, 1}, {1 << 18, 1 << 18, 14, 1, 4}, {3 << 16, 1 << 19, 16, 2, 1}} {
+		e, w := skewed(r, c.ne, m), skewed(r, c.nw, m)
+		var s, p scratch
+		got, ok := s.deepKeys(e, w, c.k, m, 1, 1, c.de, c.dw)
+		want, wantCost := p.deepKeysPlain(e, w, c.k, m, 1, 1, c.de, c.dw)
+		if !ok {
+			t.Fatalf("%+v: no key", c)
+		}
+		if got.chosen != want.chosen {
+			t.Errorf("%+v: chose %d bits %x, the plain weighing %d bits %x (cost %g)", c, got.bits, got.chosen, want.bits, want.chosen, wantCost)
+		}
+	}
+}

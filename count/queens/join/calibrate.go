@@ -77,6 +77,16 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 		n, _ := s.joinEach(ones, ce, ones, cw, 12, m)
 		sink += n
 	})
+	// The key choice: deep keys weighed for a 12-bit index, greedy ones
+	// for an 8-bit one, on parts of the items.
+	choose := func() {
+		kr, _ := s.deepKeys(items[:1<<16], items[1<<16:3<<15], 12, m, 1, 1, 1, 1)
+		kc, _ := s.chooseKeys(items[:1<<14], items[1<<14:3<<13], 8, m)
+		sink += kr.chosen ^ kc.chosen
+	}
+	w0 := s.stat.weighed
+	choose()
+	p.Weighed = price(float64(s.stat.weighed-w0), choose)
 	// Row lists and half boards: a row set of n = 18 on the bounded
 	// path.
 	p.Rows, p.Halves = calibrateRows(k, price)

@@ -194,6 +194,7 @@ type stats struct {
 	steps                       uint64 // bucket pairs visited
 	sorted                      uint64 // patterns bucketed by key
 	made                        uint64 // half boards made (every pass's)
+	weighed                     uint64 // the key choice's sample patterns read and buckets weighed
 	maxList                     int    // longest list of half boards
 }
 
@@ -203,6 +204,7 @@ func (st *stats) work() Work {
 		Halves: float64(st.made), Sorted: float64(st.sorted),
 		Small: float64(st.smallLookups), Large: float64(st.largeLookups), Half: float64(st.halfLookups),
 		Builds: float64(st.buildEntries), Direct: float64(st.direct), Steps: float64(st.steps),
+		Weighed: float64(st.weighed),
 	}
 }
 

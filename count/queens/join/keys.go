@@ -92,6 +92,7 @@ func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 	ks.kw = resize(ks.kw, len(ks.w))
 	clear(ks.ke)
 	clear(ks.kw)
+	s.stat.weighed += 2 * uint64(len(ks.e)+len(ks.w)) // sampled, bits counted
 	// The candidates: the keyCandidates bits most often taken by both
 	// samples (a bit neither takes never prunes), and at each step the
 	// bits beside those chosen (the best keys are runs of neighbouring
@@ -135,6 +136,7 @@ func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 			if runs(chosen|1<<uint(b)) > greedyRuns {
 				continue
 			}
+			s.stat.weighed += uint64(len(ks.e)+len(ks.w)) + uint64(j+2)<<uint(j+1)
 			if cost := ks.cost(b, j, fe, fw); best < 0 || cost < bestCost {
 				best, bestCost = b, cost
 			}
@@ -354,6 +356,7 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 	// depth j; each depth's counts fold the next one's (deepest first).
 	ks.oe = orderCounts(ks.de, order, ks.oe)
 	ks.ow = orderCounts(ks.dw, order, ks.ow)
+	s.stat.weighed += 2 * uint64(len(ks.de)+len(ks.dw)) // sampled, counted
 	var best keyer
 	bestCost := math.Inf(1)
 	for j := len(order); j >= max(1, min(k, len(order))-depthTries); j-- {
@@ -367,6 +370,7 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 		if !ok {
 			continue
 		}
+		s.stat.weighed += 4 << uint(j) // reordered, smoothed, planned
 		ks.se = sortedCounts(ks.oe[:1<<uint(j)], order[:j], ks.se)
 		ks.sw = sortedCounts(ks.ow[:1<<uint(j)], order[:j], ks.sw)
 		ks.fe = smoothCounts(ks.se, len(ks.de), ge, ks.fe)

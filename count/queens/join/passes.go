@@ -556,7 +556,10 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		w.Add(ls.projectJoin(hb, hi, 0, f.m))
 		return n, w, nil
 	}
+	// The key choice below is the count's, made on the sample (its
+	// samples of samples as large as the count's where the sample is).
 	var kr keyer
+	weighed := ls.stat.weighed
 	if lists {
 		k := f.indexBits(int(max(nE, nW)))
 		if k > 0 && f.keylessCheaper(int(max(nE, nW)), int(min(nE, nW)), ls) {
@@ -575,6 +578,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		}
 		kr = f.passKeys(ls, sh, so, 1/g, 1/g, uint64(max(8*float64(s.capacity)-64*vecPad, 0)))
 	}
+	w.Weighed = float64(ls.stat.weighed - weighed)
 	k := kr.bits
 	// The whole row set's buckets, from the sample's (see smoothed),
 	// before the sample's own join reorders its lists.

@@ -30,6 +30,10 @@ type Work struct {
 	Direct float64 `json:"direct_pairs"`
 	// Steps is the pairs of buckets visited.
 	Steps float64 `json:"bucket_steps"`
+	// Weighed is the choice of index keys (chooseKeys, deepKeys): the
+	// sample patterns read for each bit or depth weighed, and the buckets
+	// weighed.
+	Weighed float64 `json:"key_choice"`
 }
 
 // Prices are what a unit of each kind of Work costs on this machine, in
@@ -47,17 +51,18 @@ func (w *Work) Add(x Work) {
 	w.Builds += x.Builds
 	w.Direct += x.Direct
 	w.Steps += x.Steps
+	w.Weighed += x.Weighed
 }
 
 // Scale returns w times f.
 func (w Work) Scale(f float64) Work {
-	return Work{w.Rows * f, w.Halves * f, w.Sorted * f, w.Small * f, w.Large * f, w.Half * f, w.Builds * f, w.Direct * f, w.Steps * f}
+	return Work{w.Rows * f, w.Halves * f, w.Sorted * f, w.Small * f, w.Large * f, w.Half * f, w.Builds * f, w.Direct * f, w.Steps * f, w.Weighed * f}
 }
 
 // Cost is w at prices p.
 func (p Prices) Cost(w Work) time.Duration {
 	ns := w.Rows*p.Rows + w.Halves*p.Halves + w.Sorted*p.Sorted + w.Small*p.Small + w.Large*p.Large +
-		w.Half*p.Half + w.Builds*p.Builds + w.Direct*p.Direct + w.Steps*p.Steps
+		w.Half*p.Half + w.Builds*p.Builds + w.Direct*p.Direct + w.Steps*p.Steps + w.Weighed*p.Weighed
 	return time.Duration(math.Round(ns))
 }
 
@@ -65,5 +70,6 @@ func (p Prices) Cost(w Work) time.Duration {
 // least contended measure of each).
 func (p Prices) Least(q Prices) Prices {
 	return Prices{min(p.Rows, q.Rows), min(p.Halves, q.Halves), min(p.Sorted, q.Sorted), min(p.Small, q.Small),
-		min(p.Large, q.Large), min(p.Half, q.Half), min(p.Builds, q.Builds), min(p.Direct, q.Direct), min(p.Steps, q.Steps)}
+		min(p.Large, q.Large), min(p.Half, q.Half), min(p.Builds, q.Builds), min(p.Direct, q.Direct), min(p.Steps, q.Steps),
+		min(p.Weighed, q.Weighed)}
 }

@@ -71,7 +71,7 @@ func TestCalibrate(t *testing.T) {
 		defer runtime.UnlockOSThread()
 		p := Calibrate(k, func() time.Duration { d, _ := cputime.Thread(); return d })
 		for name, v := range map[string]float64{"rows": p.Rows, "halves": p.Halves, "sorted": p.Sorted, "small": p.Small,
-			"large": p.Large, "half": p.Half, "builds": p.Builds, "direct": p.Direct, "steps": p.Steps} {
+			"large": p.Large, "half": p.Half, "builds": p.Builds, "direct": p.Direct, "steps": p.Steps, "key choice": p.Weighed} {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Errorf("price of %s: %g ns", name, v)
 			}

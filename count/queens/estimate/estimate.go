@@ -148,12 +148,17 @@ type Result struct {
 	// Prices what a unit costs here, in nanoseconds of one core: the least
 	// of each over PriceRuns short reference runs taken beside the sample
 	// (join.Calibrate); PriceSpread is how much dearer the count comes out
-	// at the dearest run's prices than at the least (1.10: 10%). The CPU
-	// time is Work at Prices; its interval is the sampling error's.
+	// at the dearest run's prices than at the least (1.10: 10%), and
+	// PriceMedian at the median run's: the least is this machine at its
+	// quietest, which a figure that must hold still needs; a count run
+	// under the load the estimate ran under costs about PriceMedian times
+	// more. The CPU time is Work at Prices; its interval is the sampling
+	// error's.
 	Work        *join.Work   `json:"work,omitempty"`
 	Prices      *join.Prices `json:"prices_ns,omitempty"`
 	PriceRuns   int          `json:"price_runs,omitempty"`
 	PriceSpread float64      `json:"price_spread,omitempty"`
+	PriceMedian float64      `json:"price_median,omitempty"`
 	// TaskHours are quantiles of the tasks' CPU time in core-hours (the
 	// median, 90th and 99th percentiles and the largest), from the
 	// sample: what a worker lost in a campaign costs.
@@ -559,16 +564,17 @@ func (s *sampler) price(draws []draw, strata int, res *Result) {
 	for _, d := range draws {
 		work.Add(d.work.Scale(1 / (d.p * n[d.stratum])))
 	}
-	lo, hi := math.Inf(1), 0.0
-	for _, p := range s.prices {
-		c := p.Cost(work).Seconds()
-		lo, hi = min(lo, c), max(hi, c)
+	costs := make([]float64, len(s.prices))
+	for i, p := range s.prices {
+		costs[i] = p.Cost(work).Seconds()
 	}
+	slices.Sort(costs)
 	res.Work, res.Prices, res.PriceRuns = &work, &least, len(s.prices)
-	if lo > 0 {
-		res.PriceSpread = hi / lo
+	if lo := least.Cost(work).Seconds(); lo > 0 {
+		res.PriceSpread = costs[len(costs)-1] / lo
+		res.PriceMedian = costs[len(costs)/2] / lo
 	}
-	res.Interval += fmt.Sprintf("; the join's work priced at the least of %d reference runs' prices on this machine (the dearest run's would add %.0f%%)", len(s.prices), 100*(res.PriceSpread-1))
+	res.Interval += fmt.Sprintf("; the join's work priced at the least of %d reference runs' prices on this machine (the median run's would add %.0f%%, the dearest run's %.0f%%)", len(s.prices), 100*(res.PriceMedian-1), 100*(res.PriceSpread-1))
 }
 
 // quantiles estimates the quantiles of the tasks' CPU time in core-hours
@@ -640,7 +646,7 @@ func (r *Result) String() string {
 		s += fmt.Sprintf("tasks: median %s, 90%% %s, 99%% %s of one core\n", duration(q.P50*3600), duration(q.P90*3600), duration(q.P99*3600))
 	}
 	if r.Prices != nil {
-		s += fmt.Sprintf("the join's work priced at the least of %d reference runs' prices (the dearest run's: %+.0f%%)\n", r.PriceRuns, 100*(r.PriceSpread-1))
+		s += fmt.Sprintf("the join's work priced at the least of %d reference runs' prices (the median run's: %+.0f%%, the dearest run's: %+.0f%%)\n", r.PriceRuns, 100*(r.PriceMedian-1), 100*(r.PriceSpread-1))
 	}
 	s += fmt.Sprintf("sample: %d tasks, %d row sets, seed %d, %s of CPU in %s", r.Samples, r.RowSets, r.Seed, duration(r.SampleSeconds), duration(r.Seconds))
 	return s

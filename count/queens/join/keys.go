@@ -129,16 +129,21 @@ func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 	}
 	var chosen uint64
 	var order []int
+	var cands []int
+	var costs []float64
 	for j := 0; j < min(k, keyGreedyBits); j++ {
-		best, bestCost := -1, 0.0
+		cands = cands[:0]
 		for c := (top | chosen<<1 | chosen>>1) & useful &^ chosen; c != 0; c &= c - 1 {
-			b := bits.TrailingZeros64(c)
-			if runs(chosen|1<<uint(b)) > greedyRuns {
-				continue
+			if b := bits.TrailingZeros64(c); runs(chosen|1<<uint(b)) <= greedyRuns {
+				cands = append(cands, b)
 			}
-			s.stat.weighed += uint64(len(ks.e)+len(ks.w)) + uint64(j+2)<<uint(j+1)
-			if cost := ks.cost(b, j, fe, fw); best < 0 || cost < bestCost {
-				best, bestCost = b, cost
+		}
+		s.stat.weighed += uint64(len(ks.e)+len(ks.w)) + uint64(len(cands))*uint64(j+3)<<uint(j)
+		costs = ks.costs(cands, j, fe, fw, costs)
+		best, bestCost := -1, 0.0
+		for i, b := range cands {
+			if best < 0 || costs[i] < bestCost {
+				best, bestCost = b, costs[i]
 			}
 		}
 		if best < 0 {
@@ -176,38 +181,74 @@ func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
 	return order
 }
 
-// cost returns the kernels' work, in blocks times items, when bit b is
-// key bit j beside the samples' keys so far; fe and fw are the patterns
-// each sampled pattern stands for.
-func (ks *keySample) cost(b, j int, fe, fw float64) float64 {
-	n := 2 << uint(j)
-	ks.he = resize(ks.he, n)
-	ks.hw = resize(ks.hw, n)
-	he, hw := ks.he, ks.hw
-	clear(he)
-	clear(hw)
-	for i, p := range ks.e {
-		he[ks.ke[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+// costs returns, in out, for each bit b of cands, the kernels' work, in
+// blocks times items, when b is key bit j beside the samples' keys so far
+// (fe and fw are the patterns each sampled pattern stands for), from one
+// reading of the samples: a key with bit b beside the j bits so far
+// splits each bucket x into the patterns without b (the bucket less
+// those with it) and those with it, so only the latter are counted, and
+// the items' subset sums of the j bits serve every b.
+func (ks *keySample) costs(cands []int, j int, fe, fw float64, out []float64) []float64 {
+	t := 1 << uint(j)
+	nc := len(cands)
+	out = resize(out, nc)
+	if nc == 0 {
+		return out
 	}
-	for i, p := range ks.w {
-		hw[ks.kw[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+	// he, hw: the buckets of the j bits; oe[c], ow[c]: those of their
+	// patterns that take cands[c].
+	ks.he = resize(ks.he, t*(1+nc))
+	ks.hw = resize(ks.hw, t*(1+nc))
+	clear(ks.he)
+	clear(ks.hw)
+	var mask uint64
+	var slot [64]int
+	for c, b := range cands {
+		mask |= 1 << uint(b)
+		slot[b] = t * (1 + c)
 	}
-	// hw[x] becomes the items of every key within x.
-	for i := 1; i < n; i <<= 1 {
-		for x := range hw {
-			if x&i != 0 {
-				hw[x] += hw[x^i]
+	count := func(h []float64, pats []uint64, keys []uint32) {
+		for i, p := range pats {
+			x := int(keys[i])
+			h[x]++
+			for q := p & mask; q != 0; q &= q - 1 {
+				h[slot[bits.TrailingZeros64(q)]+x]++
 			}
 		}
 	}
-	all := n - 1
-	var total float64
-	for x, c := range he {
-		if c > 0 {
-			total += blockCost(c*fe) * hw[all&^x]
+	count(ks.he, ks.e, ks.ke)
+	count(ks.hw, ks.w, ks.kw)
+	// The items' subset sums: of every key within x, for the buckets
+	// and for each candidate's part.
+	for c := 0; c <= nc; c++ {
+		z := ks.hw[c*t : (c+1)*t]
+		for i := 1; i < t; i <<= 1 {
+			for x := range z {
+				if x&i != 0 {
+					z[x] += z[x^i]
+				}
+			}
 		}
 	}
-	return total * fw
+	he, zw := ks.he[:t], ks.hw[:t]
+	for c := range cands {
+		oe, zo := ks.he[(c+1)*t:(c+2)*t], ks.hw[(c+1)*t:(c+2)*t]
+		// As cost sums them: the keys without bit b, then those with it.
+		var total float64
+		for x := range t {
+			if v := he[x] - oe[x]; v > 0 {
+				total += blockCost(v*fe) * zw[(t-1)&^x]
+			}
+		}
+		for x := range t {
+			if v := oe[x]; v > 0 {
+				y := (t - 1) &^ x
+				total += blockCost(v*fe) * (zw[y] - zo[y])
+			}
+		}
+		out[c] = total * fw
+	}
+	return out
 }
 
 // blockCost is the kernels' work on a bucket of n patterns per item run

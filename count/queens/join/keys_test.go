@@ -164,3 +164,69 @@ func TestDeepKeysPlain(t *testing.T) {
 		}
 	}
 }
+
+// costPlain is the key choice's cost as first written, a candidate at a
+// time from the samples: it returns the kernels' work, in blocks times items, when bit b is
+// key bit j beside the samples' keys so far; fe and fw are the patterns
+// each sampled pattern stands for.
+func (ks *keySample) costPlain(b, j int, fe, fw float64) float64 {
+	n := 2 << uint(j)
+	ks.he = resize(ks.he, n)
+	ks.hw = resize(ks.hw, n)
+	he, hw := ks.he, ks.hw
+	clear(he)
+	clear(hw)
+	for i, p := range ks.e {
+		he[ks.ke[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+	}
+	for i, p := range ks.w {
+		hw[ks.kw[i]|uint32(p>>uint(b)&1)<<uint(j)]++
+	}
+	// hw[x] becomes the items of every key within x.
+	for i := 1; i < n; i <<= 1 {
+		for x := range hw {
+			if x&i != 0 {
+				hw[x] += hw[x^i]
+			}
+		}
+	}
+	all := n - 1
+	var total float64
+	for x, c := range he {
+		if c > 0 {
+			total += blockCost(c*fe) * hw[all&^x]
+		}
+	}
+	return total * fw
+}
+
+
+// The costs of every candidate from one reading equal, to the last bit,
+// those of the plain reading a candidate at a time.
+func TestKeyCosts(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const m = 36
+	for trial := range 30 {
+		var ks keySample
+		ks.e, ks.w = skewed(r, 1+r.IntN(2000), m), skewed(r, 1+r.IntN(2000), m)
+		j := r.IntN(11)
+		order := r.Perm(m)
+		ks.ke, ks.kw = make([]uint32, len(ks.e)), make([]uint32, len(ks.w))
+		for i, b := range order[:j] {
+			for x, p := range ks.e {
+				ks.ke[x] |= uint32(p>>uint(b)&1) << uint(i)
+			}
+			for x, p := range ks.w {
+				ks.kw[x] |= uint32(p>>uint(b)&1) << uint(i)
+			}
+		}
+		cands := order[j : j+1+r.IntN(12)]
+		fe, fw := 1+r.Float64()*100, 1+r.Float64()*100
+		got := slices.Clone(ks.costs(cands, j, fe, fw, nil))
+		for c, b := range cands {
+			if want := ks.costPlain(b, j, fe, fw); got[c] != want {
+				t.Fatalf("trial %d, j=%d, bit %d: %g, want %g", trial, j, b, got[c], want)
+			}
+		}
+	}
+}

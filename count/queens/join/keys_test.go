@@ -200,7 +200,6 @@ func (ks *keySample) costPlain(b, j int, fe, fw float64) float64 {
 	return total * fw
 }
 
-
 // The costs of every candidate from one reading equal, to the last bit,
 // those of the plain reading a candidate at a time.
 func TestKeyCosts(t *testing.T) {

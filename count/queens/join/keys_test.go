@@ -1,6 +1,7 @@
 package join
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -227,5 +228,41 @@ func TestKeyCosts(t *testing.T) {
 				t.Fatalf("trial %d, j=%d, bit %d: %g, want %g", trial, j, b, got[c], want)
 			}
 		}
+	}
+}
+
+// BenchmarkKeyCosts weighs ten candidate bits at depth j on samples of
+// keySampleLen patterns a side, as chooseOrder does at each step: a
+// candidate at a time (plain) or all from one reading.
+func BenchmarkKeyCosts(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const m = 36
+	for _, j := range []int{4, 8, 11} {
+		var ks keySample
+		ks.e, ks.w = skewed(r, keySampleLen, m), skewed(r, keySampleLen, m)
+		order := r.Perm(m)
+		ks.ke, ks.kw = make([]uint32, len(ks.e)), make([]uint32, len(ks.w))
+		for i, bit := range order[:j] {
+			for x, p := range ks.e {
+				ks.ke[x] |= uint32(p>>uint(bit)&1) << uint(i)
+			}
+			for x, p := range ks.w {
+				ks.kw[x] |= uint32(p>>uint(bit)&1) << uint(i)
+			}
+		}
+		cands := order[j : j+10]
+		b.Run(fmt.Sprintf("j=%d/impl=plain", j), func(b *testing.B) {
+			for b.Loop() {
+				for _, c := range cands {
+					ks.costPlain(c, j, 3, 3)
+				}
+			}
+		})
+		var out []float64
+		b.Run(fmt.Sprintf("j=%d/impl=one-reading", j), func(b *testing.B) {
+			for b.Loop() {
+				out = ks.costs(cands, j, 3, 3, out)
+			}
+		})
 	}
 }

@@ -201,6 +201,20 @@ func (ks *keySample) costPlain(b, j int, fe, fw float64) float64 {
 	return total * fw
 }
 
+// keyBy sets the samples' keys to the bits of order, as chooseOrder keys
+// them once it has chosen those bits.
+func (ks *keySample) keyBy(order []int) {
+	ks.ke, ks.kw = make([]uint32, len(ks.e)), make([]uint32, len(ks.w))
+	for i, b := range order {
+		for x, p := range ks.e {
+			ks.ke[x] |= uint32(p>>uint(b)&1) << uint(i)
+		}
+		for x, p := range ks.w {
+			ks.kw[x] |= uint32(p>>uint(b)&1) << uint(i)
+		}
+	}
+}
+
 // The costs of every candidate from one reading equal, to the last bit,
 // those of the plain reading a candidate at a time.
 func TestKeyCosts(t *testing.T) {
@@ -211,15 +225,7 @@ func TestKeyCosts(t *testing.T) {
 		ks.e, ks.w = skewed(r, 1+r.IntN(2000), m), skewed(r, 1+r.IntN(2000), m)
 		j := r.IntN(11)
 		order := r.Perm(m)
-		ks.ke, ks.kw = make([]uint32, len(ks.e)), make([]uint32, len(ks.w))
-		for i, b := range order[:j] {
-			for x, p := range ks.e {
-				ks.ke[x] |= uint32(p>>uint(b)&1) << uint(i)
-			}
-			for x, p := range ks.w {
-				ks.kw[x] |= uint32(p>>uint(b)&1) << uint(i)
-			}
-		}
+		ks.keyBy(order[:j])
 		cands := order[j : j+1+r.IntN(12)]
 		fe, fw := 1+r.Float64()*100, 1+r.Float64()*100
 		got := slices.Clone(ks.costs(cands, j, fe, fw, nil))
@@ -241,15 +247,7 @@ func BenchmarkKeyCosts(b *testing.B) {
 		var ks keySample
 		ks.e, ks.w = skewed(r, keySampleLen, m), skewed(r, keySampleLen, m)
 		order := r.Perm(m)
-		ks.ke, ks.kw = make([]uint32, len(ks.e)), make([]uint32, len(ks.w))
-		for i, bit := range order[:j] {
-			for x, p := range ks.e {
-				ks.ke[x] |= uint32(p>>uint(bit)&1) << uint(i)
-			}
-			for x, p := range ks.w {
-				ks.kw[x] |= uint32(p>>uint(bit)&1) << uint(i)
-			}
-		}
+		ks.keyBy(order[:j])
 		cands := order[j : j+10]
 		b.Run(fmt.Sprintf("j=%d/impl=plain", j), func(b *testing.B) {
 			for b.Loop() {

@@ -246,9 +246,9 @@ func (w *worker) passOn(ctx context.Context, t *task, why error) {
 	if w.refusals.first(t.m.ID) {
 		w.logf("%v", why)
 	}
-	meta, err := t.msg.Metadata()
+	_, err := t.msg.Metadata()
 	if err == nil && t.kind == queue.KindCount {
-		_, err = w.c.js.Publish(ctx, t.msg.Subject(), t.msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream))
+		err = publishAfresh(ctx, w.c.js, t.msg)
 	} else if err == nil {
 		err = w.verify.readdress(ctx, t)
 	}

@@ -366,15 +366,24 @@ func republish(js jetstream.JetStream, msg jetstream.Msg) bool {
 	if strings.HasPrefix(msg.Subject(), layout.VerifyPrefix+".") {
 		return false
 	}
-	meta, err := msg.Metadata()
-	if err != nil {
-		return false
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), handBackWait)
 	defer cancel()
-	if _, err := js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream)); err != nil {
+	if publishAfresh(ctx, js, msg) != nil {
 		return false
 	}
 	msg.Ack()
 	return true
+}
+
+// publishAfresh publishes a count task's message again on its subject,
+// replacing the one held (the stream keeps one message a task): the new
+// one is at the end of the queue, delivered 0 times. The caller
+// acknowledges the one held.
+func publishAfresh(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg) error {
+	meta, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	_, err = js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithExpectLastSequencePerSubject(meta.Sequence.Stream))
+	return err
 }

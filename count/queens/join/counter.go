@@ -14,8 +14,8 @@ import (
 //     once and shared by every task and goroutine (the whole table of a
 //     12×12 quadrant takes 5 GB, of a 14×14 one hundreds);
 //   - the bounded path builds, for each task, only the placements on its
-//     own rows, and holds one side's half boards in an arena of fixed
-//     size (see stream.go): memory bounded per worker at any n.
+//     own rows, and joins its row sets within a budget of fixed size per
+//     worker (see bounded.go): memory bounded per worker at any n.
 //
 // Both give every task the same count and the same nodes (its half
 // boards), so results of one path check those of the other.

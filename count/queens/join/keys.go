@@ -424,3 +424,74 @@ func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (key
 	}
 	return best, bestCost < math.Inf(1)
 }
+
+// smoothMin is the fewest sampled patterns a bucket of the coarse keys
+// that smoothed projects from holds on average.
+const smoothMin = 32
+
+// smoothed returns the sizes of the buckets of the whole list that pats
+// samples, each pattern kept with chance g, under the keys of kr. A
+// sample too small for every bucket to hold many of its patterns (the
+// sizes of the whole list's buckets then come out as 0 or multiples of
+// 1/g, which joins bucket by bucket, block by block, far from what they
+// are) is counted by its coarse keys, the top j bits of kr's key, j as
+// large as leaves smoothMin sampled patterns a bucket on average; each
+// coarse bucket is then spread over its fine keys as if their bits were
+// independent, each set with the share of the sample that sets it.
+func smoothed(pats []uint64, kr *keyer, g float64) []float64 {
+	c := make([]uint32, 1<<uint(kr.bits))
+	for _, p := range pats {
+		c[kr.key(p)]++
+	}
+	return smoothCounts(c, len(pats), g, nil)
+}
+
+// smoothCounts is smoothed from the sample's counts by key: c[x] of its
+// n patterns have key x (len(c) a power of 2); the sizes go in out.
+func smoothCounts(c []uint32, n int, g float64, out []float64) []float64 {
+	k := bits.Len(uint(len(c))) - 1
+	j := k
+	for j > 0 && float64(n)/float64(uint(1)<<uint(j)) < smoothMin {
+		j--
+	}
+	out = resize(out, len(c))
+	if j == k {
+		for x, v := range c {
+			out[x] = float64(v) / g
+		}
+		return out
+	}
+	clear(out)
+	fine := k - j
+	coarse := make([]float64, 1<<uint(j))
+	var ones [32]float64
+	for x, v := range c {
+		if v == 0 {
+			continue
+		}
+		coarse[x>>uint(fine)] += float64(v) / g
+		for b := range fine {
+			ones[b] += float64(v * uint32(x>>uint(b)&1))
+		}
+	}
+	// spread[y]: the share of fine key y.
+	spread := []float64{1}
+	for b := range fine {
+		q := ones[b] / float64(max(n, 1))
+		next := make([]float64, 2*len(spread))
+		for y, v := range spread {
+			next[y] = v * (1 - q)
+			next[y|1<<uint(b)] = v * q
+		}
+		spread = next
+	}
+	for c, v := range coarse {
+		if v == 0 {
+			continue
+		}
+		for y, sh := range spread {
+			out[c<<uint(fine)|y] = v * sh
+		}
+	}
+	return out
+}

@@ -5,9 +5,9 @@ import "time"
 // The bounded path's list join. A row set whose half boards, both sides,
 // fit in the worker's arena is joined as the table path joins it: both
 // lists made whole and bucketed by key (the kernels' sorting passes), the
-// longer cut into blocks. Only a row set too large for that takes the
-// streaming join (countRowsBounded), which files one side by key a
-// pattern at a time and stages the other. The lists' buffers and the
+// longer cut into blocks. A row set too large for that is joined in
+// passes (passes.go), or, in an arena too small for a pass, streamed
+// (stream.go); joinSides chooses. The lists' buffers and the
 // arena's slabs share the arena's budget: a worker holds at most
 // capacity patterns' bytes of either, whichever its row sets need.
 

@@ -5,10 +5,10 @@ import "math/bits"
 // rowList is the part of a quadrant table that one task reads: the
 // placements on an h×q rectangle using exactly the rows of one set (a
 // queen on each), with columns in a given set and no queen on a diagonal
-// a frame's queens attack, grouped by the columns they use. A task of the
-// bounded path (see Counter and stream.go) builds the four it needs instead
-// of holding the whole table: the largest holds a few hundredths of a per
-// cent of the table's entries (788,698 of 633 million for a 12×12
+// a frame's queens attack, grouped by the columns they use. A task of
+// the bounded path (see Counter and bounded.go) builds the four it needs
+// instead of holding the whole table: the largest holds a few hundredths
+// of a per cent of the table's entries (788,698 of 633 million for a 12×12
 // quadrant). Entries are packed as the table's (see quadTable).
 type rowList struct {
 	h, q  int

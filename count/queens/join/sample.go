@@ -381,3 +381,193 @@ func (s *bscratch) joinEstimate(entries float64, whole int) time.Duration {
 	}
 	return time.Duration(t / s.usedFrac)
 }
+
+// sampleRowsBounded makes a sample of the half boards of row set (rt,
+// rb), each north entry's kept with chance g (keepEntry), joins the
+// sampled sides with the index keys the count would choose, and returns
+// the compatible pairs found (an estimate of g² of the row set's count)
+// and the Work of counting the whole row set as the bounded path counts
+// it, projected from the sampled buckets (see projectJoin): the lists
+// joined whole, or the passes that the worker's budget requires.
+func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64, Work, error) {
+	ls := &s.ls
+	ls.k, ls.yield, ls.keep = s.k, s.yield, nil
+	var w Work
+	lse, lsw := &s.south[1], &s.south[0]
+	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
+	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
+	w.Rows = float64(lse.size() + lsw.size())
+	east := f.makeSide(&f.sides[1], &s.north[1], lse, s.cols)
+	if east.bound == 0 {
+		return 0, w, nil
+	}
+	s.cols = east.cols[len(east.cols):]
+	west := f.makeSide(&f.sides[0], &s.north[0], lsw, s.cols)
+	s.cols = east.cols[:0]
+	if !f.diag {
+		n, sw, err := f.sampleSides(&east, &west, g, s)
+		w.Add(sw)
+		return n, w, err
+	}
+	var total uint64
+	err := f.eachDiag(rt, rb, &east, &west, s, func(e, wst *side, weight uint64) error {
+		n, sw, err := f.sampleSides(e, wst, g, s)
+		total += weight * n
+		w.Add(sw)
+		return err
+	})
+	return total, w, err
+}
+
+// sampleSides is sampleRowsBounded's sample and projection of the join
+// of sides east and west.
+func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, Work, error) {
+	ls := &s.ls
+	var w Work
+	made0 := ls.stat.made
+	sampled := func(sd *side, id int, out []uint64) []uint64 {
+		s.sideID = id
+		for ci, c := range sd.cols {
+			xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
+			if len(xs) == 0 {
+				continue
+			}
+			if nb := f.southOf(sd, c, s); nb > 0 {
+				out = f.crossNorth(sd, xs, nb, s, out)
+			}
+		}
+		return out
+	}
+	ls.e = sampled(east, 1, ls.e[:0])
+	if len(ls.e) == 0 {
+		w.Halves = float64(ls.stat.made - made0)
+		return 0, w, nil
+	}
+	ls.w = sampled(west, 0, ls.w[:0])
+	sampleMade := float64(ls.stat.made - made0)
+	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
+	if len(ls.w) == 0 {
+		// The count makes the east side, and the west (empty).
+		w.Halves = sampleMade + nE
+		return 0, w, nil
+	}
+	// The keys, as the count chooses them: for the longer list.
+	long, short := ls.e, ls.w
+	if len(short) > len(long) {
+		long, short = short, long
+	}
+
+	lists := s.listsFit(east.bound + west.bound)
+	if small, shortBlocks := f.smallPlan(east, west, ls); !lists && small {
+		// joinSmall: each side made once, the short one's half boards
+		// the blocks or the items of the long one's, unkeyed.
+		n, err := f.join(ls.e, ls.w, ls)
+		if err != nil {
+			return 0, w, err
+		}
+		w.Halves = sampleMade + nE + nW
+		short, long := nE, nW
+		if west.bound < east.bound {
+			short, long = nW, nE
+		}
+		hb, hi := []float64{short}, []float64{long}
+		if !shortBlocks {
+			hb, hi = hi, hb
+		}
+		w.Add(ls.projectJoin(hb, hi, 0, f.m))
+		return n, w, nil
+	}
+	// The key choice below is the count's, made on the sample (its
+	// samples of samples as large as the count's where the sample is).
+	var kr keyer
+	weighed := ls.stat.weighed
+	if lists {
+		k := f.indexBits(int(max(nE, nW)))
+		if k > 0 && f.keylessCheaper(int(max(nE, nW)), int(min(nE, nW)), ls) {
+			k = 0
+		}
+		kr = f.keys[k]
+		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
+			if c, ok := ls.joinBits(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
+				kr = c
+			}
+		}
+	} else {
+		sh, so := ls.e, ls.w
+		if nW < nE {
+			sh, so = ls.w, ls.e
+		}
+		kr = f.passKeys(ls, sh, so, 1/g, 1/g, uint64(max(8*float64(s.capacity)-64*vecPad, 0)))
+	}
+	w.Weighed = float64(ls.stat.weighed - weighed)
+	k := kr.bits
+	// The whole row set's buckets, from the sample's (see smoothed),
+	// before the sample's own join reorders its lists.
+	he, hw := smoothed(ls.e, &kr, g), smoothed(ls.w, &kr, g)
+	// The sample's own count, joined with keys for its own length.
+	n, err := f.join(ls.e, ls.w, ls)
+	if err != nil {
+		return 0, w, err
+	}
+	w.Halves = sampleMade + nE + nW
+	w.Sorted = nE + nW
+	if k == 0 {
+		w.Sorted = 0
+	}
+	hb, hi := he, hw
+	if nW > nE {
+		hb, hi = hw, he
+	}
+	if lists {
+		w.Add(ls.projectJoin(hb, hi, k, f.m))
+		return n, w, nil
+	}
+	// Passes: the samples that choose the keys, then the shorter side
+	// by groups of classes (in rounds where a group outgrows its room),
+	// and for each round the other side made again, in pieces.
+	w.Halves += float64(s.sampleWant(east.bound) + s.sampleWant(west.bound))
+	budget := 8*float64(s.capacity) - 64*vecPad
+	held, other := min(nE, nW), max(nE, nW)
+	hh, ho := he, hw
+	if nW < nE {
+		hh, ho = hw, he
+	}
+	heldMax, _ := passRoom(uint64(max(budget, 0)), math.MaxUint64)
+	shift, groups := heldGroups(hh, k, heldMax)
+	w.Halves += (held + other) * float64(len(groups)-1)
+	for _, in := range groups {
+		need := pairing(&in)
+		gh, gi := make([]float64, len(hh)), make([]float64, len(ho))
+		var hn, on float64
+		for x := range hh {
+			if in[x>>shift] {
+				gh[x] = hh[x]
+				hn += hh[x]
+			}
+			if need[x>>shift] {
+				gi[x] = ho[x]
+				on += ho[x]
+			}
+		}
+		if hn == 0 {
+			continue
+		}
+		rounds := math.Ceil(hn / float64(max(heldMax, 1)))
+		_, room := passRoom(uint64(max(budget, 0)), uint64(hn/rounds))
+		op := math.Ceil(on / float64(room))
+		w.Sorted += hn + on*rounds
+		w.Halves += other * (rounds - 1)
+		for x := range gh {
+			gh[x] /= rounds
+			gi[x] /= op
+		}
+		var pw Work
+		if on/op > hn/rounds {
+			pw = ls.projectJoin(gi, gh, k, f.m)
+		} else {
+			pw = ls.projectJoin(gh, gi, k, f.m)
+		}
+		w.Add(pw.Scale(rounds * op))
+	}
+	return n, w, nil
+}

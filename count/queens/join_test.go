@@ -273,3 +273,52 @@ func TestTaskFunc(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinKeyBits: the bounded path's budget leaves its joins the index
+// bits the lists call for when their arrays take at most a quarter of
+// what the row lists leave a worker, fewer in less memory (never fewer
+// than keyFloor), and the arena, the row lists and those arrays stay
+// within each worker's share; the table path's joins take what the
+// lists call for.
+func TestJoinKeyBits(t *testing.T) {
+	p, err := NewPlan(Spec{N: 26, Method: Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := join.MemoryOf(p.Layout().Geometry)
+	if m.KeyBits <= keyFloor {
+		t.Fatalf("n = 26: the lists call for %d index bits; want more than %d, for the budget to cut", m.KeyBits, keyFloor)
+	}
+	var last int
+	for _, mem := range []uint64{64 << 30, 4 << 30, 1 << 30, 512 << 20} {
+		b, err := p.Fit(Execution{Workers: 2, Memory: mem, Path: "bounded"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		left := b.PerWorker - m.RowLists
+		switch {
+		case b.KeyBits > m.KeyBits || b.KeyBits < keyFloor:
+			t.Errorf("%d MiB: %d index bits, want %d-%d", mem>>20, b.KeyBits, keyFloor, m.KeyBits)
+		case b.KeyBits < m.KeyBits && join.KeyMemory(b.KeyBits+1) <= left/4:
+			t.Errorf("%d MiB: %d index bits where %d fit", mem>>20, b.KeyBits, b.KeyBits+1)
+		case b.KeyBits > keyFloor && join.KeyMemory(b.KeyBits) > left/4:
+			t.Errorf("%d MiB: %d index bits take %d MiB, more than a quarter of %d MiB", mem>>20, b.KeyBits, join.KeyMemory(b.KeyBits)>>20, left>>20)
+		case b.Arena+m.RowLists+join.KeyMemory(b.KeyBits) > b.PerWorker:
+			t.Errorf("%d MiB: arena %d, lists %d and keys %d MiB exceed the share of %d MiB", mem>>20, b.Arena>>20, m.RowLists>>20, join.KeyMemory(b.KeyBits)>>20, b.PerWorker>>20)
+		}
+		if mem == 64<<30 && b.KeyBits != m.KeyBits {
+			t.Errorf("64 GiB: %d index bits, want the lists' %d", b.KeyBits, m.KeyBits)
+		}
+		last = b.KeyBits
+	}
+	if last >= m.KeyBits {
+		t.Errorf("512 MiB: %d index bits, want fewer than the lists' %d", last, m.KeyBits)
+	}
+	q, err := NewPlan(Spec{N: 20, Method: Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := q.Fit(Execution{Workers: 2, Memory: 1 << 40}); err != nil || b.Path != "tables" || b.KeyBits != join.MemoryOf(q.Layout().Geometry).KeyBits {
+		t.Errorf("n = 20 on the table path: %+v, %v; want the lists' index bits", b, err)
+	}
+}

@@ -103,7 +103,7 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 	}
 	m := join.MemoryOf(j.layout.Geometry)
 	if need := fixed + m.Tables + uint64(workers)*m.TableWorker; e.Path != "bounded" && (need <= limit || e.Path == "tables") {
-		b.Path, b.Planned, b.PerWorker = "tables", need, m.TableWorker
+		b.Path, b.Planned, b.PerWorker, b.KeyBits = "tables", need, m.TableWorker, m.KeyBits
 		if need > limit {
 			return b, fmt.Errorf("%w: the join's table path at n = %d needs about %d MiB with %d workers (tables of %d MiB), more than the %d MiB allowed: choose the bounded path or give it more memory",
 				ErrMemory, j.n, need>>20, workers, m.Tables>>20, limit>>20)
@@ -127,11 +127,19 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 			ErrMemory, j.n, least>>20, m.Tables>>20, (fixed+uint64(workers)*least)>>20, workers, limit>>20, hint)
 	}
 	share := (limit - fixed) / uint64(workers)
-	// The arena takes what the lists leave, less a tenth of the share
-	// for what the Go runtime holds beyond live data.
+	// The arena takes what the lists leave, less the arrays by key of
+	// the deepest joins (as deep as the lists call for, as long as those
+	// take at most a quarter of it: more index bits only prune more), and
+	// less a tenth of the share for what the Go runtime holds beyond live
+	// data.
 	arena := share - m.RowLists // at least m.MinArena: checked above
+	keyBits := m.KeyBits
+	for keyBits > keyFloor && join.KeyMemory(keyBits) > arena/4 {
+		keyBits--
+	}
+	arena -= min(arena, join.KeyMemory(keyBits))
 	arena = max(m.MinArena, arena-min(arena, share/10))
-	b.Path, b.PerWorker, b.Arena = "bounded", share, arena
+	b.Path, b.PerWorker, b.Arena, b.KeyBits = "bounded", share, arena, keyBits
 	b.Planned = fixed + uint64(workers)*share
 	return b, nil
 }
@@ -158,6 +166,11 @@ func (j *joinTasks) counter(b Budget) (count.TaskFunc, error) {
 	}, nil
 }
 
+// keyFloor is the fewest index bits a budget leaves the bounded path's
+// joins: the depth where they start to weigh deeper keys (join's
+// deepMin), whose arrays are small beside any arena.
+const keyFloor = 12
+
 // joinCounter makes the join's counter on the path and with the kernel b
 // says.
 func (j *joinTasks) joinCounter(b Budget) (*join.Counter, error) {
@@ -165,7 +178,7 @@ func (j *joinTasks) joinCounter(b Budget) (*join.Counter, error) {
 	if err != nil {
 		return nil, Usage(err)
 	}
-	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8)}
+	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8), KeyBits: b.KeyBits}
 	return join.NewCounter(j.layout, k, opt)
 }
 

@@ -75,8 +75,11 @@ type Budget struct {
 	// PerWorker each worker's share of it.
 	Planned   uint64
 	PerWorker uint64
-	// Arena is the bounded path's arena per worker, in bytes.
-	Arena uint64
+	// Arena is the bounded path's arena per worker, in bytes; KeyBits
+	// the most index bits its joins take (see join.CounterOptions),
+	// those whose arrays fit beside it.
+	Arena   uint64
+	KeyBits int
 }
 
 // bookBytes is what a count holds per task of its plan: the estimates,

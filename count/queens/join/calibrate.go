@@ -80,7 +80,7 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 	// The key choice: deep keys weighed for a 12-bit index, greedy ones
 	// for an 8-bit one, on parts of the items.
 	choose := func() {
-		kr, _ := s.deepKeys(items[:1<<16], items[1<<16:3<<15], 12, m, 1, 1, 1, 1)
+		kr, _ := s.deepKeys(items[:1<<16], items[1<<16:3<<15], 12, m, maxIndexBits, 1, 1, 1, 1)
 		kc, _ := s.chooseKeys(items[:1<<14], items[1<<14:3<<13], 8, m)
 		sink += kr.chosen ^ kc.chosen
 	}

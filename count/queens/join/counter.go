@@ -24,6 +24,7 @@ type Counter struct {
 	kernel  Kernel
 	bounded bool
 	arena   int        // the bounded path's arena, in patterns
+	keyBits int        // the most index bits a join takes
 	mu      sync.Mutex // held while the tables are built
 	frames  []*frame   // nil until built
 	free    []*bscratch
@@ -36,7 +37,14 @@ type CounterOptions struct {
 	// counting goroutine's arena, in patterns of 8 bytes (0: 1 Mi).
 	Bounded bool
 	Arena   int
+	// KeyBits bounds the index bits of every join (0: MaxKeyBits), so
+	// that each goroutine's arrays by key take at most KeyMemory(KeyBits)
+	// bytes. The bound changes the work, never the count.
+	KeyBits int
 }
+
+// MaxKeyBits is the most index bits any join takes.
+const MaxKeyBits = maxIndexBits
 
 // NewCounter prepares the counting of l's tasks with kernel k. On the
 // table path the tables are built by the first Count (or by Prepare), so
@@ -53,9 +61,15 @@ func NewCounter(l *Layout, k Kernel, opt CounterOptions) (*Counter, error) {
 		}
 		frames[i] = f
 	}
-	c := &Counter{layout: l, kernel: k, bounded: opt.Bounded, arena: opt.Arena}
+	c := &Counter{layout: l, kernel: k, bounded: opt.Bounded, arena: opt.Arena, keyBits: opt.KeyBits}
 	if c.arena <= 0 {
 		c.arena = 1 << 20
+	}
+	if c.keyBits <= 0 || c.keyBits > maxIndexBits {
+		c.keyBits = maxIndexBits
+	}
+	for _, f := range frames {
+		f.maxBits = c.keyBits
 	}
 	if opt.Bounded {
 		c.frames = frames
@@ -110,6 +124,7 @@ func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {
 		if frames[i], err = newFrame(fr.Board(g.N), g, north, south); err != nil {
 			return err
 		}
+		frames[i].maxBits = c.keyBits
 	}
 	c.frames = frames
 	return nil

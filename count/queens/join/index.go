@@ -13,11 +13,23 @@ import (
 // only those; the bits tested stay in the patterns (they are disjoint in
 // every pair tested, so they never change an answer).
 
-// maxIndexBits bounds the index bits: 2^20 buckets per side, for lists
-// of half a billion half boards (n = 30). The bits a join takes grow
-// with its lists (indexBits): each bit more both prunes about a quarter
-// of the pairs left and, compacted out, shortens the patterns.
-const maxIndexBits = 20
+// maxIndexBits bounds the index bits: 2^24 buckets per side. The bits a
+// join takes grow with its lists (indexBits, and deepKeys weighs up to
+// three more): each bit more both prunes about a quarter of the pairs
+// left and, compacted out, shortens the patterns. A count's own bound
+// (frame.maxBits, CounterOptions.KeyBits) is what its workers' memory
+// allows (KeyMemory).
+const maxIndexBits = 24
+
+// keyBytes is about what a worker holds per index key of its deepest
+// joins: the buckets' starts of both lists (8 bytes), the trie's sizes,
+// subset sums, costs and choices over every depth (54), the depth
+// weighing's counts and sizes (32), and the passes' key histograms (18).
+const keyBytes = 112
+
+// KeyMemory returns about the bytes a counting worker holds for joins of
+// at most bits index bits (their arrays by key, kept between joins).
+func KeyMemory(bits int) uint64 { return keyBytes << uint(bits) }
 
 // streamMaxBits bounds the index bits of the streaming join, whose
 // staging blocks take 4 KiB a key.
@@ -184,7 +196,7 @@ func (f *frame) initKeys(lo1, lo2 int) {
 // size uses: as many as keep the average bucket to a few blocks.
 func (f *frame) indexBits(size int) int {
 	k := 0
-	for k < indexMaxBits && f.keys[k+1].bits > k && size>>uint(k+1) >= indexMinBucket {
+	for k < min(indexMaxBits, f.maxBits) && f.keys[k+1].bits > k && size>>uint(k+1) >= indexMinBucket {
 		k++
 	}
 	return k
@@ -219,7 +231,7 @@ func (f *frame) joinKeys(e, w []uint64, s *scratch) *keyer {
 	kr := &f.keys[k]
 	if k > 0 && float64(len(e))*float64(len(w)) >= keyChoiceWork {
 		var ok bool
-		if s.kr, ok = s.joinBits(e, w, k, f.m, 1, 1, 1, 1); ok {
+		if s.kr, ok = s.joinBits(e, w, k, f.m, f.maxBits, 1, 1, 1, 1); ok {
 			kr = &s.kr
 		}
 	}
@@ -270,6 +282,7 @@ func (s *scratch) joinKeyed(e, w []uint64, kr *keyer, m int) (uint64, error) {
 // key), e's cut into blocks by the trie of least Work (see trie); with
 // keep set (the estimator's sample), bucket by bucket.
 func (s *scratch) joinBuckets(e []uint64, ce []int32, w []uint64, cw []int32, k, m int) (uint64, error) {
+	s.stat.keyBits = max(s.stat.keyBits, k)
 	if s.keep != nil || k == 0 {
 		return s.joinEach(e, ce, w, cw, k, m)
 	}

@@ -60,8 +60,10 @@ type frame struct {
 	first  uint32
 	// diag says that the count uses the diagonal symmetry (diag.go).
 	diag bool
-	// keys[k] extracts the k index bits from a pattern.
-	keys [maxIndexBits + 1]keyer
+	// keys[k] extracts the k index bits from a pattern; maxBits is the
+	// most a join of this count takes (CounterOptions.KeyBits).
+	keys    [maxIndexBits + 1]keyer
+	maxBits int
 }
 
 // errBand reports a board whose band is not filled.
@@ -83,7 +85,7 @@ func newFrame(b Board, g Geometry, north, south *quadTable) (*frame, error) {
 	q := g.Q
 	s := g.HN + g.WR
 	c0 := q + g.WC // the east quadrants' first column
-	f := &frame{b: b, g: g, n: n, q: q, s: uint(s), north: north, south: south}
+	f := &frame{b: b, g: g, n: n, q: q, s: uint(s), north: north, south: south, maxBits: maxIndexBits}
 	f.ft = uint32(b.Rows & (uint64(1)<<uint(g.HN) - 1))
 	f.fb = uint32(b.Rows >> uint(s) & (uint64(1)<<uint(g.HS) - 1))
 	f.cw = uint32(b.Cols & (uint64(1)<<uint(q) - 1))
@@ -196,6 +198,7 @@ type stats struct {
 	made                        uint64 // half boards made (every pass's)
 	weighed                     uint64 // the key choice's sample patterns read and buckets weighed
 	maxList                     int    // longest list of half boards
+	keyBits                     int    // most index bits of a join
 }
 
 // work returns the Work st counts.

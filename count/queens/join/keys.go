@@ -280,9 +280,9 @@ const deepMin = 12
 // and w, k of them by the lists' length: chosen and weighed by deepKeys
 // from depth deepMin on, else chosen by chooseKeys; false when fewer than
 // k bits prune at all.
-func (s *scratch) joinBits(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, bool) {
+func (s *scratch) joinBits(e, w []uint64, k, m, most int, fe, fw, de, dw float64) (keyer, bool) {
 	if k >= deepMin {
-		return s.deepKeys(e, w, k, m, fe, fw, de, dw)
+		return s.deepKeys(e, w, k, m, most, fe, fw, de, dw)
 	}
 	return s.chooseKeys(e, w, k, m)
 }
@@ -379,8 +379,8 @@ var modelPrices = Prices{Rows: 25, Halves: 1.45, Sorted: 11, Small: 0.39, Large:
 // the whole lists'. A join in passes joins pieces of de and dw of the
 // lists' (each a share 1/de and 1/dw of them), de·dw pairs of pieces:
 // its blocks are built from the smaller buckets of a piece.
-func (s *scratch) deepKeys(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, bool) {
-	top := min(k+3, maxIndexBits)
+func (s *scratch) deepKeys(e, w []uint64, k, m, most int, fe, fw, de, dw float64) (keyer, bool) {
+	top := max(k, min(k+3, most, maxIndexBits))
 	order := s.chooseOrder(e, w, top, m)
 	if len(order) == 0 {
 		return keyer{}, false

@@ -155,7 +155,7 @@ func TestDeepKeysPlain(t *testing.T) {
 	}{{1 << 17, 1 << 16, 12, 1, 1}, {1 << 18, 1 << 18, 14, 1, 4}, {3 << 16, 1 << 19, 16, 2, 1}} {
 		e, w := skewed(r, c.ne, m), skewed(r, c.nw, m)
 		var s, p scratch
-		got, ok := s.deepKeys(e, w, c.k, m, 1, 1, c.de, c.dw)
+		got, ok := s.deepKeys(e, w, c.k, m, maxIndexBits, 1, 1, c.de, c.dw)
 		want, wantCost := p.deepKeysPlain(e, w, c.k, m, 1, 1, c.de, c.dw)
 		if !ok {
 			t.Fatalf("%+v: no key", c)
@@ -262,5 +262,105 @@ func BenchmarkKeyCosts(b *testing.B) {
 				out = ks.costs(cands, j, 3, 3, out)
 			}
 		})
+	}
+}
+
+// TestKeyBits joins long random lists (deep keys: buckets of four
+// patterns, every join choosing its own) under caps of the index bits
+// (frame.maxBits, what a worker's memory allows): every count is the
+// uncapped one's, and no join takes more bits than its cap.
+func TestKeyBits(t *testing.T) {
+	defer func(b int, w float64) { indexMinBucket, keyChoiceWork = b, w }(indexMinBucket, keyChoiceWork)
+	indexMinBucket, keyChoiceWork = 4, 0
+	l, err := NewLayout(Cut(18), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewCounter(l, Best(), CounterOptions{Bounded: true})
+	f := c.frames[0]
+	r := rand.New(rand.NewPCG(5, 6))
+	e := randomPatterns(r, 200_000, f.m, 2)
+	w := randomPatterns(r, 150_000, f.m, 2)
+	join := func(cap int) (uint64, int) {
+		defer func(v int) { f.maxBits = v }(f.maxBits)
+		f.maxBits = cap
+		s := &scratch{k: Best()}
+		n, err := f.join(e, w, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, s.stat.keyBits
+	}
+	want, deepest := join(MaxKeyBits)
+	if deepest <= deepMin+1 {
+		t.Fatalf("the uncapped join took %d index bits: too few for the caps to bind", deepest)
+	}
+	if direct := pairsGeneric(e[:20_000], w); direct == 0 {
+		t.Fatal("no compatible pairs in the sample: the patterns are too dense for a test")
+	}
+	t.Logf("uncapped: %d index bits", deepest)
+	for _, cap := range []int{1, 4, deepMin, deepMin + 1, deepest - 1} {
+		got, bits := join(cap)
+		if got != want {
+			t.Errorf("cap %d: %d pairs, want %d", cap, got, want)
+		}
+		if bits > cap {
+			t.Errorf("cap %d: the join took %d index bits", cap, bits)
+		}
+	}
+}
+
+// TestKeyBitsCount counts n = 16 on both paths (the bounded one in a
+// small arena: passes) under caps of the index bits that bind there
+// (uncapped, the passes take several bits; the table path's joins are
+// keyless at n = 16): exact, and no join deeper than its cap.
+func TestKeyBitsCount(t *testing.T) {
+	defer func(b int, w float64) { indexMinBucket, keyChoiceWork = b, w }(indexMinBucket, keyChoiceWork)
+	indexMinBucket, keyChoiceWork = 4, 0
+	l, err := NewLayout(Cut(16), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Best()
+	uncapped := 0
+	for _, cap := range []int{MaxKeyBits, 1, 3} {
+		for _, bounded := range []bool{false, true} {
+			c, _ := NewCounter(l, k, CounterOptions{Bounded: bounded, Arena: 3 * arenaChunk, KeyBits: cap})
+			if err := c.Prepare(t.Context(), nil); err != nil {
+				t.Fatal(err)
+			}
+			var total uint64
+			most := 0
+			for _, tk := range l.Tasks() {
+				f := c.frames[tk.Frame]
+				var n uint64
+				if bounded {
+					b := &bscratch{k: k, capacity: 3 * arenaChunk, noLists: true, noSmall: true}
+					n, err = f.countBounded(tk.Top, f.southSets(tk.Top, nil), b)
+					most = max(most, b.ls.stat.keyBits)
+				} else {
+					s := &scratch{k: k}
+					n, err = f.countTop(tk.Top, s)
+					most = max(most, s.stat.keyBits)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				total += n * l.Frames[tk.Frame].Weight
+			}
+			if total != known[16] {
+				t.Errorf("cap %d bounded %v: %d, want %d", cap, bounded, total, known[16])
+			}
+			if most > cap {
+				t.Errorf("cap %d bounded %v: a join took %d index bits", cap, bounded, most)
+			}
+			t.Logf("cap %d bounded %v: the deepest join %d bits", cap, bounded, most)
+			if bounded && cap == MaxKeyBits {
+				uncapped = most
+				if uncapped <= 3 {
+					t.Fatalf("uncapped, the passes' deepest join took %d index bits: too few for the caps to bind", uncapped)
+				}
+			}
+		}
 	}
 }

@@ -25,6 +25,11 @@ type Memory struct {
 	// buffers. MinArena is the smallest arena that can count every task,
 	// in bytes (an arena of 8-byte patterns).
 	RowLists, MinArena uint64
+	// KeyBits is the most index bits the longest lists call for (their
+	// indexBits, and the three more deepKeys weighs), whose arrays by key
+	// each worker holds: KeyMemory(KeyBits), in TableWorker on the table
+	// path and beside the arena on the bounded one.
+	KeyBits int
 }
 
 // MemoryOf estimates the memory of a count with geometry g.
@@ -33,7 +38,8 @@ func MemoryOf(g Geometry) Memory {
 	if g.HS != g.HN {
 		t += tableBytes(g.HS, g.Q)
 	}
-	m := Memory{Tables: t, TableWorker: 80*maxList(g) + 1<<20}
+	m := Memory{Tables: t, KeyBits: listKeyBits(maxList(g))}
+	m.TableWorker = 80*maxList(g) + 1<<20 + KeyMemory(m.KeyBits)
 	// The bounded path's lists: the north row lists of a task, on rows r
 	// and the rest of the free north rows, and the south ones of a row
 	// set, likewise: at most the largest a(r) + a(rows \ r) of each
@@ -65,6 +71,20 @@ func MemoryOf(g Geometry) Memory {
 	// column set's south entries) and a chunk per key.
 	m.MinArena = 8 * max(uint64(perC), keys*arenaChunk)
 	return m
+}
+
+// listKeyBits returns the most index bits a join of lists of n half
+// boards takes: indexBits' rule for the length (the frame's keys aside),
+// and three more where deepKeys weighs depths.
+func listKeyBits(n uint64) int {
+	k := 0
+	for k < maxIndexBits && n>>uint(k+1) >= uint64(indexMinBucket) {
+		k++
+	}
+	if k >= deepMin {
+		k = min(k+3, maxIndexBits)
+	}
+	return k
 }
 
 // pairMax returns the largest a(r) + a(all \ r) over the row sets r of a

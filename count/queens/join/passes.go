@@ -220,9 +220,9 @@ func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget ui
 	var c keyer
 	var ok bool
 	if held >= other/op {
-		c, ok = ls.joinBits(sh, so, k, f.m, fh, fo, 1, op)
+		c, ok = ls.joinBits(sh, so, k, f.m, f.maxBits, fh, fo, 1, op)
 	} else {
-		c, ok = ls.joinBits(so, sh, k, f.m, fo, fh, op, 1)
+		c, ok = ls.joinBits(so, sh, k, f.m, f.maxBits, fo, fh, op, 1)
 	}
 	if ok {
 		return c
@@ -322,13 +322,13 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classS
 // candidate pairs: a few thousand for the key choice; for weighing
 // depths (deepKeys), 16 a bucket of the deepest depth weighed; at most
 // an eighth of the budget.
-func (s *bscratch) sampleWant(bound uint64) uint64 {
+func (s *bscratch) sampleWant(bound uint64, most int) uint64 {
 	want := min(4096, max(1024, bound/3/8)) // an eighth of a short side
 	if want > bound/3 {
 		want = bound / 3
 	}
 	if k := bits.Len64(bound/3/blockSize) - 1; k >= deepMin {
-		want = uint64(depthSample(min(k+3, maxIndexBits)))
+		want = uint64(depthSample(max(k, min(k+3, most, maxIndexBits))))
 	}
 	return min(want, uint64(s.capacity)/8)
 }
@@ -338,7 +338,7 @@ func (s *bscratch) sampleWant(bound uint64) uint64 {
 // number of half boards each stands for.
 func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float64) {
 	est := sd.bound / 3 // about a third of the candidate pairs are half boards
-	want := s.sampleWant(sd.bound)
+	want := s.sampleWant(sd.bound, f.maxBits)
 	stride := max(1, int(est/max(want, 1)))
 	i := stride / 2
 	for _, c := range sd.cols {

@@ -488,7 +488,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		}
 		kr = f.keys[k]
 		if k > 0 && max(nE, nW)*min(nE, nW) >= keyChoiceWork {
-			if c, ok := ls.joinBits(long, short, k, f.m, 1/g, 1/g, 1, 1); ok {
+			if c, ok := ls.joinBits(long, short, k, f.m, f.maxBits, 1/g, 1/g, 1, 1); ok {
 				kr = c
 			}
 		}
@@ -525,7 +525,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	// Passes: the samples that choose the keys, then the shorter side
 	// by groups of classes (in rounds where a group outgrows its room),
 	// and for each round the other side made again, in pieces.
-	w.Halves += float64(s.sampleWant(east.bound) + s.sampleWant(west.bound))
+	w.Halves += float64(s.sampleWant(east.bound, f.maxBits) + s.sampleWant(west.bound, f.maxBits))
 	budget := 8*float64(s.capacity) - 64*vecPad
 	held, other := min(nE, nW), max(nE, nW)
 	hh, ho := he, hw

@@ -84,6 +84,7 @@ type bscratch struct {
 	rows                     uint64 // row list entries built
 	listed, passed, streamed int
 	small                    int  // of the passed, those joined by joinSmall
+	classed                  int  // the other side's groups of classes made (otherGroups)
 	noLists                  bool // joins every row set in passes (for tests)
 	noPasses                 bool // streams every row set that does not fit (for tests)
 	noSmall                  bool // joins no short side by joinSmall (for tests)

@@ -13,13 +13,14 @@ import (
 // only those; the bits tested stay in the patterns (they are disjoint in
 // every pair tested, so they never change an answer).
 
-// maxIndexBits bounds the index bits: 2^24 buckets per side. The bits a
+// maxIndexBits bounds the index bits: 2^20 buckets per side. The bits a
 // join takes grow with its lists (indexBits, and deepKeys weighs up to
 // three more): each bit more both prunes about a quarter of the pairs
-// left and, compacted out, shortens the patterns. A count's own bound
-// (frame.maxBits, CounterOptions.KeyBits) is what its workers' memory
-// allows (KeyMemory).
-const maxIndexBits = 24
+// left and, compacted out, shortens the patterns. Past 20 they no longer
+// pay at n = 28 (RESULTS.md). A count's own bound (frame.maxBits,
+// CounterOptions.KeyBits) is what its workers' memory allows
+// (KeyMemory).
+const maxIndexBits = 20
 
 // keyBytes is about what a worker holds per index key of its deepest
 // joins: the buckets' starts of both lists (8 bytes), the trie's sizes,

@@ -273,8 +273,9 @@ func depthSample(top int) int { return min(1<<20, 16<<uint(top)) }
 
 // deepMin is the least depth (indexBits of the lists) for which a join
 // weighs its depth (deepKeys): below, the weighing costs more than it
-// saves, and the lists' own length gives the depth (chooseKeys).
-const deepMin = 12
+// saves, and the lists' own length gives the depth (chooseKeys). A
+// variable so that tests can force deep keys on short lists.
+var deepMin = 12
 
 // joinBits returns the index bits of the join of e (the blocks' side)
 // and w, k of them by the lists' length: chosen and weighed by deepKeys

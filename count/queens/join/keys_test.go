@@ -364,3 +364,40 @@ func TestKeyBitsCount(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherClasses counts n = 14 in passes with deep keys forced
+// on their short lists (depth weighed from 4 bits on, buckets of four
+// patterns) in arenas so small that the other side's needed classes do
+// not fit in one piece: it is made again for each group of whole classes
+// (otherGroups), and the counts stay exact.
+func TestOtherClasses(t *testing.T) {
+	defer func(b, d int, w float64) { indexMinBucket, deepMin, keyChoiceWork = b, d, w }(indexMinBucket, deepMin, keyChoiceWork)
+	indexMinBucket, deepMin, keyChoiceWork = 4, 4, 0
+	k := Best()
+	for _, n := range []int{14} {
+		l, err := NewLayout(Cut(n), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := NewCounter(l, k, CounterOptions{Bounded: true})
+		for _, capacity := range []int{4 * arenaChunk} {
+			b := &bscratch{k: k, capacity: capacity, noLists: true, noSmall: true}
+			var total uint64
+			for _, tk := range l.Tasks() {
+				f := c.frames[tk.Frame]
+				got, err := f.countBounded(tk.Top, f.southSets(tk.Top, nil), b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				total += got * l.Frames[tk.Frame].Weight
+			}
+			if total != known[n] {
+				t.Errorf("n=%d capacity %d: %d, want %d", n, capacity, total, known[n])
+			}
+			t.Logf("n=%d capacity %d: %d row sets in passes, %d groups of the other side's classes", n, capacity, b.passed, b.classed)
+			if b.classed == 0 {
+				t.Errorf("n=%d capacity %d: no other side cut by classes", n, capacity)
+			}
+		}
+	}
+}

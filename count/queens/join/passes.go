@@ -69,6 +69,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	// about heldMax at most by the sample: one group, all of it, when
 	// the side fits.
 	shift, groups := heldGroups(keyHist(sh, &kr, fh), kr.bits, heldMax)
+	// The other side's classes, finer: where its needed classes do not
+	// fit in one piece, it is made again for each group of them that
+	// does, so that its pieces hold whole buckets too (see otherGroups).
+	pb, ocls := classSizes(keyHist(so, &kr, fo), kr.bits)
+	oshift := uint(kr.bits - pb)
 	var total, nh, no uint64
 	var hpos genPos
 	s.passes = 0
@@ -128,6 +133,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		}
 		// The other side, in pieces against it; the held piece's raw
 		// list is no longer needed, so a piece is made in its room.
+		var subs []classSet
+		if kr.bits >= deepMin {
+			subs = otherGroups(&ocls, &need, kr.bits-int(shift), pb, room)
+			s.classed += len(subs)
+		}
 		piece := ls.w[:0]
 		flush := func() error {
 			if len(piece) == 0 {
@@ -141,7 +151,10 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			ls.stat.sorted += uint64(len(piece))
 			var n uint64
 			var err error
-			if uint64(len(piece)) <= hn {
+			// A piece of whole classes makes the blocks (its buckets
+			// whole, built once), the held ones the items; else the
+			// longer makes them.
+			if subs == nil && uint64(len(piece)) <= hn {
 				n, err = ls.joinBuckets(hb, hc, ls.ie, ls.ce, kr.bits, f.m)
 			} else {
 				n, err = ls.joinBuckets(ls.ie, ls.ce, hb, hc, kr.bits, f.m)
@@ -159,33 +172,51 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		if uint64(cap(piece)) < room+candFlush {
 			piece = make([]uint64, 0, room+candFlush+vecPad)
 		}
-		var opos genPos
-		_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
-			if round == 0 {
-				no += uint64(len(pats))
-			}
-			if uint64(len(piece)+len(pats)) > room {
-				if err := flush(); err != nil {
-					s.err = err
-					return false
+		// Each group of the other side's classes (or all it needs, in
+		// order, when they fit or the keys are too few for classes): made
+		// and joined a piece at a time, a piece flushed when full (a group
+		// the sample said would fit, when it does not, in two pieces).
+		for sg := 0; sg < max(len(subs), 1); sg++ {
+			var opos genPos
+			first := round == 0 && sg == 0
+			_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
+				if first {
+					no += uint64(len(pats))
 				}
-			}
-			if whole {
-				piece = append(piece, pats...)
+				if uint64(len(piece)+len(pats)) > room {
+					if err := flush(); err != nil {
+						s.err = err
+						return false
+					}
+				}
+				switch {
+				case subs != nil:
+					in := &subs[sg]
+					for _, p := range pats {
+						if in[kr.key(p)>>oshift] {
+							piece = append(piece, p)
+						}
+					}
+				case whole:
+					piece = append(piece, pats...)
+				default:
+					for _, p := range pats {
+						if need[kr.key(p)>>shift] {
+							piece = append(piece, p)
+						}
+					}
+				}
 				return true
+			})
+			if err == nil {
+				err, s.err = s.err, nil
 			}
-			for _, p := range pats {
-				if need[kr.key(p)>>shift] {
-					piece = append(piece, p)
-				}
+			if err == nil {
+				err = flush()
 			}
-			return true
-		})
-		if err == nil {
-			err, s.err = s.err, nil
-		}
-		if err == nil {
-			err = flush()
+			if err != nil {
+				break
+			}
 		}
 		ls.w = piece[:0]
 		if err != nil {
@@ -209,17 +240,23 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget uint64) keyer {
 	held, other := float64(len(sh))*fh, float64(len(so))*fo
 	// The held side is cut by classes of keys (heldGroups), which keeps
-	// its buckets whole; the other side's pieces thin its buckets.
+	// its buckets whole; the other side's pieces cut in order thin its
+	// buckets, but with deep keys it is cut by classes too (otherGroups),
+	// and the depth is weighed as for whole lists.
 	_, room := passRoom(budget, uint64(held))
 	op := math.Ceil(other / float64(room))
 	k := f.indexBits(int(max(held, other/op)))
+	classes := false
+	if kc := f.indexBits(int(max(held, other))); kc >= deepMin {
+		k, op, classes = kc, 1, true
+	}
 	kr := f.keys[k]
 	if k == 0 {
 		return kr
 	}
 	var c keyer
 	var ok bool
-	if held >= other/op {
+	if held >= other/op && !classes {
 		c, ok = ls.joinBits(sh, so, k, f.m, f.maxBits, fh, fo, 1, op)
 	} else {
 		c, ok = ls.joinBits(so, sh, k, f.m, f.maxBits, fo, fh, op, 1)
@@ -250,6 +287,56 @@ func pairing(in *classSet) classSet {
 		}
 	}
 	return need
+}
+
+// classSizes returns the bits of the finest classes passes cut a list
+// into (the top pb of k key bits, at most passPrefix) and the sizes of
+// those classes, from the sizes h of the list's buckets.
+func classSizes(h []float64, k int) (pb int, cls [1 << passPrefix]float64) {
+	pb = min(k, passPrefix)
+	for x, v := range h {
+		cls[x>>uint(k-pb)] += v
+	}
+	return pb, cls
+}
+
+// otherGroups cuts the classes of the other side that can pair with a
+// held group (need, classes of the top p key bits) into groups of whole
+// classes of the top pb bits, each of at most about room half boards by
+// the sizes cls: a piece of the other side cut in order thins every
+// bucket (each piece holds a share of each), which leaves the kernels
+// half-empty blocks or items too few for large tables and makes deep
+// keys cost more than they save; a piece of whole classes holds whole
+// buckets. It returns nil when all the classes needed fit in one piece.
+func otherGroups(cls *[1 << passPrefix]float64, need *classSet, p, pb int, room uint64) []classSet {
+	lim := 0.8 * float64(room)
+	var total float64
+	for y, v := range cls[:1<<uint(pb)] {
+		if need[y>>uint(pb-p)] {
+			total += v
+		}
+	}
+	if total <= lim {
+		return nil
+	}
+	var groups []classSet
+	var cur classSet
+	var sum float64
+	any := false
+	for y, v := range cls[:1<<uint(pb)] {
+		if !need[y>>uint(pb-p)] {
+			continue
+		}
+		if any && sum+v > lim {
+			groups = append(groups, cur)
+			cur, sum, any = classSet{}, 0, false
+		}
+		cur[y], sum, any = true, sum+v, true
+	}
+	if any {
+		groups = append(groups, cur)
+	}
+	return groups
 }
 
 // keyHist returns the sizes of the buckets, under kr, of the whole list

@@ -554,20 +554,53 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		}
 		rounds := math.Ceil(hn / float64(max(heldMax, 1)))
 		_, room := passRoom(uint64(max(budget, 0)), uint64(hn/rounds))
-		op := math.Ceil(on / float64(room))
-		w.Sorted += hn + on*rounds
-		w.Halves += other * (rounds - 1)
 		for x := range gh {
 			gh[x] /= rounds
-			gi[x] /= op
 		}
-		var pw Work
-		if on/op > hn/rounds {
-			pw = ls.projectJoin(gi, gh, k, f.m)
-		} else {
-			pw = ls.projectJoin(gh, gi, k, f.m)
+		// The other side: in pieces cut in order, or made again for each
+		// group of its classes (otherGroups), each then in pieces as few
+		// as hold it.
+		var subs []classSet
+		var pb int
+		if k >= deepMin {
+			var ocls [1 << passPrefix]float64
+			pb, ocls = classSizes(ho, k)
+			subs = otherGroups(&ocls, &need, k-int(shift), pb, room)
 		}
-		w.Add(pw.Scale(rounds * op))
+		w.Sorted += hn + on*rounds
+		w.Halves += other * (rounds*float64(max(len(subs), 1)) - 1)
+		if subs == nil {
+			op := max(1, math.Ceil(on/float64(room)))
+			for x := range gi {
+				gi[x] /= op
+			}
+			var pw Work
+			if on/op > hn/rounds {
+				pw = ls.projectJoin(gi, gh, k, f.m)
+			} else {
+				pw = ls.projectJoin(gh, gi, k, f.m)
+			}
+			w.Add(pw.Scale(rounds * op))
+			continue
+		}
+		// Each group of classes makes the blocks, the held group the
+		// items (the same for every group: their sums are kept).
+		gs := gi // gi's room: it is not needed with groups
+		for i := range subs {
+			clear(gs)
+			sn := 0.0
+			for x := range ho {
+				if subs[i][x>>uint(k-pb)] {
+					gs[x] = ho[x]
+					sn += ho[x]
+				}
+			}
+			op := max(1, math.Ceil(sn/float64(room)))
+			for x := range gs {
+				gs[x] /= op
+			}
+			w.Add(ls.projectJoinItems(gs, gh, k, f.m, i > 0).Scale(rounds * op))
+		}
 	}
 	return n, w, nil
 }

@@ -117,23 +117,41 @@ func (p Prices) price(w Work) float64 {
 // modelPrices. It leaves them in t.leaves, in key order, and returns
 // their Work. Sizes may be fractional (a sample's, scaled).
 func (t *trie) plan(hb, hi []float64, k, m int) Work {
+	return t.planItems(hb, hi, k, m, false)
+}
+
+// planItems is plan; with same, hi is the items of the last plan, of k
+// bits too, whose subset sums it reuses (the passes' projection runs the
+// held items against each group of the other side's classes).
+func (t *trie) planItems(hb, hi []float64, k, m int, same bool) Work {
+	same = same && len(t.it) == k+1 && len(t.it[k]) == len(hi)
 	t.e = resize(t.e, k+1)
 	t.it = resize(t.it, k+1)
 	t.choice = resize(t.choice, k+1)
 	t.e[k] = hb
-	t.it[k] = append(t.it[k][:0], hi...)
+	if !same {
+		t.it[k] = append(t.it[k][:0], hi...)
+	}
 	for d := k - 1; d >= 0; d-- {
 		n := 1 << uint(d)
-		e, it := resize(t.e[d], n), resize(t.it[d], n)
-		ed, id := t.e[d+1], t.it[d+1]
+		e := resize(t.e[d], n)
+		ed := t.e[d+1]
 		for x := range e {
 			e[x] = ed[2*x] + ed[2*x+1]
+		}
+		t.e[d] = e
+		if same {
+			continue
+		}
+		it := resize(t.it[d], n)
+		id := t.it[d+1]
+		for x := range it {
 			it[x] = id[2*x] + id[2*x+1]
 		}
-		t.e[d], t.it[d] = e, it
+		t.it[d] = it
 	}
 	// it[d][x] becomes the items of every key within x (a subset sum).
-	for d := 1; d <= k; d++ {
+	for d := 1; d <= k && !same; d++ {
 		it := t.it[d]
 		for b := 1; b < len(it); b <<= 1 {
 			for x := range it {
@@ -214,4 +232,10 @@ func (t *trie) plan(hb, hi []float64, k, m int) Work {
 // bucket then counts as the expected one.
 func (s *scratch) projectJoin(hb, hi []float64, k, m int) Work {
 	return s.tr.plan(hb, hi, k, m)
+}
+
+// projectJoinItems is projectJoin; with same, hi is the last
+// projection's items (see planItems).
+func (s *scratch) projectJoinItems(hb, hi []float64, k, m int, same bool) Work {
+	return s.tr.planItems(hb, hi, k, m, same)
 }

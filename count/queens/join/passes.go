@@ -20,6 +20,14 @@ import (
 // half boards is cheap beside joining them (a few per cent at n = 20-22,
 // less as n grows, the lists growing as their product does), so memory
 // is traded for passes, never for a slower join.
+//
+// With deep keys (long lists), the pieces are cut by classes of keys
+// (their top bits) rather than in order, so that every piece holds whole
+// buckets: the held side by groups of its classes (heldGroups), and the
+// classes of the other side that a held group needs by groups that each
+// fit in a piece (otherGroups), the other side made again for each.
+// Pieces cut in order hold a share of every bucket, which leaves the
+// kernels half-empty blocks and too few items for large tables.
 
 // Bytes a half board takes in a pass, with resize's quarter more: a
 // held one bucketed (8) and its key (4); one of a piece of the other

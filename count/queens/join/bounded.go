@@ -76,8 +76,7 @@ type bscratch struct {
 	// staged and cost (see joinEstimate).
 	kstat []keyStat
 	// Work since the last look up, and what to do then (as scratch).
-	work  uint64
-	yield func(work uint64) error
+	ticker
 	// halves counts the half boards made, the task's nodes; listed and
 	// streamed the row sets joined as lists and streamed (for tests).
 	halves                   uint64
@@ -90,16 +89,6 @@ type bscratch struct {
 	noSmall                  bool // joins no short side by joinSmall (for tests)
 	// capacity is the arena's size in patterns.
 	capacity int
-}
-
-func (s *bscratch) tick(work uint64) error {
-	s.work += work
-	if s.work < sliceWork || s.yield == nil {
-		return nil
-	}
-	w := s.work
-	s.work = 0
-	return s.yield(w)
 }
 
 // candFlush is about how many half boards are made before they are

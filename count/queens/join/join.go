@@ -172,9 +172,8 @@ type scratch struct {
 	k      Kernel
 	// Work since the last look up (half boards made, plus items run
 	// through a block), and what to do then.
-	work  uint64
-	yield func(work uint64) error
-	stat  stats
+	ticker
+	stat stats
 }
 
 // block returns s's block, made (aligned, see newBlock) on first use.
@@ -215,8 +214,15 @@ func (st *stats) work() Work {
 // variable for tests).
 var sliceWork uint64 = 1 << 20
 
+// ticker is a counting goroutine's work since it last looked up, and
+// what to do then (its caller's progress and cancellation).
+type ticker struct {
+	work  uint64
+	yield func(work uint64) error
+}
+
 // tick adds work done and, every sliceWork, calls s.yield with it.
-func (s *scratch) tick(work uint64) error {
+func (s *ticker) tick(work uint64) error {
 	s.work += work
 	if s.work < sliceWork || s.yield == nil {
 		return nil

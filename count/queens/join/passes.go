@@ -327,19 +327,27 @@ func otherGroups(cls *[1 << passPrefix]float64, need *classSet, p, pb int, room 
 	if total <= lim {
 		return nil
 	}
+	return packClasses(1<<uint(pb), lim, func(y int) (float64, bool) { return cls[y], need[y>>uint(pb-p)] })
+}
+
+// packClasses cuts the classes below n that class says are wanted into
+// groups of consecutive ones, each of at most lim by the sizes class
+// gives (a class larger than lim alone).
+func packClasses(n int, lim float64, class func(c int) (size float64, want bool)) []classSet {
 	var groups []classSet
 	var cur classSet
 	var sum float64
 	any := false
-	for y, v := range cls[:1<<uint(pb)] {
-		if !need[y>>uint(pb-p)] {
+	for c := range n {
+		v, ok := class(c)
+		if !ok {
 			continue
 		}
 		if any && sum+v > lim {
 			groups = append(groups, cur)
 			cur, sum, any = classSet{}, 0, false
 		}
-		cur[y], sum, any = true, sum+v, true
+		cur[c], sum, any = true, sum+v, true
 	}
 	if any {
 		groups = append(groups, cur)
@@ -393,23 +401,13 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classS
 			}
 		}
 	}
-	var cur classSet
-	var sum float64
-	any := false
-	for c := range 1 << uint(p) {
+	groups = packClasses(1<<uint(p), room, func(c int) (float64, bool) {
 		var sz float64
 		for y := c << uint(pb-p); y < (c+1)<<uint(pb-p); y++ {
 			sz += cls[y]
 		}
-		if any && sum+sz > room {
-			groups = append(groups, cur)
-			cur, sum, any = classSet{}, 0, false
-		}
-		cur[c], sum, any = true, sum+sz, true
-	}
-	if any {
-		groups = append(groups, cur)
-	}
+		return sz, true
+	})
 	return uint(k - p), groups
 }
 

@@ -80,7 +80,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	// The other side's classes, finer: where its needed classes do not
 	// fit in one piece, it is made again for each group of them that
 	// does, so that its pieces hold whole buckets too (see otherGroups).
-	pb, ocls := classSizes(keyHist(so, &kr, fo), kr.bits)
+	var pb int
+	var ocls [1 << passPrefix]float64
+	if kr.bits >= deepMin {
+		pb, ocls = classSizes(keyHist(so, &kr, fo), kr.bits)
+	}
 	oshift := uint(kr.bits - pb)
 	var total, nh, no uint64
 	var hpos genPos
@@ -374,11 +378,9 @@ func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
 // c is in group i. A group whose half boards outgrow heldMax all the same
 // is made in several rounds (joinPasses).
 func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classSet) {
-	pb := min(k, passPrefix)
-	var cls [1 << passPrefix]float64
+	pb, cls := classSizes(h, k)
 	var total float64
-	for x, v := range h {
-		cls[x>>uint(k-pb)] += v
+	for _, v := range cls[:1<<uint(pb)] {
 		total += v
 	}
 	room := 0.8 * float64(heldMax)

@@ -534,6 +534,12 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	}
 	heldMax, _ := passRoom(uint64(max(budget, 0)), math.MaxUint64)
 	shift, groups := heldGroups(hh, k, heldMax)
+	// The other side's classes, for otherGroups (deep keys only).
+	var pb int
+	var ocls [1 << passPrefix]float64
+	if k >= deepMin {
+		pb, ocls = classSizes(ho, k)
+	}
 	w.Halves += (held + other) * float64(len(groups)-1)
 	for _, in := range groups {
 		need := pairing(&in)
@@ -561,10 +567,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		// group of its classes (otherGroups), each then in pieces as few
 		// as hold it.
 		var subs []classSet
-		var pb int
 		if k >= deepMin {
-			var ocls [1 << passPrefix]float64
-			pb, ocls = classSizes(ho, k)
 			subs = otherGroups(&ocls, &need, k-int(shift), pb, room)
 		}
 		w.Sorted += hn + on*rounds

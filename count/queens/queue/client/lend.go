@@ -65,6 +65,10 @@ func (l lent) Distrust(ctx context.Context, id string, ds []queue.Distrust, reco
 	return l.c.distrust(ctx, id, ds, recount)
 }
 
+func (l lent) RecountDistrusted(ctx context.Context, id string, recount clientconn.Recount) error {
+	return l.c.recountDistrusted(ctx, id, recount)
+}
+
 // publish publishes until the server stores the message, through
 // reconnections and a cluster's elections; it gives up when pubCtx is
 // done, or soon after ctx is.

@@ -269,6 +269,16 @@ func (c *Client) distrust(ctx context.Context, id string, ds []queue.Distrust, r
 			c.logf("job %s: worker %s is outvoted on task %d (it says %d, %s say %d): its results are left out and counted again", id, d.Worker, d.Task, d.Count, strings.Join(d.Agree, ", "), d.Majority)
 		}
 	}
+	return c.recountDistrusted(ctx, id, recount)
+}
+
+// recountDistrusted has what job id's distrusted workers counted or
+// verified counted again by others, where the others' records do not
+// settle the task yet. A distrusted worker that stores a record after
+// the distrust's own pass calls it too (Conn.RecountDistrusted): each
+// record is stored before the distrust is read or after it is named, so
+// one of the two passes sees it.
+func (c *Client) recountDistrusted(ctx context.Context, id string, recount clientconn.Recount) error {
 	_, col, err := c.read(ctx, id, false)
 	if err != nil {
 		return fmt.Errorf("reading the results to recount the outvoted workers': %w", err)

@@ -144,37 +144,83 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	defer cancel()
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
-	type result struct {
-		st  *Stats
-		err error
-	}
-	liarDone := make(chan result, 1)
+	var waits []func() (*Stats, error)
 	for _, id := range []string{"liar", "h1", "h2"} {
 		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
 		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
 		liar("liar")(&cfg)
-		go func() {
-			st, err := Work(wctx, wc, cfg)
-			if id == "liar" {
-				liarDone <- result{st, err}
-			}
-		}()
+		waits = append(waits, goWork(wctx, wc, cfg))
 	}
+	// Every worker has ended before the test's clean-up restores
+	// rescueEvery.
+	defer func() {
+		stop()
+		for _, w := range waits {
+			w()
+		}
+	}()
 	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
 	if err != nil {
-		t.Fatalf("wait: %v", err)
+		t.Fatalf("wait: %v (%+v)", err, s)
 	}
 	exact(t, s)
 	if len(s.Distrusted) != 1 || s.Distrusted[0].Worker != "liar" {
 		t.Fatalf("distrusted %+v, want the liar named", s.Distrusted)
 	}
+	liarDone := make(chan error, 1)
+	go func() { _, err := waits[0](); liarDone <- err }()
 	select {
-	case r := <-liarDone:
-		if !errors.Is(r.err, ErrSetAside) {
-			t.Errorf("the liar: %v, want it set aside", r.err)
+	case err := <-liarDone:
+		if !errors.Is(err, ErrSetAside) {
+			t.Errorf("the liar: %v, want it set aside", err)
 		}
 	case <-time.After(30 * time.Second):
 		t.Error("the liar did not set itself aside within 30 s")
+	}
+}
+
+// A worker named outvoted learns it late on a server with roles (its
+// periodic look): the results it stores meanwhile come after the
+// distrust's own pass, which could not ask for their recount, and the job
+// waited for ever. Named before it counts anything, the liar must have
+// each of its results counted again by others and set itself aside.
+func TestRolesLateOutvoted(t *testing.T) {
+	shorten(t, &rescueEvery, 200*time.Millisecond)
+	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
+	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
+	oc := connect(t, srv.URL(), client.Auth{User: queue.OperatorUser, Token: op})
+	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+	named := queue.Distrust{Worker: "liar", Task: 0, Count: 3, Majority: 1, Agree: []string{"h1", "h2"}, Time: time.Now().UTC()}
+	nothing := func(_ context.Context, _ string, task int, _ *queue.Plan, _ string, _ []string) (string, error) {
+		return "", fmt.Errorf("recount of task %d asked with no results stored", task)
+	}
+	if err := clientconn.Of(wc).Distrust(ctx, sub.Job, []queue.Distrust{named}, nothing); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	var waits []func() (*Stats, error)
+	for _, id := range []string{"liar", "h1", "h2"} {
+		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
+		liar("liar")(&cfg)
+		waits = append(waits, goWork(wctx, wc, cfg))
+	}
+	defer func() {
+		stop()
+		for _, w := range waits {
+			w()
+		}
+	}()
+	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
+	if err != nil {
+		t.Fatalf("wait: %v (%+v)", err, s)
+	}
+	exact(t, s)
+	if _, err := waits[0](); !errors.Is(err, ErrSetAside) {
+		t.Errorf("the liar: %v, want it set aside", err)
 	}
 }
 

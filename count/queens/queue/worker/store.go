@@ -34,6 +34,9 @@ type store struct {
 	settle func(context.Context, *task)
 	// setAside ends the worker (ErrSetAside) saying why.
 	setAside func(why string)
+	// outvoted sets the worker aside when a job names it outvoted
+	// (worker.setAsideOutvoted).
+	outvoted func(id string, d queue.Distrust)
 	// finishing counts the results being stored.
 	finishing sync.WaitGroup
 }
@@ -98,6 +101,25 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		t.msg.Nak()
 		return
 	}
+	d, named, err := s.distrusted(pubCtx, t.m.ID)
+	if err != nil {
+		s.logf("%s: reading whether the job distrusts this worker: %v (the task will be handed out again)", t.msg.Subject(), err)
+		t.msg.Nak()
+		return
+	}
+	if named {
+		// Named outvoted on the job: every reader leaves this record out.
+		// The distrust's own pass had what this worker counted recounted
+		// as far as it read; this record may have come after it.
+		if err := s.c.RecountDistrusted(pubCtx, t.m.ID, s.verify.recount); err != nil {
+			s.logf("%s: outvoted on the job; asking for a recount of its results: %v (the task will be handed out again)", t.msg.Subject(), err)
+			t.msg.Nak()
+		} else {
+			t.msg.Ack()
+		}
+		s.jobs.outvotedOnce(t.m.ID, d, s.outvoted)
+		return
+	}
 	if t.kind == queue.KindCount && !s.jobs.isCancelled(t.m.ID) {
 		if err := s.verify.publish(pubCtx, t.m, s.worker, t.plan); err != nil {
 			s.logf("%s: %v", t.msg.Subject(), err)
@@ -119,8 +141,24 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 	}
 }
 
-// hasCount reports whether a valid count of t is stored, and which worker
-// counted it.
+// distrusted reports whether job id names this worker outvoted (and
+// how), read after the worker's record is stored (see Client's
+// recountDistrusted).
+func (s *store) distrusted(ctx context.Context, id string) (queue.Distrust, bool, error) {
+	ds, err := s.c.DistrustRecords(ctx, id)
+	if err != nil {
+		return queue.Distrust{}, false, err
+	}
+	for _, d := range ds {
+		if d.Worker == s.worker {
+			return d, true, nil
+		}
+	}
+	return queue.Distrust{}, false, nil
+}
+
+// hasCount reports whether a valid count of t is stored, by a worker the
+// job does not distrust, and which worker counted it.
 func (s *store) hasCount(ctx context.Context, t *task) (string, bool) {
 	rs, err := s.c.js.Stream(ctx, queue.ResultsStream)
 	if err != nil {
@@ -132,6 +170,9 @@ func (s *store) hasCount(ctx context.Context, t *task) (string, bool) {
 	}
 	var r queue.Record
 	if json.Unmarshal(last.Data, &r) != nil || r.Check(t.m.ID, t.plan) != nil || r.Task != t.m.Task {
+		return "", false
+	}
+	if ds, err := s.c.DistrustRecords(ctx, t.m.ID); err != nil || queue.Distrusts(ds, r.Worker) {
 		return "", false
 	}
 	return r.Worker, true

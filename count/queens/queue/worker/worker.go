@@ -224,7 +224,7 @@ func (c *conn) newWorker(ctx context.Context, cfg Config) (*worker, error) {
 	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
 	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot, refusedInARow: w.refusals.inARow}
-	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
+	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle, outvoted: w.setAsideOutvoted}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err
 	}

@@ -41,6 +41,9 @@ type Conn interface {
 	// Distrust names the outvoted workers ds of job id and has what
 	// they counted or verified counted again (recount).
 	Distrust(ctx context.Context, id string, ds []queue.Distrust, recount Recount) error
+	// RecountDistrusted has what job id's distrusted workers counted or
+	// verified, and no other record settles, counted again (recount).
+	RecountDistrusted(ctx context.Context, id string, recount Recount) error
 }
 
 // Recount publishes a verify task of task of job jobID (planned as p),

@@ -18,11 +18,18 @@ import (
 //     the placements on its own rows, instead of a table's;
 //   - makeSide pairs them into the row set's east and west sides, whose
 //     half boards genFrom makes (southOf, crossNorth) a batch at a time;
-//   - eachDiag cuts the sides by the diagonal symmetry's classes (diag.go)
-//     and joinSides joins each pair of parts the cheapest way that fits
-//     the worker's budget: as lists (lists.go), a short side against a
-//     long one unsorted (small.go), in passes (passes.go), or, where the
-//     arena is too small for a pass, streamed (stream.go).
+//   - a row set whose sides fit together is joined as lists, each side
+//     made once, class after class of the diagonal symmetry (diag.go):
+//     joinListsDiag (lists.go); one whose shorter side fits, with shallow
+//     keys, holds that side whole and makes the other once, in pieces
+//     (joinDiagHeld). Lists are begun where their half boards are likely
+//     to fit (listRoom: about a third of the candidate pairs that bound
+//     them), and a join that outgrows the budget stops and goes on below;
+//   - otherwise eachDiag cuts the sides by the symmetry's classes and
+//     joinSides joins each pair of parts the cheapest way that fits the
+//     worker's budget: as lists, a short side against a long one unsorted
+//     (small.go), in passes (passes.go), or, where the arena is too small
+//     for a pass, streamed (stream.go).
 //
 // The answer and the task's nodes (its half boards) are those of the
 // table path; only the memory and the order of the work differ.
@@ -40,7 +47,8 @@ type bscratch struct {
 	stage    []uint64
 	stageLen []int
 	cand     []uint64 // half boards made, before filing
-	// sampE and sampW are the samples of a row set joined in passes;
+	// sampE and sampW are the buffers of the samples of a row set joined
+	// in passes (see keepSample);
 	// err carries an error out of a callback.
 	sampE, sampW []uint64
 	err          error
@@ -83,10 +91,15 @@ type bscratch struct {
 	rows                     uint64 // row list entries built
 	listed, passed, streamed int
 	small                    int  // of the passed, those joined by joinSmall
+	outgrown                 int  // joins begun as lists that outgrew the budget (listRoom)
+	held1, pieces            int  // row sets joined with one side held whole (joinDiagHeld), and their pieces
 	classed                  int  // the other side's groups of classes made (otherGroups)
 	noLists                  bool // joins every row set in passes (for tests)
 	noPasses                 bool // streams every row set that does not fit (for tests)
 	noSmall                  bool // joins no short side by joinSmall (for tests)
+	// listPairs and listHalves are the candidate pairs and the half
+	// boards of the lists made (listShare).
+	listPairs, listHalves uint64
 	// capacity is the arena's size in patterns.
 	capacity int
 }
@@ -219,9 +232,31 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	}
 	// A row set whose lists fit makes each side once, class after class,
 	// and joins the parts.
-	if s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noLists && s.listsFit(east.bound+west.bound) {
-		s.listed++
-		return f.joinListsDiag(rt, rb, &east, &west, s)
+	whole := s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noLists
+	if whole {
+		if most, ok := s.listRoom(east.bound + west.bound); ok {
+			n, fit, err := f.joinListsDiag(rt, rb, &east, &west, most, s)
+			if fit || err != nil {
+				s.listed++
+				return n, err
+			}
+			s.outgrown++
+		}
+		// A row set whose shorter side fits is joined with that side held
+		// whole, each side made once, where its keys are shallow: with
+		// deep ones, passes cut both sides by classes of keys instead
+		// (passes.go), which the estimator projects.
+		long := float64(max(east.bound, west.bound)) * s.listShare()
+		if f.indexBits(int(long)) < deepMin {
+			if most, ok := s.listRoom(min(east.bound, west.bound) * 3 / 2); ok {
+				n, fit, err := f.joinDiagHeld(rt, rb, &east, &west, most, s)
+				if fit || err != nil {
+					s.held1++
+					return n, err
+				}
+				s.outgrown++
+			}
+		}
 	}
 	var total uint64
 	passes, held := 0, uint64(0)
@@ -294,9 +329,15 @@ func (f *frame) joinSides(east, west *side, s *bscratch) (uint64, error) {
 	// A row set that fits is joined as lists (a sample of its keys too);
 	// a sample of entries streams, as its estimates assume (see
 	// joinEstimate).
-	if s.entryThresh == 0 && !s.noLists && s.listsFit(east.bound+west.bound) {
-		s.listed++
-		return f.joinLists(east, west, s)
+	if s.entryThresh == 0 && !s.noLists {
+		if most, ok := s.listRoom(east.bound + west.bound); ok {
+			n, fit, err := f.joinLists(east, west, most, s)
+			if fit || err != nil {
+				s.listed++
+				return n, err
+			}
+			s.outgrown++
+		}
 	}
 	// A short side against a long one runs through it unsorted.
 	if s.entryThresh == 0 && !s.noPasses && !s.noSmall {

@@ -66,7 +66,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	}
 	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
 	kr := f.passKeys(ls, sh, so, fh, fo, budget)
-	s.sampE, s.sampW = nil, nil // the budget's eighth each: let them go
+	// The samples stay for the next row set while they are small (the
+	// key choice's few thousand patterns, a thirty-second of the arena
+	// each at most, within the share's tenth kept beside the arena); the
+	// deep keys' ones, up to the budget's eighth each, go.
+	s.sampE, s.sampW = keepSample(se, s.capacity), keepSample(sw, s.capacity)
 	ls.ks.de, ls.ks.dw = nil, nil
 	nkeys := 1 << uint(kr.bits)
 	heldMax, _ := passRoom(budget, math.MaxUint64)
@@ -277,6 +281,16 @@ func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget ui
 		return c
 	}
 	return kr
+}
+
+// keepSample returns the buffer of sample to make the next one in, or
+// nil when it is larger than a thirty-second of an arena of capacity
+// patterns.
+func keepSample(sample []uint64, capacity int) []uint64 {
+	if cap(sample) > capacity/32 {
+		return nil
+	}
+	return sample[:0]
 }
 
 // passPrefix is the most top key bits that cut a held side into

@@ -457,7 +457,9 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		long, short = short, long
 	}
 
-	lists := s.listsFit(east.bound + west.bound)
+	// Lists where the count makes them: where their bound fits, or where
+	// their half boards do (listRoom).
+	lists := s.listsFit(east.bound+west.bound) || nE+nW <= float64(s.listMost())
 	if small, shortBlocks := f.smallPlan(east, west, ls); !lists && small {
 		// joinSmall: each side made once, the short one's half boards
 		// the blocks or the items of the long one's, unkeyed.

@@ -1,6 +1,9 @@
 package join
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // A join of a short side against a long one (under the diagonal
 // symmetry, a row set's class of column sets equal to its own key against
@@ -39,7 +42,7 @@ func (f *frame) joinSmall(east, west *side, shortBlocks bool, s *bscratch) (uint
 	if west.bound < east.bound {
 		short, long = west, east
 	}
-	ls.e = f.makeList(short, ls.e[:0], s)
+	ls.e, _ = f.makeList(short, ls.e[:0], math.MaxInt, s)
 	nShort := uint64(len(ls.e))
 	if nShort == 0 {
 		if short == east {

@@ -131,10 +131,14 @@ func TestRoles(t *testing.T) {
 	}
 }
 
-// On a server with roles a worker cannot write a job's record: the
-// outvoted liar is named on the job's distrust subject instead, every
-// reader leaves its results out, and the liar sets itself aside.
-func TestRolesLiarOutvoted(t *testing.T) {
+// rolesLiar counts an n = 11 job (--verify 30) on a server with roles
+// with a liar (+2 on every count) and two honest workers, named liar, h1
+// and h2, and returns the job's status once it is settled and the liar's
+// end (it waits for it). before, when not nil, runs with a worker's
+// client after the submit and before the workers start. Every worker has
+// ended when it returns, before the test's clean-up restores rescueEvery.
+func rolesLiar(t *testing.T, before func(ctx context.Context, wc *client.Client, job string)) (*client.Status, error) {
+	t.Helper()
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
 	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
@@ -142,8 +146,10 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
+	if before != nil {
+		before(ctx, connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk}), sub.Job)
+	}
 	wctx, stop := context.WithCancel(ctx)
-	defer stop()
 	var waits []func() (*Stats, error)
 	for _, id := range []string{"liar", "h1", "h2"} {
 		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
@@ -151,8 +157,6 @@ func TestRolesLiarOutvoted(t *testing.T) {
 		liar("liar")(&cfg)
 		waits = append(waits, goWork(wctx, wc, cfg))
 	}
-	// Every worker has ended before the test's clean-up restores
-	// rescueEvery.
 	defer func() {
 		stop()
 		for _, w := range waits {
@@ -163,19 +167,27 @@ func TestRolesLiarOutvoted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wait: %v (%+v)", err, s)
 	}
+	liarDone := make(chan error, 1)
+	go func() { _, err := waits[0](); liarDone <- err }()
+	select {
+	case err = <-liarDone:
+	case <-time.After(30 * time.Second):
+		err = errors.New("the liar did not set itself aside within 30 s")
+	}
+	return s, err
+}
+
+// On a server with roles a worker cannot write a job's record: the
+// outvoted liar is named on the job's distrust subject instead, every
+// reader leaves its results out, and the liar sets itself aside.
+func TestRolesLiarOutvoted(t *testing.T) {
+	s, liarErr := rolesLiar(t, nil)
 	exact(t, s)
 	if len(s.Distrusted) != 1 || s.Distrusted[0].Worker != "liar" {
 		t.Fatalf("distrusted %+v, want the liar named", s.Distrusted)
 	}
-	liarDone := make(chan error, 1)
-	go func() { _, err := waits[0](); liarDone <- err }()
-	select {
-	case err := <-liarDone:
-		if !errors.Is(err, ErrSetAside) {
-			t.Errorf("the liar: %v, want it set aside", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Error("the liar did not set itself aside within 30 s")
+	if !errors.Is(liarErr, ErrSetAside) {
+		t.Errorf("the liar: %v, want it set aside", liarErr)
 	}
 }
 
@@ -185,42 +197,18 @@ func TestRolesLiarOutvoted(t *testing.T) {
 // waited for ever. Named before it counts anything, the liar must have
 // each of its results counted again by others and set itself aside.
 func TestRolesLateOutvoted(t *testing.T) {
-	shorten(t, &rescueEvery, 200*time.Millisecond)
-	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
-	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
-	oc := connect(t, srv.URL(), client.Auth{User: queue.OperatorUser, Token: op})
-	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
-	ctx, cancel := context.WithTimeout(context.Background(), bound)
-	defer cancel()
-	wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-	named := queue.Distrust{Worker: "liar", Task: 0, Count: 3, Majority: 1, Agree: []string{"h1", "h2"}, Time: time.Now().UTC()}
-	nothing := func(_ context.Context, _ string, task int, _ *queue.Plan, _ string, _ []string) (string, error) {
-		return "", fmt.Errorf("recount of task %d asked with no results stored", task)
-	}
-	if err := clientconn.Of(wc).Distrust(ctx, sub.Job, []queue.Distrust{named}, nothing); err != nil {
-		t.Fatal(err)
-	}
-	wctx, stop := context.WithCancel(ctx)
-	var waits []func() (*Stats, error)
-	for _, id := range []string{"liar", "h1", "h2"} {
-		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
-		liar("liar")(&cfg)
-		waits = append(waits, goWork(wctx, wc, cfg))
-	}
-	defer func() {
-		stop()
-		for _, w := range waits {
-			w()
+	s, liarErr := rolesLiar(t, func(ctx context.Context, wc *client.Client, job string) {
+		named := queue.Distrust{Worker: "liar", Task: 0, Count: 3, Majority: 1, Agree: []string{"h1", "h2"}, Time: time.Now().UTC()}
+		nothing := func(_ context.Context, _ string, task int, _ *queue.Plan, _ string, _ []string) (string, error) {
+			return "", fmt.Errorf("recount of task %d asked with no results stored", task)
 		}
-	}()
-	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
-	if err != nil {
-		t.Fatalf("wait: %v (%+v)", err, s)
-	}
+		if err := clientconn.Of(wc).Distrust(ctx, job, []queue.Distrust{named}, nothing); err != nil {
+			t.Fatal(err)
+		}
+	})
 	exact(t, s)
-	if _, err := waits[0](); !errors.Is(err, ErrSetAside) {
-		t.Errorf("the liar: %v, want it set aside", err)
+	if !errors.Is(liarErr, ErrSetAside) {
+		t.Errorf("the liar: %v, want it set aside", liarErr)
 	}
 }
 

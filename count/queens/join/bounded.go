@@ -232,15 +232,13 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 	}
 	// A row set whose lists fit makes each side once, class after class,
 	// and joins the parts.
-	whole := s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noLists
-	if whole {
-		if most, ok := s.listRoom(east.bound + west.bound); ok {
-			n, fit, err := f.joinListsDiag(rt, rb, &east, &west, most, s)
-			if fit || err != nil {
-				s.listed++
-				return n, err
-			}
-			s.outgrown++
+	if s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noLists {
+		n, done, err := s.tryLists(east.bound+west.bound, func(most int) (uint64, bool, error) {
+			return f.joinListsDiag(rt, rb, &east, &west, most, s)
+		})
+		if done {
+			s.listed++
+			return n, err
 		}
 		// A row set whose shorter side fits is joined with that side held
 		// whole, each side made once, where its keys are shallow: with
@@ -248,13 +246,12 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		// (passes.go), which the estimator projects.
 		long := float64(max(east.bound, west.bound)) * s.listShare()
 		if f.indexBits(int(long)) < deepMin {
-			if most, ok := s.listRoom(min(east.bound, west.bound) * 3 / 2); ok {
-				n, fit, err := f.joinDiagHeld(rt, rb, &east, &west, most, s)
-				if fit || err != nil {
-					s.held1++
-					return n, err
-				}
-				s.outgrown++
+			n, done, err := s.tryLists(min(east.bound, west.bound)*3/2, func(most int) (uint64, bool, error) {
+				return f.joinDiagHeld(rt, rb, &east, &west, most, s)
+			})
+			if done {
+				s.held1++
+				return n, err
 			}
 		}
 	}
@@ -330,13 +327,12 @@ func (f *frame) joinSides(east, west *side, s *bscratch) (uint64, error) {
 	// a sample of entries streams, as its estimates assume (see
 	// joinEstimate).
 	if s.entryThresh == 0 && !s.noLists {
-		if most, ok := s.listRoom(east.bound + west.bound); ok {
-			n, fit, err := f.joinLists(east, west, most, s)
-			if fit || err != nil {
-				s.listed++
-				return n, err
-			}
-			s.outgrown++
+		n, done, err := s.tryLists(east.bound+west.bound, func(most int) (uint64, bool, error) {
+			return f.joinLists(east, west, most, s)
+		})
+		if done {
+			s.listed++
+			return n, err
 		}
 	}
 	// A short side against a long one runs through it unsorted.

@@ -61,6 +61,24 @@ func (s *bscratch) listRoom(b uint64) (most int, ok bool) {
 	return most, true
 }
 
+// tryLists joins as lists (join, given the most half boards its lists
+// may hold) a row set, or a part of one, whose sides have b candidate
+// pairs, where listRoom says they may fit. done is false when they may
+// not, or when they outgrew the budget (counted in s.outgrown): the row
+// set goes on another way.
+func (s *bscratch) tryLists(b uint64, join func(most int) (n uint64, fit bool, err error)) (n uint64, done bool, err error) {
+	most, ok := s.listRoom(b)
+	if !ok {
+		return 0, false, nil
+	}
+	n, fit, err := join(most)
+	if fit || err != nil {
+		return n, true, err
+	}
+	s.outgrown++
+	return 0, false, nil
+}
+
 // listMost is the most half boards, both sides, that lists hold within
 // the arena's budget, each as listBytes counts them, its list's slice
 // grown by a quarter at most (makeList).
@@ -235,14 +253,9 @@ func (f *frame) joinListsDiag(rt, rb uint32, east, west *side, most int, s *bscr
 // classes dEq1 to dAbove against (p1, p2), class after class, and sets
 // their bounds in b. It stops, false, once out holds more than most.
 func (f *frame) makeClasses(sd *side, id int, p1, p2 uint32, b *diagBounds, out []uint64, most int, s *bscratch) ([]uint64, bool) {
-	return f.makeClassRange(sd, id, p1, p2, dEq1, dAbove, b, out, most, s)
-}
-
-// makeClassRange is makeClasses for the classes lo to hi.
-func (f *frame) makeClassRange(sd *side, id int, p1, p2 uint32, lo, hi uint8, b *diagBounds, out []uint64, most int, s *bscratch) ([]uint64, bool) {
 	out = s.listCap(out, sd.bound, most)
-	b[lo] = len(out)
-	for c := lo; c <= hi; c++ {
+	b[dEq1] = len(out)
+	for c := dEq1; c <= dAbove; c++ {
 		part := f.subSide(sd, id, 1<<c, p1, p2, s.sub[id][:0])
 		s.sub[id] = part.cols
 		var ok bool
@@ -296,9 +309,10 @@ func (f *frame) joinDiagHeld(rt, rb uint32, east, west *side, most int, s *bscra
 	if cap(piece) < room+candFlush+vecPad {
 		piece = make([]uint64, 0, room+candFlush+vecPad)
 	}
-	// The piece's classes: class c is piece[lo[c]:hi[c]]; made counts
-	// the other side's half boards of each class.
-	var lo, hi [dAbove + 1]int
+	// The piece's classes (ob: those not made yet, and after a flush
+	// those before the current one, empty); made counts the other side's
+	// half boards of each class.
+	var ob diagBounds
 	var made [dAbove + 1]uint64
 	var total uint64
 	flush := func() error {
@@ -306,20 +320,11 @@ func (f *frame) joinDiagHeld(rt, rb uint32, east, west *side, most int, s *bscra
 		defer s.joinEnd(t0)
 		for _, j := range joins {
 			hm, om := masks(j)
-			a, b := -1, 0
-			for c := dEq1; c <= dAbove; c++ {
-				if om>>c&1 != 0 && hi[c] > lo[c] {
-					if a < 0 {
-						a = lo[c]
-					}
-					b = hi[c]
-				}
-			}
-			hp := hb.part(ls.e, hm)
-			if a < 0 || len(hp) == 0 {
+			hp, op := hb.part(ls.e, hm), ob.part(piece, om)
+			if len(hp) == 0 || len(op) == 0 {
 				continue
 			}
-			e, w := hp, piece[a:b]
+			e, w := hp, op
 			if hid == 0 {
 				e, w = w, e
 			}
@@ -329,15 +334,13 @@ func (f *frame) joinDiagHeld(rt, rb uint32, east, west *side, most int, s *bscra
 			}
 			total += j.weight * n
 		}
-		piece = piece[:0]
-		lo, hi = [dAbove + 1]int{}, [dAbove + 1]int{}
+		piece, ob = piece[:0], diagBounds{}
 		s.pieces++
 		return nil
 	}
 	for c := uint8(dEq1); c <= dAbove; c++ {
 		part := f.subSide(other, 1-hid, 1<<c, p1, p2, s.sub[1-hid][:0])
 		s.sub[1-hid] = part.cols
-		lo[c], hi[c] = len(piece), len(piece)
 		var pos genPos
 		_, err := f.genFrom(&part, &pos, s, func(pats []uint64) bool {
 			if len(piece) > 0 && len(piece)+len(pats) > room {
@@ -347,7 +350,9 @@ func (f *frame) joinDiagHeld(rt, rb uint32, east, west *side, most int, s *bscra
 				}
 			}
 			piece = append(piece, pats...)
-			hi[c] = len(piece)
+			for x := c + 1; x < uint8(len(ob)); x++ {
+				ob[x] = len(piece) // class c ends here, the next ones begin
+			}
 			made[c] += uint64(len(pats))
 			return true
 		})

@@ -172,12 +172,18 @@ type Distrust struct {
 
 // Distrusts reports whether worker is among those distrusted.
 func Distrusts(ds []Distrust, worker string) bool {
+	_, ok := DistrustOf(ds, worker)
+	return ok
+}
+
+// DistrustOf returns the record of ds that names worker, if one does.
+func DistrustOf(ds []Distrust, worker string) (Distrust, bool) {
 	for _, d := range ds {
 		if d.Worker == worker {
-			return true
+			return d, true
 		}
 	}
-	return false
+	return Distrust{}, false
 }
 
 // Spec returns what the job counts.

@@ -125,10 +125,8 @@ func (j *jobCache) follow(ctx context.Context, kv jetstream.KeyValue, cancelled 
 			if info.Cancelled != nil && !was {
 				cancelled(info.ID)
 			}
-			for _, d := range info.Distrusted {
-				if d.Worker == j.self {
-					j.outvotedOnce(info.ID, d, outvoted)
-				}
+			if d, ok := queue.DistrustOf(info.Distrusted, j.self); ok {
+				j.outvotedOnce(info.ID, d, outvoted)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,9 +35,6 @@ type store struct {
 	settle func(context.Context, *task)
 	// setAside ends the worker (ErrSetAside) saying why.
 	setAside func(why string)
-	// outvoted sets the worker aside when a job names it outvoted
-	// (worker.setAsideOutvoted).
-	outvoted func(id string, d queue.Distrust)
 	// finishing counts the results being stored.
 	finishing sync.WaitGroup
 }
@@ -117,7 +115,7 @@ func (s *store) finish(ctx context.Context, t *task, subj string, body []byte, m
 		} else {
 			t.msg.Ack()
 		}
-		s.jobs.outvotedOnce(t.m.ID, d, s.outvoted)
+		s.jobs.outvotedOnce(t.m.ID, d, s.setAsideOutvoted)
 		return
 	}
 	if t.kind == queue.KindCount && !s.jobs.isCancelled(t.m.ID) {
@@ -149,12 +147,13 @@ func (s *store) distrusted(ctx context.Context, id string) (queue.Distrust, bool
 	if err != nil {
 		return queue.Distrust{}, false, err
 	}
-	for _, d := range ds {
-		if d.Worker == s.worker {
-			return d, true, nil
-		}
-	}
-	return queue.Distrust{}, false, nil
+	d, named := queue.DistrustOf(ds, s.worker)
+	return d, named, nil
+}
+
+// setAsideOutvoted ends the worker: job id names it outvoted.
+func (s *store) setAsideOutvoted(id string, d queue.Distrust) {
+	s.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 }
 
 // hasCount reports whether a valid count of t is stored, by a worker the

@@ -214,11 +214,9 @@ func (w *worker) outvoted(ctx context.Context) {
 		if err != nil {
 			continue
 		}
-		for _, d := range ds {
-			if d.Worker == w.cfg.ID {
-				w.jobs.outvotedOnce(id, d, w.setAsideOutvoted)
-				return
-			}
+		if d, ok := queue.DistrustOf(ds, w.cfg.ID); ok {
+			w.jobs.outvotedOnce(id, d, w.store.setAsideOutvoted)
+			return
 		}
 	}
 }

@@ -171,7 +171,7 @@ func Work(ctx context.Context, c *client.Client, cfg Config) (*Stats, error) {
 	if w.cfg.ExitWhenIdle && w.cfg.GiveUpAfter > 0 {
 		go w.watchConnection(runCtx, giveUp)
 	}
-	go w.jobs.watch(runCtx, w.cancelJob, w.setAsideOutvoted)
+	go w.jobs.watch(runCtx, w.cancelJob, w.store.setAsideOutvoted)
 	err = w.run(runCtx)
 	if cause := context.Cause(runCtx); errors.Is(cause, client.ErrUnreachable) || errors.Is(cause, ErrSetAside) {
 		err = cause
@@ -224,7 +224,7 @@ func (c *conn) newWorker(ctx context.Context, cfg Config) (*worker, error) {
 	w.jobs = newJobCache(c, cfg.ID)
 	w.units = &unitCounter{kernel: k.Name, joinKernel: jk.Name, slots: cfg.Workers, memory: cfg.Memory, countTask: cfg.countTask}
 	w.verify = &verifier{c: c, token: w.token, tasks: w.tasks, slots: cfg.Workers, cfg: verifyConsumer(w.token, cc), logf: w.logf, tally: w.tally, cannot: w.units.cannot, refusedInARow: w.refusals.inARow}
-	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle, outvoted: w.setAsideOutvoted}
+	w.store = &store{c: c, worker: cfg.ID, program: cfg.Program, maxDeliver: cc.MaxDeliver, logf: w.logf, tally: w.tally, verify: w.verify, jobs: w.jobs, settle: w.settle}
 	if err := w.verify.ensure(ctx); err != nil {
 		return nil, err
 	}
@@ -293,11 +293,6 @@ func (w *worker) watchConnection(ctx context.Context, giveUp context.CancelCause
 			return
 		}
 	}
-}
-
-// setAsideOutvoted ends the worker: job id names it outvoted.
-func (w *worker) setAsideOutvoted(id string, d queue.Distrust) {
-	w.store.setAside(fmt.Sprintf("outvoted on task %d of job %s (it said %d, %s say %d): its results are left out and counted again by others; check this machine (memory, overclocking, the program) before starting it again", d.Task, id, d.Count, strings.Join(d.Agree, ", "), d.Majority))
 }
 
 // cancelJob stops the counts of a job that was cancelled.

@@ -86,6 +86,10 @@ func printHuman(e *cli.Env, r *job.Outcome) {
 	fmt.Fprintf(w, "time %.3f s, %d %s, %d %s (%s, depth %d%s), kernel %s, %s nodes/s\n",
 		r.Seconds, r.Workers, cli.Plural(r.Workers, "worker", "workers"), r.Tasks, cli.Plural(r.Tasks, "task", "tasks"),
 		r.Method, r.Depth, path, r.Kernel, cli.Rate(r.NodesPerSec))
+	if m := r.Metered; m != nil && m.PriceRuns > 0 {
+		fmt.Fprintf(w, "this run's work at the prices of its %d reference %s: %.3f core-hours at the least (as nqueens estimate prices it), %.3f at the median\n",
+			m.PriceRuns, cli.Plural(m.PriceRuns, "run", "runs"), m.LeastSeconds/3600, m.MedianSeconds/3600)
+	}
 }
 
 // solutionsWord is "solution" for a total of 1, else "solutions".

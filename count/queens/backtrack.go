@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nqcount/nqcount/count"
+	"github.com/nqcount/nqcount/count/queens/join"
 	"github.com/nqcount/nqcount/count/queens/kernel"
 )
 
@@ -175,7 +176,7 @@ func (b *backtrack) fit(e Execution, fixed uint64) (Budget, error) {
 	return bud, nil
 }
 
-func (b *backtrack) counter(bud Budget) (count.TaskFunc, error) {
+func (b *backtrack) counter(bud Budget, _ *join.Meter) (count.TaskFunc, error) {
 	k, err := kernel.Lookup(bud.Kernel)
 	if err != nil {
 		return nil, Usage(err)

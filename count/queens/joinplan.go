@@ -146,8 +146,8 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 
 // counter counts each task with one join.Counter, whose tables (what the
 // tasks share) the first call builds.
-func (j *joinTasks) counter(b Budget) (count.TaskFunc, error) {
-	c, err := j.joinCounter(b)
+func (j *joinTasks) counter(b Budget, m *join.Meter) (count.TaskFunc, error) {
+	c, err := j.joinCounter(b, m)
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +173,12 @@ const keyFloor = 12
 
 // joinCounter makes the join's counter on the path and with the kernel b
 // says.
-func (j *joinTasks) joinCounter(b Budget) (*join.Counter, error) {
+func (j *joinTasks) joinCounter(b Budget, m *join.Meter) (*join.Counter, error) {
 	k, err := join.Lookup(b.Kernel)
 	if err != nil {
 		return nil, Usage(err)
 	}
-	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8), KeyBits: b.KeyBits}
+	opt := join.CounterOptions{Bounded: b.Path == "bounded", Arena: int(b.Arena / 8), KeyBits: b.KeyBits, Meter: m}
 	return join.NewCounter(j.layout, k, opt)
 }
 
@@ -194,6 +194,6 @@ func (p *Plan) JoinCounter(e Execution) (*join.Counter, Budget, error) {
 	if err != nil {
 		return nil, b, err
 	}
-	c, err := j.joinCounter(b)
+	c, err := j.joinCounter(b, nil)
 	return c, b, err
 }

@@ -104,8 +104,9 @@ type strategy interface {
 	// fit chooses how the count fits in e's memory, with fixed bytes
 	// held whatever the method (Plan.Fit).
 	fit(e Execution, fixed uint64) (Budget, error)
-	// counter returns the function that counts one task, as b says.
-	counter(b Budget) (count.TaskFunc, error)
+	// counter returns the function that counts one task, as b says,
+	// recording a join's Work and prices in m if not nil.
+	counter(b Budget, m *join.Meter) (count.TaskFunc, error)
 }
 
 // NewPlan cuts the count s asks for into tasks. It resolves s.Method

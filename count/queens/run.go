@@ -113,11 +113,17 @@ func (p *Plan) Fit(e Execution) (Budget, error) {
 // be called from several goroutines at once, at most e.Workers at a
 // time.
 func (p *Plan) TaskFunc(e Execution) (count.TaskFunc, string, Budget, error) {
+	return p.taskFunc(e, nil)
+}
+
+// taskFunc is TaskFunc, recording a join's Work and prices in m if not
+// nil.
+func (p *Plan) taskFunc(e Execution, m *join.Meter) (count.TaskFunc, string, Budget, error) {
 	b, err := p.Fit(e)
 	if err != nil {
 		return nil, "", b, err
 	}
-	do, err := p.tasks.counter(b)
+	do, err := p.tasks.counter(b, m)
 	if err != nil {
 		return nil, "", b, err
 	}
@@ -153,7 +159,17 @@ type Result struct {
 	// MemoryLimit what the count was allowed to hold.
 	Path        string `json:"path,omitempty"`
 	MemoryLimit uint64 `json:"memory_limit_bytes,omitempty"`
+	// Metered is, for the join, the Work of the tasks this run counted
+	// and the prices of the reference runs it took while it counted, one
+	// every MeterInterval (see join.Meter): its CPU time set beside the
+	// estimator's units.
+	Metered *join.Metered `json:"metered,omitempty"`
 }
+
+// MeterInterval is the wall time between two reference runs of a join
+// count (join.Meter): each takes about a tenth of a second of one core,
+// so a count shorter than the interval takes none.
+const MeterInterval = time.Minute
 
 // Count counts the tasks of p whose ids are listed (count.All(p.Len())
 // for the whole plan) as e says, reporting each finished one to
@@ -176,7 +192,11 @@ func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (R
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
 		}
 	}
-	do, name, b, err := p.TaskFunc(e)
+	var m *join.Meter
+	if p.Layout() != nil {
+		m = join.NewMeter(MeterInterval)
+	}
+	do, name, b, err := p.taskFunc(e, m)
 	if err != nil {
 		return Result{}, err
 	}
@@ -197,6 +217,10 @@ func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (R
 	}
 	if b.Path != "" {
 		r.MemoryLimit = b.Memory
+	}
+	if m != nil {
+		mr := m.Report()
+		r.Metered = &mr
 	}
 	if peak, ok := sysmem.Peak(); ok {
 		r.PeakMemory = peak

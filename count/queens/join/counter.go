@@ -29,6 +29,7 @@ type Counter struct {
 	frames  []*frame   // nil until built
 	free    []*bscratch
 	freeMu  sync.Mutex
+	meter   *Meter // nil: none
 }
 
 // CounterOptions choose a Counter's path.
@@ -41,6 +42,9 @@ type CounterOptions struct {
 	// that each goroutine's arrays by key take at most KeyMemory(KeyBits)
 	// bytes. The bound changes the work, never the count.
 	KeyBits int
+	// Meter, if not nil, records each counted task's Work and takes the
+	// reference runs it asks for between tasks (Count's, not Sample's).
+	Meter *Meter
 }
 
 // MaxKeyBits is the most index bits any join takes.
@@ -61,7 +65,7 @@ func NewCounter(l *Layout, k Kernel, opt CounterOptions) (*Counter, error) {
 		}
 		frames[i] = f
 	}
-	c := &Counter{layout: l, kernel: k, bounded: opt.Bounded, arena: opt.Arena, keyBits: opt.KeyBits}
+	c := &Counter{layout: l, kernel: k, bounded: opt.Bounded, arena: opt.Arena, keyBits: opt.KeyBits, meter: opt.Meter}
 	if c.arena <= 0 {
 		c.arena = 1 << 20
 	}
@@ -149,15 +153,21 @@ func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64))
 	if err := c.prepare(ctx, yield); err != nil {
 		return 0, 0, err
 	}
+	if c.meter != nil {
+		c.meter.maybeCalibrate(c.kernel)
+	}
 	t := c.layout.Task(id)
 	f := c.frames[t.Frame]
 	var n uint64
+	var work Work
 	if c.bounded {
 		s := c.getB()
 		defer c.putB(s)
 		s.yield, s.work, s.halves, s.keep = yield, 0, 0, nil
 		s.rbs = c.layout.southSets(f, t, s.rbs)
+		rows0, st0 := s.rows, s.ls.stat
 		n, err = f.countBounded(t.Top, s.rbs, s)
+		work = workSince(&st0, &s.ls.stat, rows0, s.rows)
 		s.yield = nil
 		if err == nil && progress != nil && s.work > 0 {
 			progress(s.work)
@@ -179,10 +189,13 @@ func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64))
 		if err == nil && progress != nil && s.work > 0 {
 			progress(s.work)
 		}
-		nodes = s.stat.halves
+		nodes, work = s.stat.halves, s.stat.work()
 	}
 	if err != nil {
 		return 0, 0, err
+	}
+	if c.meter != nil {
+		c.meter.add(work)
 	}
 	w := c.layout.Frames[t.Frame].Weight
 	hi, lo := bits.Mul64(n, w)

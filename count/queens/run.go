@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens/join"
+	"github.com/nqcount/nqcount/internal/cputime"
 	"github.com/nqcount/nqcount/internal/sysmem"
 )
 
@@ -146,12 +147,16 @@ type Result struct {
 	Total   count.Uint128  `json:"total"`
 	Unique  *count.Uint128 `json:"unique,omitempty"`
 	Seconds float64        `json:"seconds"`
-	Workers int            `json:"workers"`
-	Tasks   int            `json:"tasks"`
-	Depth   int            `json:"depth"`
-	Nodes   count.Uint128  `json:"nodes"`
-	Method  Method         `json:"method"`
-	Kernel  string         `json:"kernel"`
+	// CPUSeconds is the CPU time (user and system) the process spent
+	// while Count ran, all of its threads; 0 where the system does not
+	// report it.
+	CPUSeconds float64       `json:"cpu_seconds"`
+	Workers    int           `json:"workers"`
+	Tasks      int           `json:"tasks"`
+	Depth      int           `json:"depth"`
+	Nodes      count.Uint128 `json:"nodes"`
+	Method     Method        `json:"method"`
+	Kernel     string        `json:"kernel"`
 	// PeakMemory is the process's peak resident memory when the count
 	// ended, in bytes (0 where the system does not report it).
 	PeakMemory uint64 `json:"peak_memory_bytes,omitempty"`
@@ -187,6 +192,7 @@ const MeterInterval = time.Minute
 // on resume).
 func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (Result, error) {
 	start := time.Now()
+	cpu0, cpuOK := cputime.Process()
 	for _, id := range ids {
 		if id < 0 || id >= p.Len() {
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
@@ -221,6 +227,9 @@ func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (R
 	if m != nil {
 		mr := m.Report()
 		r.Metered = &mr
+	}
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
+		r.CPUSeconds = (cpu1 - cpu0).Seconds()
 	}
 	if peak, ok := sysmem.Peak(); ok {
 		r.PeakMemory = peak

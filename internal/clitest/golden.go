@@ -76,7 +76,7 @@ var normalizers = []struct {
 }{
 	{regexp.MustCompile(`[0-9]+\.[0-9]+ s\b`), "<T> s"},
 	{regexp.MustCompile(`[0-9.]+ (?:[kMG] )?nodes/s`), "<R> nodes/s"},
-	{regexp.MustCompile(`"(seconds|shard_seconds|nodes_per_second|peak_memory_bytes|memory_limit_bytes)":[0-9.eE+-]+`), `"$1":<N>`},
+	{regexp.MustCompile(`"(seconds|cpu_seconds|shard_seconds|nodes_per_second|peak_memory_bytes|memory_limit_bytes)":[0-9.eE+-]+`), `"$1":<N>`},
 	{regexp.MustCompile(`ETA [0-9hms.]+`), "ETA <T>"},
 }
 

@@ -416,7 +416,66 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		w.Add(sw)
 		return err
 	})
-	return total, w, err
+	if err != nil {
+		return total, w, err
+	}
+	// Where the count makes each side once, class after class
+	// (joinListsDiag, joinDiagHeld), its half boards are the two sides'
+	// once, not each join's parts again as eachDiag makes them.
+	if nE, nW, once := f.diagOnce(rt, rb, &east, &west, g, s); once {
+		w.Halves = nE + nW
+	}
+	return total, w, nil
+}
+
+// diagMade is the classes of each side that the count of a row set under
+// the diagonal symmetry makes (makeClasses).
+const diagMade = 1<<dEq1 | 1<<dMid | 1<<dEq2 | 1<<dAbove
+
+// diagOnce reports whether the count of row set (rt, rb), whose sides are
+// east and west, makes each side once under the diagonal symmetry, as
+// countRowsBounded chooses: as lists (joinListsDiag), or with the shorter
+// side held whole (joinDiagHeld). nE and nW are the half boards it makes
+// of each side, estimated from the north entries sampled with chance g.
+func (f *frame) diagOnce(rt, rb uint32, east, west *side, g float64, s *bscratch) (nE, nW float64, once bool) {
+	p1, p2 := f.diagKey(rt, rb)
+	ue := f.subSide(east, 1, diagMade, p1, p2, s.sub[1][:0])
+	s.sub[1] = ue.cols
+	uw := f.subSide(west, 0, diagMade, p1, p2, s.sub[0][:0])
+	s.sub[0] = uw.cols
+	nE, nW = float64(f.sampleCount(&ue, 1, s))/g, float64(f.sampleCount(&uw, 0, s))/g
+	most := float64(s.listMost())
+	if s.listsFit(east.bound+west.bound) || nE+nW <= most {
+		return nE, nW, true
+	}
+	long := float64(max(east.bound, west.bound)) * s.listShare()
+	held := nE
+	if west.bound < east.bound {
+		held = nW
+	}
+	return nE, nW, f.indexBits(int(long)) < deepMin && held*9/8 <= most
+}
+
+// sampleCount returns how many half boards of sd (side id) the sample of
+// north entries makes, holding none of them: a count the sample's own
+// half boards (RowSample.Halves) leave out.
+func (f *frame) sampleCount(sd *side, id int, s *bscratch) int {
+	ls := &s.ls
+	made := ls.stat.made
+	s.sideID = id
+	n, out := 0, ls.e[:0]
+	for ci, c := range sd.cols {
+		xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
+		if len(xs) == 0 {
+			continue
+		}
+		if nb := f.southOf(sd, c, s); nb > 0 {
+			out = f.crossNorth(sd, xs, nb, s, out[:0])
+			n += len(out)
+		}
+	}
+	ls.e, ls.stat.made = out[:0], made
+	return n
 }
 
 // sampleSides is sampleRowsBounded's sample and projection of the join
@@ -444,11 +503,10 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		return 0, w, nil
 	}
 	ls.w = sampled(west, 0, ls.w[:0])
-	sampleMade := float64(ls.stat.made - made0)
 	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
 	if len(ls.w) == 0 {
 		// The count makes the east side, and the west (empty).
-		w.Halves = sampleMade + nE
+		w.Halves = nE
 		return 0, w, nil
 	}
 	// The keys, as the count chooses them: for the longer list.
@@ -467,7 +525,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		if err != nil {
 			return 0, w, err
 		}
-		w.Halves = sampleMade + nE + nW
+		w.Halves = nE + nW
 		short, long := nE, nW
 		if west.bound < east.bound {
 			short, long = nW, nE
@@ -511,7 +569,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	if err != nil {
 		return 0, w, err
 	}
-	w.Halves = sampleMade + nE + nW
+	w.Halves = nE + nW
 	w.Sorted = nE + nW
 	if k == 0 {
 		w.Sorted = 0

@@ -121,6 +121,9 @@ func TestSampleShares(t *testing.T) {
 			if r := projected.Sorted / work.Sorted; math.Abs(r-1) > 0.05 {
 				t.Errorf("%+v: projected %.0f half boards sorted, whole %.0f", tc, projected.Sorted, work.Sorted)
 			}
+			if r := projected.Halves / work.Halves; math.Abs(r-1) > 0.15 {
+				t.Errorf("%+v: projected %.0f half boards made, whole %.0f", tc, projected.Halves, work.Halves)
+			}
 			if r := look(projected) / look(work); math.Abs(r-1) > 0.25 {
 				t.Errorf("%+v: projected %.0f lookups, whole %.0f (%+v against %+v)", tc, look(projected), look(work), projected, work)
 			}

@@ -457,25 +457,30 @@ func (f *frame) diagOnce(rt, rb uint32, east, west *side, g float64, s *bscratch
 }
 
 // sampleCount returns how many half boards of sd (side id) the sample of
-// north entries makes, holding none of them: a count the sample's own
-// half boards (RowSample.Halves) leave out.
+// north entries makes: a count the sample's own half boards
+// (RowSample.Halves) leave out.
 func (f *frame) sampleCount(sd *side, id int, s *bscratch) int {
 	ls := &s.ls
 	made := ls.stat.made
+	out := f.sampleHalves(sd, id, s, ls.e[:0])
+	ls.e, ls.stat.made = out[:0], made
+	return len(out)
+}
+
+// sampleHalves appends to out the half boards of sd (side id) that the
+// sample of north entries makes (keepEntry).
+func (f *frame) sampleHalves(sd *side, id int, s *bscratch, out []uint64) []uint64 {
 	s.sideID = id
-	n, out := 0, ls.e[:0]
 	for ci, c := range sd.cols {
 		xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
 		if len(xs) == 0 {
 			continue
 		}
 		if nb := f.southOf(sd, c, s); nb > 0 {
-			out = f.crossNorth(sd, xs, nb, s, out[:0])
-			n += len(out)
+			out = f.crossNorth(sd, xs, nb, s, out)
 		}
 	}
-	ls.e, ls.stat.made = out[:0], made
-	return n
+	return out
 }
 
 // sampleSides is sampleRowsBounded's sample and projection of the join
@@ -484,25 +489,12 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	ls := &s.ls
 	var w Work
 	made0 := ls.stat.made
-	sampled := func(sd *side, id int, out []uint64) []uint64 {
-		s.sideID = id
-		for ci, c := range sd.cols {
-			xs := s.kept(ci, sd.nl.list(c), 0, len(sd.nl.list(c)))
-			if len(xs) == 0 {
-				continue
-			}
-			if nb := f.southOf(sd, c, s); nb > 0 {
-				out = f.crossNorth(sd, xs, nb, s, out)
-			}
-		}
-		return out
-	}
-	ls.e = sampled(east, 1, ls.e[:0])
+	ls.e = f.sampleHalves(east, 1, s, ls.e[:0])
 	if len(ls.e) == 0 {
 		w.Halves = float64(ls.stat.made - made0)
 		return 0, w, nil
 	}
-	ls.w = sampled(west, 0, ls.w[:0])
+	ls.w = f.sampleHalves(west, 0, s, ls.w[:0])
 	nE, nW := float64(len(ls.e))/g, float64(len(ls.w))/g
 	if len(ls.w) == 0 {
 		// The count makes the east side, and the west (empty).

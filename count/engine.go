@@ -109,12 +109,48 @@ var abandonAfter = time.Second
 // the run the same way; the panic becomes an error wrapping ErrPanic with
 // the task id and stack.
 func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, error) {
+	one := func(ctx context.Context, ids []int, progress func(uint64)) ([]Result, error) {
+		r, err := do(ctx, ids[0], progress)
+		if err != nil {
+			return nil, err
+		}
+		return []Result{r}, nil
+	}
+	return run(ctx, len(ids), len(ids), func(i int) []int { return ids[i : i+1] }, one, opt)
+}
+
+// BatchFunc counts several tasks together, returning each one's result
+// in the order of ids: tasks that share work (what one builds, the others
+// read) cost less counted at once. It keeps to slices of bounded work as
+// a TaskFunc does, reporting the batch's progress through progress; a
+// batch cancelled or failed half way returns an error and no result, and
+// all of its tasks are counted again on resume.
+type BatchFunc func(ctx context.Context, ids []int, progress func(nodes uint64)) ([]Result, error)
+
+// RunBatches is Run for tasks counted in batches: each worker takes the
+// next batch, counts it with do and reports each of its tasks to
+// opt.OnDone and the totals. The progress of a batch is reported to
+// opt.OnProgress under its first id. Every id appears in one batch.
+func RunBatches(ctx context.Context, batches [][]int, do BatchFunc, opt Options) (Totals, error) {
+	tasks := 0
+	for _, b := range batches {
+		if len(b) == 0 {
+			return Totals{}, errors.New("count: an empty batch")
+		}
+		tasks += len(b)
+	}
+	return run(ctx, len(batches), tasks, func(i int) []int { return batches[i] }, do, opt)
+}
+
+// run counts batches 0..n-1 (batch(i) gives the ids of one), tasks ids
+// in all, as Run and RunBatches say.
+func run(ctx context.Context, n, tasks int, batch func(i int) []int, do BatchFunc, opt Options) (Totals, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers > len(ids) {
-		workers = len(ids)
+	if workers > n {
+		workers = n
 	}
 	var (
 		next atomic.Int64
@@ -163,16 +199,18 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 		g.Go(func() error {
 			for gctx.Err() == nil {
 				i := int(next.Add(1) - 1)
-				if i >= len(ids) {
+				if i >= n {
 					return nil
 				}
-				id := ids[i]
-				r, err := runOne(gctx, do, id, progress(id))
+				ids := batch(i)
+				rs, err := runOne(gctx, do, ids, progress(ids[0]))
 				if err != nil {
 					return err
 				}
-				if err := report(id, r); err != nil {
-					return err
+				for j, id := range ids {
+					if err := report(id, rs[j]); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
@@ -203,13 +241,13 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 	if cerr := ctx.Err(); cerr != nil {
 		// Stopped by ctx (unless every task finished first): say so
 		// plainly, whatever the tasks returned on their way out.
-		if err == nil && total.Tasks < len(ids) || err != nil && (errors.Is(err, cerr) || errors.Is(err, errAbandoned)) {
+		if err == nil && total.Tasks < tasks || err != nil && (errors.Is(err, cerr) || errors.Is(err, errAbandoned)) {
 			err = cerr
 		}
 	}
-	if err == nil && total.Tasks < len(ids) {
+	if err == nil && total.Tasks < tasks {
 		// Should not happen: every task either finished or failed.
-		err = fmt.Errorf("count: %d of %d tasks counted", total.Tasks, len(ids))
+		err = fmt.Errorf("count: %d of %d tasks counted", total.Tasks, tasks)
 	}
 	return total, err
 }
@@ -217,17 +255,26 @@ func Run(ctx context.Context, ids []int, do TaskFunc, opt Options) (Totals, erro
 // errAbandoned is returned by a task reported after Run stopped waiting.
 var errAbandoned = errors.New("count: the run was abandoned")
 
-func runOne(ctx context.Context, do TaskFunc, id int, progress func(uint64)) (r Result, err error) {
+func runOne(ctx context.Context, do BatchFunc, ids []int, progress func(uint64)) (rs []Result, err error) {
+	name := func() string {
+		if len(ids) == 1 {
+			return fmt.Sprintf("task %d", ids[0])
+		}
+		return fmt.Sprintf("tasks %d and %d more", ids[0], len(ids)-1)
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("task %d: %w: %v\n%s", id, ErrPanic, p, debug.Stack())
+			rs, err = nil, fmt.Errorf("%s: %w: %v\n%s", name(), ErrPanic, p, debug.Stack())
 		}
 	}()
-	r, err = do(ctx, id, progress)
+	rs, err = do(ctx, ids, progress)
 	if err != nil {
-		err = fmt.Errorf("task %d: %w", id, err)
+		return nil, fmt.Errorf("%s: %w", name(), err)
 	}
-	return r, err
+	if len(rs) != len(ids) {
+		return nil, fmt.Errorf("%s: %d results for %d tasks", name(), len(rs), len(ids))
+	}
+	return rs, nil
 }
 
 // All returns the ids 0..n-1, the usual argument to Run.

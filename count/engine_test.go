@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -265,5 +266,71 @@ func TestRunCompleteDespiteLateCancel(t *testing.T) {
 	}, Options{Workers: 1})
 	if err != nil || tot.Tasks != 10 {
 		t.Fatalf("got %+v, %v", tot, err)
+	}
+}
+
+// TestRunBatches: every task of every batch is reported once with its own
+// result, the progress of a batch goes to its first id, and a batch that
+// returns the wrong number of results, fails or panics stops the run.
+func TestRunBatches(t *testing.T) {
+	var batches [][]int
+	for i := 0; i < 300; i += 7 {
+		b := []int{}
+		for j := i; j < min(i+7, 300); j++ {
+			b = append(b, j)
+		}
+		batches = append(batches, b)
+	}
+	square := func(_ context.Context, ids []int, progress func(uint64)) ([]Result, error) {
+		rs := make([]Result, len(ids))
+		for i, id := range ids {
+			rs[i] = Result{Count: uint64(id * id), Nodes: 1}
+			progress(1)
+		}
+		return rs, nil
+	}
+	for _, workers := range []int{1, 3, 100} {
+		var mu sync.Mutex
+		seen, live := map[int]bool{}, map[int]uint64{}
+		tot, err := RunBatches(context.Background(), batches, square, Options{Workers: workers,
+			OnDone: func(id int, r Result) error {
+				mu.Lock()
+				defer mu.Unlock()
+				if seen[id] || r.Count != uint64(id*id) {
+					return fmt.Errorf("task %d: %+v, seen %v", id, r, seen[id])
+				}
+				seen[id] = true
+				return nil
+			},
+			OnProgress: func(id int, nodes uint64) {
+				mu.Lock()
+				live[id] = nodes
+				mu.Unlock()
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tot.Tasks != 300 || tot.Count != U128(299*300*599/6) || len(seen) != 300 {
+			t.Fatalf("workers %d: %+v, %d reported", workers, tot, len(seen))
+		}
+		for _, b := range batches {
+			if live[b[0]] != uint64(len(b)) {
+				t.Fatalf("batch from %d: progress %d under its first id, want %d", b[0], live[b[0]], len(b))
+			}
+		}
+	}
+	bad := map[string]BatchFunc{
+		"results for": func(context.Context, []int, func(uint64)) ([]Result, error) { return []Result{{}}, nil },
+		"boom":        func(context.Context, []int, func(uint64)) ([]Result, error) { return nil, errors.New("boom") },
+		"panicked":    func(context.Context, []int, func(uint64)) ([]Result, error) { panic("oops") },
+	}
+	for want, do := range bad {
+		_, err := RunBatches(context.Background(), batches, do, Options{Workers: 2})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "more") {
+			t.Errorf("%s: %v", want, err)
+		}
+	}
+	if _, err := RunBatches(context.Background(), [][]int{{1}, {}}, square, Options{}); err == nil {
+		t.Error("an empty batch was taken")
 	}
 }

@@ -19,3 +19,23 @@ func ExampleRun() {
 	fmt.Println(tot.Count, tot.Tasks)
 	// Output: 328350 100
 }
+
+// RunBatches hands each worker a batch of tasks that share work: here
+// each batch computes its base once for all of its tasks.
+func ExampleRunBatches() {
+	batches := [][]int{{0, 1, 2}, {3, 4}, {5}}
+	offsets := func(_ context.Context, ids []int, _ func(nodes uint64)) ([]count.Result, error) {
+		base := uint64(100 * len(ids)) // what the batch's tasks share
+		rs := make([]count.Result, len(ids))
+		for i, id := range ids {
+			rs[i] = count.Result{Count: base + uint64(id), Nodes: 1}
+		}
+		return rs, nil
+	}
+	tot, err := count.RunBatches(context.Background(), batches, offsets, count.Options{Workers: 2})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tot.Count, tot.Tasks)
+	// Output: 1415 6
+}

@@ -3,9 +3,11 @@ package queens
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nqcount/nqcount/count"
@@ -303,8 +305,10 @@ func TestJoinKeyBits(t *testing.T) {
 			t.Errorf("%d MiB: %d index bits where %d fit", mem>>20, b.KeyBits, b.KeyBits+1)
 		case b.KeyBits > keyFloor && join.KeyMemory(b.KeyBits) > left/4:
 			t.Errorf("%d MiB: %d index bits take %d MiB, more than a quarter of %d MiB", mem>>20, b.KeyBits, join.KeyMemory(b.KeyBits)>>20, left>>20)
-		case b.Arena+m.RowLists+join.KeyMemory(b.KeyBits) > b.PerWorker:
-			t.Errorf("%d MiB: arena %d, lists %d and keys %d MiB exceed the share of %d MiB", mem>>20, b.Arena>>20, m.RowLists>>20, join.KeyMemory(b.KeyBits)>>20, b.PerWorker>>20)
+		case b.Arena+m.RowLists+join.KeyMemory(b.KeyBits)+uint64(b.Batch-1)*m.BatchTask > b.PerWorker:
+			t.Errorf("%d MiB: arena %d, lists %d, keys %d MiB and a batch of %d exceed the share of %d MiB", mem>>20, b.Arena>>20, m.RowLists>>20, join.KeyMemory(b.KeyBits)>>20, b.Batch, b.PerWorker>>20)
+		case b.Batch != 1:
+			t.Errorf("%d MiB: batches of %d tasks at n = 26", mem>>20, b.Batch)
 		}
 		if mem == 64<<30 && b.KeyBits != m.KeyBits {
 			t.Errorf("64 GiB: %d index bits, want the lists' %d", b.KeyBits, m.KeyBits)
@@ -320,5 +324,71 @@ func TestJoinKeyBits(t *testing.T) {
 	}
 	if b, err := q.Fit(Execution{Workers: 2, Memory: 1 << 40}); err != nil || b.Path != "tables" || b.KeyBits != join.MemoryOf(q.Layout().Geometry).KeyBits {
 		t.Errorf("n = 20 on the table path: %+v, %v; want the lists' index bits", b, err)
+	}
+}
+
+// TestJoinBatches: the bounded path counts tasks in batches only where
+// the arena has room beyond its longest lists for their row lists, and
+// a reference run only where the memory leaves room for one; a batched
+// count reports each task with the count and nodes it has alone.
+func TestJoinBatches(t *testing.T) {
+	p, err := NewPlan(Spec{N: 20, Method: Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := join.MemoryOf(p.Layout().Geometry)
+	for _, c := range []struct {
+		mem       uint64
+		batch     bool
+		meterRuns bool
+	}{{32 << 20, false, false}, {40 << 20, false, false}, {96 << 20, true, false}, {256 << 20, true, true}} {
+		b, err := p.Fit(Execution{Workers: 1, Memory: c.mem, Path: "bounded"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Batch > 1; got != c.batch || b.MeterRuns != c.meterRuns || b.Batch < 1 || b.Batch > maxBatch {
+			t.Errorf("%d MiB: batches of %d, reference runs %v; want batches %v, runs %v", c.mem>>20, b.Batch, b.MeterRuns, c.batch, c.meterRuns)
+		}
+		if b.Batch > 1 && b.Arena < m.Lists {
+			t.Errorf("%d MiB: an arena of %d MiB under the longest lists' %d with batches of %d", c.mem>>20, b.Arena>>20, m.Lists>>20, b.Batch)
+		}
+		if b.Planned > c.mem || b.Arena+m.RowLists+join.KeyMemory(b.KeyBits)+uint64(b.Batch-1)*m.BatchTask > b.PerWorker {
+			t.Errorf("%d MiB: planned %d MiB, arena %d, batch of %d", c.mem>>20, b.Planned>>20, b.Arena>>20, b.Batch)
+		}
+	}
+	// n = 16 in batches against its tasks counted one by one.
+	q, err := NewPlan(Spec{N: 16, Method: Join})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Execution{Workers: 2, Memory: 256 << 20, Path: "bounded"}
+	if b, err := q.Fit(e); err != nil || b.Batch < 2 {
+		t.Fatalf("n = 16 in 256 MiB: %+v, %v; want batches", b, err)
+	}
+	one, _, _, err := q.TaskFunc(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	r, err := Count(context.Background(), q, e, count.All(q.Len()), Options{OnDone: func(id int, got count.Result) error {
+		want, err := one(context.Background(), id, func(uint64) {})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[id] || got != want {
+			return fmt.Errorf("task %d: %+v in a batch, %+v alone (seen %v)", id, got, want, seen[id])
+		}
+		seen[id] = true
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Known(16)
+	if r.Total != count.U128(want) || len(seen) != q.Len() || r.Metered == nil || r.Metered.Tasks != q.Len() {
+		t.Fatalf("n = 16: %s over %d tasks reported, metered %+v; want %d over %d", r.Total, len(seen), r.Metered, want, q.Len())
 	}
 }

@@ -102,6 +102,12 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 		return b, fmt.Errorf("%w: unknown path %q (choose auto, tables or bounded)", ErrInvalid, e.Path)
 	}
 	m := join.MemoryOf(j.layout.Geometry)
+	// A reference run of the count's meter, where it takes a small part
+	// of the memory.
+	if join.CalibrateMemory <= limit/8 {
+		fixed += join.CalibrateMemory
+		b.MeterRuns = true
+	}
 	if need := fixed + m.Tables + uint64(workers)*m.TableWorker; e.Path != "bounded" && (need <= limit || e.Path == "tables") {
 		b.Path, b.Planned, b.PerWorker, b.KeyBits = "tables", need, m.TableWorker, m.KeyBits
 		if need > limit {
@@ -139,6 +145,16 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 	}
 	arena -= min(arena, join.KeyMemory(keyBits))
 	arena = max(m.MinArena, arena-min(arena, share/10))
+	// Tasks counted together hold each one's north row lists: they take
+	// the arena beyond the lists of the longest row set (less would make
+	// the joins dearer than the row lists they save), maxBatch tasks at
+	// most, and none from n = 26, where a task is what a campaign's
+	// worker may lose.
+	b.Batch = 1
+	if j.n < 26 && arena > m.Lists && m.BatchTask > 0 {
+		b.Batch = int(min(maxBatch, 1+(arena-m.Lists)/m.BatchTask))
+		arena -= uint64(b.Batch-1) * m.BatchTask
+	}
 	b.Path, b.PerWorker, b.Arena, b.KeyBits = "bounded", share, arena, keyBits
 	b.Planned = fixed + uint64(workers)*share
 	return b, nil
@@ -165,6 +181,38 @@ func (j *joinTasks) counter(b Budget, m *join.Meter) (count.TaskFunc, error) {
 		return count.Result{Count: n, Nodes: nodes}, nil
 	}, nil
 }
+
+// batches cuts ids into the batches b allows (see Budget.Batch) and
+// returns the function that counts one, with one join.Counter as counter
+// does.
+func (j *joinTasks) batches(b Budget, m *join.Meter, ids []int) ([][]int, count.BatchFunc, error) {
+	c, err := j.joinCounter(b, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	do := func(ctx context.Context, ids []int, progress func(nodes uint64)) ([]count.Result, error) {
+		if err := c.Prepare(ctx, progress); err != nil {
+			return nil, err
+		}
+		ns, nodes, err := c.CountBatch(ctx, ids, progress)
+		if err != nil {
+			if errors.Is(err, join.ErrOverflow) {
+				return nil, fmt.Errorf("%w: %v", ErrOverflow, err)
+			}
+			return nil, err
+		}
+		rs := make([]count.Result, len(ids))
+		for i := range rs {
+			rs[i] = count.Result{Count: ns[i], Nodes: nodes[i]}
+		}
+		return rs, nil
+	}
+	return c.Batches(ids, b.Batch), do, nil
+}
+
+// maxBatch is the most tasks the bounded path counts together: their
+// south row lists are built once instead of maxBatch times.
+const maxBatch = 16
 
 // keyFloor is the fewest index bits a budget leaves the bounded path's
 // joins: the depth where they start to weigh deeper keys (join's

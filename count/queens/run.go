@@ -81,6 +81,16 @@ type Budget struct {
 	// those whose arrays fit beside it.
 	Arena   uint64
 	KeyBits int
+	// Batch is the most tasks the bounded path counts together (see
+	// join.Counter.Batches): more than 1 only where the arena has room
+	// beyond the lists of its longest row set for the row lists they
+	// hold.
+	Batch int
+	// MeterRuns says whether a join count takes reference runs while it
+	// counts (see join.Meter): only where the memory leaves room for one
+	// beside the count's own (join.CalibrateMemory, set aside in
+	// Planned).
+	MeterRuns bool
 }
 
 // bookBytes is what a count holds per task of its plan: the estimates,
@@ -166,7 +176,8 @@ type Result struct {
 	MemoryLimit uint64 `json:"memory_limit_bytes,omitempty"`
 	// Metered is, for the join, the Work of the tasks this run counted
 	// and the prices of the reference runs it took while it counted, one
-	// every MeterInterval (see join.Meter): its CPU time set beside the
+	// every MeterInterval where its memory leaves room for them
+	// (Budget.MeterRuns; see join.Meter): its CPU time set beside the
 	// estimator's units.
 	Metered *join.Metered `json:"metered,omitempty"`
 }
@@ -198,13 +209,17 @@ func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (R
 			return Result{}, fmt.Errorf("%w: task id %d out of range 0..%d", ErrInvalid, id, p.Len()-1)
 		}
 	}
-	var m *join.Meter
-	if p.Layout() != nil {
-		m = join.NewMeter(MeterInterval)
-	}
-	do, name, b, err := p.taskFunc(e, m)
+	b, err := p.Fit(e)
 	if err != nil {
 		return Result{}, err
+	}
+	var m *join.Meter
+	if p.Layout() != nil {
+		every := time.Duration(0)
+		if b.MeterRuns {
+			every = MeterInterval
+		}
+		m = join.NewMeter(every)
 	}
 	if b.Workers > 1 {
 		if _, err := p.EstimatesContext(ctx); err != nil {
@@ -212,10 +227,27 @@ func Count(ctx context.Context, p *Plan, e Execution, ids []int, opt Options) (R
 		}
 		ids = p.LargestFirst(ids)
 	}
-	tot, err := count.Run(ctx, ids, do, count.Options{Workers: b.Workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress})
-	if err != nil {
-		return Result{}, err
+	opts := count.Options{Workers: b.Workers, OnDone: opt.OnDone, OnProgress: opt.OnProgress}
+	var tot count.Totals
+	if j, ok := p.tasks.(*joinTasks); ok && b.Batch > 1 {
+		batches, do, err := j.batches(b, m, ids)
+		if err != nil {
+			return Result{}, err
+		}
+		tot, err = count.RunBatches(ctx, batches, do, opts)
+		if err != nil {
+			return Result{}, err
+		}
+	} else {
+		do, err := p.tasks.counter(b, m)
+		if err != nil {
+			return Result{}, err
+		}
+		if tot, err = count.Run(ctx, ids, do, opts); err != nil {
+			return Result{}, err
+		}
 	}
+	name := b.Kernel
 	r := Result{
 		N: p.N, Total: tot.Count, Workers: b.Workers, Tasks: tot.Tasks, Depth: p.Depth,
 		Nodes: tot.Nodes, Method: p.Method, Kernel: name, Seconds: time.Since(start).Seconds(),

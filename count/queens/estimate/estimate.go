@@ -238,6 +238,7 @@ func Run(ctx context.Context, spec queens.Spec, e queens.Execution, opt Options)
 		}
 		res.Shard, res.ShardTasks = opt.Shard.String(), len(ids)
 	}
+	s.batches(ids)
 	draws := design(est, ids, opt)
 	if err := s.run(ctx, draws, est, e.Workers, opt); err != nil {
 		return nil, err
@@ -388,6 +389,11 @@ type sampler struct {
 	// The prices measured by the reference runs (join plans).
 	mu     sync.Mutex
 	prices []join.Prices
+	// batch is the most tasks the count counts together (its budget's),
+	// shared[id] the size of task id's batch where that is more than 1:
+	// its south row lists are built once for all of the batch's tasks.
+	batch  int
+	shared map[int]int
 }
 
 func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Result) (*sampler, error) {
@@ -405,6 +411,7 @@ func newSampler(ctx context.Context, p *queens.Plan, e queens.Execution, res *Re
 		return nil, err
 	}
 	s.join, res.Kernel, res.Path, res.MemoryPerWorker, res.MemoryLimit = c, b.Kernel, b.Path, b.PerWorker, b.Memory
+	s.batch = b.Batch
 	if s.kernel, err = join.Lookup(b.Kernel); err != nil {
 		return nil, err
 	}
@@ -528,12 +535,33 @@ func (s *sampler) count(ctx context.Context, d *draw, seed uint64, est []uint64,
 		y += r.Estimate()
 		w.Add(r.Work)
 	}
+	// A task counted in a batch shares its south row lists (its row
+	// sets' row entries) with the batch's other tasks.
+	if g := s.shared[d.task]; g > 1 {
+		w.Rows /= float64(g)
+	}
 	scale := float64(rows) / float64(m)
 	d.y = y * scale
 	d.work = w.Scale(scale)
 	d.work.Add(ts.FixedWork)
 	d.rows = m
 	return nil
+}
+
+// batches records, for the count of tasks ids, the size of each task's
+// batch where the count counts tasks together (see queens.Budget.Batch).
+func (s *sampler) batches(ids []int) {
+	if s.join == nil || s.batch < 2 {
+		return
+	}
+	s.shared = map[int]int{}
+	for _, b := range s.join.Batches(ids, s.batch) {
+		if len(b) > 1 {
+			for _, id := range b {
+				s.shared[id] = len(b)
+			}
+		}
+	}
 }
 
 // calibrateEvery is how many draws a thread counts between two reference

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqcount/nqcount/count"
 	"github.com/nqcount/nqcount/count/queens"
 	"github.com/nqcount/nqcount/count/shard"
 )
@@ -94,4 +95,33 @@ func TestShard(t *testing.T) {
 	if _, err := Run(context.Background(), spec, e, Options{Samples: 40, Shard: shard.Index{I: 0, K: 1000}}); !errors.Is(err, queens.ErrInvalid) {
 		t.Errorf("a shard of more shards than tasks: %v, want queens.ErrInvalid", err)
 	}
+}
+
+// TestBatchedRows: where the count counts its tasks in batches, which
+// build their south row lists once, the estimate's row entries follow
+// the count's (metered over the whole count), not those of tasks
+// counted alone (several times more).
+func TestBatchedRows(t *testing.T) {
+	spec := queens.Spec{N: 16, Method: queens.Join}
+	e := queens.Execution{Path: "bounded", Workers: 2, Memory: 256 << 20}
+	p, err := queens.NewPlan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := p.Fit(e); err != nil || b.Batch < 2 {
+		t.Fatalf("n = 16 in 256 MiB: %+v, %v; want batches", b, err)
+	}
+	r, err := queens.Count(context.Background(), p, e, count.All(p.Len()), queens.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Run(context.Background(), spec, e, Options{Seed: 7, Samples: 60, Strata: 6, Budget: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := a.Work.Rows, r.Metered.Work.Rows
+	if got < 0.75*want || got > want/0.75 {
+		t.Errorf("estimated %.4g row entries, the count built %.4g", got, want)
+	}
+	t.Logf("row entries: estimated %.4g, counted %.4g", got, want)
 }

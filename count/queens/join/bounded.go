@@ -59,7 +59,11 @@ type bscratch struct {
 	cols         []uint32    // column sets with entries on both quadrants
 	sub          [2][]uint32 // the column sets of parts of sides (eachDiag)
 	rbs          []uint32    // the task's south row sets
-	k            Kernel
+	// batch are the north row lists of a batch's tasks (batch.go), wts
+	// their weights for one south row set.
+	batch [][2]rowList
+	wts   []uint64
+	k     Kernel
 	// keep, when not nil, says which keys of the streamed side are
 	// joined: the estimator's sample (see Counter.Sample), drawn with
 	// keepFrac and keepSeed; usedFrac is the share kept.
@@ -183,11 +187,7 @@ func northStep(nb int) int {
 // rows rt of the north quadrants and, for each of rbs, the rows rb of the
 // south ones (each weighted by its mirror class, see canonical).
 func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, error) {
-	e, w := &s.north[1], &s.north[0]
-	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
-	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
-	s.rows += uint64(e.size() + w.size())
-	if err := s.tick(uint64(e.size() + w.size())); err != nil {
+	if err := f.buildNorth(rt, s); err != nil {
 		return 0, err
 	}
 	var total uint64
@@ -205,6 +205,15 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 	return total, nil
 }
 
+// buildNorth builds the north row lists of top rt in s.north.
+func (f *frame) buildNorth(rt uint32, s *bscratch) error {
+	e, w := &s.north[1], &s.north[0]
+	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
+	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
+	s.rows += uint64(e.size() + w.size())
+	return s.tick(uint64(e.size() + w.size()))
+}
+
 // countRowsBounded counts the completions of row set (rt, rb). Its nodes,
 // added to s.halves, are the table path's: the east half boards, and the
 // west ones when there are east ones.
@@ -213,13 +222,25 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 		start := s.clock()
 		defer func() { s.listTime = s.clock() - start - s.fillTime - s.streamTime }()
 	}
+	if err := f.buildSouth(rb, s); err != nil {
+		return 0, err
+	}
+	return f.countRowsBuilt(rt, rb, s)
+}
+
+// buildSouth builds the south row lists of row set rb in s.south.
+func (f *frame) buildSouth(rb uint32, s *bscratch) error {
 	lse, lsw := &s.south[1], &s.south[0]
 	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
 	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
 	s.rows += uint64(lse.size() + lsw.size())
-	if err := s.tick(uint64(lse.size() + lsw.size())); err != nil {
-		return 0, err
-	}
+	return s.tick(uint64(lse.size() + lsw.size()))
+}
+
+// countRowsBuilt counts the completions of row set (rt, rb) from the row
+// lists in s: the north ones of rt, the south ones of rb.
+func (f *frame) countRowsBuilt(rt, rb uint32, s *bscratch) (uint64, error) {
+	lse, lsw := &s.south[1], &s.south[0]
 	east := f.makeSide(&f.sides[1], &s.north[1], lse, s.cols)
 	if east.bound == 0 {
 		return 0, nil

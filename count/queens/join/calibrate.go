@@ -5,6 +5,12 @@ import (
 	"time"
 )
 
+// CalibrateMemory is the most a reference run (Calibrate) adds to what
+// a process holds: it allocates about 16 MiB, some of it garbage before
+// the end (RESULTS.md, "Tenth round"). A count takes reference runs only
+// where its memory leaves that much beside its own.
+const CalibrateMemory = 16 << 20
+
 // Calibrate measures this machine's Prices for kernel k: each kind of
 // Work is run on fixed inputs (the same on every machine: random
 // patterns of a fixed seed, and a row set of n = 18) for a few

@@ -195,7 +195,7 @@ func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64))
 		return 0, 0, err
 	}
 	if c.meter != nil {
-		c.meter.add(work)
+		c.meter.add(work, 1)
 	}
 	w := c.layout.Frames[t.Frame].Weight
 	hi, lo := bits.Mul64(n, w)

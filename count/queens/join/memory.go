@@ -20,6 +20,10 @@ type Memory struct {
 	// Tables is the table path's quadrant tables, shared by every
 	// worker; TableWorker each worker's lists of half boards on it.
 	Tables, TableWorker uint64
+	// Lists is what the lists of half boards of the longest row set
+	// hold, joined whole; BatchTask what one more task of a batch holds
+	// on the bounded path (its north row lists: see Counter.Batches).
+	Lists, BatchTask uint64
 	// RowLists is what each worker of the bounded path holds beside its
 	// arena: the row lists of its task and row set, staging blocks and
 	// buffers. MinArena is the smallest arena that can count every task,
@@ -39,7 +43,8 @@ func MemoryOf(g Geometry) Memory {
 		t += tableBytes(g.HS, g.Q)
 	}
 	m := Memory{Tables: t, KeyBits: listKeyBits(maxList(g))}
-	m.TableWorker = 80*maxList(g) + 1<<20 + KeyMemory(m.KeyBits)
+	m.Lists = 80 * maxList(g)
+	m.TableWorker = m.Lists + 1<<20 + KeyMemory(m.KeyBits)
 	// The bounded path's lists: the north row lists of a task, on rows r
 	// and the rest of the free north rows, and the south ones of a row
 	// set, likewise: at most the largest a(r) + a(rows \ r) of each
@@ -67,6 +72,7 @@ func MemoryOf(g Geometry) Memory {
 	g2 := float64(2 * maxGroups)
 	groups := uint64(16 * (min(g2, 1.25*north) + min(g2, 1.25*south)))
 	m.RowLists = lists + bufs + groups + keys*blockSize*8 + 2<<20
+	m.BatchTask = uint64(1.25*8*north) + 2*4*(uint64(1)<<uint(g.Q)+1)
 	// The arena must take the half boards of one north entry (at most a
 	// column set's south entries) and a chunk per key.
 	m.MinArena = 8 * max(uint64(perC), keys*arenaChunk)

@@ -36,11 +36,11 @@ func NewMeter(interval time.Duration) *Meter {
 	return &Meter{every: interval, next: time.Now().Add(interval)}
 }
 
-// add records one counted task's Work.
-func (m *Meter) add(w Work) {
+// add records the Work of tasks counted tasks.
+func (m *Meter) add(w Work, tasks int) {
 	m.mu.Lock()
 	m.work.Add(w)
-	m.tasks++
+	m.tasks += tasks
 	m.mu.Unlock()
 }
 

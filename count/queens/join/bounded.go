@@ -207,11 +207,18 @@ func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, erro
 
 // buildNorth builds the north row lists of top rt in s.north.
 func (f *frame) buildNorth(rt uint32, s *bscratch) error {
-	e, w := &s.north[1], &s.north[0]
-	e.build(f.g.HN, f.q, rt, f.ce, f.att[ne])
-	w.build(f.g.HN, f.q, f.ft&^rt, f.cw, f.att[nw])
-	s.rows += uint64(e.size() + w.size())
-	return s.tick(uint64(e.size() + w.size()))
+	return f.buildPair(&s.north, f.g.HN, rt, f.ft, f.att[ne], f.att[nw], s)
+}
+
+// buildPair builds in ls a quadrant pair's row lists on h rows: the east
+// one on rows, the west one on the rest of free, their attacked
+// diagonals ae and aw.
+func (f *frame) buildPair(ls *[2]rowList, h int, rows, free uint32, ae, aw uint64, s *bscratch) error {
+	ls[1].build(h, f.q, rows, f.ce, ae)
+	ls[0].build(h, f.q, free&^rows, f.cw, aw)
+	n := uint64(ls[0].size() + ls[1].size())
+	s.rows += n
+	return s.tick(n)
 }
 
 // countRowsBounded counts the completions of row set (rt, rb). Its nodes,
@@ -230,11 +237,7 @@ func (f *frame) countRowsBounded(rt, rb uint32, s *bscratch) (uint64, error) {
 
 // buildSouth builds the south row lists of row set rb in s.south.
 func (f *frame) buildSouth(rb uint32, s *bscratch) error {
-	lse, lsw := &s.south[1], &s.south[0]
-	lse.build(f.g.HS, f.q, rb, f.ce, f.att[se])
-	lsw.build(f.g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
-	s.rows += uint64(lse.size() + lsw.size())
-	return s.tick(uint64(lse.size() + lsw.size()))
+	return f.buildPair(&s.south, f.g.HS, rb, f.fb, f.att[se], f.att[sw], s)
 }
 
 // countRowsBuilt counts the completions of row set (rt, rb) from the row

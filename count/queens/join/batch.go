@@ -57,16 +57,20 @@ func (c *Counter) Batches(ids []int, most int) [][]int {
 
 // CountBatch counts tasks ids together: their counts and nodes, each as
 // Count gives it. On the bounded path the tasks must share their south
-// row lists (one batch of Batches); elsewhere they are counted one by
-// one. progress and ctx are Count's, for the whole batch.
+// row lists (one batch of Batches; Count counts a batch of one); on the
+// table path they are counted one by one. progress and ctx are Count's,
+// for the whole batch.
 func (c *Counter) CountBatch(ctx context.Context, ids []int, progress func(work uint64)) (counts, nodes []uint64, err error) {
 	counts, nodes = make([]uint64, len(ids)), make([]uint64, len(ids))
-	if !c.bounded || len(ids) == 1 {
+	if !c.bounded {
 		for i, id := range ids {
 			if counts[i], nodes[i], err = c.Count(ctx, id, progress); err != nil {
 				return nil, nil, err
 			}
 		}
+		return counts, nodes, nil
+	}
+	if len(ids) == 0 {
 		return counts, nodes, nil
 	}
 	tops := make([]uint32, len(ids))
@@ -83,48 +87,39 @@ func (c *Counter) CountBatch(ctx context.Context, ids []int, progress func(work 
 		}
 		tops[i] = t.Top
 	}
-	yield := func(w uint64) error {
-		if progress != nil {
-			progress(w)
-		}
-		return ctx.Err()
-	}
 	if c.meter != nil {
 		c.meter.maybeCalibrate(c.kernel)
 	}
 	f := c.frames[t0.Frame]
 	s := c.getB()
 	defer c.putB(s)
-	s.yield, s.work, s.keep = yield, 0, nil
+	s.yield, s.work, s.keep = yielder(ctx, progress), 0, nil
 	s.rbs = c.layout.southSets(f, t0, s.rbs)
 	rows0, st0 := s.rows, s.ls.stat
 	err = f.countBatch(tops, s.rbs, s, counts, nodes)
-	work := workSince(&st0, &s.ls.stat, rows0, s.rows)
 	s.yield = nil
-	if err == nil && progress != nil && s.work > 0 {
-		progress(s.work)
-	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if c.meter != nil {
-		c.meter.add(work, len(ids))
+	if progress != nil && s.work > 0 {
+		progress(s.work)
 	}
-	w := c.layout.Frames[t0.Frame].Weight
+	if c.meter != nil {
+		c.meter.add(workSince(&st0, &s.ls.stat, rows0, s.rows), len(ids))
+	}
 	for i := range counts {
-		hi, lo := bits.Mul64(counts[i], w)
-		if hi != 0 {
-			return nil, nil, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, counts[i], t0.Frame, w)
+		if counts[i], err = c.weigh(t0.Frame, counts[i]); err != nil {
+			return nil, nil, err
 		}
-		counts[i] = lo
 	}
 	return counts, nodes, ctx.Err()
 }
 
-// countBatch counts the completions of f for each top of tops with each
-// of the south row sets rbs (weighted by its mirror class, as
-// countBounded does), adding them to counts and their half boards to
-// halves.
+// countBatch counts the completions of f whose east queens take the rows
+// of each top of tops in the north quadrants and, for each of rbs, the
+// rows rb of the south ones (each weighted by its mirror class, see
+// canonical), adding them to counts and their half boards (the table
+// path's nodes) to halves.
 func (f *frame) countBatch(tops, rbs []uint32, s *bscratch, counts, halves []uint64) error {
 	for len(s.batch) < len(tops) {
 		s.batch = append(s.batch, [2]rowList{})

@@ -13,9 +13,11 @@ import (
 // only what one row set uses, in memory of a size fixed ahead. The work
 // flows through this file in order:
 //
-//   - countBounded builds the two north row lists of its task (rowList,
-//     rows.go) and, for each row set, countRowsBounded the two south ones:
-//     the placements on its own rows, instead of a table's;
+//   - countBatch (batch.go) builds the two north row lists of each task
+//     of its batch (rowList, rows.go; buildNorth) and, for each row set,
+//     the two south ones once for all of them (buildSouth): the
+//     placements on its own rows, instead of a table's; countRowsBuilt
+//     counts a task's row set from them;
 //   - makeSide pairs them into the row set's east and west sides, whose
 //     half boards genFrom makes (southOf, crossNorth) a batch at a time;
 //   - a row set whose sides fit together is joined as lists, each side
@@ -183,28 +185,6 @@ func northStep(nb int) int {
 	return max(1, candFlush/max(nb, 1))
 }
 
-// countBounded counts the completions of f whose east queens take the
-// rows rt of the north quadrants and, for each of rbs, the rows rb of the
-// south ones (each weighted by its mirror class, see canonical).
-func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, error) {
-	if err := f.buildNorth(rt, s); err != nil {
-		return 0, err
-	}
-	var total uint64
-	for _, rb := range rbs {
-		wt := f.canonical(rt, rb)
-		if wt == 0 {
-			continue
-		}
-		c, err := f.countRowsBounded(rt, rb, s)
-		if err != nil {
-			return 0, err
-		}
-		total += wt * c
-	}
-	return total, nil
-}
-
 // buildNorth builds the north row lists of top rt in s.north.
 func (f *frame) buildNorth(rt uint32, s *bscratch) error {
 	return f.buildPair(&s.north, f.g.HN, rt, f.ft, f.att[ne], f.att[nw], s)
@@ -268,8 +248,7 @@ func (f *frame) countRowsBuilt(rt, rb uint32, s *bscratch) (uint64, error) {
 		// whole, each side made once, where its keys are shallow: with
 		// deep ones, passes cut both sides by classes of keys instead
 		// (passes.go), which the estimator projects.
-		long := float64(max(east.bound, west.bound)) * s.listShare()
-		if f.indexBits(int(long)) < deepMin {
+		if f.holdsShorter(&east, &west, s) {
 			n, done, err := s.tryLists(min(east.bound, west.bound)*3/2, func(most int) (uint64, bool, error) {
 				return f.joinDiagHeld(rt, rb, &east, &west, most, s)
 			})
@@ -301,6 +280,15 @@ func (f *frame) countRowsBuilt(rt, rb uint32, s *bscratch) (uint64, error) {
 		total, s.usedFrac = uint64(math.Round(scaled)), frac
 	}
 	return total, err
+}
+
+// holdsShorter reports whether row set's sides east and west, when they
+// do not fit as lists together, are joined with the shorter one held
+// whole: where the longer one's keys are shallow. With deep ones, passes
+// cut both sides by classes of keys instead (passes.go).
+func (f *frame) holdsShorter(east, west *side, s *bscratch) bool {
+	long := float64(max(east.bound, west.bound)) * s.listShare()
+	return f.indexBits(int(long)) < deepMin
 }
 
 // eachDiag calls join with each pair of parts of row set (rt, rb)'s

@@ -141,15 +141,18 @@ func (c *Counter) prepare(ctx context.Context, yield func(uint64) error) error {
 // a block, placements walked), and returns ctx's error (and no count)
 // once ctx is done. Count may be called from several goroutines at once.
 func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64)) (count, nodes uint64, err error) {
+	if c.bounded {
+		// The bounded path counts a task as a batch of one (batch.go).
+		ns, nodes, err := c.CountBatch(ctx, []int{id}, progress)
+		if err != nil {
+			return 0, 0, err
+		}
+		return ns[0], nodes[0], nil
+	}
 	if id < 0 || id >= c.layout.Len() {
 		return 0, 0, fmt.Errorf("join: task %d out of range 0..%d", id, c.layout.Len()-1)
 	}
-	yield := func(w uint64) error {
-		if progress != nil {
-			progress(w)
-		}
-		return ctx.Err()
-	}
+	yield := yielder(ctx, progress)
 	if err := c.prepare(ctx, yield); err != nil {
 		return 0, 0, err
 	}
@@ -159,50 +162,53 @@ func (c *Counter) Count(ctx context.Context, id int, progress func(work uint64))
 	t := c.layout.Task(id)
 	f := c.frames[t.Frame]
 	var n uint64
-	var work Work
-	if c.bounded {
-		s := c.getB()
-		defer c.putB(s)
-		s.yield, s.work, s.halves, s.keep = yield, 0, 0, nil
-		s.rbs = c.layout.southSets(f, t, s.rbs)
-		rows0, st0 := s.rows, s.ls.stat
-		n, err = f.countBounded(t.Top, s.rbs, s)
-		work = workSince(&st0, &s.ls.stat, rows0, s.rows)
-		s.yield = nil
-		if err == nil && progress != nil && s.work > 0 {
-			progress(s.work)
-		}
-		nodes = s.halves
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.k = c.kernel
+	s.work = 0
+	s.yield = yield
+	s.stat = stats{}
+	if c.layout.Split == 0 {
+		n, err = f.countTop(t.Top, s)
 	} else {
-		s := scratchPool.Get().(*scratch)
-		defer scratchPool.Put(s)
-		s.k = c.kernel
-		s.work = 0
-		s.yield = yield
-		s.stat = stats{}
-		if c.layout.Split == 0 {
-			n, err = f.countTop(t.Top, s)
-		} else {
-			n, err = c.countPart(f, t, s)
-		}
-		s.yield = nil
-		if err == nil && progress != nil && s.work > 0 {
-			progress(s.work)
-		}
-		nodes, work = s.stat.halves, s.stat.work()
+		n, err = c.countPart(f, t, s)
 	}
+	s.yield = nil
 	if err != nil {
 		return 0, 0, err
 	}
-	if c.meter != nil {
-		c.meter.add(work, 1)
+	if progress != nil && s.work > 0 {
+		progress(s.work)
 	}
-	w := c.layout.Frames[t.Frame].Weight
+	if c.meter != nil {
+		c.meter.add(s.stat.work(), 1)
+	}
+	if n, err = c.weigh(t.Frame, n); err != nil {
+		return 0, 0, err
+	}
+	return n, s.stat.halves, ctx.Err()
+}
+
+// yielder is what a task calls between slices of its work: it reports
+// the work to progress (if not nil) and returns ctx's error.
+func yielder(ctx context.Context, progress func(work uint64)) func(uint64) error {
+	return func(w uint64) error {
+		if progress != nil {
+			progress(w)
+		}
+		return ctx.Err()
+	}
+}
+
+// weigh returns n completions of frame fr times the frame's weight (the
+// size of its class), or ErrOverflow.
+func (c *Counter) weigh(fr int, n uint64) (uint64, error) {
+	w := c.layout.Frames[fr].Weight
 	hi, lo := bits.Mul64(n, w)
 	if hi != 0 {
-		return 0, 0, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, n, t.Frame, w)
+		return 0, fmt.Errorf("%w: %d completions of frame %d times weight %d", ErrOverflow, n, fr, w)
 	}
-	return lo, nodes, ctx.Err()
+	return lo, nil
 }
 
 // countPart counts a split task on the table path: its part of the row

@@ -88,3 +88,11 @@ func (pm *patMap) entry(y uint64) (c, p uint64) {
 // top to m), so that a join may merge buckets and still tell their
 // patterns apart by the deeper key bits (see trie).
 func (k *keyer) keyed(p uint64) uint64 { return k.compact(p) | uint64(k.key(p))<<(k.top&63) }
+
+// countBounded counts one task of f on the bounded path (a batch of one
+// top: countBatch), for tests that count with a bscratch of their own.
+func (f *frame) countBounded(rt uint32, rbs []uint32, s *bscratch) (uint64, error) {
+	var n, h [1]uint64
+	err := f.countBatch([]uint32{rt}, rbs, s, n[:], h[:])
+	return n[0], err
+}

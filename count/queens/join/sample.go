@@ -448,12 +448,11 @@ func (f *frame) diagOnce(rt, rb uint32, east, west *side, g float64, s *bscratch
 	if s.listsFit(east.bound+west.bound) || nE+nW <= most {
 		return nE, nW, true
 	}
-	long := float64(max(east.bound, west.bound)) * s.listShare()
 	held := nE
 	if west.bound < east.bound {
 		held = nW
 	}
-	return nE, nW, f.indexBits(int(long)) < deepMin && held*9/8 <= most
+	return nE, nW, f.holdsShorter(east, west, s) && held*9/8 <= most
 }
 
 // sampleCount returns how many half boards of sd (side id) the sample of

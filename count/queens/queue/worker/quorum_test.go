@@ -46,6 +46,9 @@ func TestLiarOutvoted(t *testing.T) {
 		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id}
 		liar("liar")(&cfg)
 		waits = append(waits, startWork(t, wctx, srv.URL(), cfg))
+		if id == "liar" {
+			liarFirst(t, c, sub.Job, func(s *client.Status, results int) bool { return results >= s.Tasks })
+		}
 	}
 	s, err := c.Wait(ctx, sub.Job, time.Second, nil)
 	if err != nil {
@@ -85,6 +88,24 @@ func TestLiarOutvoted(t *testing.T) {
 	if _, err := client.ReadExport(path); err != nil {
 		t.Errorf("the export does not check: %v", err)
 	}
+}
+
+// liarFirst waits, with the liar started alone, until done says it has
+// stored enough of job's records (results: how many). A liar that
+// counts nothing is never caught: in a CI run under load the honest
+// workers once counted the whole job before the liar took a task, and
+// nobody was outvoted.
+func liarFirst(t testing.TB, c *client.Client, job string, done func(s *client.Status, results int) bool) {
+	t.Helper()
+	until(t, "the liar counts before the honest workers start", func() bool {
+		s := status(t, c, job)
+		for _, w := range s.Workers {
+			if w.ID == "liar" {
+				return done(s, w.Results)
+			}
+		}
+		return done(s, 0)
+	})
 }
 
 // With one liar and one honest worker no quorum can be had: wait ends

@@ -133,7 +133,7 @@ func TestRoles(t *testing.T) {
 
 // rolesLiar counts an n = 11 job (--verify 30) on a server with roles
 // with a liar (+2 on every count) and two honest workers, named liar, h1
-// and h2, and returns the job's status once it is settled and the liar's
+// and h2 (the liar counts first, see liarFirst), and returns the job's status once it is settled and the liar's
 // end (it waits for it). before, when not nil, runs with a worker's
 // client after the submit and before the workers start. Every worker has
 // ended when it returns, before the test's clean-up restores rescueEvery.
@@ -151,18 +151,36 @@ func rolesLiar(t *testing.T, before func(ctx context.Context, wc *client.Client,
 	}
 	wctx, stop := context.WithCancel(ctx)
 	var waits []func() (*Stats, error)
-	for _, id := range []string{"liar", "h1", "h2"} {
-		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
-		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
-		liar("liar")(&cfg)
-		waits = append(waits, goWork(wctx, wc, cfg))
-	}
 	defer func() {
 		stop()
 		for _, w := range waits {
 			w()
 		}
 	}()
+	for _, id := range []string{"liar", "h1", "h2"} {
+		wc := connect(t, srv.URL(), client.Auth{User: queue.WorkerUser, Token: wk})
+		cfg := Config{Execution: queens.Execution{Workers: 2}, ID: id, Program: "test", Logf: t.Logf}
+		liar("liar")(&cfg)
+		waits = append(waits, goWork(wctx, wc, cfg))
+		if id != "liar" {
+			continue
+		}
+		// The liar counts first: every task, or, named before it
+		// starts, until it learns that it is (its first records).
+		ended := make(chan struct{})
+		go func(w func() (*Stats, error)) { w(); close(ended) }(waits[0])
+		liarFirst(t, oc, sub.Job, func(s *client.Status, results int) bool {
+			select {
+			case <-ended:
+				return true
+			default:
+			}
+			if before != nil {
+				return results > 0
+			}
+			return results >= s.Tasks
+		})
+	}
 	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
 	if err != nil {
 		t.Fatalf("wait: %v (%+v)", err, s)

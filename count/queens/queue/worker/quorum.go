@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nqcount/nqcount/count/queens/queue"
+	"github.com/nqcount/nqcount/count/queens/queue/internal/clientconn"
 	"github.com/nqcount/nqcount/count/queens/queue/internal/layout"
 )
 
@@ -45,6 +47,28 @@ func (w *worker) settle(ctx context.Context, t *task) {
 			return
 		}
 		w.logf("task %d of %s: results disagree (%s): a recount is asked of %s", t.m.Task, t.m.ID, strings.Join(says, "; "), to)
+	case v.Agree() == 1 && len(info.Distrusted) > 0 && t.m.Task < info.Tasks && info.Chosen()[t.m.Task]:
+		// A task chosen for verification whose other results are a
+		// distrusted worker's: the distrust's recount asks two workers
+		// for it, but when fewer were live it asked any one, and the
+		// record that worker stores closes the look for workers gone
+		// (rescue). The job would wait for ever for a second count:
+		// ask for it here, unless a live worker is asked already.
+		asked, err := w.verify.asked(ctx, t.m.ID, t.m.Task, v)
+		if err != nil {
+			w.logf("task %d of %s: reading its verify tasks to ask for a second count: %v", t.m.Task, t.m.ID, err)
+			return
+		}
+		if asked {
+			return
+		}
+		exclude := slices.Clone(v.Standing.Workers)
+		for _, d := range info.Distrusted {
+			exclude = append(exclude, d.Worker)
+		}
+		if _, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, exclude); err != nil {
+			w.logf("task %d of %s: asking for a second count of a task its distrusted worker counted: %v", t.m.Task, t.m.ID, err)
+		}
 	case len(v.Outvoted) > 0:
 		var ds []queue.Distrust
 		for _, o := range v.Outvoted {
@@ -56,6 +80,34 @@ func (w *worker) settle(ctx context.Context, t *task) {
 			w.logf("task %d of %s: %v", t.m.Task, t.m.ID, err)
 		}
 	}
+}
+
+// asked reports whether a verify task of task is addressed to a live
+// worker other than this one without a result of it (v: the task's
+// verdict).
+func (v *verifier) asked(ctx context.Context, jobID string, task int, vd clientconn.Verdict) (bool, error) {
+	ts, err := v.c.js.Stream(ctx, queue.TasksStream)
+	if err != nil {
+		return false, err
+	}
+	info, err := ts.Info(ctx, jetstream.WithSubjectFilter(fmt.Sprintf("%s.%s.%d.>", layout.VerifyPrefix, jobID, task)))
+	if err != nil {
+		return false, err
+	}
+	live, err := v.liveTokens(ctx, time.Second)
+	if err != nil {
+		return false, err
+	}
+	for subj := range info.State.Subjects {
+		_, _, _, to, ok := layout.ParseVerifySubject(subj)
+		if !ok || to == v.token {
+			continue
+		}
+		if l := live[to]; l.ID != "" && !vd.Has(l.ID) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // recount publishes a verify task of task, from the worker with token

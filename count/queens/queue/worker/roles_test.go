@@ -137,13 +137,13 @@ func TestRoles(t *testing.T) {
 // end (it waits for it). before, when not nil, runs with a worker's
 // client after the submit and before the workers start. Every worker has
 // ended when it returns, before the test's clean-up restores rescueEvery.
-func rolesLiar(t *testing.T, before func(ctx context.Context, wc *client.Client, job string)) (*client.Status, error) {
+func rolesLiar(t *testing.T, verify float64, before func(ctx context.Context, wc *client.Client, job string)) (*client.Status, error) {
 	t.Helper()
 	shorten(t, &rescueEvery, 200*time.Millisecond)
 	const op, wk = "operator-token-0123456789", "worker-token-0123456789"
 	srv := serve(t, server.Config{Token: op, WorkerToken: wk})
 	oc := connect(t, srv.URL(), client.Auth{User: queue.OperatorUser, Token: op})
-	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: 30, Seed: testSeed(t)})
+	sub := submit(t, oc, queens.Spec{N: 11}, client.SubmitOptions{Units: 40, Verify: verify, Seed: testSeed(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	if before != nil {
@@ -183,6 +183,12 @@ func rolesLiar(t *testing.T, before func(ctx context.Context, wc *client.Client,
 	}
 	s, err := oc.Wait(ctx, sub.Job, time.Second, nil)
 	if err != nil {
+		// What the job waits for, to tell a hang from a slow machine.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if st, serr := oc.Status(ctx, sub.Job); serr == nil {
+			t.Logf("the job: %s; verify %+v; conflicts %+v; failed %+v", client.Summary(st), st.Verify, st.Conflicts, st.Failed)
+		}
 		t.Fatalf("wait: %v (%+v)", err, s)
 	}
 	liarDone := make(chan error, 1)
@@ -199,7 +205,7 @@ func rolesLiar(t *testing.T, before func(ctx context.Context, wc *client.Client,
 // outvoted liar is named on the job's distrust subject instead, every
 // reader leaves its results out, and the liar sets itself aside.
 func TestRolesLiarOutvoted(t *testing.T) {
-	s, liarErr := rolesLiar(t, nil)
+	s, liarErr := rolesLiar(t, 30, nil)
 	exact(t, s)
 	if len(s.Distrusted) != 1 || s.Distrusted[0].Worker != "liar" {
 		t.Fatalf("distrusted %+v, want the liar named", s.Distrusted)
@@ -215,7 +221,7 @@ func TestRolesLiarOutvoted(t *testing.T) {
 // waited for ever. Named before it counts anything, the liar must have
 // each of its results counted again by others and set itself aside.
 func TestRolesLateOutvoted(t *testing.T) {
-	s, liarErr := rolesLiar(t, func(ctx context.Context, wc *client.Client, job string) {
+	s, liarErr := rolesLiar(t, 100, func(ctx context.Context, wc *client.Client, job string) {
 		named := queue.Distrust{Worker: "liar", Task: 0, Count: 3, Majority: 1, Agree: []string{"h1", "h2"}, Time: time.Now().UTC()}
 		nothing := func(_ context.Context, _ string, task int, _ *queue.Plan, _ string, _ []string) (string, error) {
 			return "", fmt.Errorf("recount of task %d asked with no results stored", task)

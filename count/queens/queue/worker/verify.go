@@ -233,7 +233,8 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 	}
 	for subj := range ti.State.Subjects {
 		jobID, task, from, to, ok := layout.ParseVerifySubject(subj)
-		if k := layout.Subject(layout.VerifiedPrefix, jobID, task); !ok || ri.State.Subjects[k] >= uint64(len(senders[k])) {
+		sk := layout.Subject(layout.VerifiedPrefix, jobID, task)
+		if !ok || ri.State.Subjects[sk] >= uint64(len(senders[sk])) {
 			continue
 		}
 		k := jobID + "." + strconv.Itoa(task)
@@ -244,16 +245,21 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		}
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
-		// it does not wait for anyone.
-		if to != v.token && live[to].ID != "" {
+		// it does not wait for anyone. Nor does it wait for a sender:
+		// a worker that asked for a count of the task has a result of
+		// it already (the one that took over the first ask, say).
+		if to != v.token && live[to].ID != "" && !senders[sk][to] {
 			o.addressed = true
+		}
+		if senders[sk][v.token] {
+			o.from = v.token
 		}
 	}
 	for _, o := range tasks {
 		switch {
 		case o.addressed:
 			left.waiting++
-		case o.from == v.token:
+		case o.from == v.token: // this worker has a result of it
 			left.mine++
 		case v.cannot != nil && v.cannot(o.job):
 			// For a worker that can count it.

@@ -86,11 +86,7 @@ func (w *worker) settle(ctx context.Context, t *task) {
 // worker other than this one without a result of it (v: the task's
 // verdict).
 func (v *verifier) asked(ctx context.Context, jobID string, task int, vd clientconn.Verdict) (bool, error) {
-	ts, err := v.c.js.Stream(ctx, queue.TasksStream)
-	if err != nil {
-		return false, err
-	}
-	info, err := ts.Info(ctx, jetstream.WithSubjectFilter(fmt.Sprintf("%s.%s.%d.>", layout.VerifyPrefix, jobID, task)))
+	subjects, err := v.taskSubjects(ctx, jobID, task)
 	if err != nil {
 		return false, err
 	}
@@ -98,7 +94,7 @@ func (v *verifier) asked(ctx context.Context, jobID string, task int, vd clientc
 	if err != nil {
 		return false, err
 	}
-	for subj := range info.State.Subjects {
+	for subj := range subjects {
 		_, _, _, to, ok := layout.ParseVerifySubject(subj)
 		if !ok || to == v.token {
 			continue

@@ -167,15 +167,21 @@ func (v *verifier) publish(ctx context.Context, m queue.TaskMsg, counter string,
 // hasTask reports whether a verify task of the task was published before
 // (by a counter that died before acknowledging its task).
 func (v *verifier) hasTask(ctx context.Context, jobID string, task int) (bool, error) {
+	subjects, err := v.taskSubjects(ctx, jobID, task)
+	return len(subjects) > 0, err
+}
+
+// taskSubjects returns the subjects of the verify tasks of the task.
+func (v *verifier) taskSubjects(ctx context.Context, jobID string, task int) (map[string]uint64, error) {
 	ts, err := v.c.js.Stream(ctx, queue.TasksStream)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	info, err := ts.Info(ctx, jetstream.WithSubjectFilter(fmt.Sprintf("%s.%s.%d.>", layout.VerifyPrefix, jobID, task)))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	return len(info.State.Subjects) > 0, nil
+	return info.State.Subjects, nil
 }
 
 // verifyLeft is what rescue found among the verify tasks not verified.

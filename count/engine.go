@@ -10,9 +10,10 @@
 // worker pulls the next task index from one atomic counter, so there is no
 // goroutine per task. Tasks that share work (what one builds, the others
 // read) can be handed out in batches instead (RunBatches). A task runs its
-// search in slices of bounded work and checks its context between them (docs/architecture.md, contract 1), so
-// cancelling a run stops it within a slice at any problem size: the tasks
-// that were running are abandoned, never reported.
+// search in slices of bounded work and checks its context between them
+// (docs/architecture.md, contract 1), so cancelling a run stops it within
+// a slice at any problem size: the tasks that were running are abandoned,
+// never reported.
 package count
 
 import (

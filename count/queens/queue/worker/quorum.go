@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -34,14 +33,7 @@ func (w *worker) settle(ctx context.Context, t *task) {
 		for _, o := range v.Opinions {
 			says = append(says, fmt.Sprintf("%s says %d", strings.Join(o.Workers, ", "), o.Count))
 		}
-		var exclude []string
-		for _, o := range v.Opinions {
-			exclude = append(exclude, o.Workers...)
-		}
-		for _, d := range info.Distrusted {
-			exclude = append(exclude, d.Worker)
-		}
-		to, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, exclude)
+		to, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, resulted(v, info))
 		if err != nil {
 			w.logf("task %d of %s: results disagree (%s); asking for a recount: %v", t.m.Task, t.m.ID, strings.Join(says, "; "), err)
 			return
@@ -62,11 +54,7 @@ func (w *worker) settle(ctx context.Context, t *task) {
 		if asked {
 			return
 		}
-		exclude := slices.Clone(v.Standing.Workers)
-		for _, d := range info.Distrusted {
-			exclude = append(exclude, d.Worker)
-		}
-		if _, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, exclude); err != nil {
+		if _, err := w.verify.recount(ctx, t.m.ID, t.m.Task, t.plan, w.token, resulted(v, info)); err != nil {
 			w.logf("task %d of %s: asking for a second count of a task its distrusted worker counted: %v", t.m.Task, t.m.ID, err)
 		}
 	case len(v.Outvoted) > 0:
@@ -80,6 +68,19 @@ func (w *worker) settle(ctx context.Context, t *task) {
 			w.logf("task %d of %s: %v", t.m.Task, t.m.ID, err)
 		}
 	}
+}
+
+// resulted lists the workers a recount of a task is not asked of: those
+// with a result of it (v's opinions) and the job's distrusted ones.
+func resulted(v clientconn.Verdict, info *queue.JobInfo) []string {
+	var ws []string
+	for _, o := range v.Opinions {
+		ws = append(ws, o.Workers...)
+	}
+	for _, d := range info.Distrusted {
+		ws = append(ws, d.Worker)
+	}
+	return ws
 }
 
 // asked reports whether a verify task of task is addressed to a live

@@ -131,11 +131,12 @@ func TestRoles(t *testing.T) {
 	}
 }
 
-// rolesLiar counts an n = 11 job (--verify 30) on a server with roles
-// with a liar (+2 on every count) and two honest workers, named liar, h1
-// and h2 (the liar counts first, see liarFirst), and returns the job's status once it is settled and the liar's
-// end (it waits for it). before, when not nil, runs with a worker's
-// client after the submit and before the workers start. Every worker has
+// rolesLiar counts an n = 11 job (--verify verify) on a server with
+// roles with a liar (+2 on every count) and two honest workers, named
+// liar, h1 and h2 (the liar counts first, see liarFirst), and returns the
+// job's status once it is settled and the liar's end (it waits for it).
+// before, when not nil, runs with a worker's client after the submit and
+// before the workers start. Every worker has
 // ended when it returns, before the test's clean-up restores rescueEvery.
 func rolesLiar(t *testing.T, verify float64, before func(ctx context.Context, wc *client.Client, job string)) (*client.Status, error) {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 	"time"
 
@@ -222,7 +221,7 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		from      string
 		addressed bool // to a live worker other than this one
 	}
-	tasks := map[string]*open{}
+	tasks := map[string]*open{} // by their verified records' subject, as senders
 	// A task's verify subjects have as many senders as counts were
 	// asked of it (its counter's, then a recount's); copies taken over
 	// keep their sender. A task with fewer verify records than senders
@@ -243,11 +242,10 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		if !ok || ri.State.Subjects[sk] >= uint64(len(senders[sk])) {
 			continue
 		}
-		k := jobID + "." + strconv.Itoa(task)
-		o := tasks[k]
+		o := tasks[sk]
 		if o == nil {
 			o = &open{job: jobID, task: task, from: from}
-			tasks[k] = o
+			tasks[sk] = o
 		}
 		// A task addressed to this worker and not verified was set
 		// aside by it (its consumer holds nothing when rescue runs):
@@ -257,15 +255,12 @@ func (v *verifier) rescue(ctx context.Context, limit int) (verifyLeft, error) {
 		if to != v.token && live[to].ID != "" && !senders[sk][to] {
 			o.addressed = true
 		}
-		if senders[sk][v.token] {
-			o.from = v.token
-		}
 	}
-	for _, o := range tasks {
+	for sk, o := range tasks {
 		switch {
 		case o.addressed:
 			left.waiting++
-		case o.from == v.token: // this worker has a result of it
+		case senders[sk][v.token]: // this worker asked for a count of it: it has a result
 			left.mine++
 		case v.cannot != nil && v.cannot(o.job):
 			// For a worker that can count it.

@@ -41,9 +41,10 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 		return out[:n]
 	}
 	// price runs f once untimed, then until it has taken at least 5 ms,
-	// and returns the CPU time per unit, f doing units each run.
-	price := func(units float64, f func()) float64 {
-		f()
+	// and returns the CPU time per unit of Work, each run of f doing as
+	// many units as it returns from its first.
+	price := func(f func() float64) float64 {
+		units := f()
 		var n int
 		t0 := clock()
 		var d time.Duration
@@ -60,27 +61,26 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 	var sink uint64
 	large := layoutOf(m, largeItems)
 	k.build(blk, pats, m, large)
-	p.Large = price(float64(len(items)*large.nch), func() { sink += k.count(blk, items) })
-	p.Builds = price(float64(large.entries()), func() { k.build(blk, pats, m, large) })
+	p.Large = price(func() float64 { sink += k.count(blk, items); return float64(len(items) * large.nch) })
+	p.Builds = price(func() float64 { k.build(blk, pats, m, large); return float64(large.entries()) })
 	small := layoutOf(m, 1000)
 	k.build(blk, pats, m, small)
 	few := items[:1000]
-	p.Small = price(float64(len(few)*small.nch), func() { sink += k.count(blk, few) })
+	p.Small = price(func() float64 { sink += k.count(blk, few); return float64(len(few) * small.nch) })
 	k.build(blk, pats[:blockSize/2], m, small)
-	p.Half = price(float64(len(few)*small.nch), func() { sink += k.half(blk, few) })
+	p.Half = price(func() float64 { sink += k.half(blk, few); return float64(len(few) * small.nch) })
 	short := gen(directMax, 3)
-	p.Direct = price(float64(len(short)*4096), func() { sink += k.pairs(short, items[:4096]) })
+	p.Direct = price(func() float64 { sink += k.pairs(short, items[:4096]); return float64(len(short) * 4096) })
 	// The key choice: deep keys weighed for a 12-bit index, greedy ones
 	// for an 8-bit one, on parts of the items.
 	s := &scratch{k: k}
-	choose := func() {
+	p.Weighed = price(func() float64 {
+		w0 := s.stat.weighed
 		kr, _ := s.deepKeys(items[:1<<16], items[1<<16:3<<15], 12, m, maxIndexBits, 1, 1, 1, 1)
 		kc, _ := s.chooseKeys(items[:1<<14], items[1<<14:3<<13], 8, m)
 		sink += kr.chosen ^ kc.chosen
-	}
-	w0 := s.stat.weighed
-	choose()
-	p.Weighed = price(float64(s.stat.weighed-w0), choose)
+		return float64(s.stat.weighed - w0)
+	})
 	// Sorting: half boards as the join makes them, each north part's
 	// diagonals with every south part's in turn, so that neighbours
 	// share most of their key, under a 9-bit key of one run of bits (the
@@ -97,8 +97,9 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 		}
 	}
 	kh, _ := newKeyer([]int{12, 13, 14, 15, 16, 17, 18, 19, 20}, m)
-	p.Sorted = price(float64(len(made)), func() {
+	p.Sorted = price(func() float64 {
 		s.ie, s.ke, s.ce = bucket(&s.k, &kh, made, 1<<9, s.ie, s.ke, s.ce)
+		return float64(len(made))
 	})
 	// Steps: one pattern a bucket (pair by pair), no items.
 	ones := make([]uint64, 1<<12+vecPad)
@@ -107,9 +108,10 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 		ce[i] = int32(i)
 	}
 	cw := make([]int32, 1<<12+1)
-	p.Steps = price(531441, func() { // 3^12 bucket pairs
+	p.Steps = price(func() float64 {
 		n, _ := s.joinEach(ones, ce, ones, cw, 12, m)
 		sink += n
+		return 531441 // 3^12 bucket pairs
 	})
 	// Row lists and half boards: a row set of n = 18 on the bounded
 	// path.
@@ -122,7 +124,7 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 
 // calibrateRows prices row-list entries and half boards on a middle row
 // set of a middle task of n = 18.
-func calibrateRows(k Kernel, price func(float64, func()) float64) (rows, halves float64) {
+func calibrateRows(k Kernel, price func(func() float64) float64) (rows, halves float64) {
 	l, err := NewLayout(Even(18), 0)
 	if err != nil {
 		return 0, 0
@@ -137,20 +139,18 @@ func calibrateRows(k Kernel, price func(float64, func()) float64) (rows, halves 
 	rb := rbs[len(rbs)/2]
 	s := &bscratch{k: k, capacity: 1 << 20}
 	s.ls.k = k
-	build := func() {
+	rows = price(func() float64 {
 		s.north[1].build(g.HN, f.q, t.Top, f.ce, f.att[ne])
 		s.north[0].build(g.HN, f.q, f.ft&^t.Top, f.cw, f.att[nw])
 		s.south[1].build(g.HS, f.q, rb, f.ce, f.att[se])
 		s.south[0].build(g.HS, f.q, f.fb&^rb, f.cw, f.att[sw])
-	}
-	build()
-	entries := s.north[0].size() + s.north[1].size() + s.south[0].size() + s.south[1].size()
-	rows = price(float64(max(entries, 1)), build)
+		return float64(max(s.north[0].size()+s.north[1].size()+s.south[0].size()+s.south[1].size(), 1))
+	})
 	east := f.makeSide(&f.sides[1], &s.north[1], &s.south[1], nil)
-	var made int
-	_, _ = f.genFrom(&east, &genPos{}, s, func(p []uint64) bool { made += len(p); return true })
-	halves = price(float64(max(made, 1)), func() {
-		_, _ = f.genFrom(&east, &genPos{}, s, func([]uint64) bool { return true })
+	halves = price(func() float64 {
+		var made int
+		_, _ = f.genFrom(&east, &genPos{}, s, func(p []uint64) bool { made += len(p); return true })
+		return float64(max(made, 1))
 	})
 	return rows, halves
 }

@@ -87,8 +87,8 @@ func printHuman(e *cli.Env, r *job.Outcome) {
 		r.Seconds, r.Workers, cli.Plural(r.Workers, "worker", "workers"), r.Tasks, cli.Plural(r.Tasks, "task", "tasks"),
 		r.Method, r.Depth, path, r.Kernel, cli.Rate(r.NodesPerSec))
 	if m := r.Metered; m != nil && m.PriceRuns > 0 {
-		fmt.Fprintf(w, "this run's work at the prices of its %d reference %s: %.3f core-hours at the median run's (as nqueens estimate prices it), %.3f at the least of each\n",
-			m.PriceRuns, cli.Plural(m.PriceRuns, "run", "runs"), m.MedianSeconds/3600, m.LeastSeconds/3600)
+		fmt.Fprintf(w, "this run's work at the prices of its %d reference %s: %.3f core-hours at the least (as nqueens estimate prices it), %.3f at the median\n",
+			m.PriceRuns, cli.Plural(m.PriceRuns, "run", "runs"), m.LeastSeconds/3600, m.MedianSeconds/3600)
 	}
 }
 

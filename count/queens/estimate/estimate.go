@@ -23,10 +23,9 @@
 // table lookups, table entries built, pairs tested one by one, bucket
 // steps), and the prices, in nanoseconds of one core, come from short
 // reference runs of each kind (join.Calibrate) taken beside the sample on
-// every thread: the median run's, the machine's typical speed while the
-// sample ran, which is what a count pays (the least of each price, the
-// machine at its quietest, is reported beside it). The backtracking
-// methods' tasks are timed whole.
+// every thread, the least of each kept: on a shared machine the least is
+// the one its neighbours disturbed least. The backtracking methods' tasks
+// are timed whole.
 //
 // Each stage's estimate is unbiased, so each drawn task gives an unbiased
 // estimate of its task's count and Work, and the classic estimator of
@@ -34,8 +33,8 @@
 // their variance, stratum by stratum, from those alone. The intervals are
 // the totals ± t·σ (Student's t at 95%, with the sample's degrees of
 // freedom): they cover the sampling error, not a machine that is slower
-// than the one measured (Result.PriceLeast and PriceSpread say how much
-// the reference runs' prices moved).
+// than the one measured (Result.PriceSpread says how much the reference
+// runs' prices moved).
 //
 // The sample is a function of the plan, the seed and the options: the
 // same seed draws the same tasks, row sets and keys, and so the same
@@ -146,19 +145,20 @@ type Result struct {
 	ThreadTimes bool `json:"thread_cpu_times"`
 	// For the join: Work is the whole count's work, in units that do not
 	// depend on the machine or its load (the sample's, extrapolated), and
-	// Prices what a unit costs here, in nanoseconds of one core: the
-	// prices of the median of PriceRuns short reference runs taken beside
-	// the sample (join.Calibrate), the run at which Work costs the median.
-	// The CPU time is Work at Prices; its interval is the sampling
-	// error's. PriceLeast is what Work costs at the least of each price
-	// over the runs, as a share of that (0.92: 8% less), the machine at
-	// its quietest; PriceSpread what it costs at the dearest run's (1.10:
-	// 10% more).
+	// Prices what a unit costs here, in nanoseconds of one core: the least
+	// of each over PriceRuns short reference runs taken beside the sample
+	// (join.Calibrate); PriceSpread is how much dearer the count comes out
+	// at the dearest run's prices than at the least (1.10: 10%), and
+	// PriceMedian at the median run's: the least is this machine at its
+	// quietest, which a figure that must hold still needs; a count run
+	// under the load the estimate ran under costs about PriceMedian times
+	// more. The CPU time is Work at Prices; its interval is the sampling
+	// error's.
 	Work        *join.Work   `json:"work,omitempty"`
 	Prices      *join.Prices `json:"prices_ns,omitempty"`
 	PriceRuns   int          `json:"price_runs,omitempty"`
-	PriceLeast  float64      `json:"price_least,omitempty"`
 	PriceSpread float64      `json:"price_spread,omitempty"`
+	PriceMedian float64      `json:"price_median,omitempty"`
 	// TaskHours are quantiles of the tasks' CPU time in core-hours (the
 	// median, 90th and 99th percentiles and the largest), from the
 	// sample: what a worker lost in a campaign costs.
@@ -568,22 +568,23 @@ func (s *sampler) batches(ids []int) {
 // runs.
 const calibrateEvery = 16
 
-// price turns each draw's Work into CPU seconds at the prices of the
-// median reference run (by what the whole count's Work costs at each
-// run's prices), and records those prices, how far the least and the
-// dearest runs' prices move the figure, and the whole count's Work in res.
-//
-// The median, not the least: a count pays the machine's typical speed,
-// not its quietest moment. Whole n = 24 shards counted at 1.13-1.15
-// times the least prices of their own reference runs and 1.06 times the
-// median (RESULTS.md, "Twelfth round"); with each kind run once untimed
-// before it is timed, the median runs lie 4-14% above the least.
+// price turns each draw's Work into CPU seconds at the least prices the
+// reference runs measured, and records the prices, their spread and the
+// whole count's Work in res.
 func (s *sampler) price(draws []draw, strata int, res *Result) {
 	if len(s.prices) == 0 {
 		return
 	}
-	// The whole count's Work: each draw's, weighted as combine weighs it.
+	least := s.prices[0]
+	for _, p := range s.prices[1:] {
+		least = least.Least(p)
+	}
 	var work join.Work
+	for i := range draws {
+		d := &draws[i]
+		d.t += least.Cost(d.work).Seconds()
+	}
+	// The whole count's Work: each draw's, weighted as combine weighs it.
 	n := make([]float64, strata)
 	for _, d := range draws {
 		n[d.stratum]++
@@ -591,31 +592,17 @@ func (s *sampler) price(draws []draw, strata int, res *Result) {
 	for _, d := range draws {
 		work.Add(d.work.Scale(1 / (d.p * n[d.stratum])))
 	}
-	med, least, dearest := medianRun(s.prices, work)
-	for i := range draws {
-		d := &draws[i]
-		d.t += med.Cost(d.work).Seconds()
+	costs := make([]float64, len(s.prices))
+	for i, p := range s.prices {
+		costs[i] = p.Cost(work).Seconds()
 	}
-	res.Work, res.Prices, res.PriceRuns = &work, &med, len(s.prices)
-	if c := med.Cost(work).Seconds(); c > 0 {
-		res.PriceLeast = least.Cost(work).Seconds() / c
-		res.PriceSpread = dearest.Cost(work).Seconds() / c
+	slices.Sort(costs)
+	res.Work, res.Prices, res.PriceRuns = &work, &least, len(s.prices)
+	if lo := least.Cost(work).Seconds(); lo > 0 {
+		res.PriceSpread = costs[len(costs)-1] / lo
+		res.PriceMedian = costs[len(costs)/2] / lo
 	}
-	res.Interval += fmt.Sprintf("; the join's work priced at the median of %d reference runs' prices on this machine (the least of each price would take %.0f%%, the dearest run's would add %.0f%%)", len(s.prices), 100*(1-res.PriceLeast), 100*(res.PriceSpread-1))
-}
-
-// medianRun returns the prices of the reference run at which work costs
-// the median (the upper one of an even number of runs), the least of
-// each price over all runs, and the prices of the run at which it costs
-// the most.
-func medianRun(prices []join.Prices, work join.Work) (med, least, dearest join.Prices) {
-	runs := slices.Clone(prices)
-	slices.SortStableFunc(runs, func(a, b join.Prices) int { return cmp.Compare(a.Cost(work), b.Cost(work)) })
-	least = runs[0]
-	for _, p := range runs[1:] {
-		least = least.Least(p)
-	}
-	return runs[len(runs)/2], least, runs[len(runs)-1]
+	res.Interval += fmt.Sprintf("; the join's work priced at the least of %d reference runs' prices on this machine (the median run's would add %.0f%%, the dearest run's %.0f%%)", len(s.prices), 100*(res.PriceMedian-1), 100*(res.PriceSpread-1))
 }
 
 // quantiles estimates the quantiles of the tasks' CPU time in core-hours
@@ -687,7 +674,7 @@ func (r *Result) String() string {
 		s += fmt.Sprintf("tasks: median %s, 90%% %s, 99%% %s of one core\n", duration(q.P50*3600), duration(q.P90*3600), duration(q.P99*3600))
 	}
 	if r.Prices != nil {
-		s += fmt.Sprintf("the join's work priced at the median of %d reference runs' prices (the least of each: %+.0f%%, the dearest run's: %+.0f%%)\n", r.PriceRuns, 100*(r.PriceLeast-1), 100*(r.PriceSpread-1))
+		s += fmt.Sprintf("the join's work priced at the least of %d reference runs' prices (the median run's: %+.0f%%, the dearest run's: %+.0f%%)\n", r.PriceRuns, 100*(r.PriceMedian-1), 100*(r.PriceSpread-1))
 	}
 	s += fmt.Sprintf("sample: %d tasks, %d row sets, seed %d, %s of CPU in %s", r.Samples, r.RowSets, r.Seed, duration(r.SampleSeconds), duration(r.Seconds))
 	return s

@@ -48,8 +48,8 @@ func TestCovers(t *testing.T) {
 			if a.Work == nil || b.Work == nil || *a.Work != *b.Work {
 				t.Errorf("n = %d seed 7 twice: Work %+v then %+v", c.spec.N, a.Work, b.Work)
 			}
-			if a.Prices == nil || a.PriceRuns < 1 || a.PriceSpread < 1 || a.PriceLeast <= 0 || a.PriceLeast > 1 {
-				t.Errorf("n = %d: prices %+v from %d runs, spread %g, least %g", c.spec.N, a.Prices, a.PriceRuns, a.PriceSpread, a.PriceLeast)
+			if a.Prices == nil || a.PriceRuns < 1 || a.PriceSpread < 1 || a.PriceMedian < 1 || a.PriceMedian > a.PriceSpread {
+				t.Errorf("n = %d: prices %+v from %d runs, spread %g, median %g", c.spec.N, a.Prices, a.PriceRuns, a.PriceSpread, a.PriceMedian)
 			}
 		}
 		if q := a.TaskHours; q == nil || !(0 < q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= q.Max) {

@@ -85,13 +85,13 @@ type Metered struct {
 	Work  Work `json:"work"`
 	Tasks int  `json:"tasks"`
 	// PriceRuns is the reference runs taken; Prices the least of each
-	// of their prices (nil with no run).
+	// of their prices, as the estimator prices a sample (nil with no run).
 	PriceRuns int     `json:"price_runs"`
 	Prices    *Prices `json:"prices_ns,omitempty"`
-	// LeastSeconds is Work at Prices, in CPU seconds of one core: the
-	// machine at its quietest. MedianSeconds is Work at the prices of the
-	// median reference run (by that cost): the machine's typical speed
-	// while the count ran, as the estimator prices a sample.
+	// LeastSeconds is Work at Prices, in CPU seconds of one core: what
+	// the estimator would have said of this Work. MedianSeconds is Work
+	// at the prices of the median reference run (by that cost): the
+	// machine's typical speed while the count ran.
 	LeastSeconds  float64 `json:"least_cpu_seconds,omitempty"`
 	MedianSeconds float64 `json:"median_cpu_seconds,omitempty"`
 }

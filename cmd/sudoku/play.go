@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nqcount/nqcount/internal/cli"
@@ -159,6 +160,14 @@ func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 	// error) for a server that then stopped cleanly.
 	if st := cmd.ProcessState; st != nil && st.Exited() {
 		return st.ExitCode()
+	}
+	// An interrupt passed on before sudoku-play set up its handler stops
+	// it by the signal itself: that is still a stop asked for, not a
+	// failure.
+	if st := cmd.ProcessState; st != nil && ctx.Err() != nil {
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return cli.ExitInterrupted
+		}
 	}
 	e.Errorf("play: %s: %v", path, err)
 	return cli.ExitFail

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqcount/nqcount/internal/cli"
 	"github.com/nqcount/nqcount/internal/clitest"
@@ -24,6 +27,29 @@ func TestPlayMissing(t *testing.T) {
 	code, out, errOut := call(t, "", "play", "--no-browser")
 	if code != cli.ExitFail || out != "" || !strings.Contains(errOut, "go install github.com/nqcount/nqcount/cmd/sudoku-play") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestPlayInterruptedEarly: an interrupt that reaches sudoku-play before
+// it handles signals stops it by the signal itself (here a stand-in that
+// never handles one); play still reports a stop asked for, not a failure.
+func TestPlayInterruptedEarly(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\nexec sleep 30\n"
+	if err := os.WriteFile(filepath.Join(dir, playCommand), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+filepath.Dir(sleep))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	var o, e bytes.Buffer
+	code := app.Run(ctx, &cli.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e}, []string{"play", "--no-browser"})
+	if code != cli.ExitInterrupted || e.String() != "" {
+		t.Errorf("exit %d, stderr %q, want %d and nothing said", code, e.String(), cli.ExitInterrupted)
 	}
 }
 

@@ -141,7 +141,7 @@ func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 			defer cleanup()
 			err = nil
 		} else if ctx.Err() != nil {
-			return cli.ExitFail
+			return cli.ExitInterrupted
 		} else {
 			e.Errorf("play: building %s: %v", playCommand, berr)
 		}
@@ -161,11 +161,15 @@ func runPlay(ctx context.Context, e *cli.Env, args []string) int {
 	if st := cmd.ProcessState; st != nil && st.Exited() {
 		return st.ExitCode()
 	}
-	// An interrupt passed on before sudoku-play set up its handler stops
-	// it by the signal itself: that is still a stop asked for, not a
-	// failure.
-	if st := cmd.ProcessState; st != nil && ctx.Err() != nil {
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	// An interrupt that came before sudoku-play started, or that stopped
+	// it by the signal itself before it handled signals, is still a stop
+	// asked for, not a failure.
+	if ctx.Err() != nil {
+		st := cmd.ProcessState
+		if st == nil {
+			return cli.ExitInterrupted
+		}
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGINT {
 			return cli.ExitInterrupted
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Limits bound every process the harness starts.
@@ -253,6 +255,14 @@ wait:
 		case <-sample.C:
 			r.peak = max(r.peak, hwm(r.pid))
 		case <-stopAt:
+			stopAt = nil
+			// A process that has already ended is not signalled: its
+			// exit came first and answers the case as it stands (the
+			// select takes either case when its end and the signal's
+			// moment are both ready).
+			if ended(r.pid) {
+				continue
+			}
 			if sig == 0 {
 				sig = syscall.SIGINT
 			}
@@ -269,7 +279,6 @@ wait:
 			// Killed at twice the bound; Problems judges the time
 			// it took against the processor time it got.
 			answerBy = time.After(2 * r.l.Answer)
-			stopAt = nil
 		case <-answerBy:
 			res.Killed = true
 			syscall.Kill(-r.pid, syscall.SIGKILL)
@@ -307,6 +316,16 @@ wait:
 		res.Err = err
 	}
 	return res
+}
+
+// ended reports whether the process with id pid, a child of this one,
+// has ended: it is waiting to be reaped (it is not reaped here), or has
+// been.
+func ended(pid int) bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	// With WNOHANG and no child ended, Linux leaves info zero.
+	return err != nil || info.Signo != 0
 }
 
 // CPU returns the processor time (user and system) the process has used.

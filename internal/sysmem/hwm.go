@@ -18,10 +18,41 @@ func PeakOf(pid string) (uint64, bool) {
 	return parseHWM(b)
 }
 
+// Outside returns the part of this process's resident memory that the Go
+// runtime does not manage, and so does not count against its memory limit
+// (runtime/debug.SetMemoryLimit): the resident pages of files it maps (its
+// own code and data) and of shared memory (Linux's RssFile and RssShmem
+// in /proc/self/status), in bytes; false where the system does not say.
+func Outside() (uint64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	return parseOutside(b)
+}
+
+// parseOutside adds the RssFile and RssShmem lines of a /proc/PID/status
+// file; false unless both are there.
+func parseOutside(status []byte) (uint64, bool) {
+	file, ok1 := statusField(status, "RssFile:", true)
+	shmem, ok2 := statusField(status, "RssShmem:", true)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return file + shmem, true
+}
+
 // parseHWM reads the VmHWM line of a /proc/PID/status file.
 func parseHWM(status []byte) (uint64, bool) {
+	return statusField(status, "VmHWM:", false)
+}
+
+// statusField reads the line of a /proc/PID/status file that begins with
+// name, a size in kB, in bytes; false where it is missing, malformed, or
+// zero while zero is not allowed.
+func statusField(status []byte, name string, zero bool) (uint64, bool) {
 	for line := range bytes.Lines(status) {
-		rest, ok := bytes.CutPrefix(line, []byte("VmHWM:"))
+		rest, ok := bytes.CutPrefix(line, []byte(name))
 		if !ok {
 			continue
 		}
@@ -30,7 +61,7 @@ func parseHWM(status []byte) (uint64, bool) {
 			return 0, false
 		}
 		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
-		if err != nil || kb == 0 {
+		if err != nil || kb == 0 && !zero {
 			return 0, false
 		}
 		return kb << 10, true

@@ -46,6 +46,34 @@ func TestParseHWM(t *testing.T) {
 	}
 }
 
+func TestParseOutside(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"VmRSS:\t 30000 kB\nRssAnon:\t 15000 kB\nRssFile:\t 14864 kB\nRssShmem:\t 0 kB\n", 14864 << 10, true},
+		{"RssFile:\t 100 kB\nRssShmem:\t 24 kB\n", 124 << 10, true},
+		{"RssFile:\t 100 kB\n", 0, false},
+		{"RssFile:\t 100 MB\nRssShmem:\t 0 kB\n", 0, false},
+		{"", 0, false},
+	} {
+		if got, ok := parseOutside([]byte(c.in)); got != c.want || ok != c.ok {
+			t.Errorf("parseOutside(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestOutside: on Linux a running Go binary has its own code resident.
+func TestOutside(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("RssFile is Linux's")
+	}
+	if b, ok := Outside(); !ok || b == 0 {
+		t.Errorf("Outside() = %d, %v", b, ok)
+	}
+}
+
 // TestPeakIsOwn: a process started by a large one reports its own peak,
 // not its parent's (ru_maxrss takes in the parent's under vfork + exec).
 func TestPeakIsOwn(t *testing.T) {

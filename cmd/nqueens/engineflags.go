@@ -72,18 +72,11 @@ func (f *engineFlags) check(e *cli.Env) bool {
 }
 
 // setMemoryLimit tells the Go runtime the memory the count may hold
-// (the resolved --memory), so that its collector works harder near it
-// rather than letting garbage take the process past it. The runtime's
-// limit covers only the memory it manages: the resident pages of the
-// binary itself (about 15 MiB), which count against --memory too, are
-// taken off it, with a MiB to spare for the code the count has yet to
-// touch; never more than half the limit.
+// (the resolved --memory, less what the runtime does not manage: see
+// sysmem.RuntimeLimit), so that its collector works harder near it
+// rather than letting garbage take the process past it.
 func (f *engineFlags) setMemoryLimit() {
-	limit := min(f.exec.Memory, 1<<62)
-	if out, ok := sysmem.Outside(); ok {
-		limit -= min(out+1<<20, limit/2)
-	}
-	debug.SetMemoryLimit(int64(limit))
+	debug.SetMemoryLimit(int64(sysmem.RuntimeLimit(f.exec.Memory)))
 }
 
 // parseBytes reads a memory size: a whole number of bytes, or a number

@@ -31,11 +31,25 @@ func Outside() (uint64, bool) {
 	return parseOutside(b)
 }
 
+// RuntimeLimit returns the limit to give the Go runtime
+// (runtime/debug.SetMemoryLimit) for a process that may hold budget
+// bytes in all: the runtime's limit covers only the memory it manages,
+// so the resident pages outside it (Outside: the binary's own, about 15
+// MiB) are taken off, with a MiB to spare for code not yet touched, and
+// never more than half the budget. Budgets past 2^62 are 2^62.
+func RuntimeLimit(budget uint64) uint64 {
+	limit := min(budget, 1<<62)
+	if out, ok := Outside(); ok {
+		limit -= min(out+1<<20, limit/2)
+	}
+	return limit
+}
+
 // parseOutside adds the RssFile and RssShmem lines of a /proc/PID/status
 // file; false unless both are there.
 func parseOutside(status []byte) (uint64, bool) {
-	file, ok1 := statusField(status, "RssFile:", true)
-	shmem, ok2 := statusField(status, "RssShmem:", true)
+	file, ok1 := statusField(status, "RssFile:")
+	shmem, ok2 := statusField(status, "RssShmem:")
 	if !ok1 || !ok2 {
 		return 0, false
 	}
@@ -44,13 +58,13 @@ func parseOutside(status []byte) (uint64, bool) {
 
 // parseHWM reads the VmHWM line of a /proc/PID/status file.
 func parseHWM(status []byte) (uint64, bool) {
-	return statusField(status, "VmHWM:", false)
+	b, ok := statusField(status, "VmHWM:")
+	return b, ok && b != 0
 }
 
 // statusField reads the line of a /proc/PID/status file that begins with
-// name, a size in kB, in bytes; false where it is missing, malformed, or
-// zero while zero is not allowed.
-func statusField(status []byte, name string, zero bool) (uint64, bool) {
+// name, a size in kB, in bytes; false where it is missing or malformed.
+func statusField(status []byte, name string) (uint64, bool) {
 	for line := range bytes.Lines(status) {
 		rest, ok := bytes.CutPrefix(line, []byte(name))
 		if !ok {
@@ -61,7 +75,7 @@ func statusField(status []byte, name string, zero bool) (uint64, bool) {
 			return 0, false
 		}
 		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
-		if err != nil || kb == 0 && !zero {
+		if err != nil {
 			return 0, false
 		}
 		return kb << 10, true

@@ -146,13 +146,17 @@ func (j *joinTasks) fit(e Execution, fixed uint64) (Budget, error) {
 	arena -= min(arena, join.KeyMemory(keyBits))
 	arena = max(m.MinArena, arena-min(arena, share/10))
 	// Tasks counted together hold each one's north row lists: they take
-	// the arena beyond the lists of the longest row set (less would make
-	// the joins dearer than the row lists they save), maxBatch tasks at
-	// most, and none from n = 26, where a task is what a campaign's
-	// worker may lose.
+	// the arena beyond the lists of the longest row set, or an eighth of
+	// an arena below them (more would make the passes dearer than the
+	// row lists they save), maxBatch tasks at most, and none from n = 26,
+	// where a task is what a campaign's worker may lose.
 	b.Batch = 1
-	if j.n < 26 && arena > m.Lists && m.BatchTask > 0 {
-		b.Batch = int(min(maxBatch, 1+(arena-m.Lists)/m.BatchTask))
+	if j.n < 26 && m.BatchTask > 0 {
+		room := arena / 8
+		if arena > m.Lists {
+			room = arena - m.Lists
+		}
+		b.Batch = int(min(maxBatch, 1+room/m.BatchTask))
 		arena -= uint64(b.Batch-1) * m.BatchTask
 	}
 	b.Path, b.PerWorker, b.Arena, b.KeyBits = "bounded", share, arena, keyBits

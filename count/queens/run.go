@@ -83,8 +83,8 @@ type Budget struct {
 	KeyBits int
 	// Batch is the most tasks the bounded path counts together (see
 	// join.Counter.Batches): more than 1 only where the arena has room
-	// beyond the lists of its longest row set for the row lists they
-	// hold.
+	// for the row lists they hold, beyond the lists of its longest row
+	// set or in an eighth of an arena below them.
 	Batch int
 	// MeterRuns says whether a join count takes reference runs while it
 	// counts (see join.Meter): only where the memory leaves room for one

@@ -106,8 +106,13 @@ func pairMax(a []float64) (pair, one float64) {
 }
 
 // Runtime is what the Go runtime and the program hold besides the
-// count's own memory, budgeted by every path.
-const Runtime = 24 << 20
+// count's own memory, budgeted by every path: the binary's pages that are
+// resident (about 15 MiB of nqueens) and the runtime's own (stacks, its
+// metadata: about 4 MiB), with a little to spare. The Go heap's room to
+// grow past its live data is the runtime limit's to bound (a count sets
+// it to the memory less the binary's pages: see sysmem.RuntimeLimit),
+// within the tenth of each worker's share the bounded path leaves it.
+const Runtime = 20 << 20
 
 func tableBytes(h, q int) uint64 {
 	return 8*quadSize(h, q) + 4*(uint64(1)<<uint(h+q)+1)

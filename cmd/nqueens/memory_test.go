@@ -20,9 +20,9 @@ func TestCountWithinMemory(t *testing.T) {
 		args []string
 		mib  uint64
 	}{
-		{[]string{"count", "18", "--workers", "2"}, 36},
-		{[]string{"count", "17", "--workers", "1", "--path", "bounded", "--checkpoint", filepath.Join(dir, "j17")}, 30},
-		{[]string{"count", "16", "--workers", "2", "--path", "bounded", "--shard", "0/4", "--out", filepath.Join(dir, "s16")}, 30},
+		{[]string{"count", "18", "--workers", "2"}, 32},
+		{[]string{"count", "17", "--workers", "1", "--path", "bounded", "--checkpoint", filepath.Join(dir, "j17")}, 26},
+		{[]string{"count", "16", "--workers", "2", "--path", "bounded", "--shard", "0/4", "--out", filepath.Join(dir, "s16")}, 28},
 	} {
 		args := append(c.args, "--memory", strconv.FormatUint(c.mib, 10)+"MiB", "--json")
 		code, out, errs := runBin(t, args...)

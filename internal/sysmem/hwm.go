@@ -11,11 +11,18 @@ import (
 // (VmHWM), in bytes; false where there is no such file (other systems, a
 // process that has exited).
 func PeakOf(pid string) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
+	b, ok := status(pid)
+	if !ok {
 		return 0, false
 	}
 	return parseHWM(b)
+}
+
+// status reads /proc/PID/status of process pid ("self" for this one);
+// false where there is no such file.
+func status(pid string) ([]byte, bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	return b, err == nil
 }
 
 // Outside returns the part of this process's resident memory that the Go
@@ -24,8 +31,8 @@ func PeakOf(pid string) (uint64, bool) {
 // own code and data) and of shared memory (Linux's RssFile and RssShmem
 // in /proc/self/status), in bytes; false where the system does not say.
 func Outside() (uint64, bool) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+	b, ok := status("self")
+	if !ok {
 		return 0, false
 	}
 	return parseOutside(b)

@@ -77,7 +77,7 @@ func Calibrate(k Kernel, clock func() time.Duration) Prices {
 	p.Weighed = price(func() float64 {
 		w0 := s.stat.weighed
 		kr, _ := s.deepKeys(items[:1<<16], items[1<<16:3<<15], 12, m, maxIndexBits, 1, 1, 1, 1)
-		kc, _ := s.chooseKeys(items[:1<<14], items[1<<14:3<<13], 8, m)
+		kc, _ := s.chooseKeys(items[:1<<14], items[1<<14:3<<13], 8, m, 1, 1)
 		sink += kr.chosen ^ kc.chosen
 		return float64(s.stat.weighed - w0)
 	})

@@ -133,7 +133,7 @@ func TestChooseKeysPrunes(t *testing.T) {
 	e, w := gen(50000), gen(40000)
 	var s scratch
 	for k := 1; k <= 6; k++ {
-		kr, ok := s.chooseKeys(e, w, k, m)
+		kr, ok := s.chooseKeys(e, w, k, m, 1, 1)
 		if !ok {
 			t.Fatalf("k=%d: no key", k)
 		}
@@ -145,7 +145,7 @@ func TestChooseKeysPrunes(t *testing.T) {
 		}
 	}
 	// Lists with no bit in common: nothing prunes, no key.
-	if _, ok := s.chooseKeys([]uint64{1, 2}, []uint64{4, 8}, 1, 4); ok {
+	if _, ok := s.chooseKeys([]uint64{1, 2}, []uint64{4, 8}, 1, 4, 1, 1); ok {
 		t.Error("disjoint lists: a key")
 	}
 }

@@ -69,9 +69,11 @@ func runs(x uint64) int { return bits.OnesCount64(x &^ (x << 1)) }
 // chooseKeys returns the keyer of the k index bits, of patterns of m
 // bits, that leave the join of e (the blocks' side) and w the least work,
 // chosen greedily on samples of both; false when fewer than k bits prune
-// at all.
-func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
-	order := s.chooseOrder(e, w, k, m)
+// at all. e and w may themselves be samples, each pattern standing for
+// fe and fw of the lists' (1 for whole lists): the work is weighed at
+// the lists' scale, where a bucket fills a block or leaves it half empty.
+func (s *scratch) chooseKeys(e, w []uint64, k, m int, fe, fw float64) (keyer, bool) {
+	order := s.chooseOrder(e, w, k, m, fe, fw)
 	if len(order) < k {
 		return keyer{}, false
 	}
@@ -81,13 +83,15 @@ func (s *scratch) chooseKeys(e, w []uint64, k, m int) (keyer, bool) {
 }
 
 // chooseOrder returns up to k index bits for the join of e (the blocks'
-// side) and w, in the order chooseKeys chooses them, leaving the samples
-// it chose them on in s.ks.
-func (s *scratch) chooseOrder(e, w []uint64, k, m int) []int {
+// side) and w, each pattern standing for se and sw of the lists', in the
+// order chooseKeys chooses them, leaving the samples it chose them on in
+// s.ks.
+func (s *scratch) chooseOrder(e, w []uint64, k, m int, se, sw float64) []int {
 	ks := &s.ks
 	var fe, fw float64
 	ks.e, fe = sample(e, ks.e[:0])
 	ks.w, fw = sample(w, ks.w[:0])
+	fe, fw = fe*se, fw*sw
 	ks.ke = resize(ks.ke, len(ks.e))
 	ks.kw = resize(ks.kw, len(ks.w))
 	clear(ks.ke)
@@ -285,7 +289,7 @@ func (s *scratch) joinBits(e, w []uint64, k, m, most int, fe, fw, de, dw float64
 	if k >= deepMin {
 		return s.deepKeys(e, w, k, m, most, fe, fw, de, dw)
 	}
-	return s.chooseKeys(e, w, k, m)
+	return s.chooseKeys(e, w, k, m, fe/de, fw/dw)
 }
 
 // sampleN appends to out about n patterns of pats, evenly spaced.
@@ -382,7 +386,7 @@ var modelPrices = Prices{Rows: 25, Halves: 1.45, Sorted: 11, Small: 0.39, Large:
 // its blocks are built from the smaller buckets of a piece.
 func (s *scratch) deepKeys(e, w []uint64, k, m, most int, fe, fw, de, dw float64) (keyer, bool) {
 	top := max(k, min(k+3, most, maxIndexBits))
-	order := s.chooseOrder(e, w, top, m)
+	order := s.chooseOrder(e, w, top, m, fe/de, fw/dw)
 	if len(order) == 0 {
 		return keyer{}, false
 	}

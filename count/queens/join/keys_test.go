@@ -119,7 +119,7 @@ func TestSmoothed(t *testing.T) {
 // buckets read from the samples by its own keyer.
 func (s *scratch) deepKeysPlain(e, w []uint64, k, m int, fe, fw, de, dw float64) (keyer, float64) {
 	top := min(k+3, maxIndexBits)
-	order := s.chooseOrder(e, w, top, m)
+	order := s.chooseOrder(e, w, top, m, fe/de, fw/dw)
 	ks := &s.ks
 	ks.de = sampleN(e, ks.de[:0], depthSample(top))
 	ks.dw = sampleN(w, ks.dw[:0], depthSample(top))
@@ -399,5 +399,36 @@ func TestOtherClasses(t *testing.T) {
 				t.Errorf("n=%d capacity %d: no other side cut by classes", n, capacity)
 			}
 		}
+	}
+}
+
+// chooseKeys weighs the join at the lists' scale: on a list and on the
+// sample of it that the choice itself would take, each sampled pattern
+// standing for the patterns it stands for in the list, it chooses the
+// same bits (a sample unweighted looks like a short list, whose buckets
+// leave blocks half empty, and takes other keys).
+func TestChooseKeysWeighted(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const m = 40
+	differ := 0
+	for _, c := range []struct{ ne, nw, k int }{{1 << 16, 1 << 15, 6}, {1 << 17, 1 << 17, 7}, {1 << 15, 1 << 17, 5}, {1 << 18, 1 << 20, 8}} {
+		e, w := skewed(r, c.ne, m), skewed(r, c.nw, m)
+		var s scratch
+		whole, ok := s.chooseKeys(e, w, c.k, m, 1, 1)
+		if !ok {
+			t.Fatalf("%+v: no key", c)
+		}
+		se, fe := sample(e, nil)
+		sw, fw := sample(w, nil)
+		got, _ := s.chooseKeys(se, sw, c.k, m, fe, fw)
+		if got.chosen != whole.chosen {
+			t.Errorf("%+v: on the samples weighted %x, on the lists %x", c, got.chosen, whole.chosen)
+		}
+		if bare, _ := s.chooseKeys(se, sw, c.k, m, 1, 1); bare.chosen != whole.chosen {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("the samples unweighted chose the lists' bits every time: the test cannot tell weights from none")
 	}
 }

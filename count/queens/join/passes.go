@@ -21,13 +21,16 @@ import (
 // less as n grows, the lists growing as their product does), so memory
 // is traded for passes, never for a slower join.
 //
-// With deep keys (long lists), the pieces are cut by classes of keys
-// (their top bits) rather than in order, so that every piece holds whole
-// buckets: the held side by groups of its classes (heldGroups), and the
-// classes of the other side that a held group needs by groups that each
-// fit in a piece (otherGroups), the other side made again for each.
-// Pieces cut in order hold a share of every bucket, which leaves the
-// kernels half-empty blocks and too few items for large tables.
+// Where the lists have keys at all, the pieces are cut by classes of
+// keys (their top bits) rather than in order, so that every piece holds
+// whole buckets: the held side by groups of its classes (heldGroups),
+// and the classes of the other side that a held group needs by groups
+// that each fit in a piece (otherGroups), the other side made again for
+// each. Pieces cut in order hold a share of every bucket, which leaves
+// the kernels half-empty blocks and too few items for large tables, or,
+// keyed by the pieces' length, fewer key bits: at n = 22 in 48 MiB, a
+// sixth more lookups than the lists' join (RESULTS.md, "Sixteenth
+// round").
 
 // Bytes a half board takes in a pass, with resize's quarter more: a
 // held one bucketed (8) and its key (4); one of a piece of the other
@@ -65,7 +68,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		held, other, sh, so, fh, fo = west, east, sw, se, fw, fe
 	}
 	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
-	kr := f.passKeys(ls, sh, so, fh, fo, budget)
+	kr := f.passKeys(ls, sh, so, fh, fo)
 	// The samples stay for the next row set while they are small (the
 	// key choice's few thousand patterns, a thirty-second of the arena
 	// each at most, within the share's tenth kept beside the arena); the
@@ -86,7 +89,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	// does, so that its pieces hold whole buckets too (see otherGroups).
 	var pb int
 	var ocls [1 << passPrefix]float64
-	if kr.bits >= deepMin {
+	if kr.bits > 0 {
 		pb, ocls = classSizes(keyHist(so, &kr, fo), kr.bits)
 	}
 	oshift := uint(kr.bits - pb)
@@ -150,7 +153,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		// The other side, in pieces against it; the held piece's raw
 		// list is no longer needed, so a piece is made in its room.
 		var subs []classSet
-		if kr.bits >= deepMin {
+		if kr.bits > 0 {
 			subs = otherGroups(&ocls, &need, kr.bits-int(shift), pb, room)
 			s.classed += len(subs)
 		}
@@ -251,33 +254,20 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 
 // passKeys returns the index bits of a row set joined in passes, from
 // samples sh and so of its held and other sides, each pattern standing
-// for fh and fo: the depth that makes the least Work of the pieces the
-// budget (in bytes) cuts the sides into (see deepKeys).
-func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64, budget uint64) keyer {
+// for fh and fo: those of the whole lists' join, the pieces holding
+// whole buckets (see joinBits).
+func (f *frame) passKeys(ls *scratch, sh, so []uint64, fh, fo float64) keyer {
 	held, other := float64(len(sh))*fh, float64(len(so))*fo
-	// The held side is cut by classes of keys (heldGroups), which keeps
-	// its buckets whole; the other side's pieces cut in order thin its
-	// buckets, but with deep keys it is cut by classes too (otherGroups),
-	// and the depth is weighed as for whole lists.
-	_, room := passRoom(budget, uint64(held))
-	op := math.Ceil(other / float64(room))
-	k := f.indexBits(int(max(held, other/op)))
-	classes := false
-	if kc := f.indexBits(int(max(held, other))); kc >= deepMin {
-		k, op, classes = kc, 1, true
-	}
+	// Both sides are cut by classes of keys (heldGroups, otherGroups),
+	// which keeps their buckets whole: the keys are chosen, and their
+	// depth weighed, as for whole lists, the other side's pieces making
+	// the blocks.
+	k := f.indexBits(int(max(held, other)))
 	kr := f.keys[k]
 	if k == 0 {
 		return kr
 	}
-	var c keyer
-	var ok bool
-	if held >= other/op && !classes {
-		c, ok = ls.joinBits(sh, so, k, f.m, f.maxBits, fh, fo, 1, op)
-	} else {
-		c, ok = ls.joinBits(so, sh, k, f.m, f.maxBits, fo, fh, op, 1)
-	}
-	if ok {
+	if c, ok := ls.joinBits(so, sh, k, f.m, f.maxBits, fo, fh, 1, 1); ok {
 		return c
 	}
 	return kr
@@ -387,8 +377,8 @@ func keyHist(pats []uint64, kr *keyer, f float64) []float64 {
 // h[x] half boards, into groups of classes (the top bits of the keys,
 // key>>shift), each group at most heldMax by h with a margin (a class
 // larger alone): the fewest top bits for which every class fits, and one
-// group, all of it, when the side does or its keys are shorter than
-// deepMin (then held in rounds, in order). groups[i][c] says whether class
+// group, all of it, when the side does or it has no keys (then held in
+// rounds, in order). groups[i][c] says whether class
 // c is in group i. A group whose half boards outgrow heldMax all the same
 // is made in several rounds (joinPasses).
 func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classSet) {
@@ -399,10 +389,9 @@ func heldGroups(h []float64, k int, heldMax uint64) (shift uint, groups []classS
 	}
 	room := 0.8 * float64(heldMax)
 	p := 0
-	// Classes pay where the lists are long (deep keys, whose buckets a
-	// cut in order would thin) and making them is cheap beside joining
-	// them; below, the side is held in pieces made in order, made once.
-	if total > room && k >= deepMin {
+	// Classes keep the buckets whole, which a cut in order would thin,
+	// and making a side again for each group is cheap beside joining it.
+	if total > room && k > 0 {
 		for p = 1; p < pb; p++ {
 			var big float64
 			for c := range 1 << uint(p) {

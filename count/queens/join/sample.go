@@ -548,7 +548,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		if nW < nE {
 			sh, so = ls.w, ls.e
 		}
-		kr = f.passKeys(ls, sh, so, 1/g, 1/g, uint64(max(8*float64(s.capacity)-64*vecPad, 0)))
+		kr = f.passKeys(ls, sh, so, 1/g, 1/g)
 	}
 	w.Weighed = float64(ls.stat.weighed - weighed)
 	k := kr.bits
@@ -585,10 +585,10 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 	}
 	heldMax, _ := passRoom(uint64(max(budget, 0)), math.MaxUint64)
 	shift, groups := heldGroups(hh, k, heldMax)
-	// The other side's classes, for otherGroups (deep keys only).
+	// The other side's classes, for otherGroups (where there are keys).
 	var pb int
 	var ocls [1 << passPrefix]float64
-	if k >= deepMin {
+	if k > 0 {
 		pb, ocls = classSizes(ho, k)
 	}
 	w.Halves += (held + other) * float64(len(groups)-1)
@@ -618,7 +618,7 @@ func (f *frame) sampleSides(east, west *side, g float64, s *bscratch) (uint64, W
 		// group of its classes (otherGroups), each then in pieces as few
 		// as hold it.
 		var subs []classSet
-		if k >= deepMin {
+		if k > 0 {
 			subs = otherGroups(&ocls, &need, k-int(shift), pb, room)
 		}
 		w.Sorted += hn + on*rounds

@@ -96,13 +96,14 @@ type bscratch struct {
 	halves                   uint64
 	rows                     uint64 // row list entries built
 	listed, passed, streamed int
-	small                    int  // of the passed, those joined by joinSmall
-	outgrown                 int  // joins begun as lists that outgrew the budget (listRoom)
-	held1, pieces            int  // row sets joined with one side held whole (joinDiagHeld), and their pieces
-	classed                  int  // the other side's groups of classes made (otherGroups)
-	noLists                  bool // joins every row set in passes (for tests)
-	noPasses                 bool // streams every row set that does not fit (for tests)
-	noSmall                  bool // joins no short side by joinSmall (for tests)
+	small                    int         // of the passed, those joined by joinSmall
+	outgrown                 int         // joins begun as lists that outgrew the budget (listRoom)
+	held1, pieces            int         // row sets joined with one side held whole (joinDiagHeld), and their pieces
+	classed                  int         // the other side's groups of classes made (otherGroups)
+	cf, ocf                  classFilter // the passes' filters by the held groups' classes and the other side's
+	noLists                  bool        // joins every row set in passes (for tests)
+	noPasses                 bool        // streams every row set that does not fit (for tests)
+	noSmall                  bool        // joins no short side by joinSmall (for tests)
 	// listPairs and listHalves are the candidate pairs and the half
 	// boards of the lists made (listShare).
 	listPairs, listHalves uint64

@@ -459,6 +459,40 @@ func TestKernelsBucket(t *testing.T) {
 	})
 }
 
+// TestKernelsClassFilter keeps random patterns by the top bits of random
+// keys (the passes' classes) with every kernel's key pass, against the
+// keyer's key read a pattern at a time.
+func TestKernelsClassFilter(t *testing.T) {
+	impltest.Run(t, "join", Kernels(), describe, func(t *testing.T, k Kernel) {
+		r := rand.New(rand.NewPCG(29, 30))
+		var cf classFilter
+		for trial := 0; trial < 300; trial++ {
+			m := 1 + r.IntN(62)
+			chosen := randomChosen(r, m)
+			kr, _ := newKeyer(chosen, m)
+			shift := uint(max(0, kr.bits-1-r.IntN(passPrefix)))
+			var in classSet
+			for c := range 1 << uint(kr.bits-int(shift)) {
+				in[c] = r.IntN(2) == 0
+			}
+			pats := randomPatterns(r, r.IntN(2000), m, 1+r.IntN(6))
+			cf.reset(&kr, shift, m)
+			cf.set(&in)
+			prefix := []uint64{7, 8}
+			got := cf.appendIn(&k, slices.Clone(prefix), pats)
+			want := slices.Clone(prefix)
+			for _, p := range pats {
+				if in[kr.key(p)>>shift] {
+					want = append(want, p)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("m=%d chosen %v shift %d: kept %d patterns, want %d", m, chosen, shift, len(got), len(want))
+			}
+		}
+	})
+}
+
 // TestKernelsPairs counts the disjoint pairs of short random lists with
 // every kernel, against naivePairs.
 func TestKernelsPairs(t *testing.T) {

@@ -3,6 +3,7 @@ package join
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"time"
 )
 
@@ -93,6 +94,10 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		pb, ocls = classSizes(keyHist(so, &kr, fo), kr.bits)
 	}
 	oshift := uint(kr.bits - pb)
+	if kr.bits > 0 {
+		s.cf.reset(&kr, shift, f.m)
+		s.ocf.reset(&kr, oshift, f.m)
+	}
 	var total, nh, no uint64
 	var hpos genPos
 	s.passes = 0
@@ -107,6 +112,9 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		in := groups[cur]
 		ls.w = ls.w[:0]
 		whole := len(groups) == 1 // every class: no key to look at
+		if !whole {
+			s.cf.set(&in)
+		}
 		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
 			if cur == 0 {
 				nh += uint64(len(pats))
@@ -114,11 +122,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			if whole {
 				ls.w = append(ls.w, pats...)
 			} else {
-				for _, p := range pats {
-					if in[kr.key(p)>>shift] {
-						ls.w = append(ls.w, p)
-					}
-				}
+				ls.w = s.cf.appendIn(&ls.k, ls.w, pats)
 			}
 			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
 		})
@@ -198,6 +202,12 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		for sg := 0; sg < max(len(subs), 1); sg++ {
 			var opos genPos
 			first := round == 0 && sg == 0
+			switch {
+			case subs != nil:
+				s.ocf.set(&subs[sg])
+			case !whole:
+				s.cf.set(&need)
+			}
 			_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
 				if first {
 					no += uint64(len(pats))
@@ -210,20 +220,11 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 				}
 				switch {
 				case subs != nil:
-					in := &subs[sg]
-					for _, p := range pats {
-						if in[kr.key(p)>>oshift] {
-							piece = append(piece, p)
-						}
-					}
+					piece = s.ocf.appendIn(&ls.k, piece, pats)
 				case whole:
 					piece = append(piece, pats...)
 				default:
-					for _, p := range pats {
-						if need[kr.key(p)>>shift] {
-							piece = append(piece, p)
-						}
-					}
+					piece = s.cf.appendIn(&ls.k, piece, pats)
 				}
 				return true
 			})
@@ -454,4 +455,58 @@ func (f *frame) sampleSide(sd *side, s *bscratch, out []uint64) ([]uint64, float
 		i -= len(xs)
 	}
 	return out, float64(stride)
+}
+
+// classFilter keeps the half boards of a pass whose class, the top bits
+// of their key (key>>shift), is in a set: the classes read by the
+// kernel's key pass (PEXT where it is fast) under a keyer of those top
+// bits alone, and the patterns kept without a branch. A pattern at a
+// time through the whole keyer took about a tenth of the passes' time
+// at n = 22 (RESULTS.md, "Sixteenth round").
+type classFilter struct {
+	kr   keyer
+	keys []uint32
+	cnt  [1 << passPrefix]int32
+	sel  [1 << passPrefix]uint8
+}
+
+// reset readies f for the classes of kr's keys above bit shift, at most
+// passPrefix of them.
+func (c *classFilter) reset(kr *keyer, shift uint, m int) {
+	var top []int
+	j := 0
+	for q := kr.chosen; q != 0; q &= q - 1 {
+		if j >= int(shift) {
+			top = append(top, bits.TrailingZeros64(q))
+		}
+		j++
+	}
+	c.kr, _ = newKeyer(top, m) // at most kr's runs
+}
+
+// set says which classes the next appends keep.
+func (c *classFilter) set(in *classSet) {
+	for x, ok := range in {
+		c.sel[x] = 0
+		if ok {
+			c.sel[x] = 1
+		}
+	}
+}
+
+// appendIn appends to out the patterns of pats whose classes are set.
+func (c *classFilter) appendIn(kn *Kernel, out, pats []uint64) []uint64 {
+	if len(pats) == 0 {
+		return out
+	}
+	c.keys = resize(c.keys, len(pats))
+	clear(c.cnt[:1<<uint(c.kr.bits)])
+	kn.sortKeys(&c.kr, pats, c.keys, c.cnt[:])
+	n := len(out)
+	out = slices.Grow(out, len(pats))[:n+len(pats)]
+	for i, p := range pats {
+		out[n] = p
+		n += int(c.sel[c.keys[i]&(1<<passPrefix-1)])
+	}
+	return out[:n]
 }

@@ -206,6 +206,34 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkClassFilter measures keeping half a pass's half boards by
+// their classes (8 top bits of a 9-bit key), per pattern.
+func BenchmarkClassFilter(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const m = 40
+	kr, _ := newKeyer([]int{10, 11, 12, 13, 14, 20, 21, 22, 23}, m)
+	pats := randomPatterns(r, candFlush, m, 3)
+	var in classSet
+	for c := range in {
+		in[c] = r.IntN(2) == 0
+	}
+	for _, k := range Kernels() {
+		if !k.Supported() {
+			continue
+		}
+		b.Run("kernel="+k.Name, func(b *testing.B) {
+			var cf classFilter
+			cf.reset(&kr, 1, m)
+			cf.set(&in)
+			out := make([]uint64, 0, len(pats))
+			for b.Loop() {
+				out = cf.appendIn(&k, out[:0], pats)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pats)), "ns/pattern")
+		})
+	}
+}
+
 // TestKernelsFilterCross gives every kernel's filter and cross random
 // lists of every length up to 40 (all the vector tails), against plain
 // loops.

@@ -503,10 +503,13 @@ func (c *classFilter) appendIn(kn *Kernel, out, pats []uint64) []uint64 {
 	clear(c.cnt[:1<<uint(c.kr.bits)])
 	kn.sortKeys(&c.kr, pats, c.keys, c.cnt[:])
 	n := len(out)
-	out = slices.Grow(out, len(pats))[:n+len(pats)]
+	out = slices.Grow(out, len(pats))
+	dst := out[n : n+len(pats)]
+	keys, sel := c.keys[:len(pats)], &c.sel
+	j := 0
 	for i, p := range pats {
-		out[n] = p
-		n += int(c.sel[c.keys[i]&(1<<passPrefix-1)])
+		dst[j] = p
+		j += int(sel[keys[i]&(1<<passPrefix-1)])
 	}
-	return out[:n]
+	return out[:n+j]
 }

@@ -94,10 +94,8 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		pb, ocls = classSizes(keyHist(so, &kr, fo), kr.bits)
 	}
 	oshift := uint(kr.bits - pb)
-	if kr.bits > 0 {
-		s.cf.reset(&kr, shift, f.m)
-		s.ocf.reset(&kr, oshift, f.m)
-	}
+	s.cf.reset(&kr, shift, f.m)
+	s.ocf.reset(&kr, oshift, f.m)
 	var total, nh, no uint64
 	var hpos genPos
 	s.passes = 0
@@ -112,18 +110,16 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		in := groups[cur]
 		ls.w = ls.w[:0]
 		whole := len(groups) == 1 // every class: no key to look at
+		var hf *classFilter       // nil: every half board kept
 		if !whole {
-			s.cf.set(&in)
+			hf = &s.cf
+			hf.set(&in)
 		}
 		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
 			if cur == 0 {
 				nh += uint64(len(pats))
 			}
-			if whole {
-				ls.w = append(ls.w, pats...)
-			} else {
-				ls.w = s.cf.appendIn(&ls.k, ls.w, pats)
-			}
+			ls.w = hf.appendIn(&ls.k, ls.w, pats)
 			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
 		})
 		if err != nil {
@@ -202,11 +198,14 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		for sg := 0; sg < max(len(subs), 1); sg++ {
 			var opos genPos
 			first := round == 0 && sg == 0
+			var of *classFilter // nil: every half board kept
 			switch {
 			case subs != nil:
-				s.ocf.set(&subs[sg])
+				of = &s.ocf
+				of.set(&subs[sg])
 			case !whole:
-				s.cf.set(&need)
+				of = &s.cf
+				of.set(&need)
 			}
 			_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
 				if first {
@@ -218,14 +217,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 						return false
 					}
 				}
-				switch {
-				case subs != nil:
-					piece = s.ocf.appendIn(&ls.k, piece, pats)
-				case whole:
-					piece = append(piece, pats...)
-				default:
-					piece = s.cf.appendIn(&ls.k, piece, pats)
-				}
+				piece = of.appendIn(&ls.k, piece, pats)
 				return true
 			})
 			if err == nil {
@@ -473,7 +465,8 @@ type classFilter struct {
 // reset readies f for the classes of kr's keys above bit shift, at most
 // passPrefix of them.
 func (c *classFilter) reset(kr *keyer, shift uint, m int) {
-	var top []int
+	var buf [64]int
+	top := buf[:0]
 	j := 0
 	for q := kr.chosen; q != 0; q &= q - 1 {
 		if j >= int(shift) {
@@ -494,8 +487,12 @@ func (c *classFilter) set(in *classSet) {
 	}
 }
 
-// appendIn appends to out the patterns of pats whose classes are set.
+// appendIn appends to out the patterns of pats whose classes are set;
+// a nil filter keeps them all.
 func (c *classFilter) appendIn(kn *Kernel, out, pats []uint64) []uint64 {
+	if c == nil {
+		return append(out, pats...)
+	}
 	if len(pats) == 0 {
 		return out
 	}

@@ -101,6 +101,8 @@ type bscratch struct {
 	held1, pieces            int         // row sets joined with one side held whole (joinDiagHeld), and their pieces
 	classed                  int         // the other side's groups of classes made (otherGroups)
 	cf, ocf                  classFilter // the passes' filters by the held groups' classes and the other side's
+	pd                       passDiag    // the passes under the diagonal symmetry (joinPassesDiag)
+	diagPassed               int         // of the passed, those joined by joinPassesDiag
 	noLists                  bool        // joins every row set in passes (for tests)
 	noPasses                 bool        // streams every row set that does not fit (for tests)
 	noSmall                  bool        // joins no short side by joinSmall (for tests)
@@ -259,6 +261,14 @@ func (f *frame) countRowsBuilt(rt, rb uint32, s *bscratch) (uint64, error) {
 			}
 		}
 	}
+	// A larger one is joined in passes, each half board made once.
+	if f.diagPassesOK(s) {
+		if n, ok, err := f.joinPassesDiag(rt, rb, &east, &west, s); ok {
+			s.passed++
+			s.diagPassed++
+			return n, err
+		}
+	}
 	var total uint64
 	passes, held := 0, uint64(0)
 	// With a sample of keys, each join keeps its own share of its keys
@@ -267,11 +277,11 @@ func (f *frame) countRowsBuilt(rt, rb uint32, s *bscratch) (uint64, error) {
 	frac := s.keepFrac
 	sampling := frac > 0 && frac < 1
 	var scaled float64
-	err := f.eachDiag(rt, rb, &east, &west, s, func(e, w *side, weight uint64) error {
+	err := f.eachDiag(rt, rb, &east, &west, s, func(e, w *side, j diagJoin) error {
 		n, err := f.joinSides(e, w, s)
-		total += weight * n
+		total += j.weight * n
 		if sampling {
-			scaled += float64(weight*n) * frac / s.usedFrac
+			scaled += float64(j.weight*n) * frac / s.usedFrac
 		}
 		passes, held = passes+s.passes, held+s.held
 		return err
@@ -295,7 +305,7 @@ func (f *frame) holdsShorter(east, west *side, s *bscratch) bool {
 // eachDiag calls join with each pair of parts of row set (rt, rb)'s
 // sides east and west that its count takes under the diagonal symmetry
 // (see diagJoins), and the pair's weight, until join fails.
-func (f *frame) eachDiag(rt, rb uint32, east, west *side, s *bscratch, join func(e, w *side, weight uint64) error) error {
+func (f *frame) eachDiag(rt, rb uint32, east, west *side, s *bscratch, join func(e, w *side, j diagJoin) error) error {
 	p1, p2 := f.diagKey(rt, rb)
 	for _, j := range diagFor(p1, p2) {
 		e := f.subSide(east, 1, j.east, p1, p2, s.sub[1][:0])
@@ -305,7 +315,7 @@ func (f *frame) eachDiag(rt, rb uint32, east, west *side, s *bscratch, join func
 		}
 		w := f.subSide(west, 0, j.west, p1, p2, s.sub[0][:0])
 		s.sub[0] = w.cols
-		if err := join(&e, &w, j.weight); err != nil {
+		if err := join(&e, &w, j); err != nil {
 			return err
 		}
 	}
@@ -359,7 +369,7 @@ func (f *frame) joinSides(east, west *side, s *bscratch) (uint64, error) {
 	// A larger one is joined as lists in passes, each within the budget.
 	if s.entryThresh == 0 && !s.noPasses {
 		s.passed++
-		return f.joinPasses(east, west, s)
+		return f.joinPasses(east, west, s, nil)
 	}
 	s.streamed++
 	held, streamed := west, east

@@ -51,8 +51,10 @@ func passRoom(budget, held uint64) (heldMax, room uint64) {
 
 // joinPasses counts the completions of a row set whose sides are east
 // and west in passes that each hold at most the worker's budget, and
-// adds its nodes (as the table path's) to s.halves.
-func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
+// adds its nodes (as the table path's) to s.halves. d, when not nil, is
+// given each side's half boards the first time they are made
+// (joinPassesDiag).
+func (f *frame) joinPasses(east, west *side, s *bscratch, d *passDiag) (uint64, error) {
 	ls := s.listScratch()
 	defer s.listsDone()
 	s.arena.release()
@@ -65,10 +67,14 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	sw, fw := f.sampleSide(west, s, s.sampW[:0])
 	estE, estW := float64(len(se))*fe, float64(len(sw))*fw
 	held, other, sh, so, fh, fo := east, west, se, sw, fe, fw
+	hid := 1 // held's side id
 	if estW < estE {
-		held, other, sh, so, fh, fo = west, east, sw, se, fw, fe
+		held, other, sh, so, fh, fo, hid = west, east, sw, se, fw, fe, 0
 	}
 	budget := 8*uint64(s.capacity) - min(8*uint64(s.capacity), 64*vecPad)
+	if d != nil {
+		budget -= min(budget, d.bytes()) // its kept classes and batches
+	}
 	kr := f.passKeys(ls, sh, so, fh, fo)
 	// The samples stay for the next row set while they are small (the
 	// key choice's few thousand patterns, a thirty-second of the arena
@@ -98,6 +104,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 	s.ocf.reset(&kr, oshift, f.m)
 	var total, nh, no uint64
 	var hpos genPos
+	otherMade := false // whether the other side was made whole once
 	s.passes = 0
 	var need classSet
 	for round, g := 0, 0; g < len(groups); round++ {
@@ -118,12 +125,21 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		done, err := f.genFrom(held, &hpos, s, func(pats []uint64) bool {
 			if cur == 0 {
 				nh += uint64(len(pats))
+				if d != nil && !d.add(hid, hpos.c, pats) {
+					return false
+				}
 			}
 			ls.w = hf.appendIn(&ls.k, ls.w, pats)
 			return len(ls.w) == 0 || uint64(len(ls.w)) < heldMax
 		})
+		if err == nil && d != nil {
+			err = d.err
+		}
 		if err != nil {
 			return 0, err
+		}
+		if d != nil && cur == 0 && done {
+			d.seen[hid] = true
 		}
 		if round == 0 && done && nh == 0 {
 			if held == east {
@@ -197,7 +213,7 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 		// the sample said would fit, when it does not, in two pieces).
 		for sg := 0; sg < max(len(subs), 1); sg++ {
 			var opos genPos
-			first := round == 0 && sg == 0
+			first := !otherMade && sg == 0
 			var of *classFilter // nil: every half board kept
 			switch {
 			case subs != nil:
@@ -210,6 +226,10 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			_, err = f.genFrom(other, &opos, s, func(pats []uint64) bool {
 				if first {
 					no += uint64(len(pats))
+					if d != nil && !d.add(1-hid, opos.c, pats) {
+						s.err = d.err
+						return false
+					}
 				}
 				if uint64(len(piece)+len(pats)) > room {
 					if err := flush(); err != nil {
@@ -222,6 +242,12 @@ func (f *frame) joinPasses(east, west *side, s *bscratch) (uint64, error) {
 			})
 			if err == nil {
 				err, s.err = s.err, nil
+			}
+			if err == nil && first {
+				otherMade = true
+				if d != nil {
+					d.seen[1-hid] = true
+				}
 			}
 			if err == nil {
 				err = flush()
@@ -309,6 +335,15 @@ func classSizes(h []float64, k int) (pb int, cls [1 << passPrefix]float64) {
 	return pb, cls
 }
 
+// otherFill is the share of a piece's room that a group of the other
+// side's classes fills by the sample's sizes. A group the sample
+// misjudged, larger than the room, is joined in two pieces (the second
+// thinning its buckets); a second group makes the whole side again. At
+// n = 22 in 48 MiB, 0.95 rather than 0.8 leaves 243 of 399 held groups
+// with two groups of the other side instead of 291, and makes 2% fewer
+// half boards (RESULTS.md, "Seventeenth round").
+const otherFill = 0.95
+
 // otherGroups cuts the classes of the other side that can pair with a
 // held group (need, classes of the top p key bits) into groups of whole
 // classes of the top pb bits, each of at most about room half boards by
@@ -318,7 +353,7 @@ func classSizes(h []float64, k int) (pb int, cls [1 << passPrefix]float64) {
 // keys cost more than they save; a piece of whole classes holds whole
 // buckets. It returns nil when all the classes needed fit in one piece.
 func otherGroups(cls *[1 << passPrefix]float64, need *classSet, p, pb int, room uint64) []classSet {
-	lim := 0.8 * float64(room)
+	lim := otherFill * float64(room)
 	var total float64
 	for y, v := range cls[:1<<uint(pb)] {
 		if need[y>>uint(pb-p)] {

@@ -410,10 +410,14 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		return n, w, err
 	}
 	var total uint64
-	err := f.eachDiag(rt, rb, &east, &west, s, func(e, wst *side, weight uint64) error {
+	var first float64 // the half boards of the first join
+	err := f.eachDiag(rt, rb, &east, &west, s, func(e, wst *side, j diagJoin) error {
 		n, sw, err := f.sampleSides(e, wst, g, s)
-		total += weight * n
+		total += j.weight * n
 		w.Add(sw)
+		if j.west == diagRest && j.east == diagRest {
+			first = sw.Halves
+		}
 		return err
 	})
 	if err != nil {
@@ -424,8 +428,38 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	// once, not each join's parts again as eachDiag makes them.
 	if nE, nW, once := f.diagOnce(rt, rb, &east, &west, g, s); once {
 		w.Halves = nE + nW
+	} else if kept, ok := f.diagKeptSample(rt, rb, &east, &west, g, s); ok {
+		// Where it joins in passes under the diagonal symmetry
+		// (joinPassesDiag), the first join's half boards and the kept
+		// classes', the other joins taking no more.
+		w.Halves = first + kept
 	}
 	return total, w, nil
+}
+
+// diagKeptSample reports whether the count joins row set (rt, rb), whose
+// sides are east and west and which it makes neither as lists nor with
+// one side held (diagOnce), in passes under the diagonal symmetry
+// (joinPassesDiag), and the kept classes' half boards it then makes,
+// estimated from the north entries sampled with chance g.
+func (f *frame) diagKeptSample(rt, rb uint32, east, west *side, g float64, s *bscratch) (float64, bool) {
+	p1, p2 := f.diagKey(rt, rb)
+	if _, _, ok := diagPlan(diagFor(p1, p2)); !ok {
+		return 0, false
+	}
+	re := f.subSide(east, 1, diagRest, p1, p2, s.sub[1][:0])
+	s.sub[1] = re.cols
+	rw := f.subSide(west, 0, diagRest, p1, p2, s.sub[0][:0])
+	s.sub[0] = rw.cols
+	if small, _ := f.smallPlan(&re, &rw, &s.ls); small {
+		return 0, false
+	}
+	ke := f.subSide(east, 1, diagKept, p1, p2, s.sub[1][:0])
+	s.sub[1] = ke.cols
+	kw := f.subSide(west, 0, diagKept, p1, p2, s.sub[0][:0])
+	s.sub[0] = kw.cols
+	kept := float64(f.sampleCount(&ke, 1, s)+f.sampleCount(&kw, 0, s)) / g
+	return kept, kept <= float64(s.capacity/8)
 }
 
 // diagMade is the classes of each side that the count of a row set under

@@ -99,7 +99,7 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 		if sum != known[n] {
 			t.Fatalf("total %d, want %d", sum, known[n])
 		}
-		t.Logf("n=%d capacity %d %+v: %d row sets joined as lists (%d more outgrew them), %d with one side held whole, %d in passes (%d short against long), %d streamed", n, capacity, md, b.listed, b.outgrown, b.held1, b.passed, b.small, b.streamed)
+		t.Logf("n=%d capacity %d %+v: %d row sets joined as lists (%d more outgrew them), %d with one side held whole, %d in passes (%d short against long, %d under the diagonal symmetry), %d streamed", n, capacity, md, b.listed, b.outgrown, b.held1, b.passed, b.small, b.diagPassed, b.streamed)
 		switch {
 		case n < 10:
 		case md.eager && (b.outgrown == 0 || b.listed == 0 || b.passed == 0):
@@ -112,6 +112,10 @@ func boundedMatchesTables(t *testing.T, g Geometry, k Kernel) {
 			t.Fatalf("capacity %d, no passes: %d row sets in passes, %d streamed", capacity, b.passed, b.streamed)
 		case md.noLists && !md.noPasses && b.passed == 0:
 			t.Fatalf("capacity %d, no lists: no row set joined in passes", capacity)
+		case md.noLists && !md.noPasses && n >= 12 && g == Cut(n) && n%2 == 0 && b.diagPassed == 0:
+			t.Fatalf("capacity %d, no lists, even cut: no row set joined in passes under the diagonal symmetry (joinPassesDiag)", capacity)
+		case md.noPasses && b.diagPassed > 0:
+			t.Fatalf("capacity %d, no passes: %d row sets joined by joinPassesDiag", capacity, b.diagPassed)
 		case n == 16 && capacity == 24*arenaChunk && (b.held1 == 0 || b.pieces <= b.held1):
 			t.Fatalf("capacity %d: %d row sets with one side held whole, in %d pieces; want some in several", capacity, b.held1, b.pieces)
 		case !md.noLists && capacity == 1<<20 && (b.passed > 0 || b.streamed > 0):

@@ -1,18 +1,18 @@
 package join
 
 // Passes under the diagonal symmetry. Joined part by part (eachDiag), a
-// row set in passes makes each side's dAbove class three times: in the
-// first join (dMid to dAbove with dMid to dAbove, twice), and again
-// against the other side's dEq1 class (twice) — the few half boards of
-// one column value, a few hundredth of a side. joinPassesDiag makes the
-// dEq1 and dEq2 classes of both sides first and keeps them, joins the
-// first join in passes, and joins each dAbove half board with the other
-// side's kept classes as the passes make it, the first time: each half
-// board is made once, as the list join makes it, and the joins that take
-// a kept class are counted against batches of the other side's dAbove
-// class as joinSmall counts a short side against a long one. At n = 22
-// in 48 MiB, eachDiag's second and third joins made a sixth of the
-// passes' half boards (RESULTS.md, "Seventeenth round").
+// row set in passes makes each side's dAbove class twice: for the first
+// join (dMid to dAbove with dMid to dAbove, counted twice), and again
+// for the join with the other side's dEq1 class (counted twice), the few
+// half boards of one column value. joinPassesDiag makes the dEq1 and
+// dEq2 classes of both sides first and keeps them, joins the first join
+// in passes, and joins each dAbove half board with the other side's kept
+// classes as the passes make it the first time: each half board is made
+// once, as the list join makes it. The joins that take a kept class run
+// unkeyed against batches of the other side's dAbove class, as joinSmall
+// runs a short side against a long one. At n = 22 in 48 MiB, eachDiag's
+// second and third joins made a sixth of the passes' half boards
+// (RESULTS.md, "Seventeenth round").
 
 // diagRest is the classes of the first of diagJoins, on both sides.
 const diagRest = 1<<dMid | 1<<dEq2 | 1<<dAbove
@@ -22,9 +22,9 @@ const diagRest = 1<<dMid | 1<<dEq2 | 1<<dAbove
 const diagKept = 1<<dEq1 | 1<<dEq2
 
 // diagBatch is how many dAbove half boards of a side joinPassesDiag
-// gathers before it joins them with the other side's kept classes: the
-// kept classes' blocks are built once a batch.
-const diagBatch = 8192
+// gathers before it joins them with the other side's kept classes, as
+// joinSmall holds a long side's: the blocks are built once a batch.
+const diagBatch = smallPiece
 
 // passDiag is the state of joinPassesDiag beside the passes: the class of
 // each column set of the sides joined in passes, the kept classes, the
@@ -94,7 +94,14 @@ func (d *passDiag) flush(id int) bool {
 		if len(k) == 0 {
 			continue
 		}
-		n, err := d.ls.joinBuckets(k, []int32{0, int32(len(k))}, b, cb, 0, d.m)
+		ck := []int32{0, int32(len(k))}
+		var n uint64
+		var err error
+		if keptBlocks(d.ls, len(k), len(b), d.m) {
+			n, err = d.ls.joinBuckets(k, ck, b, cb, 0, d.m)
+		} else {
+			n, err = d.ls.joinBuckets(b, cb, k, ck, 0, d.m)
+		}
 		if err != nil {
 			d.err = err
 			return false
@@ -103,6 +110,14 @@ func (d *passDiag) flush(id int) bool {
 	}
 	d.batch[id] = b[:0]
 	return true
+}
+
+// keptBlocks reports whether a join of a kept class of kept half boards
+// with a batch of batch costs less with the kept ones as the blocks than
+// as the items, at modelPrices: a kept class of a few hundred half boards
+// is better the items of a batch's blocks, one of thousands the blocks.
+func keptBlocks(ls *scratch, kept, batch, m int) bool {
+	return ls.unkeyedCost(float64(kept), float64(batch), m) <= ls.unkeyedCost(float64(batch), float64(kept), m)
 }
 
 // diagPlan returns, for the joins after the first of a row set's
@@ -124,9 +139,9 @@ func diagPlan(joins []diagJoin) (with [2][]diagWith, pairs []diagJoin, ok bool) 
 		case wk && ek:
 			pairs = append(pairs, j)
 		case wk && j.east == 1<<dAbove:
-			with[1] = append(with[1], diagWith{classBit(j.west), j.weight})
+			with[1] = append(with[1], diagWith{class: classBit(j.west), weight: j.weight})
 		case ek && j.west == 1<<dAbove:
-			with[0] = append(with[0], diagWith{classBit(j.east), j.weight})
+			with[0] = append(with[0], diagWith{class: classBit(j.east), weight: j.weight})
 		default:
 			return with, nil, false
 		}
@@ -145,27 +160,79 @@ func classBit(m uint8) uint8 {
 }
 
 // diagPassesOK reports whether a row set that reaches eachDiag on the
-// count's path is joined by joinPassesDiag instead: where it would join
-// in passes (no sample of keys or entries, passes allowed) and the first
-// join's sides are not one short against one long (smallPlan).
+// count's path may be joined by joinPassesDiag instead: where it would
+// be joined in passes (no sample of keys or entries, passes allowed).
 func (f *frame) diagPassesOK(s *bscratch) bool {
 	return f.diag && s.entryThresh == 0 && !(s.keepFrac > 0 && s.keepFrac < 1) && !s.noPasses
+}
+
+// diagPasses is how joinPassesDiag joins a row set: its key, its
+// diagJoins, and those after the first by diagPlan.
+type diagPasses struct {
+	p1, p2 uint32
+	joins  []diagJoin
+	with   [2][]diagWith
+	pairs  []diagJoin
+}
+
+// planDiagPasses returns how joinPassesDiag joins row set (rt, rb), whose
+// sides are east and west, and false where it leaves the row set to
+// eachDiag: where the joins are not of diagPlan's shape, where the first
+// join's sides are one short against one long (joinSmall's, unless
+// noSmall), or where a join of a dAbove class with a kept one would not
+// be joined unkeyed (smallPlan), which is how joinPassesDiag joins them.
+// The count and the estimator plan alike.
+func (f *frame) planDiagPasses(rt, rb uint32, east, west *side, ls *scratch, noSmall bool) (diagPasses, bool) {
+	var pl diagPasses
+	pl.p1, pl.p2 = f.diagKey(rt, rb)
+	pl.joins = diagFor(pl.p1, pl.p2)
+	var ok bool
+	if pl.with, pl.pairs, ok = diagPlan(pl.joins); !ok {
+		return pl, false
+	}
+	sides := [2]*side{west, east}
+	bound := func(id int, mask uint8) uint64 { return f.classBound(sides[id], id, mask, pl.p1, pl.p2) }
+	if !noSmall {
+		if small, _ := f.smallPlan(&side{bound: bound(1, diagRest)}, &side{bound: bound(0, diagRest)}, ls); small {
+			return pl, false
+		}
+	}
+	for id := range pl.with {
+		above := bound(id, 1<<dAbove)
+		for _, w := range pl.with[id] {
+			kept := bound(1-id, 1<<w.class)
+			if small, _ := f.smallPlan(&side{bound: kept}, &side{bound: above}, ls); !small && kept > 0 && above > 0 {
+				return pl, false
+			}
+		}
+	}
+	return pl, true
+}
+
+// classBound returns the candidate pairs of the part of sd (side id)
+// whose column sets' classes against (p1, p2) are in mask (subSide's
+// bound).
+func (f *frame) classBound(sd *side, id int, mask uint8, p1, p2 uint32) uint64 {
+	var b uint64
+	for _, c := range sd.cols {
+		if mask>>classOf(f.colValue(id, c), p1, p2)&1 != 0 {
+			b += uint64(len(sd.nl.list(c))) * uint64(len(sd.sl.list(sd.h.cols&^c)))
+		}
+	}
+	return b
 }
 
 // joinPassesDiag counts row set (rt, rb), whose sides are east and west,
 // under the diagonal symmetry in passes, each half board made once (see
 // above), and adds its nodes, each join's as eachDiag's, to s.halves. It
-// returns false, having counted nothing, where the kept classes take more
-// than an eighth of the arena, the first join's sides are one short
-// against one long (joinSmall's), or the joins are not of the shape
-// diagPlan knows.
+// returns false, having counted nothing, where planDiagPasses does, or
+// where the kept classes take more than an eighth of the arena.
 func (f *frame) joinPassesDiag(rt, rb uint32, east, west *side, s *bscratch) (uint64, bool, error) {
-	p1, p2 := f.diagKey(rt, rb)
-	joins := diagFor(p1, p2)
-	with, pairs, ok := diagPlan(joins)
+	pl, ok := f.planDiagPasses(rt, rb, east, west, &s.ls, s.noSmall)
 	if !ok {
 		return 0, false, nil
 	}
+	p1, p2, joins, with, pairs := pl.p1, pl.p2, pl.joins, pl.with, pl.pairs
 	d := &s.pd
 	sides := [2]*side{west, east}
 	var rest [2]side
@@ -177,25 +244,22 @@ func (f *frame) joinPassesDiag(rt, rb uint32, east, west *side, s *bscratch) (ui
 			d.cls[id] = append(d.cls[id], classOf(f.colValue(id, c), p1, p2))
 		}
 	}
-	if s.noSmall {
-		// As joinSides: no short side by joinSmall.
-	} else if small, _ := f.smallPlan(&rest[1], &rest[0], &s.ls); small {
-		return 0, false, nil
-	}
 	// The kept classes, at most an eighth of the arena.
 	most := s.capacity / 8
 	d.kept = d.kept[:0]
+	// The kept classes are lists of a kind of their own: the share of
+	// candidate pairs the lists make (listShare) leaves them out.
+	pairs0, halves0 := s.listPairs, s.listHalves
+	defer func() { s.listPairs, s.listHalves = pairs0, halves0 }()
 	for id, sd := range sides {
-		for c := uint8(dEq1); c <= dEq2; c++ {
+		for _, c := range [...]uint8{dEq1, dEq2} {
 			d.at[id][c] = len(d.kept)
-			if c == dEq1 || c == dEq2 {
-				part := f.subSide(sd, id, 1<<c, p1, p2, s.sub[id][:0])
-				s.sub[id] = part.cols
-				var ok bool
-				if d.kept, ok = f.makeList(&part, d.kept, most, s); !ok {
-					d.kept = d.kept[:0]
-					return 0, false, nil
-				}
+			part := f.subSide(sd, id, 1<<c, p1, p2, s.sub[id][:0])
+			s.sub[id] = part.cols
+			var ok bool
+			if d.kept, ok = f.makeList(&part, d.kept, most, s); !ok {
+				d.kept = d.kept[:0]
+				return 0, false, nil
 			}
 			d.at[id][c+1] = len(d.kept)
 		}

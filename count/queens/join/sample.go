@@ -410,13 +410,13 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 		return n, w, err
 	}
 	var total uint64
-	var first float64 // the half boards of the first join
+	var first Work // the first join's
 	err := f.eachDiag(rt, rb, &east, &west, s, func(e, wst *side, j diagJoin) error {
 		n, sw, err := f.sampleSides(e, wst, g, s)
 		total += j.weight * n
 		w.Add(sw)
 		if j.west == diagRest && j.east == diagRest {
-			first = sw.Halves
+			first = sw
 		}
 		return err
 	})
@@ -428,11 +428,14 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 	// once, not each join's parts again as eachDiag makes them.
 	if nE, nW, once := f.diagOnce(rt, rb, &east, &west, g, s); once {
 		w.Halves = nE + nW
-	} else if kept, ok := f.diagKeptSample(rt, rb, &east, &west, g, s); ok {
+	} else if wk, ok := f.diagKeptSample(rt, rb, &east, &west, g, s); ok {
 		// Where it joins in passes under the diagonal symmetry
-		// (joinPassesDiag), the first join's half boards and the kept
-		// classes', the other joins taking no more.
-		w.Halves = first + kept
+		// (joinPassesDiag): the first join as eachDiag's, the other
+		// joins' as joinPassesDiag makes and joins them.
+		wd := Work{Rows: w.Rows}
+		wd.Add(first)
+		wd.Add(wk)
+		w = wd
 	}
 	return total, w, nil
 }
@@ -440,26 +443,53 @@ func (f *frame) sampleRowsBounded(rt, rb uint32, g float64, s *bscratch) (uint64
 // diagKeptSample reports whether the count joins row set (rt, rb), whose
 // sides are east and west and which it makes neither as lists nor with
 // one side held (diagOnce), in passes under the diagonal symmetry
-// (joinPassesDiag), and the kept classes' half boards it then makes,
-// estimated from the north entries sampled with chance g.
-func (f *frame) diagKeptSample(rt, rb uint32, east, west *side, g float64, s *bscratch) (float64, bool) {
-	p1, p2 := f.diagKey(rt, rb)
-	if _, _, ok := diagPlan(diagFor(p1, p2)); !ok {
-		return 0, false
+// (joinPassesDiag), and then the Work of all but its first join: the
+// kept classes made, and joined unkeyed with each other and with the
+// other side's dAbove class, their sizes estimated from the north
+// entries sampled with chance g.
+func (f *frame) diagKeptSample(rt, rb uint32, east, west *side, g float64, s *bscratch) (Work, bool) {
+	var w Work
+	pl, ok := f.planDiagPasses(rt, rb, east, west, &s.ls, false)
+	if !ok {
+		return w, false
 	}
-	re := f.subSide(east, 1, diagRest, p1, p2, s.sub[1][:0])
-	s.sub[1] = re.cols
-	rw := f.subSide(west, 0, diagRest, p1, p2, s.sub[0][:0])
-	s.sub[0] = rw.cols
-	if small, _ := f.smallPlan(&re, &rw, &s.ls); small {
-		return 0, false
+	sides := [2]*side{west, east}
+	var kept [2][dAbove + 1]float64
+	var above [2]float64
+	size := func(id int, c uint8) float64 {
+		part := f.subSide(sides[id], id, 1<<c, pl.p1, pl.p2, s.sub[id][:0])
+		s.sub[id] = part.cols
+		return float64(f.sampleCount(&part, id, s)) / g
 	}
-	ke := f.subSide(east, 1, diagKept, p1, p2, s.sub[1][:0])
-	s.sub[1] = ke.cols
-	kw := f.subSide(west, 0, diagKept, p1, p2, s.sub[0][:0])
-	s.sub[0] = kw.cols
-	kept := float64(f.sampleCount(&ke, 1, s)+f.sampleCount(&kw, 0, s)) / g
-	return kept, kept <= float64(s.capacity/8)
+	for id := range sides {
+		kept[id][dEq1], kept[id][dEq2], above[id] = size(id, dEq1), size(id, dEq2), size(id, dAbove)
+		w.Halves += kept[id][dEq1] + kept[id][dEq2]
+	}
+	if w.Halves > float64(s.capacity/8) {
+		return w, false
+	}
+	// A kept class against a class of the other side made in batches of
+	// diagBatch, the cheaper way round each (keptBlocks).
+	join := func(kept, other float64) {
+		if kept <= 0 || other <= 0 {
+			return
+		}
+		b := min(other, diagBatch)
+		wk := s.ls.projectJoin([]float64{kept}, []float64{b}, 0, f.m)
+		if !keptBlocks(&s.ls, int(kept), int(b), f.m) {
+			wk = s.ls.projectJoin([]float64{b}, []float64{kept}, 0, f.m)
+		}
+		w.Add(wk.Scale(other / b))
+	}
+	for id := range pl.with {
+		for _, x := range pl.with[id] {
+			join(kept[1-id][x.class], above[id])
+		}
+	}
+	for _, j := range pl.pairs {
+		join(kept[1][classBit(j.east)], kept[0][classBit(j.west)])
+	}
+	return w, true
 }
 
 // diagMade is the classes of each side that the count of a row set under

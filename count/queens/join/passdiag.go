@@ -21,10 +21,13 @@ const diagRest = 1<<dMid | 1<<dEq2 | 1<<dAbove
 // one value each.
 const diagKept = 1<<dEq1 | 1<<dEq2
 
-// diagBatch is how many dAbove half boards of a side joinPassesDiag
-// gathers before it joins them with the other side's kept classes, as
-// joinSmall holds a long side's: the blocks are built once a batch.
-const diagBatch = smallPiece
+// diagBatch returns how many dAbove half boards of a side joinPassesDiag
+// gathers before it joins them with the other side's kept classes, in an
+// arena of capacity patterns: as many as joinSmall holds of a long side
+// (the blocks are built once a batch), at most a sixteenth of the arena.
+func diagBatch(capacity int) int {
+	return max(min(smallPiece, capacity/16), 64)
+}
 
 // passDiag is the state of joinPassesDiag beside the passes: the class of
 // each column set of the sides joined in passes, the kept classes, the
@@ -41,6 +44,7 @@ type passDiag struct {
 	// side's kept class and the weight.
 	with  [2][]diagWith
 	batch [2][]uint64 // side id's dAbove half boards not yet joined
+	lim   int         // the most a batch holds (diagBatch)
 	above [2]uint64   // side id's dAbove half boards made
 	seen  [2]bool     // whether the passes made side id whole
 	total uint64      // the weighted count of the joins with kept classes
@@ -54,9 +58,13 @@ type diagWith struct {
 	weight uint64
 }
 
-// bytes returns what d holds beside the passes.
+// bytes returns what d holds beside the passes, within the arena's
+// budget: the kept classes and the batches. The kept list's room to grow
+// (candFlush patterns, 32 KiB, as makeList leaves every list) is left to
+// the heap's margin beside the arena: counted, it would take the whole
+// budget of the smallest arenas.
 func (d *passDiag) bytes() uint64 {
-	return 8 * uint64(cap(d.kept)+cap(d.batch[0])+cap(d.batch[1]))
+	return 8 * uint64(len(d.kept)+2*d.lim)
 }
 
 // keptOf returns side id's kept half boards of class c.
@@ -75,9 +83,13 @@ func (d *passDiag) add(id, ci int, pats []uint64) bool {
 	if len(d.with[id]) == 0 {
 		return true
 	}
-	d.batch[id] = append(d.batch[id], pats...)
-	if len(d.batch[id]) >= diagBatch {
-		return d.flush(id)
+	for len(pats) > 0 {
+		b := d.batch[id]
+		if len(b) == d.lim && !d.flush(id) {
+			return false
+		}
+		k := min(d.lim-len(d.batch[id]), len(pats))
+		d.batch[id], pats = append(d.batch[id], pats[:k]...), pats[k:]
 	}
 	return true
 }
@@ -265,9 +277,11 @@ func (f *frame) joinPassesDiag(rt, rb uint32, east, west *side, s *bscratch) (ui
 		}
 	}
 	d.with, d.above, d.seen, d.total, d.err, d.m, d.ls = with, [2]uint64{}, [2]bool{}, 0, nil, f.m, &s.ls
+	d.lim = diagBatch(s.capacity)
 	for id := range d.batch {
-		if cap(d.batch[id]) < diagBatch+candFlush {
-			d.batch[id] = make([]uint64, 0, diagBatch+candFlush)
+		// The kernels may read beyond a block.
+		if c := cap(d.batch[id]); c < d.lim+vecPad || c > 2*(d.lim+vecPad) {
+			d.batch[id] = make([]uint64, 0, d.lim+vecPad)
 		}
 		d.batch[id] = d.batch[id][:0]
 	}

@@ -470,11 +470,12 @@ func (f *frame) diagKeptSample(rt, rb uint32, east, west *side, g float64, s *bs
 	}
 	// A kept class against a class of the other side made in batches of
 	// diagBatch, the cheaper way round each (keptBlocks).
+	batch := float64(diagBatch(s.capacity))
 	join := func(kept, other float64) {
 		if kept <= 0 || other <= 0 {
 			return
 		}
-		b := min(other, diagBatch)
+		b := min(other, batch)
 		wk := s.ls.projectJoin([]float64{kept}, []float64{b}, 0, f.m)
 		if !keptBlocks(&s.ls, int(kept), int(b), f.m) {
 			wk = s.ls.projectJoin([]float64{b}, []float64{kept}, 0, f.m)

@@ -327,12 +327,24 @@ func (f *frame) eachDiag(rt, rb uint32, east, west *side, s *bscratch, join func
 func (f *frame) subSide(sd *side, id int, mask uint8, p1, p2 uint32, cols []uint32) side {
 	out := side{h: sd.h, nl: sd.nl, sl: sd.sl, cols: cols}
 	for _, c := range sd.cols {
-		if mask>>classOf(f.colValue(id, c), p1, p2)&1 != 0 {
+		if f.inClasses(id, c, mask, p1, p2) {
 			out.cols = append(out.cols, c)
-			out.bound += uint64(len(sd.nl.list(c))) * uint64(len(sd.sl.list(sd.h.cols&^c)))
+			out.bound += sd.pairsOf(c)
 		}
 	}
 	return out
+}
+
+// inClasses reports whether column set c of side id has a class against
+// (p1, p2) in mask.
+func (f *frame) inClasses(id int, c uint32, mask uint8, p1, p2 uint32) bool {
+	return mask>>classOf(f.colValue(id, c), p1, p2)&1 != 0
+}
+
+// pairsOf returns the candidate pairs of sd's column set c: its north
+// entries by the south ones on the other columns.
+func (sd *side) pairsOf(c uint32) uint64 {
+	return uint64(len(sd.nl.list(c))) * uint64(len(sd.sl.list(sd.h.cols&^c)))
 }
 
 // joinSides counts the completions of a row set whose sides are east and

@@ -1,5 +1,7 @@
 package join
 
+import "math/bits"
+
 // Passes under the diagonal symmetry. Joined part by part (eachDiag), a
 // row set in passes makes each side's dAbove class twice: for the first
 // join (dMid to dAbove with dMid to dAbove, counted twice), and again
@@ -163,12 +165,7 @@ func diagPlan(joins []diagJoin) (with [2][]diagWith, pairs []diagJoin, ok bool) 
 
 // classBit returns the class of a mask of one class.
 func classBit(m uint8) uint8 {
-	for c := uint8(0); c < 8; c++ {
-		if m == 1<<c {
-			return c
-		}
-	}
-	return 0
+	return uint8(bits.TrailingZeros8(m))
 }
 
 // diagPassesOK reports whether a row set that reaches eachDiag on the
@@ -227,8 +224,8 @@ func (f *frame) planDiagPasses(rt, rb uint32, east, west *side, ls *scratch, noS
 func (f *frame) classBound(sd *side, id int, mask uint8, p1, p2 uint32) uint64 {
 	var b uint64
 	for _, c := range sd.cols {
-		if mask>>classOf(f.colValue(id, c), p1, p2)&1 != 0 {
-			b += uint64(len(sd.nl.list(c))) * uint64(len(sd.sl.list(sd.h.cols&^c)))
+		if f.inClasses(id, c, mask, p1, p2) {
+			b += sd.pairsOf(c)
 		}
 	}
 	return b
